@@ -1,0 +1,78 @@
+// The API's entity types, written once for both sides. Field names follow the wire format of the
+// long-standing panel this API is compatible with (see docs/architecture.md), hence the snake_case.
+
+// ---- Session and users ----
+
+export type Role = "admin";
+export const ROLES: readonly Role[] = ["admin"];
+
+/** What GET /api/user/status, POST /api/login and GET /api/user/list answer per user. Never a hash. */
+export interface User {
+  username: string;
+  role: Role;
+  email: string;
+}
+
+export interface LoginRequest {
+  username: string;
+  password: string;
+}
+
+export interface NewUser {
+  username: string;
+  role: Role;
+  email: string;
+  password: string;
+  password_confirmation: string;
+}
+
+export interface PasswordChange {
+  old_password: string;
+  new_password: string;
+  new_password_confirmation: string;
+}
+
+// ---- Server ----
+
+/** The game process as the panel sees it. "running" only once the game reports it is hosting. */
+export type ServerState = "stopped" | "starting" | "running" | "stopping";
+
+/** How the last run of the game ended, for the UI and the notifier. */
+export interface ServerExit {
+  /** "stopped": Save & Stop; "killed": Kill; "crashed": an exit the panel did not ask for. */
+  reason: "stopped" | "killed" | "crashed";
+  code: number | null;
+  signal: string | null;
+  at: string;
+  last_lines: string[];
+}
+
+export interface ServerStatus {
+  status: ServerState;
+  /** Compatibility with the old API: true while the game process is up. */
+  running: boolean;
+  address: string;
+  bindip: string;
+  port: number;
+  savefile: string;
+  fac_version: string;
+  base_mod_version: string;
+  /** ISO time of the last status change. */
+  since: string;
+  last_exit: ServerExit | null;
+}
+
+export interface FactorioVersionInfo {
+  version: string;
+  base_mod_version: string;
+}
+
+export interface StartRequest {
+  bindip: string;
+  port: number;
+  savefile: string;
+}
+
+export const LOAD_LATEST = "Load Latest";
+export const DEFAULT_GAME_PORT = 34197;
+export const DEFAULT_BIND_IP = "0.0.0.0";

@@ -1,0 +1,65 @@
+// Every user-facing text the product specification fixes, word for word. Both the backend (validation
+// answers) and the PWA (form errors, flashes) use these, so the two can never drift apart.
+
+export const MSG = {
+  // Login
+  usernameRequired: "Username is required",
+  passwordRequired: "Password is required",
+  loginFailed: "Login failed. Username or Password wrong.",
+
+  // Users
+  emailRequired: "Email is required",
+  passwordConfirmationMismatch: "Password Confirmation is required and must match the Password",
+  oldPasswordRequired: "Old Password is required",
+  newPasswordRequired: "New Password is required",
+  newPasswordConfirmationRequired: "New Password Confirmation is required",
+  passwordChanged: "Password changed",
+
+  // Errors (spec section 8)
+  serviceNotAvailable: "Service not available",
+
+  // Controls
+  ipInvalid: "IP is required and must be valid.",
+  portRequired: "Port is required",
+  saveRequired: "Save is required",
+  saveMustBeCreated: "Save must be created before starting server",
+
+  // Saves
+  savefileNameRequired: "Savefile Name is required",
+  savefileRequired: "Savefile is required",
+  createSaveWhileRunning: "Create a new Save is only possible if the Factorio server is not running.",
+
+  // Mods
+  modsDisabledWhileRunning: "Changing mods is disabled while the server is running!",
+  portalLoginFailed: "Given username or email and password do not match any account.",
+  modSearchRequired: "Mod search is required",
+  modPackNameRequired: "Mod pack name is required",
+  modsLoadedFromSave: (save: string) => `Mods are loaded from save file ${save}.`,
+  loadModPackConfirm: (name: string) => `Loading the ModPack ${name} will remove all installed Mods.`,
+
+  // Settings
+  settingsSaved: "Settings saved.",
+
+  // Console
+  consoleUnavailable: "The console is not available, because Factorio is not running.",
+} as const;
+
+// Texts of our own (not fixed by the spec), kept here so tests and UI share them.
+export const PANEL_MSG = {
+  notSignedIn: "You are not signed in.",
+  crossSiteRefused: "Request refused: it came from another site.",
+  serverNotStopped: "This is not possible while the Factorio server is running. Stop the server first.",
+  jsonExpected: "The request body must be JSON (Content-Type: application/json).",
+  jsonInvalid: "The request body is not valid JSON.",
+  bodyTooLarge: (limit: string) => `The request body is too large (limit ${limit}).`,
+  tooManyLogins: (seconds: number) =>
+    `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
+  internalError: "Something went wrong in the panel. The panel log has the details.",
+} as const;
+
+export function formatWait(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 60) return `${s} second${s === 1 ? "" : "s"}`;
+  const m = Math.ceil(s / 60);
+  return `${m} minute${m === 1 ? "" : "s"}`;
+}

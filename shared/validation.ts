@@ -1,0 +1,73 @@
+// Validation rules of the spec (section 5), shared by the PWA forms and the backend, so a request the
+// form would refuse is refused by the server with the same words.
+
+import { MSG } from "./messages.ts";
+
+export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+
+function blank(value: unknown): boolean {
+  return typeof value !== "string" || value.trim() === "";
+}
+
+function absent(value: unknown): boolean {
+  return typeof value !== "string" || value === "";
+}
+
+export function validateLogin(v: { username?: unknown; password?: unknown }): FieldErrors<"username" | "password"> {
+  const e: FieldErrors<"username" | "password"> = {};
+  if (blank(v.username)) e.username = MSG.usernameRequired;
+  if (absent(v.password)) e.password = MSG.passwordRequired;
+  return e;
+}
+
+export type NewUserField = "username" | "email" | "password" | "password_confirmation";
+
+export function validateNewUser(v: {
+  username?: unknown;
+  email?: unknown;
+  password?: unknown;
+  password_confirmation?: unknown;
+}): FieldErrors<NewUserField> {
+  const e: FieldErrors<NewUserField> = {};
+  if (blank(v.username)) e.username = MSG.usernameRequired;
+  if (blank(v.email)) e.email = MSG.emailRequired;
+  if (absent(v.password)) e.password = MSG.passwordRequired;
+  if (absent(v.password_confirmation) || v.password_confirmation !== v.password) {
+    e.password_confirmation = MSG.passwordConfirmationMismatch;
+  }
+  return e;
+}
+
+export type PasswordChangeField = "old_password" | "new_password" | "new_password_confirmation";
+
+export function validatePasswordChange(v: {
+  old_password?: unknown;
+  new_password?: unknown;
+  new_password_confirmation?: unknown;
+}): FieldErrors<PasswordChangeField> {
+  const e: FieldErrors<PasswordChangeField> = {};
+  if (absent(v.old_password)) e.old_password = MSG.oldPasswordRequired;
+  if (absent(v.new_password)) e.new_password = MSG.newPasswordRequired;
+  if (absent(v.new_password_confirmation)) e.new_password_confirmation = MSG.newPasswordConfirmationRequired;
+  return e;
+}
+
+/** Dotted IPv4 with each octet 0-255 (spec: start server form). */
+export function isIPv4(value: string): boolean {
+  const parts = value.split(".");
+  if (parts.length !== 4) return false;
+  return parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
+}
+
+export function firstError<K extends string>(errors: FieldErrors<K>): string | undefined {
+  for (const key of Object.keys(errors) as K[]) {
+    const message = errors[key];
+    if (message) return message;
+  }
+  return undefined;
+}
+
+// Limits of our own, beyond the spec's "required" rules, so nothing unreasonable reaches the database.
+export const USERNAME_MAX = 64;
+export const EMAIL_MAX = 254;
+export const PASSWORD_MAX = 1024;

@@ -1,0 +1,53 @@
+// The live channel at /ws. Messages are JSON in both directions.
+//
+// Client -> server: {room_name: "", controls: {type, value}}
+//   type "subscribe" | "unsubscribe": value is a room name ("gamelog" | "server_status")
+//   type "command": value is console text, sent to the game over RCON
+// Server -> client: {room_name, message}
+//   gamelog: message is one line of game output (string)
+//   server_status: message is the ServerStatus object encoded as a JSON string (the old API's shape)
+
+export const ROOMS = ["gamelog", "server_status"] as const;
+export type RoomName = (typeof ROOMS)[number];
+
+export type ControlType = "subscribe" | "unsubscribe" | "command";
+
+export interface ClientMessage {
+  room_name: "";
+  controls: { type: ControlType; value: string };
+}
+
+export interface ServerMessage {
+  room_name: RoomName;
+  message: string;
+}
+
+/** Largest inbound message the server accepts; anything larger is ignored. */
+export const WS_MAX_INBOUND_BYTES = 4096;
+
+/** The PWA reconnects this long after the socket closes (spec section 9). */
+export const WS_RECONNECT_MS = 5000;
+
+export function isRoomName(value: unknown): value is RoomName {
+  return typeof value === "string" && (ROOMS as readonly string[]).includes(value);
+}
+
+/** Parses an inbound frame; anything that is not a well-formed client message gives null. */
+export function parseClientMessage(raw: unknown): ClientMessage | null {
+  if (typeof raw !== "string" || raw.length > WS_MAX_INBOUND_BYTES) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof data !== "object" || data === null) return null;
+  const obj = data as Record<string, unknown>;
+  if (obj.room_name !== undefined && obj.room_name !== "") return null;
+  const controls = obj.controls as Record<string, unknown> | undefined;
+  if (typeof controls !== "object" || controls === null) return null;
+  const { type, value } = controls;
+  if (type !== "subscribe" && type !== "unsubscribe" && type !== "command") return null;
+  if (typeof value !== "string") return null;
+  return { room_name: "", controls: { type, value } };
+}
