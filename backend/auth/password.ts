@@ -1,0 +1,53 @@
+// Password hashing with scrypt (memory-hard), from node:crypto. Stored as
+// "scrypt$N$r$p$salt$hash" so the cost can be raised later without breaking old hashes.
+
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+
+const N = 1 << 15; // 32 MiB per hash with r = 8
+const R = 8;
+const P = 1;
+const KEY_LEN = 32;
+
+function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize("NFC"), salt, KEY_LEN, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key));
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, N, R, P);
+  return ["scrypt", N, R, P, salt.toString("base64"), key.toString("base64")].join("$");
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split("$");
+  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
+  const [n, r, p] = parts.slice(1, 4).map(Number);
+  if (![n, r, p].every(Number.isSafeInteger)) return false;
+  const salt = Buffer.from(parts[4], "base64");
+  const expected = Buffer.from(parts[5], "base64");
+  const key = await derive(password, salt, n, r, p);
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A hash of nothing in particular, verified against for unknown users so timing does not reveal them. */
+let decoy: Promise<string> | undefined;
+export function decoyHash(): Promise<string> {
+  return (decoy ??= hashPassword(randomBytes(16).toString("hex")));
+}
+
+const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+
+/** A random password for people to type: 20 characters without look-alikes (about 116 bits). */
+export function randomPassword(length = 20): string {
+  const out: string[] = [];
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      // Rejection sampling keeps every character equally likely.
+      if (b < 256 - (256 % ALPHABET.length) && out.length < length) out.push(ALPHABET[b % ALPHABET.length]);
+    }
+  }
+  return out.join("");
+}

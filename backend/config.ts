@@ -1,0 +1,274 @@
+// Configuration: command-line flags, then PANEL_* environment variables, then an optional JSON file given
+// with --config, then defaults. One table describes every option, so parsing, validation and --help can
+// never disagree.
+
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { statSync } from "node:fs";
+
+export interface Config {
+  port: number;
+  bind: string;
+  dataDir: string;
+  factorioDir: string;
+  factorioBinary: string;
+  httpsCert: string | null;
+  httpsKey: string | null;
+  staticDir: string;
+  allowedOrigins: string[];
+  trustProxy: boolean;
+  sessionDays: number;
+  maxUploadMb: number;
+}
+
+type Kind = "int" | "string" | "path" | "bool" | "list";
+
+interface Option<K extends keyof Config = keyof Config> {
+  key: K;
+  flag: string;
+  kind: Kind;
+  help: string;
+  /** Shown in --help. */
+  defaultText: string;
+  /** Computed after every other option is known (for defaults that depend on other options). */
+  defaultValue: (c: Partial<Config>) => Config[K];
+  check?: (value: Config[K]) => string | undefined;
+  min?: number;
+  max?: number;
+}
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+function opt<K extends keyof Config>(o: Option<K>): Option<K> {
+  return o;
+}
+
+// deno-lint-ignore no-explicit-any
+export const OPTIONS: Option<any>[] = [
+  opt({
+    key: "port", flag: "port", kind: "int", min: 0, max: 65535,
+    help: "HTTP(S) port of the panel (0 picks a free one)", defaultText: "8080", defaultValue: () => 8080,
+  }),
+  opt({
+    key: "bind", flag: "bind", kind: "string",
+    help: "address the panel listens on", defaultText: "0.0.0.0", defaultValue: () => "0.0.0.0",
+    check: (v) => (isListenAddress(v) ? undefined : "is not an IP address or host name"),
+  }),
+  opt({
+    key: "dataDir", flag: "data-dir", kind: "path",
+    help: "panel data: database, keys, panel log, mod packs", defaultText: "./data",
+    defaultValue: () => resolve("data"),
+  }),
+  opt({
+    key: "factorioDir", flag: "factorio-dir", kind: "path",
+    help: "the Factorio installation (saves/, mods/, config/, data/)", defaultText: "<data-dir>/factorio",
+    defaultValue: (c) => join(c.dataDir!, "factorio"),
+  }),
+  opt({
+    key: "factorioBinary", flag: "factorio-binary", kind: "path",
+    help: "the Factorio headless executable", defaultText: "<factorio-dir>/bin/x64/factorio",
+    defaultValue: (c) => join(c.factorioDir!, "bin", "x64", "factorio"),
+  }),
+  opt({
+    key: "httpsCert", flag: "https-cert", kind: "path",
+    help: "TLS certificate (PEM); with --https-key the panel serves HTTPS", defaultText: "none",
+    defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "httpsKey", flag: "https-key", kind: "path",
+    help: "TLS private key (PEM)", defaultText: "none", defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "staticDir", flag: "static-dir", kind: "path",
+    help: "the built web app", defaultText: "<panel>/pwa/dist", defaultValue: () => join(REPO_ROOT, "pwa", "dist"),
+  }),
+  opt({
+    key: "allowedOrigins", flag: "allowed-origins", kind: "list",
+    help: "extra origins allowed to change state, comma-separated (e.g. https://panel.example.org behind a proxy)",
+    defaultText: "none", defaultValue: () => [],
+    check: (list) => {
+      const bad = list.find((o) => !isOrigin(o));
+      return bad === undefined ? undefined : `has "${bad}", which is not an origin like https://host:port`;
+    },
+  }),
+  opt({
+    key: "trustProxy", flag: "trust-proxy", kind: "bool",
+    help: "trust X-Forwarded-For/-Proto from a reverse proxy", defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "sessionDays", flag: "session-days", kind: "int", min: 1, max: 365,
+    help: "days a sign-in lasts", defaultText: "30", defaultValue: () => 30,
+  }),
+  opt({
+    key: "maxUploadMb", flag: "max-upload-mb", kind: "int", min: 1, max: 1024 * 1024,
+    help: "largest save or mod upload, in MiB", defaultText: "4096", defaultValue: () => 4096,
+  }),
+];
+
+export class ConfigError extends Error {}
+
+export type ConfigResult = { kind: "help"; text: string } | { kind: "config"; config: Config };
+
+function envName(o: Option): string {
+  return "PANEL_" + o.flag.toUpperCase().replaceAll("-", "_");
+}
+
+function label(o: Option): string {
+  return `--${o.flag} (${envName(o)})`;
+}
+
+export function helpText(): string {
+  const rows = OPTIONS.map((o) => {
+    const arg = o.kind === "bool" ? "" : o.kind === "int" ? " N" : o.kind === "list" ? " LIST" : " VALUE";
+    return `  --${o.flag}${arg}\n      ${o.help}\n      env ${envName(o)}, default ${o.defaultText}`;
+  });
+  return [
+    "Factorio Panel: a web console for a Factorio dedicated server.",
+    "",
+    "Usage: npm start -- [options]",
+    "",
+    "Options (flags win over PANEL_* environment variables, which win over the --config file):",
+    "  --config FILE\n      JSON file with any of the options below, keyed by flag name\n      env PANEL_CONFIG, default none",
+    ...rows,
+    "  --help\n      print this text",
+    "",
+    "PANEL_ADMIN_PASSWORD sets the password of the first user (admin) instead of a generated one.",
+  ].join("\n");
+}
+
+/** Parses args/env/config file into a Config, or throws ConfigError with one line naming the option. */
+export function loadConfig(args: string[], env: Record<string, string | undefined>): ConfigResult {
+  const fromFlags = new Map<string, string>();
+  let configFile: string | undefined = env.PANEL_CONFIG;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--help" || arg === "-h") return { kind: "help", text: helpText() };
+    if (!arg.startsWith("--")) throw new ConfigError(`Unexpected argument "${arg}" (see --help)`);
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
+    const option = OPTIONS.find((o) => o.flag === name);
+    if (name !== "config" && !option) throw new ConfigError(`Unknown option --${name} (see --help)`);
+    if (value === undefined) {
+      if (option?.kind === "bool" && (args[i + 1] === undefined || args[i + 1].startsWith("--"))) value = "true";
+      else if (args[i + 1] === undefined) throw new ConfigError(`Option --${name} needs a value`);
+      else value = args[++i];
+    }
+    if (name === "config") configFile = value;
+    else fromFlags.set(name, value);
+  }
+
+  let fromFile: Record<string, unknown> = {};
+  if (configFile) fromFile = readConfigFile(configFile);
+
+  const config: Partial<Config> = {};
+  const record = config as Record<string, unknown>;
+  for (const o of OPTIONS) {
+    let raw: unknown = undefined;
+    let source = label(o);
+    if (fromFlags.has(o.flag)) {
+      raw = fromFlags.get(o.flag);
+      source = `--${o.flag}`;
+    } else if (env[envName(o)] !== undefined && env[envName(o)] !== "") {
+      raw = env[envName(o)];
+      source = envName(o);
+    } else if (o.flag in fromFile) {
+      raw = fromFile[o.flag];
+      source = `"${o.flag}" in ${configFile}`;
+    }
+    record[o.key] = raw === undefined ? undefined : convert(o, raw, source);
+  }
+  // Defaults second, in table order, so a default may depend on an option listed before it.
+  for (const o of OPTIONS) {
+    if (record[o.key] === undefined) record[o.key] = o.defaultValue(config);
+  }
+  for (const o of OPTIONS) {
+    const value = record[o.key];
+    if (value === null || !o.check) continue;
+    const problem = (o.check as (v: unknown) => string | undefined)(value);
+    if (problem) throw new ConfigError(`Invalid value for ${label(o)}: ${JSON.stringify(value)} ${problem}`);
+  }
+  if ((config.httpsCert === null) !== (config.httpsKey === null)) {
+    throw new ConfigError("Options --https-cert and --https-key must be given together");
+  }
+  return { kind: "config", config: config as Config };
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (e) {
+    throw new ConfigError(`Cannot read the --config file ${path}: ${(e as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`The --config file ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new ConfigError(`The --config file ${path} must hold a JSON object`);
+  }
+  for (const key of Object.keys(data)) {
+    if (!OPTIONS.some((o) => o.flag === key)) {
+      throw new ConfigError(`Unknown option "${key}" in the --config file ${path} (see --help)`);
+    }
+  }
+  return data as Record<string, unknown>;
+}
+
+function convert(o: Option, raw: unknown, source: string): unknown {
+  const bad = (why: string) => new ConfigError(`Invalid value for ${source}: ${JSON.stringify(raw)} ${why}`);
+  switch (o.kind) {
+    case "int": {
+      const n = typeof raw === "number" ? raw : /^\s*-?\d+\s*$/.test(String(raw)) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(n) || n < (o.min ?? -Infinity) || n > (o.max ?? Infinity)) {
+        throw bad(`is not a whole number from ${o.min} to ${o.max}`);
+      }
+      return n;
+    }
+    case "bool": {
+      if (typeof raw === "boolean") return raw;
+      const s = String(raw).toLowerCase();
+      if (["true", "1", "yes", "on"].includes(s)) return true;
+      if (["false", "0", "no", "off"].includes(s)) return false;
+      throw bad("is not true or false");
+    }
+    case "list": {
+      if (Array.isArray(raw)) return raw.map(String);
+      return String(raw).split(",").map((s) => s.trim()).filter((s) => s !== "");
+    }
+    case "path": {
+      if (typeof raw !== "string" || raw.trim() === "") throw bad("is not a path");
+      return isAbsolute(raw) ? raw : resolve(raw);
+    }
+    case "string":
+      if (typeof raw !== "string" && typeof raw !== "number") throw bad("is not text");
+      return String(raw);
+  }
+}
+
+function readableFile(value: unknown): string | undefined {
+  if (value === null) return undefined;
+  try {
+    return statSync(String(value)).isFile() ? undefined : "is not a file";
+  } catch {
+    return "does not exist or cannot be read";
+  }
+}
+
+export function isListenAddress(v: string): boolean {
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(v)) return v.split(".").every((p) => Number(p) <= 255);
+  if (v.includes(":")) return /^[0-9a-fA-F:.]+$/.test(v);
+  return /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,62})(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,62}))*$/.test(v);
+}
+
+function isOrigin(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.origin === v.replace(/\/$/, "");
+  } catch {
+    return false;
+  }
+}

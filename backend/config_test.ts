@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { type Config, ConfigError, helpText, loadConfig, OPTIONS } from "./config.ts";
+
+function cfg(args: string[], env: Record<string, string> = {}): Config {
+  const r = loadConfig(args, env);
+  if (r.kind !== "config") throw new Error("expected a config");
+  return r.config;
+}
+
+Deno.test("defaults: port 8080, bind 0.0.0.0, data dir ./data and the paths derived from it", () => {
+  const c = cfg([]);
+  assert.equal(c.port, 8080);
+  assert.equal(c.bind, "0.0.0.0");
+  assert.equal(c.dataDir, resolve("data"));
+  assert.equal(c.factorioDir, join(resolve("data"), "factorio"));
+  assert.equal(c.factorioBinary, join(resolve("data"), "factorio", "bin", "x64", "factorio"));
+  assert.equal(c.httpsCert, null);
+  assert.equal(c.trustProxy, false);
+});
+
+Deno.test("derived defaults follow the options they depend on", () => {
+  const c = cfg(["--data-dir", "/srv/panel"]);
+  assert.equal(c.factorioDir, "/srv/panel/factorio");
+  assert.equal(c.factorioBinary, "/srv/panel/factorio/bin/x64/factorio");
+  const d = cfg(["--factorio-dir=/opt/factorio"]);
+  assert.equal(d.factorioBinary, "/opt/factorio/bin/x64/factorio");
+});
+
+Deno.test("flags win over PANEL_* variables, which win over the config file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cfg-"));
+  try {
+    const file = join(dir, "panel.json");
+    writeFileSync(file, JSON.stringify({ port: 7000, bind: "127.0.0.1", "session-days": 3 }));
+    const fileOnly = cfg(["--config", file]);
+    assert.equal(fileOnly.port, 7000);
+    assert.equal(fileOnly.sessionDays, 3);
+    const envWins = cfg(["--config", file], { PANEL_PORT: "7100" });
+    assert.equal(envWins.port, 7100);
+    assert.equal(envWins.bind, "127.0.0.1");
+    const flagWins = cfg(["--config", file, "--port", "7200"], { PANEL_PORT: "7100" });
+    assert.equal(flagWins.port, 7200);
+    const viaEnvFile = cfg([], { PANEL_CONFIG: file });
+    assert.equal(viaEnvFile.port, 7000);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("bad values stop start-up with one line naming the option", () => {
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [["--port", "abc"], {}, /^Invalid value for --port: "abc"/],
+    [["--port", "70000"], {}, /--port/],
+    [[], { PANEL_PORT: "-1" }, /PANEL_PORT/],
+    [["--bind", "not an address!"], {}, /--bind/],
+    [["--trust-proxy=maybe"], {}, /--trust-proxy/],
+    [["--https-cert", "/nonexistent/cert.pem", "--https-key", "/nonexistent/key.pem"], {}, /--https-cert/],
+    [["--allowed-origins", "example.org"], {}, /--allowed-origins/],
+    [["--frobnicate"], {}, /Unknown option --frobnicate/],
+    [["--port"], {}, /--port needs a value/],
+    [["stray"], {}, /Unexpected argument "stray"/],
+    [["--config", "/nonexistent/panel.json"], {}, /--config file/],
+  ];
+  for (const [args, env, pattern] of cases) {
+    assert.throws(() => loadConfig(args, env), (e: unknown) => {
+      assert.ok(e instanceof ConfigError, String(e));
+      assert.match(e.message, pattern);
+      assert.ok(!e.message.includes("\n"), "one line");
+      return true;
+    }, args.join(" "));
+  }
+});
+
+Deno.test("a config file with an unknown key or bad JSON is refused", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cfg-"));
+  try {
+    const unknown = join(dir, "a.json");
+    writeFileSync(unknown, JSON.stringify({ prot: 1 }));
+    assert.throws(() => loadConfig(["--config", unknown], {}), /Unknown option "prot"/);
+    const broken = join(dir, "b.json");
+    writeFileSync(broken, "{ port: ");
+    assert.throws(() => loadConfig(["--config", broken], {}), /not valid JSON/);
+    const typed = join(dir, "c.json");
+    writeFileSync(typed, JSON.stringify({ port: "eighty" }));
+    assert.throws(() => loadConfig(["--config", typed], {}), /"port" in/);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("https needs both certificate and key", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cfg-"));
+  try {
+    writeFileSync(join(dir, "cert.pem"), "x");
+    assert.throws(() => loadConfig(["--https-cert", join(dir, "cert.pem")], {}), /must be given together/);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("--help lists every option with its variable and default", () => {
+  const r = loadConfig(["--port", "1", "--help"], {});
+  assert.equal(r.kind, "help");
+  const text = helpText();
+  for (const o of OPTIONS) {
+    assert.ok(text.includes(`--${o.flag}`), o.flag);
+    assert.ok(text.includes("PANEL_" + o.flag.toUpperCase().replaceAll("-", "_")), o.flag);
+    assert.ok(text.includes(`default ${o.defaultText}`), o.flag);
+  }
+  assert.ok(text.includes("PANEL_ADMIN_PASSWORD"));
+});
+
+Deno.test("lists and booleans parse from flags and variables", () => {
+  const c = cfg(["--trust-proxy", "--allowed-origins", "https://a.example, https://b.example:8443"]);
+  assert.equal(c.trustProxy, true);
+  assert.deepEqual(c.allowedOrigins, ["https://a.example", "https://b.example:8443"]);
+  assert.equal(cfg([], { PANEL_TRUST_PROXY: "no" }).trustProxy, false);
+});

@@ -1,0 +1,92 @@
+// Builds everything the panel is made of (database, accounts, event bus, live channel, and the domain
+// services of each area) from a Config. main.ts and the test harness both start from here, so tests run
+// the same wiring as production.
+
+import { join } from "node:path";
+import type { Config } from "./config.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { EventBus } from "./events.ts";
+import { type Db, openDb } from "./store/db.ts";
+import { Accounts } from "./auth/accounts.ts";
+import { Hub } from "./ws/hub.ts";
+import { ensureDir } from "./fsutil.ts";
+import type { ServerState } from "../shared/api.ts";
+
+export interface AppContext {
+  config: Config;
+  log: Logger;
+  bus: EventBus;
+  db: Db;
+  accounts: Accounts;
+  hub: Hub;
+  now: () => number;
+  /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
+  serverState: () => ServerState;
+  /** Registers work to do on shutdown (in reverse order of registration). */
+  onClose(fn: () => void | Promise<void>): void;
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  now?: () => number;
+  /** Log to the file only (tests). */
+  quiet?: boolean;
+  /** Password of the first user; otherwise PANEL_ADMIN_PASSWORD or a generated one. */
+  adminPassword?: string;
+}
+
+export interface Bootstrap {
+  /** Set on the very first start: the generated admin password, to print once. */
+  createdAdmin: { username: string; password: string | null } | null;
+}
+
+export async function createContext(
+  config: Config,
+  opts: ContextOptions = {},
+): Promise<{ ctx: AppContext; bootstrap: Bootstrap }> {
+  ensureDir(config.dataDir, 0o700);
+  const log = createLogger({ file: join(config.dataDir, "panel.log"), quiet: opts.quiet });
+  const now = opts.now ?? Date.now;
+  const bus = new EventBus(log);
+  const db = openDb(join(config.dataDir, "panel.db"));
+  const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
+  const hub = new Hub(bus, log);
+
+  const closers: (() => void | Promise<void>)[] = [];
+  let closed = false;
+  const ctx: AppContext = {
+    config,
+    log,
+    bus,
+    db,
+    accounts,
+    hub,
+    now,
+    serverState: () => "stopped",
+    onClose: (fn) => closers.push(fn),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      for (const fn of closers.reverse()) {
+        try {
+          await fn();
+        } catch (e) {
+          log.error("Shutdown step failed", { error: String(e) });
+        }
+      }
+    },
+  };
+
+  const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
+
+  // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.
+  const sweep = setInterval(() => {
+    accounts.sweepExpired();
+    hub.sweep((id) => accounts.sessions.get(id) !== undefined);
+  }, 10 * 60_000);
+  ctx.onClose(() => db.close());
+  ctx.onClose(() => clearInterval(sweep));
+  ctx.onClose(() => hub.closeAll());
+
+  return { ctx, bootstrap: { createdAdmin } };
+}

@@ -1,0 +1,73 @@
+// Typed errors. Domain code throws these; one handler in app.ts turns them into an HTTP status and a JSON
+// string body, so no route builds an error response by hand.
+
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is wrong; the message says what to change. */
+export class Invalid extends HttpError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class Unauthorized extends HttpError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
+export class Forbidden extends HttpError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+export class NotFound extends HttpError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+/** 409: the request clashes with the current state (already running, name taken, last admin...). */
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+export class PayloadTooLarge extends HttpError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
+export class UnsupportedMediaType extends HttpError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+
+/** 423: not possible while the game server runs. */
+export class Locked extends HttpError {
+  constructor(message: string) {
+    super(423, message);
+  }
+}
+
+export class TooManyRequests extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
+/** 502/503/504: an outside service (mod portal, auth server) failed. */
+export class Upstream extends HttpError {
+  constructor(message: string, status: 502 | 503 | 504 = 503) {
+    super(status, message);
+  }
+}

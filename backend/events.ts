@@ -1,0 +1,48 @@
+// One event bus for the whole panel. The game process publishes here; /ws rooms, the push notifier and
+// anything else that reacts to the server subscribe. Nothing polls.
+
+import type { ServerExit, ServerState, ServerStatus } from "../shared/api.ts";
+import type { Logger } from "./log.ts";
+
+export interface PanelEvents {
+  /** The game's status changed. `exit` is set when the change is the process ending. */
+  "server.status": { status: ServerStatus; previous: ServerState; exit: ServerExit | null };
+  /** One line of game output (stdout/stderr of the game process, or console feedback). */
+  "server.log": { line: string };
+  /** Sessions were revoked (logout, password change, user deleted): close their live connections. */
+  "sessions.revoked": { sessionIds: string[] };
+}
+
+export type EventName = keyof PanelEvents;
+type Listener<K extends EventName> = (payload: PanelEvents[K]) => void;
+
+export class EventBus {
+  #listeners = new Map<EventName, Set<Listener<never>>>();
+
+  constructor(private readonly log?: Logger) {}
+
+  /** Subscribes; returns the function that unsubscribes. */
+  on<K extends EventName>(name: K, listener: Listener<K>): () => void {
+    let set = this.#listeners.get(name);
+    if (!set) this.#listeners.set(name, (set = new Set()));
+    set.add(listener as Listener<never>);
+    return () => set!.delete(listener as Listener<never>);
+  }
+
+  /**
+   * Calls every listener synchronously, in subscription order. A listener that throws is logged and skipped:
+   * the publisher (the process supervisor) must never fail because a subscriber did. Listeners with slow
+   * work (sending pushes) queue it themselves.
+   */
+  emit<K extends EventName>(name: K, payload: PanelEvents[K]): void {
+    const set = this.#listeners.get(name);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        (listener as Listener<K>)(payload);
+      } catch (e) {
+        this.log?.error(`Listener of ${name} failed`, { error: String(e) });
+      }
+    }
+  }
+}

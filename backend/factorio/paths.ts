@@ -1,0 +1,47 @@
+// The one place where a name from a request becomes a file name. Every route that takes a save, mod, pack
+// or file name passes it through safeName(); nothing else joins request input onto a directory.
+
+import { join, resolve, sep } from "node:path";
+import { Invalid } from "../errors.ts";
+
+export interface NameRules {
+  /** Added when missing, e.g. ".zip" for saves. Compared case-insensitively. */
+  ext?: string;
+  /** Names the game reserves for its rotating autosaves; refused for saves the panel creates. */
+  forbidAutosavePrefix?: boolean;
+}
+
+const MAX_NAME_BYTES = 200;
+
+/**
+ * Checks `input` as a single file name and returns it (with `rules.ext` added when missing).
+ * `what` names the thing in the error message, e.g. "Save name".
+ */
+export function safeName(input: unknown, what: string, rules: NameRules = {}): string {
+  if (typeof input !== "string" || input.trim() === "") throw new Invalid(`${what} is required`);
+  let name = input.trim();
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new Invalid(`${what} must not contain control characters`);
+  if (name.includes("/") || name.includes("\\")) throw new Invalid(`${what} must not contain / or \\`);
+  if (name === "." || name === ".." || name.includes("..")) throw new Invalid(`${what} must not contain ".."`);
+  if (name.startsWith(".")) throw new Invalid(`${what} must not start with a dot`);
+  if (/[<>:"|?*]/.test(name)) throw new Invalid(`${what} must not contain any of < > : " | ? *`);
+  if (rules.ext && !name.toLowerCase().endsWith(rules.ext.toLowerCase())) name += rules.ext;
+  if (rules.ext && name.length === rules.ext.length) throw new Invalid(`${what} is required`);
+  if (new TextEncoder().encode(name).length > MAX_NAME_BYTES) {
+    throw new Invalid(`${what} is too long (at most ${MAX_NAME_BYTES} bytes)`);
+  }
+  if (rules.forbidAutosavePrefix && name.toLowerCase().startsWith("_autosave")) {
+    throw new Invalid(`${what} must not start with _autosave: the game keeps those names for its autosaves`);
+  }
+  return name;
+}
+
+/** Joins a checked name onto `dir`, and asserts the result really is directly inside it. */
+export function inside(dir: string, name: string): string {
+  const base = resolve(dir);
+  const full = resolve(join(base, name));
+  if (!full.startsWith(base + sep) || full.slice(base.length + 1).includes(sep)) {
+    throw new Invalid(`"${name}" is not a plain file name`);
+  }
+  return full;
+}

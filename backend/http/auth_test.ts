@@ -1,0 +1,210 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { ADMIN_PASSWORD, Client, startPanel, withPanel } from "../testing/harness.ts";
+import { MSG, PANEL_MSG } from "../../shared/messages.ts";
+import { LOGIN_LIMITS } from "../auth/ratelimit.ts";
+import { loadConfig } from "../config.ts";
+import { createContext } from "../context.ts";
+import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
+
+Deno.test("login with the right password answers the user and sets a strict, HttpOnly session cookie", withPanel(async (p) => {
+  const c = p.client();
+  const r = await c.post("/api/login", { username: "admin", password: ADMIN_PASSWORD });
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body, { username: "admin", role: "admin", email: "" });
+  const cookie = r.headers.getSetCookie().find((l) => l.startsWith("authentication="))!;
+  assert.match(cookie, /HttpOnly/);
+  assert.match(cookie, /SameSite=Strict/);
+  assert.match(cookie, /Path=\//);
+  assert.match(cookie, /Max-Age=2592000/);
+  assert.doesNotMatch(cookie, /Secure/, "plain http: no Secure flag, or the browser drops the cookie");
+  const status = await c.get("/api/user/status");
+  assert.equal(status.status, 200);
+  assert.equal(status.body.username, "admin");
+  // The token is stored hashed: the cookie value is nowhere in the database.
+  const token = c.cookie!.split("=")[1];
+  const rows = p.ctx.db.prepare("SELECT token_hash FROM sessions").all() as { token_hash: string }[];
+  assert.equal(rows.length, 1);
+  assert.notEqual(rows[0].token_hash, token);
+}));
+
+Deno.test("usernames are matched without regard to case", withPanel(async (p) => {
+  const r = await p.client().post("/api/login", { username: "ADMIN", password: ADMIN_PASSWORD });
+  assert.equal(r.status, 200);
+}));
+
+Deno.test("the cookie is Secure behind a trusted https proxy", withPanel(async (p) => {
+  const r = await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD }, {
+    headers: { "X-Forwarded-Proto": "https" },
+    noOrigin: true,
+  });
+  assert.equal(r.status, 200);
+  assert.match(r.headers.getSetCookie().join(";"), /Secure/);
+}, { args: ["--trust-proxy"] }));
+
+Deno.test("wrong password or unknown user: 401 with the spec's text, and no cookie", withPanel(async (p) => {
+  for (const body of [{ username: "admin", password: "nope" }, { username: "ghost", password: "x" }]) {
+    const c = p.client();
+    const r = await c.post("/api/login", body);
+    assert.equal(r.status, 401);
+    assert.equal(r.body, MSG.loginFailed);
+    assert.equal(c.cookie, undefined);
+  }
+}));
+
+Deno.test("missing fields and bad bodies get clear 4xx messages", withPanel(async (p) => {
+  const c = p.client();
+  assert.deepEqual(await c.post("/api/login", { password: "x" }).then((r) => [r.status, r.body]), [400, MSG.usernameRequired]);
+  assert.deepEqual(await c.post("/api/login", { username: "admin" }).then((r) => [r.status, r.body]), [400, MSG.passwordRequired]);
+  const broken = await c.request("POST", "/api/login", { body: "{", headers: { "Content-Type": "application/json" } });
+  assert.deepEqual([broken.status, broken.body], [400, PANEL_MSG.jsonInvalid]);
+  const form = await c.request("POST", "/api/login", {
+    body: "username=admin&password=x",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  assert.deepEqual([form.status, form.body], [415, PANEL_MSG.jsonExpected]);
+  const huge = await c.post("/api/login", { username: "admin", password: "x".repeat(2 * 1024 * 1024) });
+  assert.equal(huge.status, 413);
+}));
+
+Deno.test("sign-in attempts are rate-limited per username, with a retry time", async () => {
+  let now = Date.UTC(2026, 0, 1);
+  const p = await startPanel({ now: () => now });
+  try {
+    for (let i = 0; i < LOGIN_LIMITS.perUsername.max; i++) {
+      assert.equal((await p.client().post("/api/login", { username: "admin", password: "bad" })).status, 401);
+    }
+    const limited = await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD });
+    assert.equal(limited.status, 429, "even the right password is refused while limited");
+    assert.match(limited.body, /Too many failed sign-in attempts\. Try again in 15 minutes\./);
+    assert.equal(limited.headers.get("Retry-After"), String(LOGIN_LIMITS.perUsername.windowMs / 1000));
+    // Another username from the same address is not affected by the username limit.
+    assert.equal((await p.client().post("/api/login", { username: "other", password: "bad" })).status, 401);
+    now += LOGIN_LIMITS.perUsername.windowMs + 1;
+    assert.equal((await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD })).status, 200);
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("sign-in attempts are rate-limited per client address", async () => {
+  let now = Date.UTC(2026, 0, 1);
+  const p = await startPanel({ now: () => now });
+  try {
+    for (let i = 0; i < LOGIN_LIMITS.perAddress.max; i++) {
+      assert.equal((await p.client().post("/api/login", { username: `user${i}`, password: "bad" })).status, 401);
+    }
+    const limited = await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD });
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get("Retry-After")) > 0);
+    now += LOGIN_LIMITS.perAddress.windowMs + 1;
+    assert.equal((await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD })).status, 200);
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("sessions expire after --session-days", async () => {
+  let now = Date.UTC(2026, 0, 1);
+  const p = await startPanel({ now: () => now, args: ["--session-days", "2"] });
+  try {
+    const c = await p.login();
+    now += 2 * 24 * 3600_000 - 1000;
+    assert.equal((await c.get("/api/user/status")).status, 200);
+    now += 2000;
+    assert.equal((await c.get("/api/user/status")).status, 401);
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("logout revokes the session on the server: a copied cookie stops working", withPanel(async (p) => {
+  const c = await p.login();
+  const copy = new Client(p.url, p.origin);
+  copy.cookie = c.cookie;
+  const out = await c.get("/api/logout");
+  assert.equal(out.status, 200);
+  assert.equal(out.body, "User logged out successfully.");
+  assert.match(out.headers.getSetCookie().join(";"), /authentication=;.*Max-Age=0/);
+  assert.equal((await copy.get("/api/user/status")).status, 401);
+}));
+
+Deno.test("a password change revokes every other session and keeps the caller signed in", withPanel(async (p) => {
+  const a = await p.login();
+  const b = await p.login();
+  const r = await a.post("/api/user/password", {
+    old_password: ADMIN_PASSWORD,
+    new_password: "a new password",
+    new_password_confirmation: "a new password",
+  });
+  assert.equal(r.status, 200);
+  assert.equal(r.body, true);
+  assert.equal((await a.get("/api/user/status")).status, 200, "the caller got a fresh session");
+  assert.equal((await b.get("/api/user/status")).status, 401, "other sessions are gone");
+  assert.equal((await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD })).status, 401);
+  await p.login("admin", "a new password");
+}));
+
+Deno.test("first start creates admin with a generated password in an owner-only file", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-boot-"));
+  try {
+    const r = loadConfig(["--data-dir", dataDir, "--port", "0"], {});
+    if (r.kind !== "config") throw new Error();
+    const { ctx, bootstrap } = await createContext(r.config, { quiet: true, adminPassword: "" });
+    try {
+      const created = bootstrap.createdAdmin!;
+      assert.equal(created.username, "admin");
+      assert.ok(created.password && created.password.length >= 16);
+      const file = join(dataDir, INITIAL_PASSWORD_FILE);
+      assert.equal(readFileSync(file, "utf8").trim(), created.password);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.equal(statSync(join(dataDir, "panel.db")).mode & 0o777, 0o600);
+      assert.ok(!readFileSync(join(dataDir, "panel.log"), "utf8").includes(created.password), "never logged");
+      assert.equal(ctx.accounts.list().length, 1);
+    } finally {
+      await ctx.close();
+    }
+    // A second start keeps the users and creates nobody.
+    const again = await createContext(r.config, { quiet: true });
+    try {
+      assert.equal(again.bootstrap.createdAdmin, null);
+    } finally {
+      await again.ctx.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("PANEL_ADMIN_PASSWORD sets the first password and no file is written", withPanel(async (p) => {
+  assert.ok(!existsSync(join(p.dataDir, INITIAL_PASSWORD_FILE)));
+  await p.login("admin", ADMIN_PASSWORD);
+}));
+
+Deno.test("changing the admin password removes the initial password file", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-boot-"));
+  try {
+    const r = loadConfig(["--data-dir", dataDir], {});
+    if (r.kind !== "config") throw new Error();
+    const first = await createContext(r.config, { quiet: true, adminPassword: "" });
+    const password = first.bootstrap.createdAdmin!.password!;
+    await first.ctx.close();
+    const p = await startPanel({ dataDir });
+    try {
+      const c = await p.login("admin", password);
+      const res = await c.post("/api/user/password", {
+        old_password: password,
+        new_password: "changed!",
+        new_password_confirmation: "changed!",
+      });
+      assert.equal(res.status, 200);
+      assert.ok(!existsSync(join(dataDir, INITIAL_PASSWORD_FILE)));
+    } finally {
+      await p.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

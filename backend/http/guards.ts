@@ -1,0 +1,63 @@
+// Request guards applied from the route table: who the client is, which session it has, whether the
+// request comes from our own pages.
+
+import type { MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { getConnInfo } from "hono/deno";
+import type { Ctx, Env } from "./routes.ts";
+import type { Config } from "../config.ts";
+import type { Accounts } from "../auth/accounts.ts";
+
+export const SESSION_COOKIE = "authentication";
+
+/** Sets clientAddress and secure (https as the browser sees it, also behind a trusted proxy). */
+export function clientInfo(config: Config): MiddlewareHandler<Env> {
+  const tls = config.httpsCert !== null;
+  return async (c, next) => {
+    let address = "unknown";
+    try {
+      address = getConnInfo(c).remote.address ?? "unknown";
+    } catch {
+      // Not served by Deno.serve (app.request in unit tests).
+    }
+    let secure = tls;
+    if (config.trustProxy) {
+      const forwarded = c.req.header("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean);
+      if (forwarded?.length) address = forwarded[forwarded.length - 1];
+      const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
+      if (proto) secure = proto === "https";
+    }
+    c.set("clientAddress", address);
+    c.set("secure", secure);
+    await next();
+  };
+}
+
+export function loadSession(accounts: Accounts): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    c.set("session", accounts.session(getCookie(c, SESSION_COOKIE)));
+    await next();
+  };
+}
+
+/** The origin this request was addressed to, as the browser sees it. */
+export function ownOrigin(c: Ctx, config: Config): string | null {
+  const host = (config.trustProxy ? c.req.header("x-forwarded-host") : undefined) ?? c.req.header("host");
+  if (!host) return null;
+  return `${c.get("secure") ? "https" : "http"}://${host}`;
+}
+
+/**
+ * True when the request may change state: it comes from our own pages, or from a client that is not a
+ * browser (no Origin, no Sec-Fetch-Site; such a client cannot be tricked into carrying our cookie).
+ */
+export function fromOwnSite(c: Ctx, config: Config): boolean {
+  const origin = c.req.header("origin");
+  if (origin !== undefined) {
+    if (origin === "null") return false;
+    return origin === ownOrigin(c, config) || config.allowedOrigins.includes(origin);
+  }
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined) return site === "same-origin" || site === "none";
+  return true;
+}

@@ -1,0 +1,125 @@
+// The guards that hold for every route, checked against the route table itself: a route added later is
+// covered without anyone remembering to add it here.
+
+import assert from "node:assert/strict";
+import { withPanel } from "../testing/harness.ts";
+import { changesState, type Route } from "./routes.ts";
+import { PANEL_MSG } from "../../shared/messages.ts";
+
+/** A concrete path for a route pattern (":name" parameters get a harmless value). */
+function concrete(r: Route): string {
+  return r.path.replace(/:[a-zA-Z]+(\{[^}]*\})?/g, "x");
+}
+
+const FOUNDATION_ROUTES = [
+  "POST /api/login",
+  "GET /api/logout",
+  "GET /api/user/status",
+  "GET /api/user/list",
+  "POST /api/user/add",
+  "POST /api/user/remove",
+  "POST /api/user/password",
+];
+
+Deno.test("the route table holds the API of the spec", withPanel(async (p) => {
+  const table = p.routes.map((r) => `${r.method} ${r.path}`);
+  for (const r of FOUNDATION_ROUTES) assert.ok(table.includes(r), r);
+  assert.equal(new Set(table).size, table.length, "no route twice");
+}));
+
+Deno.test("every /api route except POST /api/login answers 401 without a session", withPanel(async (p) => {
+  const c = p.client();
+  const checked: string[] = [];
+  for (const r of p.routes) {
+    const res = await c.request(r.method, concrete(r), { json: r.method === "GET" ? undefined : {} });
+    if (r.public) {
+      assert.equal(`${r.method} ${r.path}`, "POST /api/login", "only login is public");
+      continue;
+    }
+    assert.equal(res.status, 401, `${r.method} ${r.path}`);
+    assert.equal(res.body, PANEL_MSG.notSignedIn);
+    checked.push(r.path);
+  }
+  assert.ok(checked.length >= FOUNDATION_ROUTES.length - 1);
+  // Paths that are not routes are no way around it either.
+  assert.equal((await c.get("/api/does/not/exist")).status, 401);
+  assert.equal((await c.request("DELETE", "/api/user/list")).status, 401);
+}));
+
+Deno.test("state-changing requests from another site are refused with 403, and change nothing", withPanel(async (p) => {
+  const c = await p.login();
+  const stateChanging = p.routes.filter(changesState);
+  for (const name of ["GET /api/logout", "POST /api/user/add", "POST /api/user/remove", "POST /api/login"]) {
+    assert.ok(stateChanging.some((r) => `${r.method} ${r.path}` === name), name);
+  }
+  for (const r of stateChanging) {
+    const viaOrigin = await c.request(r.method, concrete(r), {
+      json: r.method === "GET" ? undefined : {},
+      crossSite: true,
+    });
+    assert.equal(viaOrigin.status, 403, `${r.method} ${r.path} with a foreign Origin`);
+    assert.equal(viaOrigin.body, PANEL_MSG.crossSiteRefused);
+    const viaFetchMeta = await c.request(r.method, concrete(r), {
+      json: r.method === "GET" ? undefined : {},
+      noOrigin: true,
+      headers: { "Sec-Fetch-Site": "cross-site" },
+    });
+    assert.equal(viaFetchMeta.status, 403, `${r.method} ${r.path} with Sec-Fetch-Site: cross-site`);
+  }
+  // The session survived all of that, including the cross-site logout.
+  assert.equal((await c.get("/api/user/status")).status, 200);
+  assert.equal((await c.get("/api/user/list")).body.length, 1);
+  // Same-site subdomains and opaque origins are other sites too.
+  for (const headers of [{ "Sec-Fetch-Site": "same-site" }, { Origin: "null" }] as Record<string, string>[]) {
+    const r = await c.request("GET", "/api/logout", { noOrigin: true, headers });
+    assert.equal(r.status, 403, JSON.stringify(headers));
+  }
+}));
+
+Deno.test("reads are allowed cross-site only as far as the browser allows: GETs without side effects pass", withPanel(async (p) => {
+  const c = await p.login();
+  assert.equal((await c.get("/api/user/status", { crossSite: true })).status, 200);
+}));
+
+Deno.test("same-origin pages and non-browser clients may change state", withPanel(async (p) => {
+  const c = await p.login();
+  const alice = { username: "a1", role: "admin", email: "a@b.c", password: "p", password_confirmation: "p" };
+  assert.equal((await c.post("/api/user/add", alice)).status, 200);
+  assert.equal((await c.post("/api/user/add", { ...alice, username: "a2" }, { noOrigin: true })).status, 200);
+  assert.equal(
+    (await c.post("/api/user/add", { ...alice, username: "a3" }, {
+      noOrigin: true,
+      headers: { "Sec-Fetch-Site": "same-origin" },
+    })).status,
+    200,
+  );
+}));
+
+Deno.test("--allowed-origins lets a reverse proxy's public origin through", withPanel(async (p) => {
+  const c = await p.login();
+  const r = await c.request("GET", "/api/logout", { noOrigin: true, headers: { Origin: "https://panel.example.org" } });
+  assert.equal(r.status, 200);
+}, { args: ["--allowed-origins", "https://panel.example.org"] }));
+
+Deno.test("/ws refuses upgrades without a session or from another site", withPanel(async (p) => {
+  const noSession = await fetch(p.url + "/ws", { headers: { Upgrade: "websocket", Origin: p.origin } });
+  assert.equal(noSession.status, 401);
+  await noSession.body?.cancel();
+  const c = await p.login();
+  const foreign = await fetch(p.url + "/ws", {
+    headers: { Upgrade: "websocket", Origin: "https://evil.example", Cookie: c.cookie! },
+  });
+  assert.equal(foreign.status, 403);
+  await foreign.body?.cancel();
+}));
+
+Deno.test("API answers are not cached and carry the usual hardening headers", withPanel(async (p) => {
+  const c = await p.login();
+  const r = await c.get("/api/user/status");
+  assert.equal(r.headers.get("Cache-Control"), "no-store");
+  assert.equal(r.headers.get("X-Content-Type-Options"), "nosniff");
+  assert.equal(r.headers.get("X-Frame-Options"), "DENY");
+  const missing = await c.get("/api/nope");
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body, "No such API route: GET /api/nope");
+}));

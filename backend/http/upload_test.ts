@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { Hono } from "hono";
+import { receiveUpload } from "./upload.ts";
+import { HttpError, Invalid } from "../errors.ts";
+
+/** A tiny server with one upload route, and a directory to watch. */
+async function withUploadServer(
+  fn: (url: string, dir: string) => Promise<void>,
+  check?: (tempPath: string) => void,
+) {
+  const dir = mkdtempSync(join(tmpdir(), "upload-"));
+  const app = new Hono();
+  app.onError((err, c) => c.json(err.message, (err instanceof HttpError ? err.status : 500) as 400));
+  app.post("/up", async (c) => {
+    const file = await receiveUpload(c, { field: "savefile", dir, maxBytes: 1024 * 1024, missingMessage: "Savefile is required" });
+    try {
+      check?.(file.tempPath);
+    } catch (e) {
+      await file.discard();
+      throw e;
+    }
+    await file.commit(join(dir, file.filename));
+    return c.json({ name: file.filename, size: file.size });
+  });
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`, dir);
+  } finally {
+    await server.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function form(field: string, name: string, bytes: Uint8Array): FormData {
+  const f = new FormData();
+  f.append("note", "hello");
+  f.append(field, new File([bytes as BlobPart], name));
+  return f;
+}
+
+Deno.test("a file streams to a temp file and is renamed into place only when complete", async () => {
+  await withUploadServer(async (url, dir) => {
+    const bytes = new Uint8Array(200_000).map((_, i) => (i * 31 + 7) % 256);
+    const r = await fetch(url + "/up", { method: "POST", body: form("savefile", "../../evil/world.zip", bytes) });
+    assert.equal(r.status, 200);
+    assert.deepEqual(await r.json(), { name: "world.zip", size: 200_000 }, "the client's path is dropped");
+    assert.deepEqual(readdirSync(dir), ["world.zip"]);
+    assert.deepEqual(new Uint8Array(readFileSync(join(dir, "world.zip"))), bytes);
+  });
+});
+
+Deno.test("uploads that fail leave nothing behind and keep an existing file", async () => {
+  await withUploadServer(async (url, dir) => {
+    writeFileSync(join(dir, "world.zip"), "old");
+    const cases: [RequestInit, number, RegExp][] = [
+      [{ body: form("wrongfield", "world.zip", new Uint8Array(10)) }, 400, /Savefile is required/],
+      [{ body: form("savefile", "world.zip", new Uint8Array(0)) }, 400, /Savefile is required/],
+      [{ body: form("savefile", "world.zip", new Uint8Array(2 * 1024 * 1024)) }, 413, /too large \(limit 1 MiB\)/],
+      [{ body: "plain", headers: { "Content-Type": "text/plain" } }, 415, /multipart\/form-data/],
+      [{ body: "x", headers: { "Content-Type": "multipart/form-data" } }, 415, /boundary/],
+      [{ body: "--b\r\nbroken", headers: { "Content-Type": "multipart/form-data; boundary=b" } }, 400, /incomplete or malformed/],
+    ];
+    for (const [init, status, message] of cases) {
+      const r = await fetch(url + "/up", { method: "POST", ...init });
+      assert.equal(r.status, status, String(message));
+      assert.match(await r.json(), message);
+      assert.deepEqual(readdirSync(dir), ["world.zip"], String(message));
+      assert.equal(readFileSync(join(dir, "world.zip"), "utf8"), "old");
+    }
+  });
+});
+
+Deno.test("a failed content check discards the temp file", async () => {
+  await withUploadServer(async (url, dir) => {
+    const r = await fetch(url + "/up", { method: "POST", body: form("savefile", "x.zip", new Uint8Array(100)) });
+    assert.equal(r.status, 400);
+    assert.deepEqual(readdirSync(dir), []);
+  }, () => {
+    throw new Invalid("not a save");
+  });
+});
+
+Deno.test("a connection cut mid-body leaves no file, not even a temp file", async () => {
+  await withUploadServer(async (url, dir) => {
+    const { port } = new URL(url);
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+    const boundary = "cutcutcut";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="savefile"; filename="cut.zip"\r\n` +
+      "Content-Type: application/zip\r\n\r\n";
+    const request = `POST /up HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+      `Content-Length: ${head.length + 500_000}\r\n\r\n${head}`;
+    await conn.write(new TextEncoder().encode(request));
+    await conn.write(new Uint8Array(100_000));
+    // Give the server time to start writing the temp file, then vanish.
+    for (let i = 0; i < 50 && readdirSync(dir).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(readdirSync(dir).length, 1, "the temp file existed while the upload ran");
+    conn.close();
+    for (let i = 0; i < 100 && readdirSync(dir).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});

@@ -1,0 +1,94 @@
+// Entry point: read the configuration, build the panel, serve it, and shut down cleanly on a signal.
+// Stopping the panel never stops the game: the game server runs on its own.
+
+import { ConfigError, loadConfig } from "./config.ts";
+import { createContext } from "./context.ts";
+import { createApp } from "./app.ts";
+import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
+import { join } from "node:path";
+
+async function main(): Promise<number> {
+  let result;
+  try {
+    result = loadConfig(Deno.args, Deno.env.toObject());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`factorio-panel: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (result.kind === "help") {
+    console.log(result.text);
+    return 0;
+  }
+  const config = result.config;
+  const { ctx, bootstrap } = await createContext(config);
+  const { app } = createApp(ctx);
+
+  const tls = config.httpsCert && config.httpsKey
+    ? { cert: Deno.readTextFileSync(config.httpsCert), key: Deno.readTextFileSync(config.httpsKey) }
+    : {};
+  const scheme = config.httpsCert ? "https" : "http";
+
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      port: config.port,
+      hostname: config.bind,
+      ...tls,
+      onListen: ({ port }) => {
+        const shown = config.bind === "0.0.0.0" || config.bind === "::" ? "localhost" : config.bind;
+        const url = `${scheme}://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
+        console.log(`Factorio Panel listening on ${url}`);
+        ctx.log.info("Listening", { bind: config.bind, port, scheme });
+        if (bootstrap.createdAdmin?.password) {
+          console.log(
+            [
+              "",
+              "First start: created the user admin.",
+              `  Username: ${bootstrap.createdAdmin.username}`,
+              `  Password: ${bootstrap.createdAdmin.password}`,
+              `The password is also in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} (readable only by you).`,
+              "Sign in and change it under Users; the file is removed when you do.",
+              "",
+            ].join("\n"),
+          );
+        }
+      },
+      onError: (err) => {
+        ctx.log.error("Request failed", { error: String(err) });
+        return new Response(JSON.stringify("Internal error"), { status: 500 });
+      },
+    }, app.fetch);
+  } catch (e) {
+    const why = e instanceof Deno.errors.AddrInUse
+      ? `port ${config.port} is already in use (choose another with --port)`
+      : e instanceof Deno.errors.PermissionDenied
+      ? `not allowed to listen on ${config.bind}:${config.port}`
+      : (e as Error).message;
+    console.error(`factorio-panel: cannot listen on ${config.bind}:${config.port}: ${why}`);
+    await ctx.close();
+    return 1;
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
+    ctx.hub.closeAll();
+    await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 5000))]);
+    await ctx.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+  await server.finished;
+  return 0;
+}
+
+if (import.meta.main) {
+  const code = await main();
+  if (code !== 0) Deno.exit(code);
+}

@@ -1,0 +1,79 @@
+// The panel's SQLite database (node:sqlite). Schema changes are migrations, applied in list order once each
+// and recorded by id, so an id must never change once released. Add new ones at the end.
+
+import { DatabaseSync } from "node:sqlite";
+import { chmodSync, existsSync } from "node:fs";
+
+export type Db = DatabaseSync;
+
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    id: "001-users-sessions",
+    sql: `
+      CREATE TABLE users (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        password_hash TEXT NOT NULL,
+        role TEXT NOT NULL,
+        email TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        ip TEXT NOT NULL DEFAULT '',
+        user_agent TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX sessions_user ON sessions(user_id);
+    `,
+  },
+];
+
+/** Opens (creating if needed) the database at `path` (":memory:" for tests) and applies migrations. */
+export function openDb(path: string, migrations: Migration[] = MIGRATIONS): Db {
+  const fresh = path !== ":memory:" && !existsSync(path);
+  const db = new DatabaseSync(path);
+  if (fresh) chmodSync(path, 0o600);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+  const applied = new Set(
+    (db.prepare("SELECT id FROM schema_migrations").all() as { id: string }[]).map((r) => r.id),
+  );
+  for (const m of migrations) {
+    if (applied.has(m.id)) continue;
+    db.exec("BEGIN");
+    try {
+      db.exec(m.sql);
+      db.prepare("INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)").run(m.id, Date.now());
+      db.exec("COMMIT");
+    } catch (e) {
+      db.exec("ROLLBACK");
+      throw new Error(`Database migration ${m.id} failed: ${(e as Error).message}`);
+    }
+  }
+  return db;
+}
+
+/** Runs `fn` in a transaction (node:sqlite has no helper for it). */
+export function transaction<T>(db: Db, fn: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (e) {
+    db.exec("ROLLBACK");
+    throw e;
+  }
+}

@@ -1,0 +1,150 @@
+// The /ws live channel: a fixed set of rooms (gamelog, server_status), per-client subscriptions, replay on
+// subscribe and fan-out of bus events. Clients can only subscribe, unsubscribe and send console commands;
+// they cannot inject messages into rooms. A slow client is dropped once its send buffer is over the
+// limit, so it never holds up the others.
+
+import type { WSContext, WSEvents } from "hono/ws";
+import type { EventBus } from "../events.ts";
+import type { Logger } from "../log.ts";
+import { isRoomName, parseClientMessage, type RoomName, type ServerMessage } from "../../shared/ws.ts";
+import type { SessionInfo } from "../auth/accounts.ts";
+
+/** Close codes the PWA understands. */
+export const WS_CLOSE = {
+  /** The session ended (logout, password change, user deleted). */
+  signedOut: 4001,
+  /** The client did not read its messages fast enough. */
+  tooSlow: 4008,
+  shuttingDown: 1001,
+} as const;
+
+/** Bytes a client may have unsent before it is dropped. */
+export const WS_MAX_BUFFERED = 4 * 1024 * 1024;
+
+export interface WsClient {
+  readonly sessionId: string;
+  readonly username: string;
+  readonly rooms: Set<RoomName>;
+  send(message: ServerMessage): boolean;
+  close(code: number, reason: string): void;
+}
+
+export type CommandHandler = (text: string, client: WsClient) => void | Promise<void>;
+
+class Client implements WsClient {
+  readonly rooms = new Set<RoomName>();
+  #closed = false;
+
+  constructor(
+    private readonly ws: WSContext<WebSocket>,
+    readonly sessionId: string,
+    readonly username: string,
+  ) {}
+
+  get closed(): boolean {
+    return this.#closed || this.ws.readyState > 1;
+  }
+
+  send(message: ServerMessage): boolean {
+    if (this.closed) return false;
+    const raw = this.ws.raw;
+    if (raw && raw.bufferedAmount > WS_MAX_BUFFERED) {
+      this.close(WS_CLOSE.tooSlow, "Too slow: messages were not read");
+      return false;
+    }
+    try {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    } catch {
+      this.#closed = true;
+      return false;
+    }
+  }
+
+  close(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.ws.close(code, reason);
+    } catch {
+      // already closing
+    }
+  }
+}
+
+export class Hub {
+  #clients = new Set<Client>();
+  #replay = new Map<RoomName, () => string[]>();
+  #command: CommandHandler | undefined;
+
+  constructor(private readonly bus: EventBus, private readonly log: Logger) {
+    bus.on("sessions.revoked", ({ sessionIds }) => {
+      const ids = new Set(sessionIds);
+      for (const c of this.#clients) if (ids.has(c.sessionId)) c.close(WS_CLOSE.signedOut, "Signed out");
+    });
+    bus.on("server.log", ({ line }) => this.broadcast("gamelog", line));
+    bus.on("server.status", ({ status }) => this.broadcast("server_status", JSON.stringify(status)));
+  }
+
+  /** What a new subscriber of `room` receives first (recent log lines, the current status). */
+  setReplay(room: RoomName, provider: () => string[]): void {
+    this.#replay.set(room, provider);
+  }
+
+  /** Who handles console commands (the game server, over RCON). Without one, commands are ignored. */
+  onCommand(handler: CommandHandler): void {
+    this.#command = handler;
+  }
+
+  get clientCount(): number {
+    return this.#clients.size;
+  }
+
+  broadcast(room: RoomName, message: string): void {
+    for (const c of this.#clients) if (c.rooms.has(room)) c.send({ room_name: room, message });
+  }
+
+  /** Closes the connections of sessions that no longer pass `stillValid` (expired sessions). */
+  sweep(stillValid: (sessionId: string) => boolean): void {
+    for (const c of this.#clients) if (!stillValid(c.sessionId)) c.close(WS_CLOSE.signedOut, "Session expired");
+  }
+
+  closeAll(): void {
+    for (const c of this.#clients) c.close(WS_CLOSE.shuttingDown, "Panel shutting down");
+    this.#clients.clear();
+  }
+
+  events(session: SessionInfo): WSEvents<WebSocket> {
+    let client: Client | undefined;
+    return {
+      onOpen: (_evt, ws) => {
+        client = new Client(ws, session.id, session.user.username);
+        this.#clients.add(client);
+      },
+      onMessage: (evt, _ws) => {
+        if (!client) return;
+        const msg = parseClientMessage(evt.data);
+        if (!msg) return; // malformed or unknown: ignored, the connection stays
+        const { type, value } = msg.controls;
+        if (type === "subscribe" && isRoomName(value)) {
+          if (client.rooms.has(value)) return;
+          client.rooms.add(value);
+          for (const line of this.#replay.get(value)?.() ?? []) client.send({ room_name: value, message: line });
+        } else if (type === "unsubscribe" && isRoomName(value)) {
+          client.rooms.delete(value);
+        } else if (type === "command" && this.#command && value.trim() !== "") {
+          const c = client;
+          Promise.resolve()
+            .then(() => this.#command!(value, c))
+            .catch((e) => this.log.warn("Console command failed", { error: String(e) }));
+        }
+      },
+      onClose: () => {
+        if (client) this.#clients.delete(client);
+      },
+      onError: () => {
+        if (client) this.#clients.delete(client);
+      },
+    };
+  }
+}

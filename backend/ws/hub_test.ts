@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { withPanel } from "../testing/harness.ts";
+import { TestSocket } from "../testing/ws.ts";
+import type { ServerStatus } from "../../shared/api.ts";
+import { WS_CLOSE } from "./hub.ts";
+
+const status: ServerStatus = {
+  status: "running",
+  running: true,
+  address: "0.0.0.0",
+  bindip: "0.0.0.0",
+  port: 34197,
+  savefile: "world.zip",
+  fac_version: "2.0.72",
+  base_mod_version: "2.0.72",
+  since: new Date(0).toISOString(),
+  last_exit: null,
+};
+
+Deno.test("subscribers of a room get its replay, then live messages; others get nothing", withPanel(async (p) => {
+  p.ctx.hub.setReplay("gamelog", () => ["old line 1", "old line 2"]);
+  p.ctx.hub.setReplay("server_status", () => [JSON.stringify(status)]);
+  const c = await p.login();
+  const sub = await TestSocket.connect(c);
+  const other = await TestSocket.connect(c);
+  const statuses = () => sub.messages.filter((m) => m.room_name === "server_status").map((m) => JSON.parse(m.message));
+  try {
+    // A socket handles its messages in order, so a replay also confirms every message sent before it.
+    sub.subscribe("gamelog");
+    sub.subscribe("server_status");
+    await sub.waitFor(() => statuses().length === 1, "the status replay");
+    assert.deepEqual(statuses()[0], status, "status travels as a JSON string, like the old API");
+    p.ctx.bus.emit("server.log", { line: "live line" });
+    await sub.waitForMessage("gamelog", (m) => m === "live line");
+    assert.deepEqual(sub.messages.filter((m) => m.room_name === "gamelog").map((m) => m.message), [
+      "old line 1",
+      "old line 2",
+      "live line",
+    ]);
+
+    p.ctx.bus.emit("server.status", { status: { ...status, status: "stopping" }, previous: "running", exit: null });
+    await sub.waitFor(() => statuses().length === 2, "the pushed status");
+    assert.equal(statuses()[1].status, "stopping");
+
+    sub.unsubscribe("gamelog");
+    sub.unsubscribe("server_status");
+    sub.subscribe("server_status");
+    await sub.waitFor(() => statuses().length === 3, "the second replay");
+    p.ctx.bus.emit("server.log", { line: "after unsubscribe" });
+    p.ctx.bus.emit("server.status", { status, previous: "stopping", exit: null });
+    await sub.waitFor(() => statuses().length === 4, "a status after the log line");
+    assert.ok(!sub.messages.some((m) => m.message === "after unsubscribe"));
+    assert.equal(other.messages.length, 0);
+  } finally {
+    await sub.close();
+    await other.close();
+  }
+}));
+
+Deno.test("malformed, oversized and injecting messages are ignored without harming anyone", withPanel(async (p) => {
+  const c = await p.login();
+  const attacker = await TestSocket.connect(c);
+  const victim = await TestSocket.connect(c);
+  try {
+    p.ctx.hub.setReplay("server_status", () => ["{}"]);
+    victim.subscribe("gamelog");
+    victim.subscribe("server_status");
+    await victim.waitForMessage("server_status", () => true);
+    for (
+      const junk of [
+        "not json",
+        "null",
+        "[]",
+        "42",
+        JSON.stringify({ room_name: "gamelog", message: "fake line" }),
+        JSON.stringify({ room_name: "", message: "broadcast to all" }),
+        JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "no-such-room" } }),
+        JSON.stringify({ room_name: "", controls: { type: "explode", value: "x" } }),
+        JSON.stringify({ room_name: "", controls: { type: "command", value: 42 } }),
+        JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "x".repeat(10_000) } }),
+      ]
+    ) attacker.send(junk);
+    // The attacker's replay arrives only after the server went through all the junk before it.
+    attacker.subscribe("server_status");
+    await attacker.waitForMessage("server_status", () => true);
+    p.ctx.bus.emit("server.log", { line: "real line" });
+    await victim.waitForMessage("gamelog", (m) => m === "real line");
+    assert.deepEqual(victim.messages.filter((m) => m.room_name === "gamelog").map((m) => m.message), ["real line"]);
+    assert.equal(attacker.closed, null, "the attacker's own connection is still up");
+    assert.equal(p.ctx.hub.clientCount, 2);
+  } finally {
+    await attacker.close();
+    await victim.close();
+  }
+}));
+
+Deno.test("commands reach the registered handler with the sender", withPanel(async (p) => {
+  const got: string[] = [];
+  p.ctx.hub.onCommand((text, client) => {
+    got.push(`${client.username}: ${text}`);
+    client.send({ room_name: "gamelog", message: `echo ${text}` });
+  });
+  const c = await p.login();
+  const s = await TestSocket.connect(c);
+  try {
+    s.command("/time");
+    s.command("   ");
+    await s.waitForMessage("gamelog", (m) => m === "echo /time");
+    assert.deepEqual(got, ["admin: /time"]);
+  } finally {
+    await s.close();
+  }
+}));
+
+Deno.test("logging out closes that session's live connections", withPanel(async (p) => {
+  const c = await p.login();
+  const s = await TestSocket.connect(c);
+  const otherSession = await TestSocket.connect(await p.login());
+  try {
+    await c.get("/api/logout");
+    await s.waitFor((x) => x.closed !== null, "the socket to close");
+    assert.equal(s.closed!.code, WS_CLOSE.signedOut);
+    assert.equal(otherSession.closed, null);
+  } finally {
+    await s.close();
+    await otherSession.close();
+  }
+}));
