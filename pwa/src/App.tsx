@@ -1,0 +1,67 @@
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { BrowserRouter, Route, Routes } from "react-router-dom";
+import { Box, CircularProgress, CssBaseline, ThemeProvider } from "@mui/material";
+import { theme } from "./theme.ts";
+import { Layout } from "./components/Layout.tsx";
+import { RequireAuth } from "./components/RequireAuth.tsx";
+import { Flash } from "./components/Flash.tsx";
+import { checkSession } from "./state/session.ts";
+
+// Pages load on demand, so the first paint only needs the shell.
+const Login = lazy(() => import("./pages/Login/Login.tsx"));
+const Users = lazy(() => import("./pages/Users/Users.tsx"));
+const Help = lazy(() => import("./pages/Help/Help.tsx"));
+const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
+const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
+
+function Loading() {
+  return (
+    <Box sx={{ display: "grid", placeItems: "center", minHeight: "40vh" }}>
+      <CircularProgress aria-label="Loading" />
+    </Box>
+  );
+}
+
+/** The page routes inside the layout. An area replaces its placeholder with its page. */
+export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
+  { path: "/", element: <Placeholder title="Controls" /> },
+  { path: "/saves", element: <Placeholder title="Saves" /> },
+  { path: "/mods", element: <Placeholder title="Mods" /> },
+  { path: "/server-settings", element: <Placeholder title="Server Settings" /> },
+  { path: "/game-settings", element: <Placeholder title="Game Settings" /> },
+  { path: "/console", element: <Placeholder title="Console" /> },
+  { path: "/logs", element: <Placeholder title="Logs" /> },
+  { path: "/user-management", element: <Users /> },
+  { path: "/help", element: <Help /> },
+];
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/login" element={<Login />} />
+        <Route element={<RequireAuth><Layout /></RequireAuth>}>
+          {PAGE_ROUTES.map((r) => (
+            <Route key={r.path} path={r.path} element={<Suspense fallback={<Loading />}>{r.element}</Suspense>} />
+          ))}
+          <Route path="*" element={<NotFound />} />
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    void checkSession();
+  }, []);
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+      <Flash />
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,118 @@
+// The only place that calls fetch. It sends cookies, speaks JSON, and applies the error rules of the spec
+// (section 8): 502 flashes "Service not available"; 401 shows nothing and ends the session in the app;
+// any other error status flashes the server's message. The error is then passed on to the caller.
+
+import { MSG } from "../../../shared/messages.ts";
+import { showFlash } from "../state/flash.ts";
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly body: unknown) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export interface RequestOptions {
+  /** No flash for this call (background refreshes). The error is still thrown. */
+  quiet?: boolean;
+  /** A 401 here is an answer, not a lost session (sign-in itself). */
+  expect401?: boolean;
+  signal?: AbortSignal;
+}
+
+type Unauthorized = () => void;
+let onUnauthorized: Unauthorized = () => {};
+
+/** The session store registers what a lost session means (avoids an import cycle). */
+export function setUnauthorizedHandler(handler: Unauthorized): void {
+  onUnauthorized = handler;
+}
+
+function messageOf(body: unknown, status: number): string {
+  if (typeof body === "string" && body.trim() !== "") return body;
+  if (body && typeof body === "object" && "message" in body) return String((body as { message: unknown }).message);
+  return `Request failed (HTTP ${status})`;
+}
+
+/** Applies the spec's error rules and returns the error to throw. */
+export function handleErrorStatus(status: number, body: unknown, opts: RequestOptions = {}): ApiError {
+  const message = status === 502 ? MSG.serviceNotAvailable : messageOf(body, status);
+  if (status === 401) {
+    if (!opts.expect401) onUnauthorized();
+  } else if (!opts.quiet) {
+    showFlash(message, "error");
+  }
+  return new ApiError(status, message, body);
+}
+
+async function parseBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: opts.signal,
+    });
+  } catch (e) {
+    // No answer at all (offline, panel down): status 0, no flash; the offline banner says it.
+    throw new ApiError(0, "No connection to the panel", e);
+  }
+  const data = await parseBody(res);
+  if (!res.ok) throw handleErrorStatus(res.status, data, opts);
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, opts?: RequestOptions) => request<T>("GET", path, undefined, opts),
+  post: <T>(path: string, body: unknown = {}, opts?: RequestOptions) => request<T>("POST", path, body, opts),
+};
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+/**
+ * A multipart upload with progress (fetch cannot report upload progress, XMLHttpRequest can). Same
+ * error rules as request().
+ */
+export function upload<T>(
+  path: string,
+  form: FormData,
+  onProgress?: (p: UploadProgress) => void,
+  opts: RequestOptions = {},
+): { promise: Promise<T>; abort: () => void } {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<T>((resolve, reject) => {
+    xhr.open("POST", path);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (e) => onProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+    xhr.onload = () => {
+      let data: unknown = xhr.responseText;
+      try {
+        data = xhr.responseText === "" ? null : JSON.parse(xhr.responseText);
+      } catch {
+        // keep the text
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
+      else reject(handleErrorStatus(xhr.status, data, opts));
+    };
+    xhr.onerror = () => reject(new ApiError(0, "No connection to the panel", null));
+    xhr.onabort = () => reject(new ApiError(0, "Upload cancelled", null));
+    xhr.send(form);
+  });
+  return { promise, abort: () => xhr.abort() };
+}

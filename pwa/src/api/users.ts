@@ -1,0 +1,12 @@
+import { api } from "./client.ts";
+import type { LoginRequest, NewUser, PasswordChange, User } from "../../../shared/api.ts";
+
+export const usersApi = {
+  login: (body: LoginRequest) => api.post<User>("/api/login", body, { expect401: true }),
+  logout: () => api.get<string>("/api/logout"),
+  status: () => api.get<User>("/api/user/status", { quiet: true }),
+  list: () => api.get<User[]>("/api/user/list"),
+  add: (user: NewUser) => api.post<string>("/api/user/add", user),
+  remove: (username: string) => api.post<string>("/api/user/remove", { username }),
+  changePassword: (body: PasswordChange) => api.post<boolean>("/api/user/password", body),
+};

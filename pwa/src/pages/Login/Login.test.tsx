@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { MemoryRouter, Route, Routes } from "react-router-dom";
+import Login from "./Login.tsx";
+import { flash } from "../../state/flash.ts";
+import { session } from "../../state/session.ts";
+import { MSG } from "../../../../shared/messages.ts";
+
+function renderLogin() {
+  return render(
+    <MemoryRouter initialEntries={["/login"]}>
+      <Routes>
+        <Route path="/login" element={<Login />} />
+        <Route path="/" element={<p>home page</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+describe("Login form", () => {
+  let fetchSpy: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    flash.items.splice(0);
+    session.state = "signedOut";
+    session.user = null;
+    fetchSpy = vi.fn(async () => new Response(JSON.stringify(MSG.loginFailed), { status: 401 }));
+    vi.stubGlobal("fetch", fetchSpy);
+    vi.stubGlobal("WebSocket", class {
+      close() {}
+    });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("says both fields are required and sends nothing", async () => {
+    renderLogin();
+    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(await screen.findByText(MSG.usernameRequired)).toBeTruthy();
+    expect(screen.getByText(MSG.passwordRequired)).toBeTruthy();
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it("asks only for what is missing", async () => {
+    renderLogin();
+    fireEvent.change(screen.getByLabelText("Username"), { target: { value: "admin" } });
+    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(await screen.findByText(MSG.passwordRequired)).toBeTruthy();
+    expect(screen.queryByText(MSG.usernameRequired)).toBeNull();
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it("a whitespace-only username is not a username", async () => {
+    renderLogin();
+    fireEvent.change(screen.getByLabelText("Username"), { target: { value: "   " } });
+    fireEvent.change(screen.getByLabelText("Password"), { target: { value: "x" } });
+    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(await screen.findByText(MSG.usernameRequired)).toBeTruthy();
+  });
+
+  it("a refused sign-in flashes the spec's failure text in red", async () => {
+    renderLogin();
+    fireEvent.change(screen.getByLabelText("Username"), { target: { value: "admin" } });
+    fireEvent.change(screen.getByLabelText("Password"), { target: { value: "wrong" } });
+    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    await waitFor(() => expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.loginFailed, "error"]]));
+    expect(session.state).toBe("signedOut");
+    expect(JSON.parse(fetchSpy.mock.calls[0][1].body)).toEqual({ username: "admin", password: "wrong" });
+  });
+});

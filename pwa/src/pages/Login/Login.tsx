@@ -1,0 +1,82 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { useLocation, useNavigate } from "react-router-dom";
+import { Box, Button, Card, CardContent, Stack, TextField, Typography } from "@mui/material";
+import PrecisionManufacturingIcon from "@mui/icons-material/PrecisionManufacturing";
+import { useSnapshot } from "valtio";
+import { usersApi } from "../../api/users.ts";
+import { ApiError } from "../../api/client.ts";
+import { showFlash } from "../../state/flash.ts";
+import { session, signedIn, takeReturn } from "../../state/session.ts";
+import { MSG } from "../../../../shared/messages.ts";
+import { type FieldErrors, validateLogin } from "../../../../shared/validation.ts";
+import { factorio } from "../../theme.ts";
+
+export default function Login() {
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<FieldErrors<"username" | "password">>({});
+  const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { state } = useSnapshot(session);
+  const from = (location.state as { from?: string } | null)?.from;
+
+  // Already signed in (a session existed on load): straight to where the visitor was going.
+  useEffect(() => {
+    if (state === "signedIn") navigate(takeReturn(from), { replace: true });
+  }, [state, from, navigate]);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = validateLogin({ username, password });
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      signedIn(await usersApi.login({ username: username.trim(), password }));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) showFlash(MSG.loginFailed, "error");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", p: 2 }}>
+      <Card sx={{ width: "100%", maxWidth: 400 }}>
+        <CardContent>
+          <Stack component="form" spacing={2.2} onSubmit={submit} noValidate aria-label="Sign in">
+            <Box sx={{ display: "flex", alignItems: "center", gap: 1.2 }}>
+              <PrecisionManufacturingIcon sx={{ color: factorio.orange, fontSize: 36 }} />
+              <Box>
+                <Typography variant="h5" component="h1">Factorio Panel</Typography>
+                <Typography variant="body2" color="text.secondary">Sign in to manage your server</Typography>
+              </Box>
+            </Box>
+            <TextField
+              label="Username"
+              name="username"
+              autoComplete="username"
+              autoFocus
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              error={!!errors.username}
+              helperText={errors.username}
+            />
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              error={!!errors.password}
+              helperText={errors.password}
+            />
+            <Button type="submit" color="primary" size="large" disabled={busy}>Sign In</Button>
+          </Stack>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

@@ -1,0 +1,89 @@
+// The only place that opens /ws. One connection for the whole app; pages subscribe to rooms with a
+// listener and the socket keeps the server's subscriptions in step (re-sent after every reconnect, so
+// a dropped connection does not silently stop live updates). On close it reconnects after 5 s.
+
+import { proxy } from "valtio";
+import { type RoomName, type ServerMessage, WS_RECONNECT_MS } from "../../../shared/ws.ts";
+
+type Listener = (message: string) => void;
+
+/** Close code the backend uses when the session behind the socket ended. */
+const SIGNED_OUT = 4001;
+
+export class LiveSocket {
+  readonly state = proxy({ connected: false });
+  #ws: WebSocket | null = null;
+  #wanted = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #listeners = new Map<RoomName, Set<Listener>>();
+  onSignedOut: () => void = () => {};
+
+  connect(): void {
+    this.#wanted = true;
+    this.#open();
+  }
+
+  disconnect(): void {
+    this.#wanted = false;
+    clearTimeout(this.#timer);
+    this.#ws?.close();
+    this.#ws = null;
+    this.state.connected = false;
+  }
+
+  /** Listens to a room; returns the function that stops listening. */
+  subscribe(room: RoomName, listener: Listener): () => void {
+    let set = this.#listeners.get(room);
+    if (!set) this.#listeners.set(room, (set = new Set()));
+    set.add(listener);
+    if (set.size === 1) this.#send({ room_name: "", controls: { type: "subscribe", value: room } });
+    return () => {
+      set!.delete(listener);
+      if (set!.size === 0) this.#send({ room_name: "", controls: { type: "unsubscribe", value: room } });
+    };
+  }
+
+  /** Sends console text to the game. False when not connected. */
+  command(text: string): boolean {
+    return this.#send({ room_name: "", controls: { type: "command", value: text } });
+  }
+
+  #send(data: unknown): boolean {
+    if (this.#ws?.readyState !== WebSocket.OPEN) return false;
+    this.#ws.send(JSON.stringify(data));
+    return true;
+  }
+
+  #open(): void {
+    if (this.#ws || !this.#wanted) return;
+    clearTimeout(this.#timer);
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    const ws = new WebSocket(url);
+    this.#ws = ws;
+    ws.onopen = () => {
+      this.state.connected = true;
+      for (const [room, set] of this.#listeners) {
+        if (set.size > 0) this.#send({ room_name: "", controls: { type: "subscribe", value: room } });
+      }
+    };
+    ws.onmessage = (e) => {
+      let msg: ServerMessage;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      for (const listener of this.#listeners.get(msg.room_name) ?? []) listener(String(msg.message));
+    };
+    ws.onerror = () => ws.close();
+    ws.onclose = (e) => {
+      if (this.#ws !== ws) return;
+      this.#ws = null;
+      this.state.connected = false;
+      if (e.code === SIGNED_OUT) this.onSignedOut();
+      if (this.#wanted) this.#timer = setTimeout(() => this.#open(), WS_RECONNECT_MS);
+    };
+  }
+}
+
+export const socket = new LiveSocket();

@@ -1,0 +1,111 @@
+import { ADMIN_PASSWORD, expect, signIn, signOut, test } from "./fixtures.ts";
+import { MSG } from "../../shared/messages.ts";
+
+test("a signed-out visitor is sent to login and lands on the page they asked for", async ({ page }) => {
+  await page.goto("/user-management");
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page);
+  await expect(page).toHaveURL(/\/user-management$/);
+  await expect(page.getByRole("heading", { name: "Users", level: 1 })).toBeVisible();
+  // The session survives a reload; /login then forwards to the app.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Users", level: 1 })).toBeVisible();
+  await page.goto("/login");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("the login form checks its fields and says when the password is wrong", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByText(MSG.usernameRequired)).toBeVisible();
+  await expect(page.getByText(MSG.passwordRequired)).toBeVisible();
+  await signIn(page, "admin", "wrong password");
+  await expect(page.getByTestId("flash")).toHaveText(MSG.loginFailed);
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("create a user, sign in as them, change their password, delete them, sign out", async ({ page }) => {
+  await page.goto("/user-management");
+  await signIn(page);
+  const create = page.getByRole("form", { name: "Create User" });
+  await create.getByRole("button", { name: "Create User" }).click();
+  await expect(create.getByText(MSG.usernameRequired)).toBeVisible();
+  await expect(create.getByText(MSG.emailRequired)).toBeVisible();
+  await expect(create.getByText(MSG.passwordRequired)).toBeVisible();
+  await expect(create.getByText(MSG.passwordConfirmationMismatch)).toBeVisible();
+  await expect(create.getByLabel("Role")).toHaveValue("admin");
+  await create.getByLabel("Username").fill("bob");
+  await create.getByLabel("Email").fill("bob@example.org");
+  await create.getByLabel("Password", { exact: true }).fill("bob first password");
+  await create.getByLabel("Password Confirmation").fill("bob first password");
+  await create.getByRole("button", { name: "Create User" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: "User: bob successfully added." })).toBeVisible();
+  const users = page.getByRole("table", { name: "Users" });
+  await expect(users.getByRole("row", { name: /bob/ })).toContainText("bob@example.org");
+
+  await signOut(page);
+  await signIn(page, "bob", "bob first password");
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByRole("link", { name: "Users" }).click();
+  const change = page.getByRole("form", { name: "Change Password" });
+  await change.getByLabel("Old Password").fill("bob first password");
+  await change.getByLabel("New Password", { exact: true }).fill("bob second password");
+  await change.getByLabel("New Password Confirmation").fill("bob second password");
+  await change.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: MSG.passwordChanged })).toBeVisible();
+  await signOut(page);
+  await signIn(page, "bob", "bob first password");
+  await expect(page.getByTestId("flash").filter({ hasText: MSG.loginFailed })).toBeVisible();
+  await signIn(page, "bob", "bob second password");
+  await expect(page).toHaveURL(/\/$/);
+  await signOut(page);
+
+  await page.goto("/user-management");
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Delete user bob" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: "User: bob successfully removed." })).toBeVisible();
+  await expect(users.getByRole("row", { name: /bob/ })).toHaveCount(0);
+  await signOut(page);
+  await page.goto("/user-management");
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("unknown pages show the catch-all screen inside the layout", async ({ page }) => {
+  await page.goto("/no/such/page");
+  await signIn(page);
+  await expect(page.getByRole("heading", { name: "Not Found" })).toBeVisible();
+  await expect(page.getByText("/no/such/page")).toBeVisible();
+  await page.getByRole("link", { name: "Go to Controls" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the menu collapses behind a toggle", async ({ page }, testInfo) => {
+    await page.goto("/help");
+    await signIn(page);
+    await expect(page.getByRole("heading", { name: "Help", level: 1 })).toBeVisible();
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    await expect(toggle).toBeVisible();
+    await expect(page.getByRole("link", { name: "Saves" })).toBeHidden();
+    await page.screenshot({ path: testInfo.outputPath("phone-menu-collapsed.png"), fullPage: true });
+    await toggle.click();
+    await expect(page.getByRole("link", { name: "Saves" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("phone-menu-open.png") });
+    await page.getByRole("link", { name: "Users" }).click();
+    await expect(page.getByRole("heading", { name: "Users", level: 1 })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Saves" })).toBeHidden();
+  });
+});
+
+test("the sidebar shows the status badge and every link on a desktop", async ({ page }, testInfo) => {
+  await page.goto("/");
+  await signIn(page);
+  await expect(page.getByTestId("status-badge")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+  for (const name of ["Controls", "Saves", "Mods", "Server Settings", "Game Settings", "Console", "Logs", "Users", "Help"]) {
+    await expect(page.getByRole("link", { name, exact: true })).toBeVisible();
+  }
+  await page.screenshot({ path: testInfo.outputPath("desktop-layout.png"), fullPage: true });
+});

@@ -1,0 +1,95 @@
+// Each test gets its own panel: the real backend (deno run backend/main.ts) on a free port, serving the
+// built PWA, over a fresh temp data dir. Areas extend `test` with their own fixtures (the Factorio
+// simulator, the fake mod portal, the fake push service).
+
+import { test as base, expect, type Page } from "@playwright/test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const ADMIN_PASSWORD = "e2e-admin-password";
+
+export interface PanelProcess {
+  url: string;
+  dataDir: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startPanelProcess(opts: { args?: string[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<PanelProcess> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "panel-e2e-"));
+  const child = spawn(
+    join(ROOT, "node_modules/.bin/deno"),
+    ["run", "-A", "backend/main.ts", "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])],
+    { cwd: ROOT, env: { ...process.env, PANEL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`panel did not start:\n${out}`)), 30_000);
+    const onData = () => {
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.on("exit", (code) => fail(new Error(`panel exited with ${code}:\n${out}`)));
+  });
+  return {
+    url,
+    dataDir,
+    child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const test = base.extend<{ panel: PanelProcess }>({
+  panel: async ({}, use) => {
+    const panel = await startPanelProcess();
+    await use(panel);
+    await panel.stop();
+  },
+  baseURL: async ({ panel }, use) => {
+    await use(panel.url);
+  },
+});
+
+export { expect };
+
+/** Signs in through the login form. */
+export async function signIn(page: Page, username = "admin", password = ADMIN_PASSWORD): Promise<void> {
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+/** Opens `path` signed in as admin. */
+export async function openSignedIn(page: Page, path = "/"): Promise<void> {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page);
+  await expect(page).not.toHaveURL(/\/login$/);
+}
+
+/** Signs out with the sidebar's Logout, opening the menu first on narrow screens. */
+export async function signOut(page: Page): Promise<void> {
+  const menu = page.getByRole("button", { name: "Open menu" });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole("button", { name: /Logout/ }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
