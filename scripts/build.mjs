@@ -1,0 +1,5 @@
+// `npm run build`: type-check and build the web app into pwa/dist.
+import { buildPwa, ensureDeps } from "./lib.mjs";
+
+ensureDeps();
+process.exit(buildPwa());
