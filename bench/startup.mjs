@@ -1,0 +1,49 @@
+// Cold start of the backend: from spawning `deno run backend/main.ts` to the first answered HTTP request
+// (GET /api/user/status, which touches the session guard and the database). Also the idle memory.
+//   node bench/startup.mjs [runs]
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { median, rssMiB, startPanel, stopPanel } from "./lib.mjs";
+
+const runs = Number(process.argv[2] ?? 7);
+
+async function firstAnswer(p) {
+  for (;;) {
+    try {
+      const r = await fetch(p.url + "/api/user/status");
+      await r.body?.cancel();
+      return performance.now() - p.started;
+    } catch {
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+}
+
+// First start ever: creates the database and the admin user (one scrypt hash).
+const fresh = [];
+for (let i = 0; i < runs; i++) {
+  const p = await startPanel();
+  fresh.push(await firstAnswer(p));
+  await stopPanel(p);
+}
+
+// Every later start: the data dir exists.
+const dir = mkdtempSync(join(tmpdir(), "panel-bench-"));
+const warm = [];
+let idle = [];
+for (let i = 0; i < runs; i++) {
+  const p = await startPanel({ dataDir: dir });
+  warm.push(await firstAnswer(p));
+  if (i === runs - 1) {
+    await new Promise((r) => setTimeout(r, 5000));
+    idle = [rssMiB(p.child.pid), rssMiB(p.child.pid, "VmHWM")];
+  }
+  await stopPanel(p);
+}
+rmSync(dir, { recursive: true, force: true });
+
+console.log(`cold start to first answered request, first start (creates db + admin), median of ${runs}: ${median(fresh).toFixed(0)} ms`);
+console.log(`cold start to first answered request, existing data dir, median of ${runs}: ${median(warm).toFixed(0)} ms`);
+console.log(`idle backend memory 5 s after start: RSS ${idle[0].toFixed(1)} MiB (peak ${idle[1].toFixed(1)} MiB)`);
