@@ -1,0 +1,125 @@
+// Installs a simulated Factorio headless server as a real directory, laid out like the game's tarball:
+//
+//   <dir>/bin/x64/factorio            executable (a shell wrapper that runs tests/fake-factorio/main.ts)
+//   <dir>/config-path.cfg
+//   <dir>/config/config.ini
+//   <dir>/data/base/info.json         and core/, plus space-age/ quality/ elevated-rails/ (2.0+), recycler/ (2.1+)
+//   <dir>/data/server-settings.example.json, server-whitelist.example.json
+//   <dir>/saves/  <dir>/mods/
+//
+// The simulated version is baked into the wrapper (FAKE_FACTORIO_VERSION), so a panel started with
+// --factorio-dir <dir> meets the same game every time. Used by the tests and by `npm run demo`.
+
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "../..");
+
+export type SimulatedVersion = "1.1" | "2.0" | "2.1";
+
+/** Full versions and builds the simulator reports for each line. */
+export const VERSIONS: Record<SimulatedVersion, { version: string; build: number }> = {
+  "1.1": { version: "1.1.110", build: 62580 },
+  "2.0": { version: "2.0.72", build: 83505 },
+  "2.1": { version: "2.1.12", build: 86020 },
+};
+
+/** The mods that ship inside data/ for a version, with base first. */
+export function builtInMods(version: SimulatedVersion): string[] {
+  if (version === "1.1") return ["base"];
+  if (version === "2.0") return ["base", "elevated-rails", "quality", "space-age"];
+  return ["base", "elevated-rails", "quality", "recycler", "space-age"];
+}
+
+const TITLES: Record<string, string> = {
+  base: "Base mod",
+  core: "Core",
+  "elevated-rails": "Elevated rails",
+  quality: "Quality",
+  "space-age": "Space Age",
+  recycler: "Recycler",
+};
+
+function infoJson(name: string, version: SimulatedVersion): Record<string, unknown> {
+  const full = VERSIONS[version].version;
+  const factorioVersion = version;
+  const base: Record<string, unknown> = {
+    name,
+    version: full,
+    title: TITLES[name],
+    author: "Wube Software",
+    contact: "support@factorio.com",
+    homepage: "https://www.factorio.com",
+    factorio_version: factorioVersion,
+  };
+  if (name === "core") return { ...base, dependencies: [] };
+  if (name === "base") return { ...base, description: "Basic mod with default Factorio content.", dependencies: [] };
+  const expansion = { ...base, expansion_required: true, description: `${TITLES[name]} expansion content.` };
+  if (name === "space-age") {
+    const deps = version === "2.0"
+      ? ["base", "elevated-rails", "quality"]
+      : ["base", "elevated-rails", "+ quality", "recycler"];
+    return { ...expansion, dependencies: deps };
+  }
+  if (name === "quality" && version === "2.1") return { ...expansion, dependencies: ["base", "recycler"] };
+  return { ...expansion, dependencies: ["base"] };
+}
+
+export interface FakeFactorio {
+  dir: string;
+  binary: string;
+  version: SimulatedVersion;
+  fullVersion: string;
+  build: number;
+}
+
+/** Lays out a simulated installation in `dir` (created if needed) and returns where things are. */
+export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.0"): FakeFactorio {
+  const binDir = join(dir, "bin", "x64");
+  for (const d of [binDir, join(dir, "config"), join(dir, "data"), join(dir, "saves"), join(dir, "mods")]) {
+    mkdirSync(d, { recursive: true });
+  }
+  const binary = join(binDir, "factorio");
+  const deno = join(ROOT, "node_modules", ".bin", "deno");
+  const main = join(HERE, "main.ts");
+  writeFileSync(
+    binary,
+    [
+      "#!/bin/sh",
+      "# Factorio headless simulator (Factorio Panel test double).",
+      `export FAKE_FACTORIO_VERSION="${VERSIONS[version].version}"`,
+      `export FAKE_FACTORIO_BUILD="${VERSIONS[version].build}"`,
+      `exec "${deno}" run --allow-all --quiet --no-lock "${main}" "$@"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(binary, 0o755);
+
+  writeFileSync(
+    join(dir, "config-path.cfg"),
+    "config-path=__PATH__executable__/../../config\nuse-system-read-write-data-directories=false\n",
+  );
+  copyFileSync(join(HERE, "data", "config.ini"), join(dir, "config", "config.ini"));
+  copyFileSync(
+    join(HERE, "data", version === "1.1" ? "server-settings.example.1.1.json" : "server-settings.example.json"),
+    join(dir, "data", "server-settings.example.json"),
+  );
+  copyFileSync(join(HERE, "data", "server-whitelist.example.json"), join(dir, "data", "server-whitelist.example.json"));
+  for (const name of ["core", ...builtInMods(version)]) {
+    mkdirSync(join(dir, "data", name), { recursive: true });
+    writeFileSync(join(dir, "data", name, "info.json"), JSON.stringify(infoJson(name, version), null, 2) + "\n");
+  }
+  return { dir, binary, version, fullVersion: VERSIONS[version].version, build: VERSIONS[version].build };
+}
+
+if (import.meta.main) {
+  const [target, version] = Deno.args;
+  if (!target) {
+    console.error("usage: install.ts <dir> [1.1|2.0|2.1]");
+    Deno.exit(2);
+  }
+  const f = installFakeFactorio(resolve(target), (version ?? "2.0") as SimulatedVersion);
+  console.log(`Simulated Factorio ${f.fullVersion} installed in ${f.dir}`);
+}
