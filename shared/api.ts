@@ -76,3 +76,41 @@ export interface StartRequest {
 export const LOAD_LATEST = "Load Latest";
 export const DEFAULT_GAME_PORT = 34197;
 export const DEFAULT_BIND_IP = "0.0.0.0";
+
+// ---- Saves ----
+
+/** An entry of GET /api/saves/list. `last_mod` is an RFC 3339 time; the UI shows it in UTC. */
+export interface Save {
+  name: string;
+  last_mod: string;
+  size: number;
+}
+
+/** A mod as a save's header lists it. `built_in` marks mods that ship with the game. */
+export interface SaveMod {
+  name: string;
+  /** Four-part version, as the old API printed it ("1.1.6.0"). */
+  version: string;
+  crc: number | null;
+  built_in: boolean;
+}
+
+/** POST /api/saves/mods: what the save's level-init.dat / level.dat header says. */
+export interface SaveHeader {
+  factorio_version: string;
+  campaign: string;
+  name: string;
+  base_mod: string;
+  difficulty: number;
+  finished: boolean;
+  player_won: boolean;
+  next_level: string;
+  can_continue: boolean;
+  finished_but_continuing: boolean;
+  saving_replay: boolean;
+  allow_non_admin_debug_options: boolean;
+  loaded_from: string;
+  loaded_from_build: number;
+  allowed_commands: number;
+  mods: SaveMod[];
+}

@@ -1,0 +1,69 @@
+// Where things are inside the Factorio directory. Every area takes its paths from here, so the game
+// server, saves, mods and settings always agree on which file is which.
+
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Config } from "../config.ts";
+import { tempPathFor } from "../fsutil.ts";
+import { renameSync } from "node:fs";
+
+export interface FactorioPaths {
+  root: string;
+  binary: string;
+  saves: string;
+  mods: string;
+  modList: string;
+  modSettings: string;
+  data: string;
+  baseInfo: string;
+  configDir: string;
+  configIni: string;
+  serverSettings: string;
+  serverSettingsExample: string;
+  adminList: string;
+  whitelist: string;
+  banlist: string;
+  /** The log the game itself writes in its write-data directory (truncated at each start). */
+  currentLog: string;
+  /** The --console-log copy of the server console (chat, joins, leaves). */
+  consoleLog: string;
+}
+
+export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBinary">): FactorioPaths {
+  const root = config.factorioDir;
+  const mods = join(root, "mods");
+  const configDir = join(root, "config");
+  return {
+    root,
+    binary: config.factorioBinary,
+    saves: join(root, "saves"),
+    mods,
+    modList: join(mods, "mod-list.json"),
+    modSettings: join(mods, "mod-settings.dat"),
+    data: join(root, "data"),
+    baseInfo: join(root, "data", "base", "info.json"),
+    configDir,
+    configIni: join(configDir, "config.ini"),
+    serverSettings: join(configDir, "server-settings.json"),
+    serverSettingsExample: join(root, "data", "server-settings.example.json"),
+    adminList: join(configDir, "server-adminlist.json"),
+    whitelist: join(configDir, "server-whitelist.json"),
+    banlist: join(configDir, "server-banlist.json"),
+    currentLog: join(root, "factorio-current.log"),
+    consoleLog: join(root, "factorio-console.log"),
+  };
+}
+
+/**
+ * Creates server-settings.json from the game's example on first use (as the game's docs say to), with
+ * an atomic copy. Returns false when there is neither file.
+ */
+export function ensureServerSettingsFile(paths: FactorioPaths): boolean {
+  if (existsSync(paths.serverSettings)) return true;
+  if (!existsSync(paths.serverSettingsExample)) return false;
+  mkdirSync(dirname(paths.serverSettings), { recursive: true });
+  const tmp = tempPathFor(paths.serverSettings);
+  copyFileSync(paths.serverSettingsExample, tmp);
+  renameSync(tmp, paths.serverSettings);
+  return true;
+}

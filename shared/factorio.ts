@@ -1,0 +1,11 @@
+// Facts about the game that both sides need.
+
+/**
+ * Mods that ship with the game inside data/ and must never be downloaded from the portal or deleted:
+ * base (and core) always; elevated-rails, quality and space-age since 2.0; recycler since 2.1.
+ */
+export const BUILT_IN_MODS = ["base", "core", "elevated-rails", "quality", "space-age", "recycler"] as const;
+
+export function isBuiltInMod(name: string): boolean {
+  return (BUILT_IN_MODS as readonly string[]).includes(name);
+}
