@@ -19,6 +19,7 @@ export interface Config {
   trustProxy: boolean;
   sessionDays: number;
   maxUploadMb: number;
+  saveCreateTimeout: number;
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -102,6 +103,11 @@ export const OPTIONS: Option<any>[] = [
   opt({
     key: "maxUploadMb", flag: "max-upload-mb", kind: "int", min: 1, max: 1024 * 1024,
     help: "largest save or mod upload, in MiB", defaultText: "4096", defaultValue: () => 4096,
+  }),
+  opt({
+    key: "saveCreateTimeout", flag: "save-create-timeout", kind: "int", min: 1, max: 86400,
+    help: "seconds the game's --create may take to make a new save before it is stopped", defaultText: "600",
+    defaultValue: () => 600,
   }),
 ];
 

@@ -10,7 +10,9 @@ import { type Db, openDb } from "./store/db.ts";
 import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
-import type { ServerState } from "../shared/api.ts";
+import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
+import { Saves } from "./factorio/saves.ts";
+import { factorioPaths } from "./factorio/layout.ts";
 
 export interface AppContext {
   config: Config;
@@ -19,6 +21,7 @@ export interface AppContext {
   db: Db;
   accounts: Accounts;
   hub: Hub;
+  saves: Saves;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
   serverState: () => ServerState;
@@ -52,6 +55,18 @@ export async function createContext(
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
 
+  // The save the running game has loaded, from its status events; protected from delete and overwrite.
+  let savefileInUse: string | null = null;
+  bus.on("server.status", ({ status }) => {
+    savefileInUse = status.status !== "stopped" && status.savefile !== LOAD_LATEST ? status.savefile || null : null;
+  });
+  const saves = new Saves({
+    paths: factorioPaths(config),
+    log,
+    inUse: () => savefileInUse,
+    createTimeoutMs: config.saveCreateTimeout * 1000,
+  });
+
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
   const ctx: AppContext = {
@@ -61,6 +76,7 @@ export async function createContext(
     db,
     accounts,
     hub,
+    saves,
     now,
     serverState: () => "stopped",
     onClose: (fn) => closers.push(fn),

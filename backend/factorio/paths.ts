@@ -45,3 +45,20 @@ export function inside(dir: string, name: string): string {
   }
   return full;
 }
+
+/** The save the old API lists first-class but which is not a file: "start from the newest save". */
+const LOAD_LATEST_NAME = "load latest";
+
+/**
+ * A save's file name from a request, with the same rules on every route (create, upload, download, delete,
+ * read mods): a plain name, ".zip" added when missing. `creating` also refuses the game's autosave names
+ * and the "Load Latest" pseudo save, which a new file must not look like.
+ */
+export function saveFileName(input: unknown, opts: { what?: string; creating?: boolean } = {}): string {
+  const what = opts.what ?? "Save name";
+  const name = safeName(input, what, { ext: ".zip", forbidAutosavePrefix: opts.creating });
+  if (opts.creating && name.slice(0, -".zip".length).trim().toLowerCase() === LOAD_LATEST_NAME) {
+    throw new Invalid(`${what} must not be "Load Latest": that entry of the list means "start from the newest save"`);
+  }
+  return name;
+}

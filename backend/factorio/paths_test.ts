@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { inside, safeName } from "./paths.ts";
+import { inside, safeName, saveFileName } from "./paths.ts";
 import { Invalid } from "../errors.ts";
 
 Deno.test("safeName accepts plain names and adds the extension", () => {
@@ -33,4 +33,19 @@ Deno.test("inside keeps the result directly in the directory", () => {
   assert.throws(() => inside("/srv/saves", "../a.zip"), Invalid);
   assert.throws(() => inside("/srv/saves", "sub/a.zip"), Invalid);
   assert.throws(() => inside("/srv/saves", ""), Invalid);
+});
+
+Deno.test("saveFileName: one set of rules for every saves route", () => {
+  assert.equal(saveFileName("world"), "world.zip");
+  assert.equal(saveFileName("world.zip"), "world.zip");
+  assert.equal(saveFileName("_autosave3"), "_autosave3.zip", "existing autosaves may be downloaded and deleted");
+  assert.equal(saveFileName("Load Latest"), "Load Latest.zip", "only a name: it never matches a listed file");
+  for (const bad of ["../world", "a/b", "a\\b", "..", "x\u0000", "\u001b[31m", ".world", ""]) {
+    assert.throws(() => saveFileName(bad), Invalid, JSON.stringify(bad));
+  }
+  assert.throws(() => saveFileName(undefined, { what: "Savefile Name" }), /^Error: Savefile Name is required$|Savefile Name is required/);
+  for (const reserved of ["_autosave1", "_AUTOSAVE2.zip", "Load Latest", "load latest.zip", " LOAD LATEST "]) {
+    assert.throws(() => saveFileName(reserved, { creating: true }), Invalid, reserved);
+  }
+  assert.equal(saveFileName("my autosave", { creating: true }), "my autosave.zip");
 });

@@ -1,0 +1,167 @@
+// Saves: list, create (the game's --create), upload, download, delete, and the header (mods) of a save.
+
+import type { AppContext } from "../context.ts";
+import type { Ctx, Route } from "./routes.ts";
+import { readObject } from "./body.ts";
+import { receiveUpload } from "./upload.ts";
+import { inside } from "../factorio/paths.ts";
+import { MSG } from "../../shared/messages.ts";
+import type { SaveFile } from "../factorio/saves.ts";
+
+export function saveRoutes(ctx: AppContext): Route[] {
+  const { saves } = ctx;
+  return [
+    {
+      method: "GET",
+      path: "/api/saves/list",
+      handler: async (c) => c.json(await saves.list()),
+    },
+    {
+      method: "GET",
+      path: "/api/saves/create/:name",
+      changesState: true,
+      requiresStopped: true,
+      handler: async (c) => c.json(await saves.create(c.req.param("name"))),
+    },
+    {
+      method: "POST",
+      path: "/api/saves/upload",
+      handler: async (c) => {
+        saves.ensureDir();
+        const file = await receiveUpload(c, {
+          field: "savefile",
+          dir: saves.dir,
+          maxBytes: ctx.config.maxUploadMb * 1024 * 1024,
+          missingMessage: MSG.savefileRequired,
+        });
+        try {
+          const name = saves.uploadName(file.filename);
+          await saves.checkUploadedSave(file.tempPath, name);
+          await file.commit(inside(saves.dir, name));
+          ctx.log.info("Save uploaded", { save: name, bytes: file.size });
+        } catch (e) {
+          await file.discard();
+          throw e;
+        }
+        return c.json("Uploading files successful");
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/saves/dl/:name",
+      handler: async (c) => sendFile(c, await saves.find(c.req.param("name"))),
+    },
+    {
+      method: "GET",
+      path: "/api/saves/rm/:name",
+      changesState: true,
+      handler: async (c) => c.json(await saves.remove(c.req.param("name"))),
+    },
+    {
+      // A read: it changes nothing, so it is allowed while the game runs (the old API refused it with 423).
+      // Installing the mods it lists is a separate, gated request.
+      method: "POST",
+      path: "/api/saves/mods",
+      handler: async (c) => {
+        const body = await readObject(c);
+        // The old server matched JSON keys case-insensitively; clients send saveFile.
+        const key = Object.keys(body).find((k) => k.toLowerCase() === "savefile") ?? "saveFile";
+        return c.json(await saves.header(body[key]));
+      },
+    },
+  ];
+}
+
+/**
+ * Content-Disposition for any file name: a plain ASCII fallback for old clients, and the exact UTF-8 name
+ * in filename* (RFC 6266 / RFC 8187) for everything since.
+ */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase());
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** One byte range of a Range header ("bytes=a-b", "bytes=a-", "bytes=-n"); null for none or several. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | "unsatisfiable" | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
+  if (!m || (m[1] === "" && m[2] === "")) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === "") {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return "unsatisfiable";
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+    if (m[2] !== "" && Number(m[2]) < start) return null;
+  }
+  if (start >= size) return "unsatisfiable";
+  return { start, end };
+}
+
+/** Streams a file from `start` for `length` bytes; the file is closed when done or when the client leaves. */
+function fileStream(path: string, start: number, length: number): ReadableStream<Uint8Array> {
+  let file: Deno.FsFile | undefined;
+  let left = length;
+  const close = () => {
+    try {
+      file?.close();
+    } catch {
+      // already closed
+    }
+    file = undefined;
+  };
+  return new ReadableStream<Uint8Array>({
+    async start() {
+      file = await Deno.open(path, { read: true });
+      if (start > 0) await file.seek(start, Deno.SeekMode.Start);
+    },
+    async pull(controller) {
+      if (left <= 0 || !file) {
+        close();
+        return controller.close();
+      }
+      const buf = new Uint8Array(Math.min(256 * 1024, left));
+      const n = await file.read(buf);
+      if (n === null || n === 0) {
+        close();
+        return controller.close();
+      }
+      left -= n;
+      controller.enqueue(n === buf.length ? buf : buf.subarray(0, n));
+    },
+    cancel: close,
+  }, { highWaterMark: 0 });
+}
+
+function sendFile(c: Ctx, save: SaveFile): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": "application/zip",
+    "Content-Disposition": contentDisposition(save.name),
+    "Last-Modified": save.mtime.toUTCString(),
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "no-store",
+  };
+  const range = parseRange(c.req.header("range"), save.size);
+  if (range === "unsatisfiable") {
+    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${save.size}` } });
+  }
+  if (range) {
+    const length = range.end - range.start + 1;
+    return new Response(fileStream(save.path, range.start, length), {
+      status: 206,
+      headers: {
+        ...headers,
+        "Content-Range": `bytes ${range.start}-${range.end}/${save.size}`,
+        "Content-Length": String(length),
+      },
+    });
+  }
+  return new Response(fileStream(save.path, 0, save.size), {
+    status: 200,
+    headers: { ...headers, "Content-Length": String(save.size) },
+  });
+}

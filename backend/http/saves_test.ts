@@ -1,0 +1,425 @@
+import assert from "node:assert/strict";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join, resolve } from "node:path";
+import { type TestPanel, withPanel } from "../testing/harness.ts";
+import { encodeSaveHeader, saveZip } from "../testing/savefile.ts";
+import { MSG, PANEL_MSG } from "../../shared/messages.ts";
+import { LOAD_LATEST, type SaveHeader, type ServerStatus } from "../../shared/api.ts";
+import { contentDisposition, parseRange } from "./saves.ts";
+
+const FIXTURES = resolve(import.meta.dirname!, "../../tests/fixtures/saves");
+
+function savesDir(p: TestPanel): string {
+  const dir = join(p.config.factorioDir, "saves");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function putFixture(p: TestPanel, fixture: string, as = fixture): string {
+  const target = join(savesDir(p), as);
+  copyFileSync(join(FIXTURES, fixture), target);
+  return target;
+}
+
+function form(name: string, bytes: Uint8Array, field = "savefile"): FormData {
+  const f = new FormData();
+  f.append(field, new File([bytes as BlobPart], name, { type: "application/zip" }));
+  return f;
+}
+
+/** Makes the panel believe the game runs with `savefile` loaded, as the game server's events say. */
+function pretendRunning(p: TestPanel, savefile: string) {
+  p.ctx.serverState = () => "running";
+  const status = { status: "running", savefile } as ServerStatus;
+  p.ctx.bus.emit("server.status", { status, previous: "starting", exit: null });
+}
+
+const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
+
+// Names that try to leave the saves directory or hide something, as they arrive in a URL path.
+const HOSTILE_PATH_NAMES = [
+  "..%2Foutside.zip",
+  "..%2F..%2Foutside.zip",
+  "%2E%2E%2Foutside.zip",
+  "..%5Coutside.zip",
+  "sub%2Fa.zip",
+  "%2Fetc%2Fpasswd",
+  "..",
+  "%2E%2E",
+  "a%00b.zip",
+  "a%0Ab.zip",
+  "a%1Bb.zip",
+  ".hidden.zip",
+  "a..b.zip",
+];
+
+Deno.test("the route table has the saves API with the right guards", withPanel(async (p) => {
+  const byKey = new Map(p.routes.map((r) => [`${r.method} ${r.path}`, r]));
+  const create = byKey.get("GET /api/saves/create/:name");
+  assert.ok(create?.changesState && create.requiresStopped, "create is a state change refused while running");
+  assert.ok(byKey.get("GET /api/saves/rm/:name")?.changesState, "rm is a state change");
+  assert.ok(!byKey.get("GET /api/saves/rm/:name")?.requiresStopped);
+  for (const key of ["GET /api/saves/list", "POST /api/saves/upload", "GET /api/saves/dl/:name", "POST /api/saves/mods"]) {
+    assert.ok(byKey.has(key), key);
+    assert.ok(!byKey.get(key)!.requiresStopped, `${key} works while the game runs`);
+  }
+}));
+
+Deno.test("the list: top-level save zips by name, then Load Latest; nothing else", withPanel(async (p) => {
+  const c = await p.login();
+  assert.deepEqual((await c.get("/api/saves/list")).body, [{ name: LOAD_LATEST, last_mod: "0001-01-01T00:00:00Z", size: 0 }]);
+  const dir = savesDir(p);
+  writeFileSync(join(dir, "world10.zip"), "x".repeat(10));
+  writeFileSync(join(dir, "world2.zip"), "x".repeat(2));
+  writeFileSync(join(dir, "Ünïcödé 世界.zip"), "u");
+  writeFileSync(join(dir, "_autosave1.zip"), "a");
+  utimesSync(join(dir, "world2.zip"), new Date("2024-02-03T04:05:06Z"), new Date("2024-02-03T04:05:06Z"));
+  // Not saves: hidden and temp files (ours and the game's), other files, directories, nested saves.
+  writeFileSync(join(dir, ".world.zip.abc123.tmp"), "t");
+  writeFileSync(join(dir, ".hidden.zip"), "h");
+  writeFileSync(join(dir, "world.tmp.zip"), "t");
+  writeFileSync(join(dir, "notes.txt"), "n");
+  mkdirSync(join(dir, "folder.zip"));
+  mkdirSync(join(dir, "sub"));
+  writeFileSync(join(dir, "sub", "nested.zip"), "n");
+  const r = await c.get("/api/saves/list");
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body.map((s: { name: string }) => s.name), [
+    "_autosave1.zip",
+    "Ünïcödé 世界.zip",
+    "world2.zip",
+    "world10.zip",
+    LOAD_LATEST,
+  ]);
+  const world2 = r.body.find((s: { name: string }) => s.name === "world2.zip");
+  assert.deepEqual(world2, { name: "world2.zip", last_mod: "2024-02-03T04:05:06.000Z", size: 2 });
+}));
+
+Deno.test("download: the exact bytes, a safe Content-Disposition, ranges, and 404s", withPanel(async (p) => {
+  const c = await p.login();
+  putFixture(p, "test_1_1.zip", "Welt ü 世界 100%.zip");
+  putFixture(p, "test_0_17.zip");
+  const full = await fetch(`${p.url}/api/saves/dl/test_0_17.zip`, { headers: { Cookie: c.cookie! } });
+  assert.equal(full.status, 200);
+  assert.equal(full.headers.get("content-type"), "application/zip");
+  assert.equal(full.headers.get("content-length"), String(fixture("test_0_17.zip").length));
+  assert.equal(full.headers.get("content-disposition"), `attachment; filename="test_0_17.zip"; filename*=UTF-8''test_0_17.zip`);
+  assert.deepEqual(new Uint8Array(await full.arrayBuffer()), fixture("test_0_17.zip"));
+
+  // ".zip" may be left off, and names travel percent-encoded.
+  const unicode = await fetch(`${p.url}/api/saves/dl/${encodeURIComponent("Welt ü 世界 100%")}`, {
+    headers: { Cookie: c.cookie! },
+  });
+  assert.equal(unicode.status, 200);
+  assert.equal(
+    unicode.headers.get("content-disposition"),
+    `attachment; filename="Welt _ __ 100_.zip"; filename*=UTF-8''Welt%20%C3%BC%20%E4%B8%96%E7%95%8C%20100%25.zip`,
+  );
+  assert.deepEqual(new Uint8Array(await unicode.arrayBuffer()), fixture("test_1_1.zip"));
+
+  const part = await fetch(`${p.url}/api/saves/dl/test_0_17.zip`, { headers: { Cookie: c.cookie!, Range: "bytes=100-199" } });
+  assert.equal(part.status, 206);
+  assert.equal(part.headers.get("content-range"), `bytes 100-199/${fixture("test_0_17.zip").length}`);
+  assert.deepEqual(new Uint8Array(await part.arrayBuffer()), fixture("test_0_17.zip").subarray(100, 200));
+  const beyond = await fetch(`${p.url}/api/saves/dl/test_0_17.zip`, { headers: { Cookie: c.cookie!, Range: "bytes=99999999-" } });
+  assert.equal(beyond.status, 416);
+  await beyond.body?.cancel();
+
+  const missing = await c.get("/api/saves/dl/nope.zip");
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body, "Error finding save nope.zip: save not found");
+  assert.equal((await c.get(`/api/saves/dl/${encodeURIComponent(LOAD_LATEST)}`)).status, 404);
+  mkdirSync(join(savesDir(p), "folder.zip"));
+  assert.equal((await c.get("/api/saves/dl/folder.zip")).status, 404);
+}));
+
+Deno.test("every route that takes a name refuses traversal and hidden names, and touches nothing", withPanel(async (p) => {
+  const c = await p.login();
+  savesDir(p);
+  const outside = join(p.config.factorioDir, "outside.zip");
+  writeFileSync(outside, "precious");
+  putFixture(p, "test_1_1.zip", ".hidden.zip");
+  for (const name of HOSTILE_PATH_NAMES) {
+    for (const path of [`/api/saves/dl/${name}`, `/api/saves/rm/${name}`, `/api/saves/create/${name}`]) {
+      const r = await c.get(path);
+      assert.ok(r.status === 400 || r.status === 404, `${path}: ${r.status} ${r.text}`);
+      assert.ok(!r.text.includes("precious"), path);
+    }
+    const decoded = decodeURIComponent(name);
+    const mods = await c.post("/api/saves/mods", { saveFile: decoded });
+    assert.ok(mods.status === 400 || mods.status === 404, `mods ${decoded}: ${mods.status}`);
+  }
+  assert.equal(readFileSync(outside, "utf8"), "precious");
+  assert.ok(existsSync(join(savesDir(p), ".hidden.zip")));
+  assert.deepEqual(readdirSync(p.config.factorioDir).sort(), ["outside.zip", "saves"]);
+  // The checks say what is wrong.
+  assert.equal((await c.get("/api/saves/rm/..%2Foutside.zip")).body, "Save name must not contain / or \\");
+  assert.equal((await c.get("/api/saves/dl/a%00b")).body, "Save name must not contain control characters");
+}));
+
+Deno.test("delete: removes the save, 404 for unknown names, refused for the save the game has loaded", withPanel(async (p) => {
+  const c = await p.login();
+  const a = putFixture(p, "test_1_1.zip", "a.zip");
+  const b = putFixture(p, "test_1_1.zip", "b.zip");
+  const r = await c.get("/api/saves/rm/a");
+  assert.equal(r.status, 200);
+  assert.equal(r.body, "Removed save: a.zip");
+  assert.ok(!existsSync(a));
+  assert.equal((await c.get("/api/saves/rm/a.zip")).status, 404);
+  assert.equal((await c.get(`/api/saves/rm/${encodeURIComponent(LOAD_LATEST)}`)).status, 404);
+
+  pretendRunning(p, "b.zip");
+  const refused = await c.get("/api/saves/rm/b.zip");
+  assert.equal(refused.status, 409);
+  assert.equal(refused.body, "Cannot delete b.zip: the running server has it loaded. Stop the server first.");
+  assert.ok(existsSync(b));
+  // Other saves can still go while the game runs.
+  putFixture(p, "test_1_1.zip", "c.zip");
+  assert.equal((await c.get("/api/saves/rm/c.zip")).status, 200);
+  // Cross-site and signed-out requests never delete (the guards of every state-changing route).
+  assert.equal((await c.get("/api/saves/rm/b.zip", { crossSite: true })).status, 403);
+  assert.equal((await p.client().get("/api/saves/rm/b.zip")).status, 401);
+}));
+
+Deno.test("upload: a real save streams into place; the client's path is dropped", withPanel(async (p) => {
+  const c = await p.login();
+  const bytes = fixture("test_0_17.zip");
+  const r = await c.request("POST", "/api/saves/upload", { body: form("../../elsewhere/My World.zip", bytes) });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body, "Uploading files successful");
+  assert.deepEqual(readdirSync(savesDir(p)), ["My World.zip"]);
+  assert.deepEqual(new Uint8Array(readFileSync(join(savesDir(p), "My World.zip"))), bytes);
+  // No extension: .zip is added. Upper-case .ZIP is a zip too.
+  assert.equal((await c.request("POST", "/api/saves/upload", { body: form("plain", bytes) })).status, 200);
+  assert.equal((await c.request("POST", "/api/saves/upload", { body: form("LOUD.ZIP", bytes) })).status, 200);
+  assert.deepEqual(readdirSync(savesDir(p)).sort(), ["LOUD.ZIP", "My World.zip", "plain.zip"]);
+  // The header of what arrived can be read back.
+  assert.equal((await c.post("/api/saves/mods", { saveFile: "My World.zip" })).body.factorio_version, "0.17.1.1");
+}));
+
+Deno.test("upload: anything but a save is refused with a reason and leaves nothing behind", withPanel(async (p) => {
+  const c = await p.login();
+  const dir = savesDir(p);
+  writeFileSync(join(dir, "keep.zip"), "old content");
+  const noLevel = await saveZip({ "readme.txt": new TextEncoder().encode("hello") });
+  const cases: [FormData | string, number, string | RegExp][] = [
+    [form("keep.zip", new TextEncoder().encode("this is not a zip")), 415, "keep.zip is not a Factorio save: it is not a zip file."],
+    [form("keep.zip", noLevel), 415, "keep.zip is not a Factorio save: the zip holds no level-init.dat or level.dat."],
+    [form("world.txt", fixture("test_1_1.zip")), 415, "Fileformat .txt is not allowed: a Factorio save is a .zip file"],
+    [form("world.sav.gz", fixture("test_1_1.zip")), 415, /Fileformat .gz/],
+    [form("..zip", fixture("test_1_1.zip")), 400, /must not/],
+    [form("tab\there.zip", fixture("test_1_1.zip")), 400, "Savefile must not contain control characters"],
+    [form("keep.zip", fixture("test_1_1.zip"), "otherfield"), 400, MSG.savefileRequired],
+    [form("keep.zip", new Uint8Array(0)), 400, MSG.savefileRequired],
+    ["not multipart", 415, /multipart\/form-data/],
+  ];
+  for (const [body, status, message] of cases) {
+    const init = typeof body === "string" ? { body, headers: { "Content-Type": "text/plain" } } : { body };
+    const r = await c.request("POST", "/api/saves/upload", init);
+    assert.equal(r.status, status, `${r.text}`);
+    if (typeof message === "string") assert.equal(r.body, message);
+    else assert.match(r.body, message);
+    assert.deepEqual(readdirSync(dir), ["keep.zip"], String(message));
+    assert.equal(readFileSync(join(dir, "keep.zip"), "utf8"), "old content");
+  }
+}));
+
+Deno.test("upload: over the size limit is refused with 413 and nothing is kept", withPanel(async (p) => {
+  const c = await p.login();
+  const big = await saveZip({ "level-init.dat": encodeSaveHeader(header11()), "blob": new Uint8Array(1024 * 1024 + 10) }, { method: "store" });
+  const r = await c.request("POST", "/api/saves/upload", { body: form("big.zip", big) });
+  assert.equal(r.status, 413);
+  assert.equal(r.body, "The file is too large (limit 1 MiB)");
+  assert.deepEqual(readdirSync(savesDir(p)), []);
+}, { args: ["--max-upload-mb", "1"] }));
+
+Deno.test("upload: over an existing name replaces it only when complete; never the save the game has loaded", withPanel(async (p) => {
+  const c = await p.login();
+  const target = putFixture(p, "test_0_17.zip", "world.zip");
+  assert.equal((await c.request("POST", "/api/saves/upload", { body: form("world.zip", fixture("test_1_1.zip")) })).status, 200);
+  assert.deepEqual(new Uint8Array(readFileSync(target)), fixture("test_1_1.zip"));
+
+  pretendRunning(p, "world");
+  const r = await c.request("POST", "/api/saves/upload", { body: form("world.zip", fixture("test_0_17.zip")) });
+  assert.equal(r.status, 409);
+  assert.equal(r.body, "Cannot replace world.zip: the running server has it loaded. Stop the server first.");
+  assert.deepEqual(new Uint8Array(readFileSync(target)), fixture("test_1_1.zip"));
+  assert.deepEqual(readdirSync(savesDir(p)), ["world.zip"]);
+  // Other names upload fine while the game runs.
+  assert.equal((await c.request("POST", "/api/saves/upload", { body: form("other.zip", fixture("test_0_17.zip")) })).status, 200);
+}));
+
+Deno.test("upload: a connection cut mid-body leaves no file and keeps the old one", withPanel(async (p) => {
+  const c = await p.login();
+  const dir = savesDir(p);
+  const target = putFixture(p, "test_0_17.zip", "cut.zip");
+  const { host, port } = new URL(p.url);
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+  try {
+    const boundary = "cutcutcut";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="savefile"; filename="cut.zip"\r\n` +
+      "Content-Type: application/zip\r\n\r\n";
+    const request = `POST /api/saves/upload HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${p.origin}\r\nCookie: ${c.cookie}\r\n` +
+      `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${head.length + 2_000_000}\r\n\r\n${head}`;
+    await conn.write(new TextEncoder().encode(request));
+    await conn.write(fixture("test_1_1.zip"));
+    // Wait (by watching the directory, not the clock) until the panel is writing its temp file, then vanish.
+    for (let i = 0; i < 500 && readdirSync(dir).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(readdirSync(dir).length, 2, "the temp file existed while the upload ran");
+  } finally {
+    conn.close();
+  }
+  for (let i = 0; i < 500 && readdirSync(dir).length > 1; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(readdirSync(dir), ["cut.zip"]);
+  assert.deepEqual(new Uint8Array(readFileSync(target)), fixture("test_0_17.zip"));
+  // The panel is fine afterwards.
+  assert.equal((await c.get("/api/saves/list")).status, 200);
+}));
+
+function header11(): SaveHeader {
+  return {
+    factorio_version: "1.1.110.0",
+    campaign: "",
+    name: "freeplay",
+    base_mod: "base",
+    difficulty: 0,
+    finished: false,
+    player_won: false,
+    next_level: "",
+    can_continue: false,
+    finished_but_continuing: false,
+    saving_replay: false,
+    allow_non_admin_debug_options: true,
+    loaded_from: "1.1.110.0",
+    loaded_from_build: 62580,
+    allowed_commands: 1,
+    mods: [{ name: "base", version: "1.1.110.0", crc: 1, built_in: true }],
+  };
+}
+
+Deno.test("mods of a save: the header, for every format; refusals say why", withPanel(async (p) => {
+  const c = await p.login();
+  putFixture(p, "test_1_1.zip");
+  const r = await c.post("/api/saves/mods", { saveFile: "test_1_1.zip" });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.factorio_version, "1.1.6.4");
+  assert.deepEqual(r.body.mods, [
+    { name: "base", version: "1.1.6.0", crc: 2570609689, built_in: true },
+    { name: "belt-balancer", version: "3.0.0.0", crc: 1386746210, built_in: false },
+    { name: "train-station-overview", version: "3.0.0.0", crc: 442638023, built_in: false },
+  ]);
+  // The old server matched keys case-insensitively, and the name may come without .zip.
+  assert.equal((await c.post("/api/saves/mods", { savefile: "test_1_1" })).status, 200);
+
+  const raw = fixture("2_0_spaceage.level-init.dat");
+  writeFileSync(join(savesDir(p), "space.zip"), await saveZip({ "level-init.dat": raw }));
+  const space = await c.post("/api/saves/mods", { saveFile: "space.zip" });
+  assert.deepEqual(space.body.mods.map((m: { name: string; built_in: boolean }) => [m.name, m.built_in]), [
+    ["base", true],
+    ["elevated-rails", true],
+    ["quality", true],
+    ["space-age", true],
+  ]);
+  assert.equal(space.body.loaded_from_build, 79385);
+
+  writeFileSync(join(savesDir(p), "broken.zip"), "not a zip at all");
+  const broken = await c.post("/api/saves/mods", { saveFile: "broken.zip" });
+  assert.equal(broken.status, 400);
+  assert.equal(broken.body, "broken.zip is not a readable save: it is not a zip file (not a zip file: too short).");
+  assert.equal((await c.post("/api/saves/mods", { saveFile: "absent.zip" })).status, 404);
+  assert.equal((await c.post("/api/saves/mods", {})).body, "Save name is required");
+  assert.equal((await c.post("/api/saves/mods", { saveFile: 7 })).status, 400);
+  assert.equal((await c.request("POST", "/api/saves/mods", { body: "saveFile=x", headers: { "Content-Type": "text/plain" } })).status, 415);
+
+  // Reading is allowed while the game runs: it changes nothing.
+  pretendRunning(p, "test_1_1.zip");
+  assert.equal((await c.post("/api/saves/mods", { saveFile: "test_1_1.zip" })).status, 200);
+}));
+
+Deno.test("create: checked names; refused with 423 while the server is not stopped", withPanel(async (p) => {
+  const c = await p.login();
+  putFixture(p, "test_1_1.zip", "taken.zip");
+  const cases: [string, number, string][] = [
+    ["_autosave1", 400, "Savefile Name must not start with _autosave: the game keeps those names for its autosaves"],
+    ["_AutoSave9.zip", 400, "Savefile Name must not start with _autosave: the game keeps those names for its autosaves"],
+    [encodeURIComponent(LOAD_LATEST), 400, 'Savefile Name must not be "Load Latest": that entry of the list means "start from the newest save"'],
+    ["%20%20", 400, MSG.savefileNameRequired],
+    ["taken", 409, "A save named taken.zip already exists. Choose another name."],
+  ];
+  for (const [name, status, message] of cases) {
+    const r = await c.get(`/api/saves/create/${name}`);
+    assert.equal(r.status, status, name);
+    assert.equal(r.body, message);
+  }
+  for (const state of ["starting", "running", "stopping"] as const) {
+    p.ctx.serverState = () => state;
+    const r = await c.get("/api/saves/create/new-world");
+    assert.equal(r.status, 423, state);
+    assert.equal(r.body, PANEL_MSG.serverNotStopped);
+  }
+  assert.deepEqual(readdirSync(savesDir(p)), ["taken.zip"]);
+}));
+
+/** A stand-in executable for the failure paths of --create (the simulator covers success). */
+function fakeBinary(p: TestPanel, script: string): void {
+  const bin = join(p.config.factorioDir, "bin", "x64");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "factorio"), `#!/bin/sh\n${script}\n`);
+  chmodSync(join(bin, "factorio"), 0o755);
+}
+
+Deno.test("create: a failing game is reported with its output, and leaves no partial file", withPanel(async (p) => {
+  const c = await p.login();
+  savesDir(p);
+  fakeBinary(p, 'echo "Loading mod base"; echo "Error: Map generation failed" >&2; echo partial > "$2"; exit 3');
+  const r = await c.get("/api/saves/create/broken");
+  assert.equal(r.status, 500);
+  assert.match(r.body, /^Error creating save broken\.zip: exit status 3\nGame output:\n/);
+  assert.match(r.body, /Loading mod base/);
+  assert.match(r.body, /Error: Map generation failed/);
+  assert.deepEqual(readdirSync(savesDir(p)), []);
+
+  fakeBinary(p, "exit 0");
+  const nothing = await c.get("/api/saves/create/ghost");
+  assert.equal(nothing.status, 500);
+  assert.equal(nothing.body, "Error creating save ghost.zip: the game exited without writing the file");
+}));
+
+Deno.test("create: a game that hangs is stopped after the timeout", withPanel(async (p) => {
+  const c = await p.login();
+  savesDir(p);
+  fakeBinary(p, 'echo "Creating map..."; exec sleep 600');
+  const r = await c.get("/api/saves/create/slow");
+  assert.equal(r.status, 500);
+  assert.match(r.body, /^Error creating save slow\.zip: the game did not finish within 1 s and was stopped\nGame output:\nCreating map\.\.\./);
+  assert.deepEqual(readdirSync(savesDir(p)), []);
+}, { args: ["--save-create-timeout", "1"] }));
+
+Deno.test("create: no game installed is a clear error", withPanel(async (p) => {
+  const c = await p.login();
+  const r = await c.get("/api/saves/create/world");
+  assert.equal(r.status, 500);
+  assert.match(r.body, /^Error creating save world\.zip: cannot run the game \(.*bin\/x64\/factorio\)/);
+}));
+
+Deno.test("download helpers: Content-Disposition and ranges", () => {
+  assert.equal(contentDisposition("a.zip"), `attachment; filename="a.zip"; filename*=UTF-8''a.zip`);
+  assert.equal(contentDisposition("100%'s (x).zip"), `attachment; filename="100_'s (x).zip"; filename*=UTF-8''100%25%27s%20%28x%29.zip`);
+  assert.deepEqual(parseRange("bytes=0-9", 100), { start: 0, end: 9 });
+  assert.deepEqual(parseRange("bytes=90-", 100), { start: 90, end: 99 });
+  assert.deepEqual(parseRange("bytes=-10", 100), { start: 90, end: 99 });
+  assert.deepEqual(parseRange("bytes=50-500", 100), { start: 50, end: 99 });
+  assert.equal(parseRange("bytes=100-", 100), "unsatisfiable");
+  assert.equal(parseRange("bytes=0-1,5-6", 100), null);
+  assert.equal(parseRange("bytes=9-2", 100), null);
+  assert.equal(parseRange(undefined, 100), null);
+});
