@@ -11,6 +11,7 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
+import { connectGameToHub, GameServer } from "./factorio/process.ts";
 import { Saves } from "./factorio/saves.ts";
 import { factorioPaths } from "./factorio/layout.ts";
 
@@ -21,6 +22,8 @@ export interface AppContext {
   db: Db;
   accounts: Accounts;
   hub: Hub;
+  /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
+  game: GameServer;
   saves: Saves;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
@@ -54,16 +57,18 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  const game = new GameServer({ config, bus, log, now });
+  await game.ready;
+  connectGameToHub(game, hub);
 
-  // The save the running game has loaded, from its status events; protected from delete and overwrite.
-  let savefileInUse: string | null = null;
-  bus.on("server.status", ({ status }) => {
-    savefileInUse = status.status !== "stopped" && status.savefile !== LOAD_LATEST ? status.savefile || null : null;
-  });
   const saves = new Saves({
     paths: factorioPaths(config),
     log,
-    inUse: () => savefileInUse,
+    // The save the running game has loaded (the game server resolves "Load Latest" to the file it chose).
+    inUse: () => {
+      const s = game.status();
+      return s.status !== "stopped" && s.savefile && s.savefile !== LOAD_LATEST ? s.savefile : null;
+    },
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
@@ -76,9 +81,10 @@ export async function createContext(
     db,
     accounts,
     hub,
+    game,
     saves,
     now,
-    serverState: () => "stopped",
+    serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
     close: async () => {
       if (closed) return;
@@ -103,6 +109,8 @@ export async function createContext(
   ctx.onClose(() => db.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
+  // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
+  ctx.onClose(() => game.detach());
 
   return { ctx, bootstrap: { createdAdmin } };
 }
