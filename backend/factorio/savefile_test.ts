@@ -7,6 +7,7 @@ import { parseSaveHeader, readSaveHeader, SaveFileError } from "./savefile.ts";
 import { ZipReader } from "./zip.ts";
 import { encodeSaveHeader, saveZip, zlib } from "../testing/savefile.ts";
 import type { SaveHeader, SaveMod } from "../../shared/api.ts";
+import { builtInMods, installFakeFactorio, VERSIONS } from "../../tests/fake-factorio/install.ts";
 
 const FIXTURES = resolve(import.meta.dirname!, "../../tests/fixtures/saves");
 
@@ -350,4 +351,26 @@ Deno.test("empty, truncated and non-save files get a plain reason", async () => 
   const view = new DataView(cut.buffer);
   view.setUint32(cut.length - 22 + 16, cut.length + 1000, true);
   await assert.rejects(readBytes(cut), SaveFileError);
+});
+
+Deno.test("saves the simulated game's --create writes for 1.1, 2.0 and 2.1 read as that game", async () => {
+  for (const version of ["1.1", "2.0", "2.1"] as const) {
+    using t = tempDir();
+    const game = installFakeFactorio(join(t.dir, "factorio"), version);
+    const target = join(game.dir, "saves", "created.zip");
+    const run = await new Deno.Command(game.binary, { args: ["--create", target], stdout: "piped", stderr: "piped" })
+      .output();
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stdout) + new TextDecoder().decode(run.stderr));
+    const header = await readSaveHeader(target);
+    const { version: full, build } = VERSIONS[version];
+    assert.equal(header.factorio_version, `${full}.0`, version);
+    assert.equal(header.loaded_from, `${full}.0`);
+    assert.equal(header.loaded_from_build, build, "a u16 build up to 1.1, a u32 from 2.0");
+    assert.equal(header.name, "freeplay");
+    assert.deepEqual(
+      header.mods.map((m) => [m.name, m.version, m.built_in]),
+      builtInMods(version).map((m) => [m, `${full}.0`, true]),
+    );
+    assert.ok(header.mods.every((m) => typeof m.crc === "number"));
+  }
 });

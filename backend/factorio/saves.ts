@@ -64,6 +64,11 @@ export class Saves {
 
   constructor(private readonly opts: SavesOptions) {}
 
+  /** The save a running --create is making, if any. */
+  get creatingNow(): string | null {
+    return this.creating;
+  }
+
   get dir(): string {
     return this.opts.paths.saves;
   }

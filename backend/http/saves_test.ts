@@ -11,9 +11,10 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { type TestPanel, withPanel } from "../testing/harness.ts";
+import { startGame, waitForStatus, withGamePanel } from "../testing/game.ts";
 import { encodeSaveHeader, saveZip } from "../testing/savefile.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
-import { LOAD_LATEST, type SaveHeader, type ServerStatus } from "../../shared/api.ts";
+import { LOAD_LATEST, type SaveHeader } from "../../shared/api.ts";
 import { contentDisposition, parseRange } from "./saves.ts";
 
 const FIXTURES = resolve(import.meta.dirname!, "../../tests/fixtures/saves");
@@ -34,13 +35,6 @@ function form(name: string, bytes: Uint8Array, field = "savefile"): FormData {
   const f = new FormData();
   f.append(field, new File([bytes as BlobPart], name, { type: "application/zip" }));
   return f;
-}
-
-/** Makes the panel believe the game runs with `savefile` loaded, as the game server's events say. */
-function pretendRunning(p: TestPanel, savefile: string) {
-  p.ctx.serverState = () => "running";
-  const status = { status: "running", savefile } as ServerStatus;
-  p.ctx.bus.emit("server.status", { status, previous: "starting", exit: null });
 }
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
@@ -166,10 +160,9 @@ Deno.test("every route that takes a name refuses traversal and hidden names, and
   assert.equal((await c.get("/api/saves/dl/a%00b")).body, "Save name must not contain control characters");
 }));
 
-Deno.test("delete: removes the save, 404 for unknown names, refused for the save the game has loaded", withPanel(async (p) => {
+Deno.test("delete: removes the save, 404 for unknown names, refused for the save the game has loaded", withGamePanel(async (p) => {
   const c = await p.login();
   const a = putFixture(p, "test_1_1.zip", "a.zip");
-  const b = putFixture(p, "test_1_1.zip", "b.zip");
   const r = await c.get("/api/saves/rm/a");
   assert.equal(r.status, 200);
   assert.equal(r.body, "Removed save: a.zip");
@@ -177,17 +170,32 @@ Deno.test("delete: removes the save, 404 for unknown names, refused for the save
   assert.equal((await c.get("/api/saves/rm/a.zip")).status, 404);
   assert.equal((await c.get(`/api/saves/rm/${encodeURIComponent(LOAD_LATEST)}`)).status, 404);
 
-  pretendRunning(p, "b.zip");
-  const refused = await c.get("/api/saves/rm/b.zip");
+  await startGame(c, { savefile: "world.zip" });
+  const world = join(savesDir(p), "world.zip");
+  const refused = await c.get("/api/saves/rm/world");
   assert.equal(refused.status, 409);
-  assert.equal(refused.body, "Cannot delete b.zip: the running server has it loaded. Stop the server first.");
-  assert.ok(existsSync(b));
+  assert.equal(refused.body, "Cannot delete world.zip: the running server has it loaded. Stop the server first.");
+  assert.ok(existsSync(world));
   // Other saves can still go while the game runs.
   putFixture(p, "test_1_1.zip", "c.zip");
   assert.equal((await c.get("/api/saves/rm/c.zip")).status, 200);
   // Cross-site and signed-out requests never delete (the guards of every state-changing route).
-  assert.equal((await c.get("/api/saves/rm/b.zip", { crossSite: true })).status, 403);
-  assert.equal((await p.client().get("/api/saves/rm/b.zip")).status, 401);
+  assert.equal((await c.get("/api/saves/rm/world.zip", { crossSite: true })).status, 403);
+  assert.equal((await p.client().get("/api/saves/rm/world.zip")).status, 401);
+  // Once the game is stopped, its save may go.
+  assert.equal((await c.get("/api/server/stop")).status, 200);
+  await waitForStatus(p.ctx, "stopped");
+  assert.equal((await c.get("/api/saves/rm/world.zip")).status, 200);
+}));
+
+Deno.test("with Load Latest, the save the game picked is the one protected", withGamePanel(async (p) => {
+  const c = await p.login();
+  putFixture(p, "test_1_1.zip", "older.zip");
+  utimesSync(join(savesDir(p), "older.zip"), new Date("2020-01-01"), new Date("2020-01-01"));
+  await startGame(c, { savefile: LOAD_LATEST });
+  assert.equal((await c.get("/api/server/status")).body.savefile, "world.zip");
+  assert.equal((await c.get("/api/saves/rm/world.zip")).status, 409);
+  assert.equal((await c.get("/api/saves/rm/older.zip")).status, 200);
 }));
 
 Deno.test("upload: a real save streams into place; the client's path is dropped", withPanel(async (p) => {
@@ -242,20 +250,22 @@ Deno.test("upload: over the size limit is refused with 413 and nothing is kept",
   assert.deepEqual(readdirSync(savesDir(p)), []);
 }, { args: ["--max-upload-mb", "1"] }));
 
-Deno.test("upload: over an existing name replaces it only when complete; never the save the game has loaded", withPanel(async (p) => {
+Deno.test("upload: over an existing name replaces it only when complete; never the save the game has loaded", withGamePanel(async (p) => {
   const c = await p.login();
-  const target = putFixture(p, "test_0_17.zip", "world.zip");
-  assert.equal((await c.request("POST", "/api/saves/upload", { body: form("world.zip", fixture("test_1_1.zip")) })).status, 200);
+  const target = putFixture(p, "test_0_17.zip", "other.zip");
+  assert.equal((await c.request("POST", "/api/saves/upload", { body: form("other.zip", fixture("test_1_1.zip")) })).status, 200);
   assert.deepEqual(new Uint8Array(readFileSync(target)), fixture("test_1_1.zip"));
 
-  pretendRunning(p, "world");
+  await startGame(c, { savefile: "world" });
+  const world = join(savesDir(p), "world.zip");
+  const before = new Uint8Array(readFileSync(world));
   const r = await c.request("POST", "/api/saves/upload", { body: form("world.zip", fixture("test_0_17.zip")) });
   assert.equal(r.status, 409);
   assert.equal(r.body, "Cannot replace world.zip: the running server has it loaded. Stop the server first.");
-  assert.deepEqual(new Uint8Array(readFileSync(target)), fixture("test_1_1.zip"));
-  assert.deepEqual(readdirSync(savesDir(p)), ["world.zip"]);
+  assert.deepEqual(new Uint8Array(readFileSync(world)), before);
+  assert.deepEqual(readdirSync(savesDir(p)).sort(), ["other.zip", "world.zip"]);
   // Other names upload fine while the game runs.
-  assert.equal((await c.request("POST", "/api/saves/upload", { body: form("other.zip", fixture("test_0_17.zip")) })).status, 200);
+  assert.equal((await c.request("POST", "/api/saves/upload", { body: form("third.zip", fixture("test_0_17.zip")) })).status, 200);
 }));
 
 Deno.test("upload: a connection cut mid-body leaves no file and keeps the old one", withPanel(async (p) => {
@@ -340,12 +350,17 @@ Deno.test("mods of a save: the header, for every format; refusals say why", with
   assert.equal((await c.post("/api/saves/mods", { saveFile: 7 })).status, 400);
   assert.equal((await c.request("POST", "/api/saves/mods", { body: "saveFile=x", headers: { "Content-Type": "text/plain" } })).status, 415);
 
-  // Reading is allowed while the game runs: it changes nothing.
-  pretendRunning(p, "test_1_1.zip");
-  assert.equal((await c.post("/api/saves/mods", { saveFile: "test_1_1.zip" })).status, 200);
 }));
 
-Deno.test("create: checked names; refused with 423 while the server is not stopped", withPanel(async (p) => {
+Deno.test("mods of a save may be read while the game runs: it changes nothing", withGamePanel(async (p) => {
+  const c = await p.login();
+  await startGame(c, { savefile: "world.zip" });
+  const r = await c.post("/api/saves/mods", { saveFile: "world.zip" });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.factorio_version, "2.0.72.0");
+}));
+
+Deno.test("create: checked names, and nothing is written for a refused one", withPanel(async (p) => {
   const c = await p.login();
   putFixture(p, "test_1_1.zip", "taken.zip");
   const cases: [string, number, string][] = [
@@ -360,16 +375,80 @@ Deno.test("create: checked names; refused with 423 while the server is not stopp
     assert.equal(r.status, status, name);
     assert.equal(r.body, message);
   }
-  for (const state of ["starting", "running", "stopping"] as const) {
-    p.ctx.serverState = () => state;
-    const r = await c.get("/api/saves/create/new-world");
-    assert.equal(r.status, 423, state);
-    assert.equal(r.body, PANEL_MSG.serverNotStopped);
-  }
   assert.deepEqual(readdirSync(savesDir(p)), ["taken.zip"]);
 }));
 
-/** A stand-in executable for the failure paths of --create (the simulator covers success). */
+for (const version of ["2.0", "1.1"] as const) {
+  Deno.test(`create on a ${version} game: the game's --create writes the save, with its version and mods`, withGamePanel(async (p) => {
+    const c = await p.login();
+    const r = await c.get("/api/saves/create/My New World");
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.body, /^Save My New World\.zip created successfully\. Command output: \n/);
+    assert.match(r.body, /Saving map as .*My New World\.zip/);
+    const list = (await c.get("/api/saves/list")).body.map((s: { name: string }) => s.name);
+    assert.deepEqual(list, ["My New World.zip", LOAD_LATEST]);
+    const header = (await c.post("/api/saves/mods", { saveFile: "My New World.zip" })).body as SaveHeader;
+    const full = version === "2.0" ? "2.0.72" : "1.1.110";
+    assert.equal(header.factorio_version, `${full}.0`);
+    assert.equal(header.loaded_from_build, version === "2.0" ? 83505 : 62580);
+    const builtIn = version === "2.0" ? ["base", "elevated-rails", "quality", "space-age"] : ["base"];
+    assert.deepEqual(header.mods.map((m) => [m.name, m.version, m.built_in]), builtIn.map((m) => [m, `${full}.0`, true]));
+    // The new save can be started.
+    await startGame(c, { savefile: "My New World.zip" });
+  }, { version, saves: [] }));
+}
+
+Deno.test("create is refused with 423 while the game is starting or running", withGamePanel(async (p) => {
+  const c = await p.login();
+  Deno.env.set("FAKE_FACTORIO_STARTUP_MS", "3000");
+  try {
+    const starting = startGame(c, { savefile: "world.zip" });
+    await waitForStatus(p.ctx, "starting");
+    const early = await c.get("/api/saves/create/early");
+    assert.equal(early.status, 423);
+    assert.equal(early.body, PANEL_MSG.serverNotStopped);
+    await starting;
+  } finally {
+    Deno.env.delete("FAKE_FACTORIO_STARTUP_MS");
+  }
+  const r = await c.get("/api/saves/create/new-world");
+  assert.equal(r.status, 423);
+  assert.equal(r.body, PANEL_MSG.serverNotStopped);
+  assert.deepEqual(readdirSync(savesDir(p)), ["world.zip"]);
+}));
+
+Deno.test("create: a failing game is reported with its output, and leaves no file", withGamePanel(async (p) => {
+  const c = await p.login();
+  writeFileSync(join(p.factorio.dir, "mods", "mod-list.json"), "{ this is not json");
+  const r = await c.get("/api/saves/create/broken");
+  assert.equal(r.status, 500);
+  assert.match(r.body, /^Error creating save broken\.zip: exit status 1\nGame output:\n/);
+  assert.match(r.body, /Failed to load mods: Failed to parse .*mod-list\.json/);
+  assert.deepEqual(readdirSync(savesDir(p)), []);
+}, { saves: [] }));
+
+Deno.test("create: a game that hangs is stopped after the timeout; one create at a time", withGamePanel(async (p) => {
+  const c = await p.login();
+  Deno.env.set("FAKE_FACTORIO_STARTUP_MS", "600000");
+  try {
+    const slow = c.get("/api/saves/create/slow");
+    for (let i = 0; i < 500 && !p.ctx.saves.creatingNow; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(p.ctx.saves.creatingNow, "slow.zip");
+    const second = await c.get("/api/saves/create/second");
+    assert.equal(second.status, 409);
+    assert.equal(second.body, "The save slow.zip is being created; wait until it is done.");
+    const r = await slow;
+    assert.equal(r.status, 500);
+    assert.match(r.body, /^Error creating save slow\.zip: the game did not finish within 2 s and was stopped\nGame output:\n/);
+    assert.match(r.body, /Loading mod base/);
+  } finally {
+    Deno.env.delete("FAKE_FACTORIO_STARTUP_MS");
+  }
+  assert.deepEqual(readdirSync(savesDir(p)), []);
+  assert.equal(p.ctx.saves.creatingNow, null);
+}, { saves: [], args: ["--save-create-timeout", "2"] }));
+
+/** A stand-in executable for the one failure the simulator cannot show (exit 0 without a save). */
 function fakeBinary(p: TestPanel, script: string): void {
   const bin = join(p.config.factorioDir, "bin", "x64");
   mkdirSync(bin, { recursive: true });
@@ -377,32 +456,14 @@ function fakeBinary(p: TestPanel, script: string): void {
   chmodSync(join(bin, "factorio"), 0o755);
 }
 
-Deno.test("create: a failing game is reported with its output, and leaves no partial file", withPanel(async (p) => {
+Deno.test("create: a game that exits 0 without writing the file is an error", withPanel(async (p) => {
   const c = await p.login();
   savesDir(p);
-  fakeBinary(p, 'echo "Loading mod base"; echo "Error: Map generation failed" >&2; echo partial > "$2"; exit 3');
-  const r = await c.get("/api/saves/create/broken");
-  assert.equal(r.status, 500);
-  assert.match(r.body, /^Error creating save broken\.zip: exit status 3\nGame output:\n/);
-  assert.match(r.body, /Loading mod base/);
-  assert.match(r.body, /Error: Map generation failed/);
-  assert.deepEqual(readdirSync(savesDir(p)), []);
-
-  fakeBinary(p, "exit 0");
+  fakeBinary(p, 'echo "Goodbye"; exit 0');
   const nothing = await c.get("/api/saves/create/ghost");
   assert.equal(nothing.status, 500);
-  assert.equal(nothing.body, "Error creating save ghost.zip: the game exited without writing the file");
+  assert.equal(nothing.body, "Error creating save ghost.zip: the game exited without writing the file\nGame output:\nGoodbye");
 }));
-
-Deno.test("create: a game that hangs is stopped after the timeout", withPanel(async (p) => {
-  const c = await p.login();
-  savesDir(p);
-  fakeBinary(p, 'echo "Creating map..."; exec sleep 600');
-  const r = await c.get("/api/saves/create/slow");
-  assert.equal(r.status, 500);
-  assert.match(r.body, /^Error creating save slow\.zip: the game did not finish within 1 s and was stopped\nGame output:\nCreating map\.\.\./);
-  assert.deepEqual(readdirSync(savesDir(p)), []);
-}, { args: ["--save-create-timeout", "1"] }));
 
 Deno.test("create: no game installed is a clear error", withPanel(async (p) => {
   const c = await p.login();
