@@ -55,6 +55,12 @@ export const PANEL_MSG = {
   tooManyLogins: (seconds: number) =>
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
   internalError: "Something went wrong in the panel. The panel log has the details.",
+
+  // Saves
+  saveFormatNotAllowed: (ext: string) => `Fileformat .${ext} is not allowed: a Factorio save is a .zip file`,
+  saveUploaded: (name: string) => `Uploaded ${name}.`,
+  saveDeleteConfirm: (name: string) => `Delete the save ${name}? This cannot be undone.`,
+  saveCreating: "Creating the map. The game needs a while for this.",
 } as const;
 
 export function formatWait(seconds: number): string {

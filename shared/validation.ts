@@ -1,7 +1,7 @@
 // Validation rules of the spec (section 5), shared by the PWA forms and the backend, so a request the
 // form would refuse is refused by the server with the same words.
 
-import { MSG } from "./messages.ts";
+import { MSG, PANEL_MSG } from "./messages.ts";
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
@@ -71,3 +71,9 @@ export function firstError<K extends string>(errors: FieldErrors<K>): string | u
 export const USERNAME_MAX = 64;
 export const EMAIL_MAX = 254;
 export const PASSWORD_MAX = 1024;
+
+/** A save upload must be a .zip file (or a name without extension): the refusal when it is not. */
+export function saveUploadNameProblem(filename: string): string | undefined {
+  const ext = /\.([^.]*)$/.exec(filename)?.[1];
+  return ext !== undefined && ext.toLowerCase() !== "zip" ? PANEL_MSG.saveFormatNotAllowed(ext) : undefined;
+}

@@ -11,6 +11,7 @@ import { isSaveZip, readSaveHeader, SaveFileError } from "./savefile.ts";
 import { Conflict, HttpError, Invalid, NotFound, UnsupportedMediaType } from "../errors.ts";
 import { ensureDir } from "../fsutil.ts";
 import { LOAD_LATEST, type Save, type SaveHeader } from "../../shared/api.ts";
+import { saveUploadNameProblem } from "../../shared/validation.ts";
 
 export interface SavesOptions {
   paths: Pick<FactorioPaths, "saves" | "binary" | "root">;
@@ -135,10 +136,8 @@ export class Saves {
    * a plain name, and not the save the running game has loaded.
    */
   uploadName(filename: string): string {
-    const ext = /\.([^.]*)$/.exec(filename)?.[1];
-    if (ext !== undefined && ext.toLowerCase() !== "zip") {
-      throw new UnsupportedMediaType(`Fileformat .${ext} is not allowed: a Factorio save is a .zip file`);
-    }
+    const problem = saveUploadNameProblem(filename);
+    if (problem) throw new UnsupportedMediaType(problem);
     const name = saveFileName(filename, { what: "Savefile" });
     this.refuseInUse(name, "replace");
     return name;

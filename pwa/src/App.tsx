@@ -10,6 +10,7 @@ import { checkSession } from "./state/session.ts";
 // Pages load on demand, so the first paint only needs the shell.
 const Login = lazy(() => import("./pages/Login/Login.tsx"));
 const Users = lazy(() => import("./pages/Users/Users.tsx"));
+const Saves = lazy(() => import("./pages/Saves/Saves.tsx"));
 const Help = lazy(() => import("./pages/Help/Help.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
 const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
@@ -25,7 +26,7 @@ function Loading() {
 /** The page routes inside the layout. An area replaces its placeholder with its page. */
 export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/", element: <Placeholder title="Controls" /> },
-  { path: "/saves", element: <Placeholder title="Saves" /> },
+  { path: "/saves", element: <Saves /> },
   { path: "/mods", element: <Placeholder title="Mods" /> },
   { path: "/server-settings", element: <Placeholder title="Server Settings" /> },
   { path: "/game-settings", element: <Placeholder title="Game Settings" /> },

@@ -1,0 +1,205 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import Saves from "./Saves.tsx";
+import { formatSaveDate, formatSaveSize } from "./format.ts";
+import { flash } from "../../state/flash.ts";
+import { server } from "../../state/server.ts";
+import { LOAD_LATEST, type Save, type ServerStatus } from "../../../../shared/api.ts";
+import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+
+const SAVES: Save[] = [
+  { name: "_autosave1.zip", last_mod: "2024-05-06T07:08:09.123Z", size: 5_242_880 },
+  { name: "Welt ü #1.zip", last_mod: "2023-12-31T23:59:59.999Z", size: 1536 },
+  { name: LOAD_LATEST, last_mod: "0001-01-01T00:00:00Z", size: 0 },
+];
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+/** An XMLHttpRequest that reports the progress the test tells it to, then answers. */
+class FakeXhr {
+  static last: FakeXhr | undefined;
+  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = {
+    onprogress: null,
+  };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  status = 0;
+  responseText = "";
+  withCredentials = false;
+  url = "";
+  body: FormData | undefined;
+  open(_method: string, url: string) {
+    this.url = url;
+  }
+  setRequestHeader() {}
+  send(body: FormData) {
+    this.body = body;
+    FakeXhr.last = this;
+  }
+  abort() {
+    this.onabort?.();
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ loaded, total, lengthComputable: true });
+  }
+  answer(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+  }
+}
+
+let fetchSpy: ReturnType<typeof vi.fn>;
+let calls: string[];
+
+function setStatus(status: ServerStatus["status"] | null) {
+  server.status = status === null ? null : ({ status } as ServerStatus);
+}
+
+beforeEach(() => {
+  flash.items.splice(0);
+  setStatus("stopped");
+  calls = [];
+  FakeXhr.last = undefined;
+  fetchSpy = vi.fn(async (url: string) => {
+    calls.push(url);
+    if (url === "/api/saves/list") return json(SAVES);
+    if (url.startsWith("/api/saves/create/")) return json(`Save x.zip created successfully. Command output: \nGoodbye`);
+    if (url.startsWith("/api/saves/rm/")) return json(`Removed save: ${decodeURIComponent(url.slice(14))}`);
+    return json("unexpected", 500);
+  });
+  vi.stubGlobal("fetch", fetchSpy);
+  vi.stubGlobal("XMLHttpRequest", FakeXhr);
+  vi.stubGlobal("WebSocket", class {
+    close() {}
+  });
+});
+afterEach(() => {
+  // Unmount first: a page still mounted would refetch with the real fetch once the stubs are gone.
+  cleanup();
+  server.status = null;
+  vi.unstubAllGlobals();
+});
+
+describe("formatting", () => {
+  it("shows dates as YYYY-MM-DD HH:MM:SS in UTC and sizes in MB with 3 decimals", () => {
+    expect(formatSaveDate("2024-05-06T07:08:09.123Z")).toBe("2024-05-06 07:08:09");
+    expect(formatSaveDate("2024-05-06T09:08:09+02:00")).toBe("2024-05-06 07:08:09");
+    expect(formatSaveDate("not a date")).toBe("");
+    expect(formatSaveSize(5_242_880)).toBe("5.000 MB");
+    expect(formatSaveSize(1536)).toBe("0.001 MB");
+    expect(formatSaveSize(0)).toBe("0.000 MB");
+  });
+});
+
+describe("Saves page", () => {
+  it("lists the saves with download and delete, and no actions for Load Latest", async () => {
+    render(<Saves />);
+    const table = await screen.findByRole("table", { name: "Saves" });
+    const rows = await within(table).findAllByRole("row");
+    expect(rows.map((r) => r.textContent)).toHaveLength(4);
+    const auto = within(table).getByRole("row", { name: /_autosave1\.zip/ });
+    expect(auto.textContent).toContain("2024-05-06 07:08:09");
+    expect(auto.textContent).toContain("5.000 MB");
+    const link = within(table).getByRole("link", { name: "Download Welt ü #1.zip" });
+    expect(link.getAttribute("href")).toBe("/api/saves/dl/Welt%20%C3%BC%20%231.zip");
+    const latest = within(table).getByRole("row", { name: /Load Latest/ });
+    expect(within(latest).queryAllByRole("button")).toHaveLength(0);
+    expect(within(latest).queryAllByRole("link")).toHaveLength(0);
+  });
+
+  it("deletes only after confirmation", async () => {
+    render(<Saves />);
+    fireEvent.click(await screen.findByRole("button", { name: "Delete _autosave1.zip" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.textContent).toContain(PANEL_MSG.saveDeleteConfirm("_autosave1.zip"));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(calls.some((u) => u.startsWith("/api/saves/rm/"))).toBe(false);
+
+    fireEvent.click(screen.getByRole("button", { name: "Delete _autosave1.zip" }));
+    fireEvent.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(calls).toContain("/api/saves/rm/_autosave1.zip"));
+    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("Removed save: _autosave1.zip"));
+    await waitFor(() => expect(calls.filter((u) => u === "/api/saves/list").length).toBeGreaterThanOrEqual(2));
+  });
+
+  it("create: the name is required; a created save is announced and the list reloaded", async () => {
+    render(<Saves />);
+    const form = await screen.findByRole("form", { name: "Create Save" });
+    fireEvent.click(within(form).getByRole("button", { name: "Create Save" }));
+    expect(await within(form).findByText(MSG.savefileNameRequired)).toBeTruthy();
+    expect(calls.some((u) => u.startsWith("/api/saves/create/"))).toBe(false);
+
+    fireEvent.change(within(form).getByLabelText("Savefile Name"), { target: { value: "My World/2" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Create Save" }));
+    await waitFor(() => expect(calls).toContain("/api/saves/create/My%20World%2F2"));
+    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("Save x.zip created successfully."));
+  });
+
+  it("create: the game's output of a failed create stays on the page", async () => {
+    fetchSpy.mockImplementation(async (url: string) => {
+      if (url === "/api/saves/list") return json(SAVES);
+      return json("Error creating save w.zip: exit status 1\nGame output:\nFailed to load mods", 500);
+    });
+    render(<Saves />);
+    const form = await screen.findByRole("form", { name: "Create Save" });
+    fireEvent.change(within(form).getByLabelText("Savefile Name"), { target: { value: "w" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Create Save" }));
+    const alert = await within(form).findByRole("alert");
+    expect(alert.textContent).toContain("Failed to load mods");
+    expect(flash.items).toHaveLength(0);
+  });
+
+  it("while the server runs, creating is replaced by the spec's text; uploading stays", async () => {
+    setStatus("running");
+    render(<Saves />);
+    expect(await screen.findByText(MSG.createSaveWhileRunning)).toBeTruthy();
+    expect(screen.queryByRole("form", { name: "Create Save" })).toBeNull();
+    expect(screen.getByRole("form", { name: "Upload Save" })).toBeTruthy();
+    act(() => setStatus("stopped"));
+    expect(await screen.findByRole("form", { name: "Create Save" })).toBeTruthy();
+  });
+
+  it("upload: a file is required and must be a zip; the progress bar follows the upload", async () => {
+    render(<Saves />);
+    const form = await screen.findByRole("form", { name: "Upload Save" });
+    fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
+    expect(await within(form).findByText(MSG.savefileRequired)).toBeTruthy();
+
+    const input = within(form).getByLabelText("Savefile") as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(["x"], "notes.txt")] } });
+    fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
+    expect(await within(form).findByText(PANEL_MSG.saveFormatNotAllowed("txt"))).toBeTruthy();
+    expect(FakeXhr.last).toBeUndefined();
+
+    const file = new File([new Uint8Array(2048)], "world.zip", { type: "application/zip" });
+    fireEvent.change(input, { target: { files: [file] } });
+    expect(within(form).getByTestId("chosen-file").textContent).toContain("world.zip");
+    fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
+    const xhr = FakeXhr.last!;
+    expect(xhr.url).toBe("/api/saves/upload");
+    expect((xhr.body!.get("savefile") as File).name).toBe("world.zip");
+    act(() => xhr.progress(1024, 2048));
+    const bar = within(form).getByRole("progressbar", { name: "Upload progress" });
+    expect(bar.getAttribute("aria-valuenow")).toBe("50");
+    expect(within(form).getByRole("button", { name: "Upload" })).toHaveProperty("disabled", true);
+    await act(async () => xhr.answer(200, "Uploading files successful"));
+    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain(PANEL_MSG.saveUploaded("world.zip")));
+    expect(within(form).queryByRole("progressbar")).toBeNull();
+    expect(within(form).getByTestId("chosen-file").textContent).toBe("No file chosen");
+  });
+
+  it("upload: the server's refusal is flashed and the bar goes away", async () => {
+    render(<Saves />);
+    const form = await screen.findByRole("form", { name: "Upload Save" });
+    fireEvent.change(within(form).getByLabelText("Savefile"), { target: { files: [new File(["x"], "bad.zip")] } });
+    fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
+    await act(async () => FakeXhr.last!.answer(415, "bad.zip is not a Factorio save: it is not a zip file."));
+    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("bad.zip is not a Factorio save: it is not a zip file."));
+    expect(within(form).queryByRole("progressbar")).toBeNull();
+  });
+});

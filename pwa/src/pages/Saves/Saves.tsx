@@ -1,0 +1,283 @@
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  LinearProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from "@mui/material";
+import DeleteIcon from "@mui/icons-material/Delete";
+import DownloadIcon from "@mui/icons-material/Download";
+import RefreshIcon from "@mui/icons-material/Refresh";
+import UploadFileIcon from "@mui/icons-material/UploadFile";
+import { useSnapshot } from "valtio";
+import { Page, Panel } from "../../components/Page.tsx";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
+import { savesApi } from "../../api/saves.ts";
+import { ApiError, type UploadProgress } from "../../api/client.ts";
+import { showFlash } from "../../state/flash.ts";
+import { server } from "../../state/server.ts";
+import { LOAD_LATEST, type Save } from "../../../../shared/api.ts";
+import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+import { saveUploadNameProblem } from "../../../../shared/validation.ts";
+import { formatSaveDate, formatSaveSize } from "./format.ts";
+
+function CreateSave({ onCreated }: { onCreated: () => void }) {
+  const { status } = useSnapshot(server);
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  // "Not stopped" is what the server refuses with 423; an unknown status leaves the form to the server.
+  const gameUp = status !== null && status.status !== "stopped";
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFailure(undefined);
+    if (name.trim() === "") return setError(MSG.savefileNameRequired);
+    setError(undefined);
+    setBusy(true);
+    try {
+      // The game's output on failure can be long: it is shown here, not in a flash that vanishes.
+      const message = await savesApi.create(name.trim(), { quiet: true });
+      showFlash(message.split(" Command output:")[0], "success");
+      setName("");
+      onCreated();
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 0 && err.status !== 401) setFailure(err.message);
+      else if (err instanceof ApiError) showFlash(err.message, "error");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Panel title="Create Save">
+      {gameUp && !busy
+        ? <Typography color="error" sx={{ py: 1 }}>{MSG.createSaveWhileRunning}</Typography>
+        : (
+          <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Create Save">
+            <TextField
+              label="Savefile Name"
+              name="savefile"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              error={!!error}
+              helperText={error ?? "The game makes a new map with this name (.zip is added)."}
+              disabled={busy}
+              autoComplete="off"
+            />
+            <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
+              <Button type="submit" disabled={busy}>Create Save</Button>
+              {busy && (
+                <>
+                  <CircularProgress size={22} aria-label="Creating the save" />
+                  <Typography variant="body2" color="text.secondary">{PANEL_MSG.saveCreating}</Typography>
+                </>
+              )}
+            </Box>
+            {failure && (
+              <Alert severity="error" onClose={() => setFailure(undefined)}>
+                <Box component="pre" sx={{ m: 0, whiteSpace: "pre-wrap", wordBreak: "break-word", font: "inherit", maxHeight: 240, overflow: "auto" }}>
+                  {failure}
+                </Box>
+              </Alert>
+            )}
+          </Stack>
+        )}
+    </Panel>
+  );
+}
+
+function UploadSave({ onUploaded }: { onUploaded: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string>();
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const abort = useRef<() => void>(undefined);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => () => abort.current?.(), []);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!file) return setError(MSG.savefileRequired);
+    const problem = saveUploadNameProblem(file.name);
+    if (problem) return setError(problem);
+    setError(undefined);
+    setProgress({ loaded: 0, total: file.size });
+    const job = savesApi.upload(file, setProgress);
+    abort.current = job.abort;
+    try {
+      await job.promise;
+      showFlash(PANEL_MSG.saveUploaded(file.name), "success");
+      setFile(null);
+      if (input.current) input.current.value = "";
+      onUploaded();
+    } catch (err) {
+      // Errors from the server were flashed by the client; a cancel or a lost connection were not.
+      if (err instanceof ApiError && err.status === 0) showFlash(err.message, "error");
+    } finally {
+      abort.current = undefined;
+      setProgress(null);
+    }
+  }
+
+  const percent = progress && progress.total > 0 ? Math.min(100, (progress.loaded / progress.total) * 100) : 0;
+  return (
+    <Panel title="Upload Save">
+      <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Upload Save">
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
+          <Button component="label" color="secondary" startIcon={<UploadFileIcon />} disabled={!!progress}>
+            Choose file
+            <input
+              ref={input}
+              type="file"
+              name="savefile"
+              accept=".zip,application/zip"
+              hidden
+              aria-label="Savefile"
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                setError(undefined);
+              }}
+            />
+          </Button>
+          <Typography
+            variant="body2"
+            color={file ? "text.primary" : "text.secondary"}
+            sx={{ wordBreak: "break-all", flex: "1 1 10rem" }}
+            data-testid="chosen-file"
+          >
+            {file ? `${file.name} (${formatSaveSize(file.size)})` : "No file chosen"}
+          </Typography>
+        </Box>
+        {error && <Typography color="error" variant="body2" role="alert">{error}</Typography>}
+        {progress && (
+          <Box>
+            <LinearProgress variant="determinate" value={percent} aria-label="Upload progress" sx={{ height: 10, borderRadius: 1 }} />
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              {`${percent.toFixed(0)} % · ${formatSaveSize(progress.loaded)} of ${formatSaveSize(progress.total)}`}
+            </Typography>
+          </Box>
+        )}
+        <Box sx={{ display: "flex", gap: 1.5 }}>
+          <Button type="submit" disabled={!!progress}>Upload</Button>
+          {progress && <Button color="secondary" onClick={() => abort.current?.()}>Cancel</Button>}
+        </Box>
+      </Stack>
+    </Panel>
+  );
+}
+
+function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (name: string) => void; onRefresh: () => void }) {
+  return (
+    <Panel
+      title="Saves"
+      action={
+        <Tooltip title="Refresh">
+          <IconButton aria-label="Refresh the list" onClick={onRefresh}><RefreshIcon /></IconButton>
+        </Tooltip>
+      }
+    >
+      <TableContainer>
+        <Table size="small" aria-label="Saves">
+          <TableHead>
+            <TableRow>
+              <TableCell>Name</TableCell>
+              <TableCell>Last Modified At</TableCell>
+              <TableCell align="right">Size</TableCell>
+              <TableCell align="right">Actions</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {saves.map((s) =>
+              s.name === LOAD_LATEST
+                ? (
+                  <TableRow key={s.name}>
+                    <TableCell>
+                      {s.name}
+                      <Typography variant="caption" color="text.secondary" component="div">
+                        the newest save, picked when the server starts
+                      </Typography>
+                    </TableCell>
+                    <TableCell />
+                    <TableCell />
+                    <TableCell />
+                  </TableRow>
+                )
+                : (
+                  <TableRow key={s.name}>
+                    <TableCell sx={{ wordBreak: "break-word" }}>{s.name}</TableCell>
+                    <TableCell sx={{ whiteSpace: "nowrap" }}>{formatSaveDate(s.last_mod)}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{formatSaveSize(s.size)}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                      <Tooltip title="Download">
+                        <IconButton component="a" href={savesApi.downloadUrl(s.name)} download={s.name} aria-label={`Download ${s.name}`}>
+                          <DownloadIcon />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title="Delete">
+                        <IconButton color="error" aria-label={`Delete ${s.name}`} onClick={() => onDelete(s.name)}>
+                          <DeleteIcon />
+                        </IconButton>
+                      </Tooltip>
+                    </TableCell>
+                  </TableRow>
+                )
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Panel>
+  );
+}
+
+export default function Saves() {
+  const [saves, setSaves] = useState<Save[]>([]);
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const { status } = useSnapshot(server);
+  const load = useCallback(() => {
+    savesApi.list().then(setSaves, () => {});
+  }, []);
+  // Reload when the game changes state too: stopping it writes its save.
+  useEffect(load, [load, status?.status]);
+
+  async function remove(name: string) {
+    try {
+      showFlash(await savesApi.remove(name), "success");
+    } catch {
+      // flashed by the client
+    }
+    load();
+  }
+
+  return (
+    <Page title="Saves">
+      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
+        <CreateSave onCreated={load} />
+        <UploadSave onUploaded={load} />
+      </Box>
+      <SavesTable saves={saves} onDelete={setConfirm} onRefresh={load} />
+      <ConfirmDialog
+        open={confirm !== null}
+        title="Delete save"
+        message={confirm ? PANEL_MSG.saveDeleteConfirm(confirm) : ""}
+        confirmLabel="Delete"
+        danger
+        onConfirm={() => confirm && void remove(confirm)}
+        onClose={() => setConfirm(null)}
+      />
+    </Page>
+  );
+}
