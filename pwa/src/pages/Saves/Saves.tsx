@@ -165,7 +165,7 @@ function UploadSave({ onUploaded }: { onUploaded: () => void }) {
         {error && <Typography color="error" variant="body2" role="alert">{error}</Typography>}
         {progress && (
           <Box>
-            <LinearProgress variant="determinate" value={percent} aria-label="Upload progress" sx={{ height: 10, borderRadius: 1 }} />
+            <LinearProgress variant="determinate" value={Math.floor(percent)} aria-label="Upload progress" sx={{ height: 10, borderRadius: 1 }} />
             <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
               {`${percent.toFixed(0)} % · ${formatSaveSize(progress.loaded)} of ${formatSaveSize(progress.total)}`}
             </Typography>
@@ -177,6 +177,20 @@ function UploadSave({ onUploaded }: { onUploaded: () => void }) {
         </Box>
       </Stack>
     </Panel>
+  );
+}
+
+// On a phone the four columns share ~330px: tighter cells, the time under the date, smaller icons.
+const cell = { px: { xs: 0.75, sm: 2 } };
+
+function SaveDate({ iso }: { iso: string }) {
+  const [date, time] = formatSaveDate(iso).split(" ");
+  return (
+    <>
+      <Box component="span" sx={{ display: { xs: "block", sm: "inline" } }}>{date}</Box>
+      {" "}
+      <Box component="span" sx={{ display: { xs: "block", sm: "inline" } }}>{time}</Box>
+    </>
   );
 }
 
@@ -194,10 +208,10 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
         <Table size="small" aria-label="Saves">
           <TableHead>
             <TableRow>
-              <TableCell>Name</TableCell>
-              <TableCell>Last Modified At</TableCell>
-              <TableCell align="right">Size</TableCell>
-              <TableCell align="right">Actions</TableCell>
+              <TableCell sx={cell}>Name</TableCell>
+              <TableCell sx={cell}>Last Modified At</TableCell>
+              <TableCell sx={cell} align="right">Size</TableCell>
+              <TableCell sx={cell} align="right">Actions</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -205,30 +219,38 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
               s.name === LOAD_LATEST
                 ? (
                   <TableRow key={s.name}>
-                    <TableCell>
+                    <TableCell sx={cell} colSpan={4}>
                       {s.name}
-                      <Typography variant="caption" color="text.secondary" component="div">
-                        the newest save, picked when the server starts
+                      <Typography variant="caption" color="text.secondary" component="span" sx={{ ml: 1 }}>
+                        (starts the newest save)
                       </Typography>
                     </TableCell>
-                    <TableCell />
-                    <TableCell />
-                    <TableCell />
                   </TableRow>
                 )
                 : (
                   <TableRow key={s.name}>
-                    <TableCell sx={{ wordBreak: "break-word" }}>{s.name}</TableCell>
-                    <TableCell sx={{ whiteSpace: "nowrap" }}>{formatSaveDate(s.last_mod)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{formatSaveSize(s.size)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                    <TableCell sx={{ ...cell, overflowWrap: "anywhere", minWidth: "6rem" }}>{s.name}</TableCell>
+                    <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}><SaveDate iso={s.last_mod} /></TableCell>
+                    <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">{formatSaveSize(s.size)}</TableCell>
+                    <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">
                       <Tooltip title="Download">
-                        <IconButton component="a" href={savesApi.downloadUrl(s.name)} download={s.name} aria-label={`Download ${s.name}`}>
+                        <IconButton
+                          component="a"
+                          href={savesApi.downloadUrl(s.name)}
+                          download={s.name}
+                          aria-label={`Download ${s.name}`}
+                          sx={{ p: { xs: 0.5, sm: 1 } }}
+                        >
                           <DownloadIcon />
                         </IconButton>
                       </Tooltip>
                       <Tooltip title="Delete">
-                        <IconButton color="error" aria-label={`Delete ${s.name}`} onClick={() => onDelete(s.name)}>
+                        <IconButton
+                          color="error"
+                          aria-label={`Delete ${s.name}`}
+                          onClick={() => onDelete(s.name)}
+                          sx={{ p: { xs: 0.5, sm: 1 } }}
+                        >
                           <DeleteIcon />
                         </IconButton>
                       </Tooltip>
