@@ -51,3 +51,108 @@ export function percentile(values, p) {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
+
+/**
+ * Writes a zip to `path` in one pass, streaming each entry's chunks (an async iterable of Buffers), stored
+ * or deflated, with data descriptors. Enough for saves under 4 GiB; returns the file size.
+ */
+export async function writeZip(path, entries) {
+  const { open } = await import("node:fs/promises");
+  const zlib = await import("node:zlib");
+  const fh = await open(path, "w");
+  let offset = 0;
+  const write = async (buf) => {
+    await fh.write(buf);
+    offset += buf.length;
+  };
+  const central = [];
+  for (const { name, chunks, method = "store" } of entries) {
+    const nameBuf = Buffer.from(name);
+    const start = offset;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0808, 6); // data descriptor, UTF-8 name
+    local.writeUInt16LE(method === "deflate" ? 8 : 0, 8);
+    local.writeUInt16LE(nameBuf.length, 26);
+    await write(Buffer.concat([local, nameBuf]));
+    let crc = 0;
+    let size = 0;
+    let csize = 0;
+    if (method === "deflate") {
+      const deflater = zlib.createDeflateRaw({ level: 1 });
+      const done = (async () => {
+        for await (const out of deflater) {
+          csize += out.length;
+          await write(out);
+        }
+      })();
+      for await (const chunk of chunks()) {
+        crc = zlib.crc32(chunk, crc);
+        size += chunk.length;
+        if (!deflater.write(chunk)) await new Promise((r) => deflater.once("drain", r));
+      }
+      deflater.end();
+      await done;
+    } else {
+      for await (const chunk of chunks()) {
+        crc = zlib.crc32(chunk, crc);
+        size += chunk.length;
+        csize += chunk.length;
+        await write(chunk);
+      }
+    }
+    const descriptor = Buffer.alloc(16);
+    descriptor.writeUInt32LE(0x08074b50, 0);
+    descriptor.writeUInt32LE(crc >>> 0, 4);
+    descriptor.writeUInt32LE(csize, 8);
+    descriptor.writeUInt32LE(size, 12);
+    await write(descriptor);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(20, 4);
+    c.writeUInt16LE(20, 6);
+    c.writeUInt16LE(0x0808, 8);
+    c.writeUInt16LE(method === "deflate" ? 8 : 0, 10);
+    c.writeUInt32LE(crc >>> 0, 16);
+    c.writeUInt32LE(csize, 20);
+    c.writeUInt32LE(size, 24);
+    c.writeUInt16LE(nameBuf.length, 28);
+    c.writeUInt32LE(start, 42);
+    central.push(Buffer.concat([c, nameBuf]));
+  }
+  const cdStart = offset;
+  const cd = Buffer.concat(central);
+  await write(cd);
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(central.length, 8);
+  eocd.writeUInt16LE(central.length, 10);
+  eocd.writeUInt32LE(cd.length, 12);
+  eocd.writeUInt32LE(cdStart, 16);
+  await write(eocd);
+  await fh.close();
+  return offset;
+}
+
+/** `total` bytes of data that does not compress (like a map), in 1 MiB chunks. */
+export async function* filler(total, chunk = 1024 * 1024) {
+  const { randomBytes } = await import("node:crypto");
+  const base = randomBytes(chunk);
+  for (let left = total, i = 0; left > 0; left -= chunk, i++) {
+    const b = Buffer.from(base.subarray(0, Math.min(chunk, left)));
+    b.writeUInt32LE(i, 0);
+    yield b;
+  }
+}
+
+/** Signs in as the bench admin and returns the session cookie. */
+export async function benchLogin(url) {
+  const r = await fetch(url + "/api/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: "bench-password" }),
+  });
+  if (r.status !== 200) throw new Error(`login failed: ${r.status} ${await r.text()}`);
+  return r.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("authentication="));
+}
