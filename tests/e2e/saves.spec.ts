@@ -2,7 +2,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, openSignedIn, test } from "./saves-fixtures.ts";
 import { saveZip } from "../../backend/testing/savefile.ts";
-import { freeUdpPort } from "../fake-factorio/sim.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import type { Page } from "@playwright/test";
 
@@ -32,7 +31,7 @@ async function throttleUploads(page: Page, bytesPerSecond: number) {
   });
 }
 
-test("create a save, upload one with the progress bar, download it byte for byte, delete it", async ({ page, game, scratch }, testInfo) => {
+test("create a save, upload one with the progress bar, download it byte for byte, delete it", async ({ page, factorio, scratch }, testInfo) => {
   await openSignedIn(page, "/saves");
   await expect(page.getByRole("heading", { name: "Saves", level: 1 })).toBeVisible();
   const table = page.getByRole("table", { name: "Saves" });
@@ -46,7 +45,7 @@ test("create a save, upload one with the progress bar, download it byte for byte
   await create.getByRole("button", { name: "Create Save" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: "Save My E2E World.zip created successfully." })).toBeVisible();
   await expect(table.getByRole("row", { name: /My E2E World\.zip/ })).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
-  expect(existsSync(join(game.dir, "saves", "My E2E World.zip"))).toBe(true);
+  expect(existsSync(join(factorio.dir, "saves", "My E2E World.zip"))).toBe(true);
 
   // Upload: a 12 MB save through a slowed-down connection, watching the bar move.
   const file = join(scratch, "Uploaded World.zip");
@@ -89,10 +88,10 @@ test("create a save, upload one with the progress bar, download it byte for byte
   await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: "Removed save: Uploaded World.zip" })).toBeVisible();
   await expect(row).toHaveCount(0);
-  expect(existsSync(join(game.dir, "saves", "Uploaded World.zip"))).toBe(false);
+  expect(existsSync(join(factorio.dir, "saves", "Uploaded World.zip"))).toBe(false);
 });
 
-test("a file that is not a save is refused with the server's reason, and nothing is kept", async ({ page, game, scratch }) => {
+test("a file that is not a save is refused with the server's reason, and nothing is kept", async ({ page, factorio, scratch }) => {
   await openSignedIn(page, "/saves");
   const file = join(scratch, "notes.zip");
   writeFileSync(file, "just some text, not a zip");
@@ -101,13 +100,13 @@ test("a file that is not a save is refused with the server's reason, and nothing
   await upload.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: "notes.zip is not a Factorio save: it is not a zip file." })).toBeVisible();
   await expect(page.getByRole("table", { name: "Saves" }).getByRole("row", { name: /notes\.zip/ })).toHaveCount(0);
-  expect(existsSync(join(game.dir, "saves", "notes.zip"))).toBe(false);
+  expect(existsSync(join(factorio.dir, "saves", "notes.zip"))).toBe(false);
 });
 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test("while the server runs, creating shows the spec's text; the table still works", async ({ page, panel }, testInfo) => {
+  test("while the server runs, creating shows the spec's text; the table still works", async ({ page, panel, gamePort }, testInfo) => {
     await openSignedIn(page, "/saves");
     const create = page.getByRole("form", { name: "Create Save" });
     await create.getByLabel("Savefile Name").fill("phone world");
@@ -117,7 +116,7 @@ test.describe("on a phone", () => {
     await page.screenshot({ path: testInfo.outputPath("phone-saves.png"), fullPage: true });
 
     const started = await page.request.post(`${panel.url}/api/server/start`, {
-      data: { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: "phone world.zip" },
+      data: { bindip: "127.0.0.1", port: gamePort, savefile: "phone world.zip" },
     });
     expect(started.status()).toBe(200);
     await expect(page.getByText(MSG.createSaveWhileRunning)).toBeVisible();
