@@ -31,6 +31,8 @@ async function throttleUploads(page: Page, bytesPerSecond: number) {
   });
 }
 
+test.use({ viewport: { width: 1280, height: 800 } });
+
 test("create a save, upload one with the progress bar, download it byte for byte, delete it", async ({ page, factorio, scratch }, testInfo) => {
   await openSignedIn(page, "/saves");
   await expect(page.getByRole("heading", { name: "Saves", level: 1 })).toBeVisible();
@@ -101,6 +103,20 @@ test("a file that is not a save is refused with the server's reason, and nothing
   await expect(page.getByTestId("flash").filter({ hasText: "notes.zip is not a Factorio save: it is not a zip file." })).toBeVisible();
   await expect(page.getByRole("table", { name: "Saves" }).getByRole("row", { name: /notes\.zip/ })).toHaveCount(0);
   expect(existsSync(join(factorio.dir, "saves", "notes.zip"))).toBe(false);
+});
+
+test("a create the game fails keeps the game's output on the page", async ({ page, factorio }, testInfo) => {
+  writeFileSync(join(factorio.dir, "mods", "mod-list.json"), "{ not json");
+  await openSignedIn(page, "/saves");
+  const create = page.getByRole("form", { name: "Create Save" });
+  await create.getByLabel("Savefile Name").fill("doomed");
+  await create.getByRole("button", { name: "Create Save" }).click();
+  const alert = create.getByRole("alert");
+  await expect(alert).toContainText("Error creating save doomed.zip: exit status 1");
+  await expect(alert).toContainText("Failed to load mods");
+  await expect(create.getByRole("button", { name: "Create Save" })).toBeEnabled();
+  await page.screenshot({ path: testInfo.outputPath("desktop-create-failed.png"), fullPage: true });
+  expect(existsSync(join(factorio.dir, "saves", "doomed.zip"))).toBe(false);
 });
 
 test.describe("on a phone", () => {

@@ -33,6 +33,30 @@ import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { saveUploadNameProblem } from "../../../../shared/validation.ts";
 import { formatSaveDate, formatSaveSize } from "./format.ts";
 
+/** A failed create: the reason, then the game's output scrolled to its end, where the game says why. */
+function CreateFailure({ message, onClose }: { message: string; onClose: () => void }) {
+  const [summary, ...rest] = message.split("\n");
+  const output = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    if (output.current) output.current.scrollTop = output.current.scrollHeight;
+  }, [message]);
+  return (
+    <Alert severity="error" onClose={onClose} sx={{ "& .MuiAlert-message": { minWidth: 0, flex: 1 } }}>
+      <Typography sx={{ fontWeight: 700 }}>{summary}</Typography>
+      {rest.length > 0 && (
+        <Box
+          component="pre"
+          ref={output}
+          data-testid="create-output"
+          sx={{ m: 0, mt: 0.5, whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: "0.8rem", maxHeight: 200, overflow: "auto" }}
+        >
+          {rest.join("\n")}
+        </Box>
+      )}
+    </Alert>
+  );
+}
+
 function CreateSave({ onCreated }: { onCreated: () => void }) {
   const { status } = useSnapshot(server);
   const [name, setName] = useState("");
@@ -87,13 +111,7 @@ function CreateSave({ onCreated }: { onCreated: () => void }) {
                 </>
               )}
             </Box>
-            {failure && (
-              <Alert severity="error" onClose={() => setFailure(undefined)}>
-                <Box component="pre" sx={{ m: 0, whiteSpace: "pre-wrap", wordBreak: "break-word", font: "inherit", maxHeight: 240, overflow: "auto" }}>
-                  {failure}
-                </Box>
-              </Alert>
-            )}
+            {failure && <CreateFailure message={failure} onClose={() => setFailure(undefined)} />}
           </Stack>
         )}
     </Panel>
