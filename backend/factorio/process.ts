@@ -399,34 +399,44 @@ export class GameServer implements GameControl {
 
   // ---- Stop / kill ----
 
+  /** Save & stop: SIGINT, the game saves the map and quits. Answers when it has exited (or is still saving). */
   async stop(): Promise<{ message: string; status: number }> {
-    if (this.#restart.timer) {
-      this.#cancelRestart();
-      return { status: 200, message: PANEL_MSG.restartCancelled };
-    }
-    const run = this.#run;
-    if (!run || this.#state === "stopped") throw new Conflict(PANEL_MSG.serverNotRunning);
-    if (run.requested) throw new Conflict(PANEL_MSG.serverAlreadyStopping);
-    run.requested = "stop";
-    this.#saveRecord(run);
+    const run = this.#end("stop");
+    if (!run) return { status: 200, message: PANEL_MSG.restartCancelled };
     this.#setState("stopping", null);
     this.#signal(run, "SIGINT");
-    if (await within(run.ended, ANSWER_WAIT_MS) === "timeout") return { status: 202, message: "Factorio server is saving the map and stopping; the status changes when it has exited." };
+    if (await within(run.ended, ANSWER_WAIT_MS) === "timeout") {
+      return { status: 202, message: "Factorio server is saving the map and stopping; the status changes when it has exited." };
+    }
     return { status: 200, message: PANEL_MSG.serverStopped };
   }
 
+  /** Kill: SIGKILL, at once, without saving. */
   async kill(): Promise<{ message: string; status: number }> {
-    if (this.#restart.timer) {
-      this.#cancelRestart();
-      return { status: 200, message: PANEL_MSG.restartCancelled };
-    }
-    const run = this.#run;
-    if (!run || this.#state === "stopped") throw new Invalid(PANEL_MSG.serverNotRunning);
-    run.requested = "kill";
-    this.#saveRecord(run);
+    const run = this.#end("kill");
+    if (!run) return { status: 200, message: PANEL_MSG.restartCancelled };
     this.#signal(run, "SIGKILL");
     await within(run.ended, 10_000);
     return { status: 200, message: PANEL_MSG.serverKilled };
+  }
+
+  /**
+   * Marks the run as ending the way the user asked, or cancels a pending automatic restart (null). A stop
+   * or kill of a stopped server is refused with the old API's statuses (409 for stop, 400 for kill).
+   */
+  #end(how: "stop" | "kill"): Run | null {
+    if (this.#restart.timer) {
+      this.#cancelRestart();
+      return null;
+    }
+    const run = this.#run;
+    if (!run || this.#state === "stopped") {
+      throw how === "stop" ? new Conflict(PANEL_MSG.serverNotRunning) : new Invalid(PANEL_MSG.serverNotRunning);
+    }
+    if (how === "stop" && run.requested) throw new Conflict(PANEL_MSG.serverAlreadyStopping);
+    run.requested = how;
+    this.#saveRecord(run);
+    return run;
   }
 
   #signal(run: Run, signal: Deno.Signal): void {
