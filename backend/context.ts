@@ -11,6 +11,11 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import type { ServerState } from "../shared/api.ts";
+import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
+import type { GameControl } from "./factorio/game.ts";
+import { Players } from "./factorio/players.ts";
+import { ServerSettings } from "./factorio/settings.ts";
+import { Conflict } from "./errors.ts";
 
 export interface AppContext {
   config: Config;
@@ -19,6 +24,10 @@ export interface AppContext {
   db: Db;
   accounts: Accounts;
   hub: Hub;
+  paths: FactorioPaths;
+  game: GameControl;
+  players: Players;
+  settings: ServerSettings;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
   serverState: () => ServerState;
@@ -51,6 +60,19 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  const paths = factorioPaths(config);
+  // INTERIM until the game server lands on main: a game that is never running.
+  const game: GameControl = {
+    status: () => ({
+      status: "stopped", running: false, address: "", bindip: "", port: 0, savefile: "", fac_version: "",
+      base_mod_version: "", since: new Date(0).toISOString(), last_exit: null,
+    }),
+    rcon: () => Promise.reject(new Conflict("The Factorio server is not running.")),
+    addLaunchArgs: () => {},
+  };
+  const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
+  game.addLaunchArgs(() => players.launchArgs());
+  const settings = new ServerSettings(paths, players);
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -61,6 +83,10 @@ export async function createContext(
     db,
     accounts,
     hub,
+    paths,
+    game,
+    players,
+    settings,
     now,
     serverState: () => "stopped",
     onClose: (fn) => closers.push(fn),

@@ -55,6 +55,11 @@ export const PANEL_MSG = {
   tooManyLogins: (seconds: number) =>
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
   internalError: "Something went wrong in the panel. The panel log has the details.",
+
+  // Settings and players
+  settingsApplyAtNextStart: "The server is running: changes to these settings apply at its next start.",
+  playersBusy: "The server is starting or stopping. Change the player lists once it is running or stopped.",
+  playersNotRunning: "The server is not running, so no player is online.",
 } as const;
 
 export function formatWait(seconds: number): string {
