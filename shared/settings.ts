@@ -21,6 +21,7 @@ export const SECRET_MASK = "\u2022".repeat(8);
 
 /** The factorio.com password, the auth token and the game password: never sent back in clear. */
 export function isSecretSetting(key: string): boolean {
+  if (isCommentKey(key)) return false;
   return key.includes("password") || key === "token" || key.endsWith("_token");
 }
 
