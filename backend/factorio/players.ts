@@ -221,7 +221,10 @@ export class Players {
     if (reasonError) throw new Invalid(reasonError.replace("ban reason", "kick reason"));
     if (this.#o.game.status().status !== "running") throw new Conflict(PANEL_MSG.playersNotRunning);
     const why = typeof reason === "string" ? reason.trim() : "";
-    return await this.#rcon(`/kick ${username}${why ? " " + why : ""}`);
+    const reply = await this.#rcon(`/kick ${username}${why ? " " + why : ""}`);
+    // The game answers a kick of someone who already left with "Player NAME is not online."
+    if (/\bnot online\b/i.test(reply)) throw new Conflict(reply);
+    return reply;
   }
 
   /**
