@@ -268,3 +268,19 @@ Deno.test("a failed write leaves the old file whole and no temp file behind", as
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+Deno.test("the route table holds the spec's settings and config routes and the players routes", withFactorio("2.0", async (p) => {
+  const table = p.routes.map((r) => `${r.method} ${r.path}`);
+  for (const route of [
+    "GET /api/settings",
+    "POST /api/settings/update",
+    "GET /api/config",
+    "GET /api/players",
+    "GET /api/players/online",
+    "POST /api/players/kick",
+    "POST /api/players/whitelist/use",
+    ...["admins", "whitelist", "bans"].flatMap((l) => [`POST /api/players/${l}/add`, `POST /api/players/${l}/remove`]),
+  ]) {
+    assert.ok(table.includes(route), route);
+  }
+}));
