@@ -11,11 +11,10 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import type { ServerState } from "../shared/api.ts";
+import { connectGameToHub, GameServer } from "./factorio/process.ts";
 import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
-import type { GameControl } from "./factorio/game.ts";
 import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
-import { Conflict } from "./errors.ts";
 
 export interface AppContext {
   config: Config;
@@ -24,9 +23,12 @@ export interface AppContext {
   db: Db;
   accounts: Accounts;
   hub: Hub;
+  /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
+  game: GameServer;
   paths: FactorioPaths;
-  game: GameControl;
+  /** The admin, white and ban lists (the game's files), live over RCON while the game runs. */
   players: Players;
+  /** server-settings.json. */
   settings: ServerSettings;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
@@ -60,16 +62,10 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  const game = new GameServer({ config, bus, log, now });
+  await game.ready;
+  connectGameToHub(game, hub);
   const paths = factorioPaths(config);
-  // INTERIM until the game server lands on main: a game that is never running.
-  const game: GameControl = {
-    status: () => ({
-      status: "stopped", running: false, address: "", bindip: "", port: 0, savefile: "", fac_version: "",
-      base_mod_version: "", since: new Date(0).toISOString(), last_exit: null,
-    }),
-    rcon: () => Promise.reject(new Conflict("The Factorio server is not running.")),
-    addLaunchArgs: () => {},
-  };
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
   const settings = new ServerSettings(paths, players);
@@ -83,12 +79,12 @@ export async function createContext(
     db,
     accounts,
     hub,
-    paths,
     game,
+    paths,
     players,
     settings,
     now,
-    serverState: () => "stopped",
+    serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
     close: async () => {
       if (closed) return;
@@ -113,6 +109,8 @@ export async function createContext(
   ctx.onClose(() => db.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
+  // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
+  ctx.onClose(() => game.detach());
 
   return { ctx, bootstrap: { createdAdmin } };
 }
