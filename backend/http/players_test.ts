@@ -2,22 +2,14 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type PanelOptions, startPanel, type TestPanel } from "../testing/harness.ts";
+import { startPanel } from "../testing/harness.ts";
+import { type GamePanel, withGamePanel } from "../testing/game.ts";
 import { installFakeFactorio } from "../../tests/fake-factorio/install.ts";
 import { parseOnlinePlayers } from "../factorio/players.ts";
 
-function withFactorio(fn: (p: TestPanel, dir: string) => Promise<void>, opts: PanelOptions = {}) {
-  return async () => {
-    const dir = mkdtempSync(join(tmpdir(), "factorio-players-"));
-    installFakeFactorio(dir, "2.0");
-    const panel = await startPanel({ ...opts, args: ["--factorio-dir", dir, ...(opts.args ?? [])] });
-    try {
-      await fn(panel, dir);
-    } finally {
-      await panel.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
+/** A panel over a fresh simulated Factorio 2.0 directory (no saves: the game is not started). */
+function withFactorio(fn: (p: GamePanel, dir: string) => Promise<void>) {
+  return withGamePanel((p) => fn(p, p.factorio.dir), { saves: [] });
 }
 
 const file = (dir: string, name: string) => join(dir, "config", `server-${name}.json`);

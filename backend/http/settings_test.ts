@@ -3,23 +3,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { type PanelOptions, startPanel, type TestPanel } from "../testing/harness.ts";
-import { installFakeFactorio, type SimulatedVersion } from "../../tests/fake-factorio/install.ts";
+import { type GamePanel, type SimulatedVersion, withGamePanel } from "../testing/game.ts";
+import { installFakeFactorio } from "../../tests/fake-factorio/install.ts";
 import { ADMINS_KEY, SECRET_MASK } from "../../shared/settings.ts";
 
-/** A panel over a fresh simulated Factorio directory of `version`. */
-function withFactorio(version: SimulatedVersion, fn: (p: TestPanel, dir: string) => Promise<void>, opts: PanelOptions = {}) {
-  return async () => {
-    const dir = mkdtempSync(join(tmpdir(), "factorio-settings-"));
-    installFakeFactorio(dir, version);
-    const panel = await startPanel({ ...opts, args: ["--factorio-dir", dir, ...(opts.args ?? [])] });
-    try {
-      await fn(panel, dir);
-    } finally {
-      await panel.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
+/** A panel over a fresh simulated Factorio directory of `version` (no saves: the game is not started). */
+function withFactorio(version: SimulatedVersion, fn: (p: GamePanel, dir: string) => Promise<void>) {
+  return withGamePanel((p) => fn(p, p.factorio.dir), { version, saves: [] });
 }
 
 const settingsFile = (dir: string) => join(dir, "config", "server-settings.json");
