@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, openSignedIn, test } from "./settings-fixtures.ts";
-import { MSG } from "../../shared/messages.ts";
+import { consoleCommand, expect, openSignedIn, startGame, test } from "./settings-fixtures.ts";
+import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 
 const settingsOf = (dir: string) => JSON.parse(readFileSync(join(dir, "config", "server-settings.json"), "utf8"));
 
@@ -124,6 +124,39 @@ test("players: the lists are edited in the game's files while stopped", async ({
   // The admin list is the one the settings form shows.
   await page.getByRole("link", { name: "Server Settings" }).click();
   await expect(page.getByRole("form", { name: "Server Settings" }).getByLabel("admins", { exact: true })).toHaveValue("boss");
+});
+
+test("add a whitelist entry and see it reach the game; kick from the online list", async ({ page, factorioDir }, testInfo) => {
+  await openSignedIn(page, "/players");
+  await page.getByRole("switch", { name: "Use whitelist" }).check();
+  const whitelist = page.getByRole("form", { name: "Add to the whitelist" });
+  await whitelist.getByLabel("Player name").fill("friend");
+  await whitelist.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByRole("table", { name: "whitelist" }).getByRole("row", { name: /friend/ })).toBeVisible();
+
+  await startGame(page);
+  await expect(page.getByText(PANEL_MSG.playersLive)).toBeVisible();
+  await expect(page.getByText("Nobody is online.")).toBeVisible();
+
+  // Added while the game runs: it reaches the game at once.
+  await whitelist.getByLabel("Player name").fill("newcomer");
+  await whitelist.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: "newcomer added to the whitelist." })).toBeVisible();
+  await consoleCommand(page, "/fake-join friend newcomer stranger");
+  const online = page.getByRole("table", { name: "Online players" });
+  await expect(online.getByRole("row", { name: /friend/ })).toBeVisible();
+  await expect(online.getByRole("row", { name: /newcomer/ })).toBeVisible();
+  await expect(online.getByRole("row", { name: /stranger/ })).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("players-running-desktop.png"), fullPage: true });
+
+  await page.getByRole("button", { name: "Kick newcomer" }).click();
+  const dialog = page.getByRole("dialog", { name: "Kick newcomer" });
+  await dialog.getByLabel("Reason").fill("testing the kick");
+  await dialog.getByRole("button", { name: "Kick" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: "newcomer was kicked." })).toBeVisible();
+  await expect(online.getByRole("row", { name: /newcomer/ })).toHaveCount(0);
+  const whitelistFile = JSON.parse(readFileSync(join(factorioDir, "config", "server-whitelist.json"), "utf8"));
+  expect(whitelistFile).toEqual(["friend", "newcomer"]);
 });
 
 test.describe("on a phone", () => {
