@@ -56,6 +56,18 @@ export const PANEL_MSG = {
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
   internalError: "Something went wrong in the panel. The panel log has the details.",
 
+  // Game server
+  portRange: "Port must be a whole number from 1 to 65535.",
+  serverAlreadyRunning: "Factorio server is already running",
+  serverNotRunning: "Factorio server is not running",
+  serverAlreadyStopping: "Factorio server is already stopping",
+  serverStopped: "Factorio server stopped",
+  serverKilled: "Factorio server killed",
+  restartCancelled: "The automatic restart was cancelled.",
+  killConfirm:
+    "Kill the Factorio server now? It ends at once without saving: everything since the last save is lost. Use Save & Stop Server to keep the map.",
+  serverStarted: (save: string, port: number) => `Factorio server with save: ${save} started on port: ${port}`,
+
   // Settings and players
   settingsApplyAtNextStart: "The server is running: changes to these settings apply at its next start.",
   playersBusy: "The server is starting or stopping. Change the player lists once it is running or stopped.",

@@ -5,7 +5,7 @@ import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 
 const settingsOf = (dir: string) => JSON.parse(readFileSync(join(dir, "config", "server-settings.json"), "utf8"));
 
-test("change settings in the form, reload, see them", async ({ page, factorioDir }, testInfo) => {
+test("change settings in the form, reload, see them", async ({ page, factorio }, testInfo) => {
   await openSignedIn(page, "/server-settings");
   const form = page.getByRole("form", { name: "Server Settings" });
   await expect(form.getByLabel("name", { exact: true })).toHaveValue("Name of the game as it will appear in the game listing");
@@ -25,7 +25,7 @@ test("change settings in the form, reload, see them", async ({ page, factorioDir
   await form.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: MSG.settingsSaved })).toBeVisible();
 
-  const stored = settingsOf(factorioDir);
+  const stored = settingsOf(factorio.dir);
   expect(stored).toMatchObject({
     name: "Friends of the factory",
     tags: ["vanilla", "friends", "chill"],
@@ -54,11 +54,11 @@ test("change settings in the form, reload, see them", async ({ page, factorioDir
   await form.getByLabel("max players").fill("9");
   await form.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: MSG.settingsSaved })).toBeVisible();
-  await expect.poll(() => settingsOf(factorioDir).max_players).toBe(9);
-  expect(settingsOf(factorioDir).game_password).toBe("open sesame");
+  await expect.poll(() => settingsOf(factorio.dir).max_players).toBe(9);
+  expect(settingsOf(factorio.dir).game_password).toBe("open sesame");
 });
 
-test("the form refuses what the game would refuse, naming the key, and saves nothing", async ({ page, factorioDir }) => {
+test("the form refuses what the game would refuse, naming the key, and saves nothing", async ({ page, factorio }) => {
   await openSignedIn(page, "/server-settings");
   const form = page.getByRole("form", { name: "Server Settings" });
   await form.getByLabel("max heartbeats per second").fill("500");
@@ -67,7 +67,7 @@ test("the form refuses what the game would refuse, naming the key, and saves not
   await expect(form.getByText("max_heartbeats_per_second must be a whole number from 6 to 240.")).toBeVisible();
   await expect(form.getByText("autosave_slots must be a whole number, 0 or more.")).toBeVisible();
   await expect(form.getByLabel("max heartbeats per second")).toBeFocused();
-  expect(settingsOf(factorioDir).max_heartbeats_per_second).toBe(60);
+  expect(settingsOf(factorio.dir).max_heartbeats_per_second).toBe(60);
 });
 
 test("game settings: every config.ini section with its keys, client-only sections collapsed", async ({ page }, testInfo) => {
@@ -85,7 +85,7 @@ test("game settings: every config.ini section with its keys, client-only section
   await page.screenshot({ path: testInfo.outputPath("game-settings-desktop.png"), fullPage: true });
 });
 
-test("players: the lists are edited in the game's files while stopped", async ({ page, factorioDir }, testInfo) => {
+test("players: the lists are edited in the game's files while stopped", async ({ page, factorio }, testInfo) => {
   await openSignedIn(page, "/server-settings");
   await page.getByRole("link", { name: "Players" }).click();
   await expect(page.getByRole("heading", { name: "Players", level: 1 })).toBeVisible();
@@ -112,7 +112,7 @@ test("players: the lists are edited in the game's files while stopped", async ({
   await expect(page.getByRole("table", { name: "admin list" }).getByRole("row", { name: /boss/ })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("players-desktop.png"), fullPage: true });
 
-  const list = (name: string) => JSON.parse(readFileSync(join(factorioDir, "config", `server-${name}.json`), "utf8"));
+  const list = (name: string) => JSON.parse(readFileSync(join(factorio.dir, "config", `server-${name}.json`), "utf8"));
   expect(list("whitelist")).toEqual(["alice"]);
   expect(list("banlist")).toEqual([{ username: "griefer", reason: "blew up the main bus" }]);
   expect(list("adminlist")).toEqual(["boss"]);
@@ -126,7 +126,7 @@ test("players: the lists are edited in the game's files while stopped", async ({
   await expect(page.getByRole("form", { name: "Server Settings" }).getByLabel("admins", { exact: true })).toHaveValue("boss");
 });
 
-test("add a whitelist entry and see it reach the game; kick from the online list", async ({ page, factorioDir }, testInfo) => {
+test("add a whitelist entry and see it reach the game; kick from the online list", async ({ page, factorio, gamePort }, testInfo) => {
   await openSignedIn(page, "/players");
   await page.getByRole("switch", { name: "Use whitelist" }).check();
   const whitelist = page.getByRole("form", { name: "Add to the whitelist" });
@@ -134,7 +134,7 @@ test("add a whitelist entry and see it reach the game; kick from the online list
   await whitelist.getByRole("button", { name: "Add" }).click();
   await expect(page.getByRole("table", { name: "whitelist" }).getByRole("row", { name: /friend/ })).toBeVisible();
 
-  await startGame(page);
+  await startGame(page, gamePort);
   await expect(page.getByText(PANEL_MSG.playersLive)).toBeVisible();
   await expect(page.getByText("Nobody is online.")).toBeVisible();
 
@@ -155,7 +155,7 @@ test("add a whitelist entry and see it reach the game; kick from the online list
   await dialog.getByRole("button", { name: "Kick" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: "newcomer was kicked." })).toBeVisible();
   await expect(online.getByRole("row", { name: /newcomer/ })).toHaveCount(0);
-  const whitelistFile = JSON.parse(readFileSync(join(factorioDir, "config", "server-whitelist.json"), "utf8"));
+  const whitelistFile = JSON.parse(readFileSync(join(factorio.dir, "config", "server-whitelist.json"), "utf8"));
   expect(whitelistFile).toEqual(["friend", "newcomer"]);
 });
 
