@@ -12,8 +12,10 @@ import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
 import { connectGameToHub, GameServer } from "./factorio/process.ts";
+import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
+import { Players } from "./factorio/players.ts";
+import { ServerSettings } from "./factorio/settings.ts";
 import { Saves } from "./factorio/saves.ts";
-import { factorioPaths } from "./factorio/layout.ts";
 
 export interface AppContext {
   config: Config;
@@ -24,6 +26,11 @@ export interface AppContext {
   hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
   game: GameServer;
+  paths: FactorioPaths;
+  /** The admin, white and ban lists (the game's files), live over RCON while the game runs. */
+  players: Players;
+  /** server-settings.json. */
+  settings: ServerSettings;
   saves: Saves;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
@@ -60,9 +67,13 @@ export async function createContext(
   const game = new GameServer({ config, bus, log, now });
   await game.ready;
   connectGameToHub(game, hub);
+  const paths = factorioPaths(config);
+  const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
+  game.addLaunchArgs(() => players.launchArgs());
+  const settings = new ServerSettings(paths, players);
 
   const saves = new Saves({
-    paths: factorioPaths(config),
+    paths,
     log,
     // The save the running game has loaded (the game server resolves "Load Latest" to the file it chose).
     inUse: () => {
@@ -82,6 +93,9 @@ export async function createContext(
     accounts,
     hub,
     game,
+    paths,
+    players,
+    settings,
     saves,
     now,
     serverState: () => game.state,

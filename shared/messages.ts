@@ -68,6 +68,18 @@ export const PANEL_MSG = {
     "Kill the Factorio server now? It ends at once without saving: everything since the last save is lost. Use Save & Stop Server to keep the map.",
   serverStarted: (save: string, port: number) => `Factorio server with save: ${save} started on port: ${port}`,
 
+  // Settings and players
+  settingsApplyAtNextStart: "The server is running: changes to these settings apply at its next start.",
+  playersBusy: "The server is starting or stopping. Change the player lists once it is running or stopped.",
+  playersNotRunning: "The server is not running, so no player is online.",
+  playersLive: "The server is running: changes here reach the game at once.",
+  playersStopped: "The server is stopped: changes are saved to the game's list files and apply at its next start.",
+  playerAdded: (name: string, list: string) => `${name} added to the ${list}.`,
+  playerRemoved: (name: string, list: string) => `${name} removed from the ${list}.`,
+  playerKicked: (name: string) => `${name} was kicked.`,
+  whitelistUse: (on: boolean) =>
+    on ? "The whitelist will be used from the next start." : "The whitelist will not be used from the next start.",
+
   // Saves
   saveFormatNotAllowed: (ext: string) => `Fileformat .${ext} is not allowed: a Factorio save is a .zip file`,
   saveUploaded: (name: string) => `Uploaded ${name}.`,

@@ -13,6 +13,9 @@ const Users = lazy(() => import("./pages/Users/Users.tsx"));
 const Saves = lazy(() => import("./pages/Saves/Saves.tsx"));
 const Help = lazy(() => import("./pages/Help/Help.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
+const ServerSettings = lazy(() => import("./pages/ServerSettings/ServerSettings.tsx"));
+const GameSettings = lazy(() => import("./pages/GameSettings/GameSettings.tsx"));
+const Players = lazy(() => import("./pages/Players/Players.tsx"));
 const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
 const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
 const Console = lazy(() => import("./pages/Console/Console.tsx"));
@@ -31,8 +34,9 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/", element: <Controls /> },
   { path: "/saves", element: <Saves /> },
   { path: "/mods", element: <Placeholder title="Mods" /> },
-  { path: "/server-settings", element: <Placeholder title="Server Settings" /> },
-  { path: "/game-settings", element: <Placeholder title="Game Settings" /> },
+  { path: "/server-settings", element: <ServerSettings /> },
+  { path: "/players", element: <Players /> },
+  { path: "/game-settings", element: <GameSettings /> },
   { path: "/console", element: <Console /> },
   { path: "/logs", element: <Logs /> },
   { path: "/user-management", element: <Users /> },

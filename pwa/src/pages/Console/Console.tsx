@@ -7,6 +7,7 @@ import { socket } from "../../state/socket.ts";
 import { showFlash } from "../../state/flash.ts";
 import { MSG } from "../../../../shared/messages.ts";
 import { factorio } from "../../theme.ts";
+import { logBoxSx } from "../../components/logStyle.ts";
 
 /** Lines the console keeps on screen; older ones scroll away for good. */
 export const CONSOLE_MAX_LINES = 2000;
@@ -46,21 +47,11 @@ function GameLog() {
         const el = e.currentTarget;
         follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
       }}
-      sx={{
-        height: { xs: "55vh", md: "62vh" },
-        overflow: "auto",
-        p: 1.5,
-        fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
-        fontSize: { xs: "0.75rem", sm: "0.82rem" },
-        lineHeight: 1.45,
-        bgcolor: factorio.insetDeep,
-        boxShadow: "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000",
-        borderRadius: 0.5,
-      }}
+      sx={[logBoxSx, { height: { xs: "55vh", md: "62vh" } }]}
     >
       {lines.length === 0 && <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>Waiting for the game's output...</Typography>}
       {lines.map((l) => (
-        <Box key={l.id} sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere", color: lineColor(l.text) }}>{l.text}</Box>
+        <Box key={l.id} sx={{ color: lineColor(l.text) }}>{l.text}</Box>
       ))}
     </Box>
   );

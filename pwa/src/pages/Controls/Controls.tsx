@@ -26,7 +26,7 @@ import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { type FieldErrors, portNumber, type StartField, validateStart } from "../../../../shared/validation.ts";
 import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
 import { formatUtc } from "../../../../shared/format.ts";
-import { factorio } from "../../theme.ts";
+import { logBoxSx } from "../../components/logStyle.ts";
 
 const STATE_LABEL = { stopped: "Stopped", starting: "Starting", running: "Running", stopping: "Stopping" } as const;
 const STATE_COLOR = { stopped: "error", starting: "warning", running: "success", stopping: "warning" } as const;
@@ -230,18 +230,7 @@ function LastCrash({ exit }: { exit: ServerExit }) {
             component="pre"
             ref={lines}
             aria-label="Last lines of the crashed server"
-            sx={{
-              m: 0,
-              p: 1.5,
-              maxHeight: 320,
-              overflow: "auto",
-              fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
-              fontSize: "0.8rem",
-              whiteSpace: "pre-wrap",
-              overflowWrap: "anywhere",
-              bgcolor: factorio.insetDeep,
-              boxShadow: "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000",
-            }}
+            sx={[logBoxSx, { m: 0, maxHeight: 320 }]}
           >
             {exit.last_lines.join("\n")}
           </Box>

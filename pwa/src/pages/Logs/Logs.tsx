@@ -3,7 +3,7 @@ import { Box, Button, CircularProgress, Typography } from "@mui/material";
 import RefreshIcon from "@mui/icons-material/Refresh";
 import { Page, Panel } from "../../components/Page.tsx";
 import { serverApi } from "../../api/server.ts";
-import { factorio } from "../../theme.ts";
+import { logBoxSx } from "../../components/logStyle.ts";
 
 export default function Logs() {
   const [lines, setLines] = useState<string[] | null>(null);
@@ -43,23 +43,13 @@ export default function Logs() {
           ref={box}
           role="log"
           aria-label="Factorio log"
-          sx={{
-            maxHeight: { xs: "65vh", md: "70vh" },
-            overflow: "auto",
-            p: 1.5,
-            fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
-            fontSize: { xs: "0.72rem", sm: "0.8rem" },
-            lineHeight: 1.45,
-            bgcolor: factorio.insetDeep,
-            boxShadow: "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000",
-            borderRadius: 0.5,
-          }}
+          sx={[logBoxSx, { maxHeight: { xs: "65vh", md: "70vh" } }]}
         >
           {lines === null
             ? <CircularProgress size={22} aria-label="Loading the log" />
             : lines.length === 0
             ? <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>The log is empty: the game has not run yet.</Typography>
-            : lines.map((l, i) => <Box key={i} sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{l}</Box>)}
+            : lines.map((l, i) => <Box key={i}>{l}</Box>)}
         </Box>
       </Panel>
     </Page>
