@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import Saves from "./Saves.tsx";
 import { formatSaveDate, formatSaveSize } from "./format.ts";
 import { flash } from "../../state/flash.ts";
 import { server } from "../../state/server.ts";
 import { LOAD_LATEST, type Save, type ServerStatus } from "../../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+
+// The machine running the suites is busy: give renders and fetches time.
+configure({ asyncUtilTimeout: 10_000 });
 
 const SAVES: Save[] = [
   { name: "_autosave1.zip", last_mod: "2024-05-06T07:08:09.123Z", size: 5_242_880 },
@@ -120,7 +123,7 @@ describe("Saves page", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(calls.some((u) => u.startsWith("/api/saves/rm/"))).toBe(false);
 
-    fireEvent.click(screen.getByRole("button", { name: "Delete _autosave1.zip" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Delete _autosave1.zip" }));
     fireEvent.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(calls).toContain("/api/saves/rm/_autosave1.zip"));
     await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("Removed save: _autosave1.zip"));
