@@ -51,12 +51,16 @@ const LOAD_LATEST_NAME = "load latest";
 
 /**
  * A save's file name from a request, with the same rules on every route (create, upload, download, delete,
- * read mods): a plain name, ".zip" added when missing. `creating` also refuses the game's autosave names
+ * read mods): a plain name, ".zip" added when missing, never a name of the game's temp files (*.tmp.zip),
+ * which listings leave out. `creating` also refuses the game's autosave names
  * and the "Load Latest" pseudo save, which a new file must not look like.
  */
 export function saveFileName(input: unknown, opts: { what?: string; creating?: boolean } = {}): string {
   const what = opts.what ?? "Save name";
   const name = safeName(input, what, { ext: ".zip", forbidAutosavePrefix: opts.creating });
+  if (name.toLowerCase().endsWith(".tmp.zip")) {
+    throw new Invalid(`${what} must not end in .tmp.zip: the game uses such names for saves it is still writing`);
+  }
   if (opts.creating && name.slice(0, -".zip".length).trim().toLowerCase() === LOAD_LATEST_NAME) {
     throw new Invalid(`${what} must not be "Load Latest": that entry of the list means "start from the newest save"`);
   }

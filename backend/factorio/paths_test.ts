@@ -40,7 +40,7 @@ Deno.test("saveFileName: one set of rules for every saves route", () => {
   assert.equal(saveFileName("world.zip"), "world.zip");
   assert.equal(saveFileName("_autosave3"), "_autosave3.zip", "existing autosaves may be downloaded and deleted");
   assert.equal(saveFileName("Load Latest"), "Load Latest.zip", "only a name: it never matches a listed file");
-  for (const bad of ["../world", "a/b", "a\\b", "..", "x\u0000", "\u001b[31m", ".world", ""]) {
+  for (const bad of ["../world", "a/b", "a\\b", "..", "x\u0000", "\u001b[31m", ".world", "", "w.tmp", "W.TMP.zip"]) {
     assert.throws(() => saveFileName(bad), Invalid, JSON.stringify(bad));
   }
   assert.throws(() => saveFileName(undefined, { what: "Savefile Name" }), { message: "Savefile Name is required" });

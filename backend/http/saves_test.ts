@@ -225,6 +225,7 @@ Deno.test("upload: anything but a save is refused with a reason and leaves nothi
     [form("world.txt", fixture("test_1_1.zip")), 415, "Fileformat .txt is not allowed: a Factorio save is a .zip file"],
     [form("world.sav.gz", fixture("test_1_1.zip")), 415, /Fileformat .gz/],
     [form("..zip", fixture("test_1_1.zip")), 400, /must not/],
+    [form("hidden.tmp.zip", fixture("test_1_1.zip")), 400, "Savefile must not end in .tmp.zip: the game uses such names for saves it is still writing"],
     [form("tab\there.zip", fixture("test_1_1.zip")), 400, "Savefile must not contain control characters"],
     [form("keep.zip", fixture("test_1_1.zip"), "otherfield"), 400, MSG.savefileRequired],
     [form("keep.zip", new Uint8Array(0)), 400, MSG.savefileRequired],
