@@ -11,12 +11,14 @@ import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
 import { staticHandler } from "./http/static.ts";
+import { pushRoutes } from "./http/push.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
   return [
     ...authRoutes(ctx),
     ...userRoutes(ctx),
+    ...pushRoutes(ctx),
   ];
 }
 

@@ -19,6 +19,8 @@ export interface Config {
   trustProxy: boolean;
   sessionDays: number;
   maxUploadMb: number;
+  pushSubject: string;
+  pushCaFile: string | null;
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -36,6 +38,9 @@ interface Option<K extends keyof Config = keyof Config> {
   min?: number;
   max?: number;
 }
+
+/** The project's page: a valid VAPID subject until the admin gives their own contact. */
+const PUSH_SUBJECT_DEFAULT = "https://github.com/factorio-panel/factorio-panel";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -102,6 +107,17 @@ export const OPTIONS: Option<any>[] = [
   opt({
     key: "maxUploadMb", flag: "max-upload-mb", kind: "int", min: 1, max: 1024 * 1024,
     help: "largest save or mod upload, in MiB", defaultText: "4096", defaultValue: () => 4096,
+  }),
+  opt({
+    key: "pushSubject", flag: "push-subject", kind: "string",
+    help: "contact sent to push services with every notification (VAPID subject): mailto:you@example.org or an https:// URL",
+    defaultText: PUSH_SUBJECT_DEFAULT, defaultValue: () => PUSH_SUBJECT_DEFAULT,
+    check: (v) => (/^mailto:[^\s@]+@[^\s@]+$/.test(v) || /^https:\/\/[^\s/]+/.test(v) ? undefined : "is not a mailto: address or an https:// URL"),
+  }),
+  opt({
+    key: "pushCaFile", flag: "push-ca-file", kind: "path",
+    help: "extra CA certificates (PEM) to trust for push services, e.g. a self-hosted one behind a private CA",
+    defaultText: "none", defaultValue: () => null, check: readableFile,
   }),
 ];
 

@@ -11,6 +11,7 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import type { ServerState } from "../shared/api.ts";
+import { PushService } from "./push/service.ts";
 
 export interface AppContext {
   config: Config;
@@ -19,6 +20,8 @@ export interface AppContext {
   db: Db;
   accounts: Accounts;
   hub: Hub;
+  /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
+  push: PushService;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
   serverState: () => ServerState;
@@ -51,6 +54,7 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  const push = new PushService({ config, db, bus, log, now });
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -61,6 +65,7 @@ export async function createContext(
     db,
     accounts,
     hub,
+    push,
     now,
     serverState: () => "stopped",
     onClose: (fn) => closers.push(fn),
@@ -85,6 +90,7 @@ export async function createContext(
     hub.sweep((id) => accounts.sessions.get(id) !== undefined);
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
+  ctx.onClose(() => push.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
 
