@@ -6,6 +6,7 @@ import { Layout } from "./components/Layout.tsx";
 import { RequireAuth } from "./components/RequireAuth.tsx";
 import { Flash } from "./components/Flash.tsx";
 import { checkSession } from "./state/session.ts";
+import { ConnectionBanner, OpenFromNotifications, UpdatePrompt } from "./components/AppChrome.tsx";
 
 // Pages load on demand, so the first paint only needs the shell.
 const Login = lazy(() => import("./pages/Login/Login.tsx"));
@@ -13,6 +14,7 @@ const Users = lazy(() => import("./pages/Users/Users.tsx"));
 const Help = lazy(() => import("./pages/Help/Help.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
 const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
+const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx"));
 
 function Loading() {
   return (
@@ -32,6 +34,7 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/console", element: <Placeholder title="Console" /> },
   { path: "/logs", element: <Placeholder title="Logs" /> },
   { path: "/user-management", element: <Users /> },
+  { path: "/notifications", element: <Notifications /> },
   { path: "/help", element: <Help /> },
 ];
 
@@ -40,7 +43,7 @@ export function AppRoutes() {
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route path="/login" element={<Login />} />
-        <Route element={<RequireAuth><Layout /></RequireAuth>}>
+        <Route element={<RequireAuth><Layout banner={<ConnectionBanner />} /></RequireAuth>}>
           {PAGE_ROUTES.map((r) => (
             <Route key={r.path} path={r.path} element={<Suspense fallback={<Loading />}>{r.element}</Suspense>} />
           ))}
@@ -60,8 +63,10 @@ export function App() {
       <CssBaseline />
       <BrowserRouter>
         <AppRoutes />
+        <OpenFromNotifications />
       </BrowserRouter>
       <Flash />
+      <UpdatePrompt />
     </ThemeProvider>
   );
 }

@@ -10,6 +10,7 @@ import TerminalIcon from "@mui/icons-material/Terminal";
 import ArticleIcon from "@mui/icons-material/Article";
 import PeopleIcon from "@mui/icons-material/People";
 import HelpIcon from "@mui/icons-material/Help";
+import NotificationsIcon from "@mui/icons-material/Notifications";
 
 export interface NavItem {
   to: string;
@@ -26,5 +27,6 @@ export const NAV: NavItem[] = [
   { to: "/console", label: "Console", icon: <TerminalIcon /> },
   { to: "/logs", label: "Logs", icon: <ArticleIcon /> },
   { to: "/user-management", label: "Users", icon: <PeopleIcon /> },
+  { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
   { to: "/help", label: "Help", icon: <HelpIcon /> },
 ];

@@ -1,0 +1,11 @@
+import { api } from "./client.ts";
+import type { PushDevice, PushDeviceUpdate, PushKey, PushSubscribeRequest, PushTestResult } from "../../../shared/api.ts";
+
+export const pushApi = {
+  key: () => api.get<PushKey>("/api/push/key"),
+  devices: () => api.get<PushDevice[]>("/api/push/devices"),
+  subscribe: (body: PushSubscribeRequest) => api.post<PushDevice>("/api/push/subscribe", body),
+  unsubscribe: (target: { id: number } | { endpoint: string }) => api.post<string>("/api/push/unsubscribe", target),
+  update: (id: number, change: PushDeviceUpdate) => api.post<PushDevice>(`/api/push/devices/${id}`, change),
+  test: (id?: number) => api.post<PushTestResult[]>("/api/push/test", id === undefined ? {} : { id }),
+};
