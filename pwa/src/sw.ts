@@ -37,8 +37,9 @@ self.addEventListener("notificationclick", (event) => {
     const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
     const open = pickWindow(windows, self.location.origin);
     if (open) {
-      const focused = await open.focus();
-      focused.postMessage({ type: "panel-open", url: path } satisfies OpenMessage);
+      // focus() can be refused (no user activation); the window should still go to the page.
+      const target = await open.focus().catch(() => open);
+      target.postMessage({ type: "panel-open", url: path } satisfies OpenMessage);
       return;
     }
     await self.clients.openWindow(path);

@@ -147,10 +147,12 @@ function RenameDialog({ device, onClose, onSaved }: { device: PushDevice | null;
 }
 
 function DeviceRow(
-  { device, isHere, onChanged, onRename, onRemove }: {
+  { device, isHere, onChanged, onTested, onRename, onRemove }: {
     device: PushDevice;
     isHere: boolean;
     onChanged: (d: PushDevice) => void;
+    /** A test may have removed the device (gone) or changed its last delivery. */
+    onTested: () => void;
     onRename: () => void;
     onRemove: () => void;
   },
@@ -159,10 +161,12 @@ function DeviceRow(
   const [testing, setTesting] = useState(false);
   async function toggle(event: PushEvent, on: boolean) {
     const events = PUSH_EVENTS.map((e) => e.event).filter((e) => (e === event ? on : device.events.includes(e)));
+    // Shown at once; put back if the panel refuses.
+    onChanged({ ...device, events });
     try {
       onChanged(await pushApi.update(device.id, { events }));
     } catch {
-      // flashed by the client
+      onChanged(device); // the client flashed why
     }
   }
   async function test() {
@@ -173,6 +177,7 @@ function DeviceRow(
       // flashed by the client
     } finally {
       setTesting(false);
+      onTested();
     }
   }
   return (
@@ -214,18 +219,17 @@ function DeviceRow(
       )}
       <FormGroup row aria-label={`Events for ${device.name}`} sx={{ mt: 0.5 }}>
         {PUSH_EVENTS.map((e) => (
-          <Tooltip key={e.event} title={e.help}>
-            <FormControlLabel
-              label={e.label}
-              control={
-                <Checkbox
-                  checked={device.events.includes(e.event)}
-                  disabled={!online}
-                  onChange={(_, on) => void toggle(e.event, on)}
-                />
-              }
-            />
-          </Tooltip>
+          <FormControlLabel
+            key={e.event}
+            label={e.label}
+            control={
+              <Checkbox
+                checked={device.events.includes(e.event)}
+                disabled={!online}
+                onChange={(_, on) => void toggle(e.event, on)}
+              />
+            }
+          />
         ))}
       </FormGroup>
     </Box>
@@ -314,6 +318,7 @@ export default function Notifications() {
                   device={d}
                   isHere={d.endpoint === hereEndpoint}
                   onChanged={(changed) => setDevices((list) => list?.map((x) => (x.id === changed.id ? changed : x)) ?? null)}
+                  onTested={load}
                   onRename={() => setRenaming(d)}
                   onRemove={() => setRemoving(d)}
                 />
