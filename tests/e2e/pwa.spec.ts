@@ -191,6 +191,7 @@ test.describe("on a phone", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await offlineReload(page, "/");
     await expect(page.getByTestId("offline-banner")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("offline-phone.png"), fullPage: true });
   });
 });

@@ -190,25 +190,27 @@ function DeviceRow(
         <Typography sx={{ fontWeight: 700, flexGrow: 1, minWidth: 0, overflowWrap: "anywhere" }}>
           {device.name} {isHere && <Chip size="small" color="primary" label="This device" sx={{ ml: 0.5 }} />}
         </Typography>
-        <Tooltip title="Send a test notification">
-          <span>
-            <IconButton aria-label={`Send a test notification to ${device.name}`} disabled={testing || !online} onClick={() => void test()}>
-              <SendIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
-        <Tooltip title="Rename">
-          <span>
-            <IconButton aria-label={`Rename ${device.name}`} disabled={!online} onClick={onRename}><EditIcon /></IconButton>
-          </span>
-        </Tooltip>
-        <Tooltip title="Remove">
-          <span>
-            <IconButton aria-label={`Remove ${device.name}`} color="error" disabled={!online} onClick={onRemove}>
-              <DeleteIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <Box sx={{ display: "flex", ml: "auto" }}>
+          <Tooltip title="Send a test notification">
+            <span>
+              <IconButton aria-label={`Send a test notification to ${device.name}`} disabled={testing || !online} onClick={() => void test()}>
+                <SendIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+          <Tooltip title="Rename">
+            <span>
+              <IconButton aria-label={`Rename ${device.name}`} disabled={!online} onClick={onRename}><EditIcon /></IconButton>
+            </span>
+          </Tooltip>
+          <Tooltip title="Remove">
+            <span>
+              <IconButton aria-label={`Remove ${device.name}`} color="error" disabled={!online} onClick={onRemove}>
+                <DeleteIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        </Box>
       </Box>
       <Typography variant="body2" color="text.secondary">
         Added {utc(device.created_at)}
