@@ -10,6 +10,7 @@ import { HttpError } from "./errors.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
+import { serverRoutes } from "./http/server.ts";
 import { staticHandler } from "./http/static.ts";
 import { pushRoutes } from "./http/push.ts";
 
@@ -18,6 +19,7 @@ export function allRoutes(ctx: AppContext): Route[] {
   return [
     ...authRoutes(ctx),
     ...userRoutes(ctx),
+    ...serverRoutes(ctx),
     ...pushRoutes(ctx),
   ];
 }

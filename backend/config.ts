@@ -19,6 +19,10 @@ export interface Config {
   trustProxy: boolean;
   sessionDays: number;
   maxUploadMb: number;
+  rconPort: number;
+  autoRestart: boolean;
+  autoRestartMax: number;
+  autoRestartDelay: number;
   pushSubject: string;
   pushCaFile: string | null;
 }
@@ -107,6 +111,24 @@ export const OPTIONS: Option<any>[] = [
   opt({
     key: "maxUploadMb", flag: "max-upload-mb", kind: "int", min: 1, max: 1024 * 1024,
     help: "largest save or mod upload, in MiB", defaultText: "4096", defaultValue: () => 4096,
+  }),
+  opt({
+    key: "rconPort", flag: "rcon-port", kind: "int", min: 0, max: 65535,
+    help: "port of the game's RCON console on 127.0.0.1 (0 picks a free one and keeps it)", defaultText: "0",
+    defaultValue: () => 0,
+  }),
+  opt({
+    key: "autoRestart", flag: "auto-restart", kind: "bool",
+    help: "start the game again after it crashes", defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "autoRestartMax", flag: "auto-restart-max", kind: "int", min: 1, max: 100,
+    help: "crashes in a row after which the automatic restart gives up", defaultText: "5", defaultValue: () => 5,
+  }),
+  opt({
+    key: "autoRestartDelay", flag: "auto-restart-delay", kind: "int", min: 1, max: 3600,
+    help: "seconds before the first automatic restart (doubling after each crash in a row, up to 10 minutes)",
+    defaultText: "10", defaultValue: () => 10,
   }),
   opt({
     key: "pushSubject", flag: "push-subject", kind: "string",

@@ -11,6 +11,7 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import type { ServerState } from "../shared/api.ts";
+import { connectGameToHub, GameServer } from "./factorio/process.ts";
 import { PushService } from "./push/service.ts";
 
 export interface AppContext {
@@ -20,6 +21,8 @@ export interface AppContext {
   db: Db;
   accounts: Accounts;
   hub: Hub;
+  /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
+  game: GameServer;
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
   now: () => number;
@@ -54,7 +57,11 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  // Listening before the game is looked for, so a game found ended at start-up is announced too.
   const push = new PushService({ config, db, bus, log, now });
+  const game = new GameServer({ config, bus, log, now });
+  await game.ready;
+  connectGameToHub(game, hub);
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -65,9 +72,10 @@ export async function createContext(
     db,
     accounts,
     hub,
+    game,
     push,
     now,
-    serverState: () => "stopped",
+    serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
     close: async () => {
       if (closed) return;
@@ -93,6 +101,8 @@ export async function createContext(
   ctx.onClose(() => push.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
+  // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
+  ctx.onClose(() => game.detach());
 
   return { ctx, bootstrap: { createdAdmin } };
 }

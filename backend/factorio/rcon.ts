@@ -50,6 +50,9 @@ export class RconClient {
   #wake: (() => void) | null = null;
   #closed = false;
   #readError: Error | null = null;
+  #done!: () => void;
+  /** Settles when the connection is closed, by either side. */
+  readonly done: Promise<void> = new Promise((r) => (this.#done = r));
 
   private constructor(conn: Deno.Conn) {
     this.#conn = conn;
@@ -135,6 +138,7 @@ export class RconClient {
       // already closed
     }
     this.#wake?.();
+    this.#done();
   }
 
   async #write(data: Uint8Array): Promise<void> {
