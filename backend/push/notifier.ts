@@ -9,6 +9,7 @@ import type { EventBus, PanelEvents } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { PushEvent, PushPayload } from "../../shared/api.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
+import { formatVersion, parseVersion } from "../../shared/versions.ts";
 import type { PushSubscriptionStore } from "../store/push.ts";
 import { type DeliveryOptions, type PushSender, type SendResult, serviceHost } from "./sender.ts";
 
@@ -43,12 +44,15 @@ function oneLine(text: string, max: number): string {
 export function payloadFor(event: PushEvent, change: PanelEvents["server.status"], at: string): PushPayload {
   const { status, exit } = change;
   const save = status.savefile ? `${status.savefile}` : "the game";
+  // The status carries the old API's four-part version ("2.0.72.0"); people know "2.0.72".
+  const parsed = parseVersion(status.fac_version);
+  const version = parsed ? formatVersion(parsed, 3) : status.fac_version;
   switch (event) {
     case "started":
       return {
         kind: "started",
         title: PUSH_MSG.titleStarted,
-        body: `${save} is running on port ${status.port}${status.fac_version ? ` (Factorio ${status.fac_version})` : ""}.`,
+        body: `${save} is running on port ${status.port}${version ? ` (Factorio ${version})` : ""}.`,
         tag: "factorio-server-status",
         url: "/",
         at,
@@ -66,7 +70,9 @@ export function payloadFor(event: PushEvent, change: PanelEvents["server.status"
       };
     case "crashed": {
       const how = exit?.signal ? `Ended by signal ${exit.signal}` : `Exit code ${exit?.code ?? "unknown"}`;
-      const last = [...(exit?.last_lines ?? [])].reverse().find((l) => l.trim() !== "");
+      const last = [...(exit?.last_lines ?? [])].reverse().find((l) => l.trim() !== "")
+        // Factorio starts its lines with seconds since start ("  12.345 Error ..."): noise in an alert.
+        ?.replace(/^\s*\d+\.\d{3} /, "");
       return {
         kind: "crashed",
         title: PUSH_MSG.titleCrashed,

@@ -34,7 +34,7 @@ Deno.test("each kind of status change reaches the devices that want it, signed a
   assert.equal(got[0].body, "my-base.zip is running on port 34197 (Factorio 2.0.28).");
   assert.equal(got[1].body, "Saved and stopped from the panel.");
   assert.equal(got[2].body, "Killed from the panel: the game was not saved.");
-  assert.equal(got[3].body, "Exit code 1. Last log line: 12.345 Error Util.cpp:83: Out of memory");
+  assert.equal(got[3].body, "Exit code 1. Last log line: Error Util.cpp:83: Out of memory");
   assert.ok(got.every((m) => m.url === "/"), "a click opens Controls");
   assert.deepEqual(fake.delivered(crashesOnly.sub.id).map((r) => payloadOf(r).kind), ["crashed"]);
   assert.deepEqual(fake.received().filter((r) => r.subscriptionId === none.sub.id), []);

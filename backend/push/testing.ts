@@ -56,7 +56,7 @@ export function serverStatus(status: ServerState, extra: Partial<ServerStatus> =
     bindip: "0.0.0.0",
     port: 34197,
     savefile: "my-base.zip",
-    fac_version: "2.0.28",
+    fac_version: "2.0.28.0",
     base_mod_version: "2.0.28",
     since: new Date().toISOString(),
     last_exit: null,

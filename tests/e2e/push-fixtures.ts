@@ -3,82 +3,18 @@
 // (headless Chromium cannot reach a push service) and to deliver a push to the service worker through
 // the DevTools protocol.
 
-import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
-import { expect, ROOT, startPanelProcess, test as base } from "./fixtures.ts";
-import type { FakeSubscription, ReceivedPush } from "../fake-push/service.ts";
+import { expect, startPanelProcess, test as base } from "./fixtures.ts";
+import type { FakeSubscription } from "../fake-push/service.ts";
+import { startFakePush } from "../fake-push/launch.mjs";
+import { installGame } from "../fake-factorio/launch.mjs";
 
-export { expect };
+export { expect, startFakePush };
 
-export interface FakePush {
-  origin: string;
-  caFile: string;
-  subscribe(applicationServerKey: string): Promise<FakeSubscription>;
-  respond(id: string, status: number, times?: number): Promise<void>;
-  /** Attempts after `after`, waiting up to `waitMs` for at least one. */
-  received(after?: number, waitMs?: number): Promise<ReceivedPush[]>;
-  /** The first attempt after `after` that matches. */
-  waitFor(match: (r: ReceivedPush) => boolean, opts?: { after?: number; timeoutMs?: number }): Promise<ReceivedPush>;
-  stop(): Promise<void>;
-}
-
-export async function startFakePush(): Promise<FakePush> {
-  const child = spawn(join(ROOT, "node_modules/.bin/deno"), ["run", "-A", "tests/fake-push/main.ts"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stderr!.on("data", (d) => (out += d));
-  const info = await new Promise<{ origin: string; control: string; caFile: string }>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`fake push service did not start:\n${out}`)), 30_000);
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) {
-        clearTimeout(timer);
-        ok(JSON.parse(line));
-      }
-    });
-    child.on("exit", (code) => fail(new Error(`fake push service exited with ${code}:\n${out}`)));
-  });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(info.control + path, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`fake push ${method} ${path}: ${res.status} ${await res.text()}`);
-    return await res.json();
-  };
-  const fake: FakePush = {
-    origin: info.origin,
-    caFile: info.caFile,
-    subscribe: (applicationServerKey) => call("POST", "/subscriptions", { applicationServerKey }),
-    respond: async (id, status, times) => void (await call("POST", `/subscriptions/${id}/respond`, { status, times })),
-    received: (after = 0, waitMs = 0) => call("GET", `/received?after=${after}&wait=${waitMs}`),
-    waitFor: async (match, { after = 0, timeoutMs = 30_000 } = {}) => {
-      const deadline = Date.now() + timeoutMs;
-      let seen = after;
-      for (;;) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error("no matching push arrived at the fake push service");
-        const batch: ReceivedPush[] = await fake.received(seen, Math.min(left, 10_000));
-        const hit = batch.find(match);
-        if (hit) return hit;
-        if (batch.length) seen = batch[batch.length - 1].seq;
-      }
-    },
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
-    },
-  };
-  return fake;
-}
+export type FakePush = Awaited<ReturnType<typeof startFakePush>>;
 
 /** `test` with a fake push service and a panel that trusts it. */
 export const test = base.extend<{ fakePush: FakePush }>({
@@ -155,3 +91,23 @@ export async function shownNotifications(page: Page): Promise<{ title: string; b
     return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
   });
 }
+
+/** `test` whose panel runs on a simulated Factorio (installed with one save, "world.zip"). */
+export const testWithGame = test.extend<{ factorioDir: string }>({
+  factorioDir: async ({}, use) => {
+    const dir = installGame(mkdtempSync(join(tmpdir(), "factorio-e2e-")));
+    await use(dir);
+    rmSync(dir, { recursive: true, force: true });
+  },
+  panel: async ({ fakePush, factorioDir }, use) => {
+    const panel = await startPanelProcess({ args: ["--push-ca-file", fakePush.caFile, "--factorio-dir", factorioDir] });
+    await use(panel);
+    // The panel leaves the game running when it stops (by design); a test must not.
+    try {
+      process.kill(JSON.parse(readFileSync(join(panel.dataDir, "game-process.json"), "utf8")).pid, "SIGKILL");
+    } catch {
+      // no game recorded, or it is gone already
+    }
+    await panel.stop();
+  },
+});
