@@ -86,10 +86,13 @@ export async function enableOnThisDevice(): Promise<PushDevice> {
   return await pushApi.subscribe({ subscription: sub.toJSON() as PushSubscriptionJson });
 }
 
-/** Removes this browser's subscription, from the panel first (while signed in) and then from the browser. */
-export async function disableOnThisDevice(): Promise<void> {
+/**
+ * Removes this browser's subscription, from the panel first (while signed in) and then from the browser.
+ * `quiet` (at logout): no flash if the panel has no such device for this user.
+ */
+export async function disableOnThisDevice({ quiet = false } = {}): Promise<void> {
   const sub = await browserSubscription();
   if (!sub) return;
-  await pushApi.unsubscribe({ endpoint: sub.endpoint });
+  await pushApi.unsubscribe({ endpoint: sub.endpoint }, { quiet });
   await sub.unsubscribe().catch(() => false);
 }

@@ -8,6 +8,7 @@ import { socket } from "./socket.ts";
 import { startStatusUpdates, stopStatusUpdates } from "./server.ts";
 import { onBackOnline, reportAnswer, setProbe } from "./connection.ts";
 import { subscribe } from "valtio";
+import { disableOnThisDevice } from "../push/device.ts";
 
 export type SessionState = "unknown" | "signedIn" | "signedOut";
 
@@ -97,6 +98,8 @@ export async function checkSession(): Promise<void> {
 
 export async function logout(): Promise<void> {
   try {
+    // Signing out of a device means it is no longer yours: it stops getting your alerts too.
+    await disableOnThisDevice({ quiet: true }).catch(() => {});
     await usersApi.logout();
   } finally {
     signedOut("logout");
