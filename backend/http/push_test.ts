@@ -158,3 +158,18 @@ Deno.test("the test notification without devices says what to do", withPush(asyn
   const r = await c.post("/api/push/test", {});
   assert.deepEqual([r.status, r.body], [400, PUSH_MSG.noDevices]);
 }));
+
+Deno.test("the push routes are in the route table (so the 401/403 guard tests cover them)", withPush(async (p) => {
+  const table = p.routes.map((r) => `${r.method} ${r.path}`);
+  for (const r of [
+    "GET /api/push/key",
+    "GET /api/push/devices",
+    "POST /api/push/subscribe",
+    "POST /api/push/unsubscribe",
+    "POST /api/push/devices/:id",
+    "POST /api/push/test",
+  ]) assert.ok(table.includes(r), r);
+  const c = await p.login();
+  const r = await c.post("/api/push/test", {}, { crossSite: true });
+  assert.equal(r.status, 403, "another site cannot make the panel send pushes");
+}));
