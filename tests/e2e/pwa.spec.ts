@@ -196,6 +196,7 @@ test.describe("on a phone", () => {
   test("the Notifications page and the offline banner fit a phone", async ({ page, panel, fakePush }, testInfo) => {
     await enableHere(page, fakePush, panel.dataDir);
     await expect(page.getByRole("listitem", { name: DEVICE })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Send test notification" })).toBeEnabled();
     await page.screenshot({ path: testInfo.outputPath("notifications-phone.png"), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -206,7 +207,7 @@ test.describe("on a phone", () => {
   });
 });
 
-test("a new deployment shows 'New version available' and reloads into it only when asked", async ({ page }) => {
+test("a new deployment shows 'New version available' and reloads into it only when asked", async ({ page }, testInfo) => {
   // A panel serving its own copy of the build, so the test can deploy a "new version" of it.
   const staticDir = mkdtempSync(join(tmpdir(), "panel-static-"));
   cpSync(join(ROOT, "pwa", "dist"), staticDir, { recursive: true });
@@ -223,6 +224,7 @@ test("a new deployment shows 'New version available' and reloads into it only wh
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
     const prompt = page.getByText(PUSH_MSG.updateAvailable);
     await expect(prompt).toBeVisible({ timeout: 30_000 });
+    await page.screenshot({ path: testInfo.outputPath("update-prompt.png"), animations: "disabled" });
     // Nothing was swapped underneath: same page, same state, the old worker still in control.
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL)).toBe(first);

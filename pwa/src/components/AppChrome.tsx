@@ -10,6 +10,7 @@ import { connection } from "../state/connection.ts";
 import { badgeOf, server, type LastKnown } from "../state/server.ts";
 import { applyUpdate, onOpenRequest, update } from "../state/update.ts";
 import { PUSH_MSG } from "../../../shared/messages.ts";
+import { factorio } from "../theme.ts";
 
 /** "12:03" today, "2024-05-01 12:03" on another day (local time: it is the user's own clock). */
 export function confirmedAt(iso: string, now = new Date()): string {
@@ -45,8 +46,14 @@ export function UpdatePrompt() {
   return (
     <Snackbar
       open={available}
-      anchorOrigin={{ vertical: "bottom", horizontal: "left" }}
+      // Centred: clear of the sidebar's Logout (left) and the flash messages (right).
+      anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
       message={PUSH_MSG.updateAvailable}
+      slotProps={{
+        content: {
+          sx: { bgcolor: factorio.frame, color: factorio.text, boxShadow: `inset 0 0 0 1px #000, inset 2px 2px 0 ${factorio.frameLight}, 0 3px 8px rgba(0,0,0,0.55)` },
+        },
+      }}
       action={
         <>
           <Button color="primary" size="small" onClick={applyUpdate}>Reload</Button>
