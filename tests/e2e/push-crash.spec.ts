@@ -2,7 +2,7 @@
 // crashes, the panel pushes to the fake push service, which decrypts the alert; handed to the service
 // worker, it shows the notification, and a click on it opens Controls.
 
-import { freeUdpPort } from "../fake-factorio/launch.mjs";
+import { freeUdpPort, rconExec } from "../fake-factorio/launch.mjs";
 import { openSignedIn } from "./fixtures.ts";
 import { deliverPush, expect, shownNotifications, stubPushManager, testWithGame as test, waitForServiceWorker } from "./push-fixtures.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
@@ -28,14 +28,7 @@ test("a crash of the game reaches the fake push service decrypted, and shows as 
   expect(JSON.parse(started.payload!)).toMatchObject({ kind: "started", title: PUSH_MSG.titleStarted, body: `world.zip is running on port ${port} (Factorio 2.0.72).` });
 
   // A console command crashes the simulator, as a real crash would end the game.
-  await page.evaluate(() => new Promise<void>((resolve, reject) => {
-    const ws = new WebSocket(`ws://${location.host}/ws`);
-    ws.onopen = () => {
-      ws.send(JSON.stringify({ room_name: "", controls: { type: "command", value: "/fake-crash 3" } }));
-      resolve();
-    };
-    ws.onerror = () => reject(new Error("socket failed"));
-  }));
+  await rconExec(panel.dataDir, "/fake-crash 3");
   const crash = await fakePush.waitFor((r) => r.subscriptionId === sub.id && r.status === 201, { after: started.seq, timeoutMs: 30_000 });
   const alert = JSON.parse(crash.payload!);
   expect(alert).toMatchObject({ kind: "crashed", title: PUSH_MSG.titleCrashed, url: "/", tag: "factorio-server-crash" });

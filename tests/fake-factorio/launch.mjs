@@ -31,8 +31,24 @@ export function freeUdpPort() {
   });
 }
 
-/** Runs one console command in the game over RCON; resolves with the reply, or "" if the game died. */
-export function rconExec(dataDir, command) {
+/**
+ * Runs one console command in the game over RCON; resolves with the reply, or "" if the game died.
+ * The game may open its RCON port a moment after it reports hosting: a refused connection is tried
+ * again for up to `readyMs`.
+ */
+export async function rconExec(dataDir, command, readyMs = 5000) {
+  const deadline = Date.now() + readyMs;
+  for (;;) {
+    try {
+      return await rconOnce(dataDir, command);
+    } catch (e) {
+      if (e.code !== "ECONNREFUSED" || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+function rconOnce(dataDir, command) {
   const { port, password } = JSON.parse(readFileSync(join(dataDir, "rcon.json"), "utf8"));
   const packet = (id, type, body) => {
     const text = Buffer.from(body, "utf8");
