@@ -55,6 +55,18 @@ export const PANEL_MSG = {
   tooManyLogins: (seconds: number) =>
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
   internalError: "Something went wrong in the panel. The panel log has the details.",
+
+  // Game server
+  portRange: "Port must be a whole number from 1 to 65535.",
+  serverAlreadyRunning: "Factorio server is already running",
+  serverNotRunning: "Factorio server is not running",
+  serverAlreadyStopping: "Factorio server is already stopping",
+  serverStopped: "Factorio server stopped",
+  serverKilled: "Factorio server killed",
+  restartCancelled: "The automatic restart was cancelled.",
+  killConfirm:
+    "Kill the Factorio server now? It ends at once without saving: everything since the last save is lost. Use Save & Stop Server to keep the map.",
+  serverStarted: (save: string, port: number) => `Factorio server with save: ${save} started on port: ${port}`,
 } as const;
 
 export function formatWait(seconds: number): string {

@@ -34,8 +34,8 @@ import {
   type ServerStatus,
   type StartRequest,
 } from "../../shared/api.ts";
-import { MSG } from "../../shared/messages.ts";
-import { isIPv4 } from "../../shared/validation.ts";
+import { MSG, PANEL_MSG } from "../../shared/messages.ts";
+import { firstError, portNumber, validateStart } from "../../shared/validation.ts";
 import type { Hub } from "../ws/hub.ts";
 
 /** Output lines kept for the console's replay and for crash reports. */
@@ -136,15 +136,11 @@ function publicAddress(bindip: string): string {
   }
 }
 
-/** Parses and checks a start request with the spec's messages. */
+/** Parses and checks a start request with the words of the start form (shared/validation.ts). */
 export function parseStartRequest(body: Record<string, unknown>): StartRequest {
-  const bindip = typeof body.bindip === "string" ? body.bindip.trim() : "";
-  if (!isIPv4(bindip)) throw new Invalid(MSG.ipInvalid);
-  const rawPort = typeof body.port === "string" && body.port.trim() !== "" ? Number(body.port) : body.port;
-  if (typeof rawPort !== "number" || !Number.isInteger(rawPort) || rawPort < 1) throw new Invalid(MSG.portRequired);
-  if (rawPort > 65535) throw new Invalid("Port must be a whole number from 1 to 65535.");
-  if (typeof body.savefile !== "string" || body.savefile.trim() === "") throw new Invalid(MSG.saveRequired);
-  return { bindip, port: rawPort, savefile: body.savefile.trim() };
+  const problem = firstError(validateStart(body));
+  if (problem) throw new Invalid(problem);
+  return { bindip: String(body.bindip).trim(), port: portNumber(body.port), savefile: String(body.savefile).trim() };
 }
 
 export interface GameServerDeps {
@@ -289,7 +285,7 @@ export class GameServer implements GameControl {
 
   async start(request: StartRequest): Promise<{ message: string; status: number }> {
     await this.ready;
-    if (this.#state !== "stopped") throw new Conflict("Factorio server is already running");
+    if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
     this.#cancelRestart();
     this.#restart.attempt = 0;
     const run = await this.#launch(request);
@@ -321,7 +317,7 @@ export class GameServer implements GameControl {
     args.push("--rcon-bind", `127.0.0.1:${secret.port}`, "--rcon-password", secret.password);
     for (const provider of this.#providers) args.push(...(await provider()));
     args.push(...saveArgs);
-    if (this.#state !== "stopped") throw new Conflict("Factorio server is already running");
+    if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
 
     const outputFile = this.#file("game-output.log");
     if (existsSync(outputFile)) {
@@ -380,7 +376,7 @@ export class GameServer implements GameControl {
     );
     const save = run.savefile === LOAD_LATEST ? "the latest save" : run.savefile;
     if (settled === "running") {
-      return { status: 200, message: `Factorio server with save: ${run.savefile} started on port: ${request.port}` };
+      return { status: 200, message: PANEL_MSG.serverStarted(run.savefile, request.port) };
     }
     if (settled === "timeout") {
       return { status: 202, message: `Factorio is still loading ${save}; the status changes to running when it is hosting.` };
@@ -406,31 +402,31 @@ export class GameServer implements GameControl {
   async stop(): Promise<{ message: string; status: number }> {
     if (this.#restart.timer) {
       this.#cancelRestart();
-      return { status: 200, message: "The automatic restart was cancelled." };
+      return { status: 200, message: PANEL_MSG.restartCancelled };
     }
     const run = this.#run;
-    if (!run || this.#state === "stopped") throw new Conflict("Factorio server is not running");
-    if (run.requested) throw new Conflict("Factorio server is already stopping");
+    if (!run || this.#state === "stopped") throw new Conflict(PANEL_MSG.serverNotRunning);
+    if (run.requested) throw new Conflict(PANEL_MSG.serverAlreadyStopping);
     run.requested = "stop";
     this.#saveRecord(run);
     this.#setState("stopping", null);
     this.#signal(run, "SIGINT");
     if (await within(run.ended, ANSWER_WAIT_MS) === "timeout") return { status: 202, message: "Factorio server is saving the map and stopping; the status changes when it has exited." };
-    return { status: 200, message: "Factorio server stopped" };
+    return { status: 200, message: PANEL_MSG.serverStopped };
   }
 
   async kill(): Promise<{ message: string; status: number }> {
     if (this.#restart.timer) {
       this.#cancelRestart();
-      return { status: 200, message: "The automatic restart was cancelled." };
+      return { status: 200, message: PANEL_MSG.restartCancelled };
     }
     const run = this.#run;
-    if (!run || this.#state === "stopped") throw new Invalid("Factorio server is not running");
+    if (!run || this.#state === "stopped") throw new Invalid(PANEL_MSG.serverNotRunning);
     run.requested = "kill";
     this.#saveRecord(run);
     this.#signal(run, "SIGKILL");
     await within(run.ended, 10_000);
-    return { status: 200, message: "Factorio server killed" };
+    return { status: 200, message: PANEL_MSG.serverKilled };
   }
 
   #signal(run: Run, signal: Deno.Signal): void {

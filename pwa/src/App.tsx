@@ -14,6 +14,9 @@ const Users = lazy(() => import("./pages/Users/Users.tsx"));
 const Help = lazy(() => import("./pages/Help/Help.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
 const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
+const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
+const Console = lazy(() => import("./pages/Console/Console.tsx"));
+const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
 const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx"));
 
 function Loading() {
@@ -26,13 +29,13 @@ function Loading() {
 
 /** The page routes inside the layout. An area replaces its placeholder with its page. */
 export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
-  { path: "/", element: <Placeholder title="Controls" /> },
+  { path: "/", element: <Controls /> },
   { path: "/saves", element: <Placeholder title="Saves" /> },
   { path: "/mods", element: <Placeholder title="Mods" /> },
   { path: "/server-settings", element: <Placeholder title="Server Settings" /> },
   { path: "/game-settings", element: <Placeholder title="Game Settings" /> },
-  { path: "/console", element: <Placeholder title="Console" /> },
-  { path: "/logs", element: <Placeholder title="Logs" /> },
+  { path: "/console", element: <Console /> },
+  { path: "/logs", element: <Logs /> },
   { path: "/user-management", element: <Users /> },
   { path: "/notifications", element: <Notifications /> },
   { path: "/help", element: <Help /> },
