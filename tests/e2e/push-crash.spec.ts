@@ -2,14 +2,14 @@
 // crashes, the panel pushes to the fake push service, which decrypts the alert; handed to the service
 // worker, it shows the notification, and a click on it opens Controls.
 
-import { freeUdpPort, rconExec } from "../fake-factorio/launch.mjs";
+import { rconExec } from "../fake-factorio/launch.mjs";
 import { openSignedIn } from "./fixtures.ts";
 import { deliverPush, expect, shownNotifications, stubPushManager, testWithGame as test, waitForServiceWorker } from "./push-fixtures.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-test("a crash of the game reaches the fake push service decrypted, and shows as a notification that opens Controls", async ({ page, panel, fakePush }) => {
+test("a crash of the game reaches the fake push service decrypted, and shows as a notification that opens Controls", async ({ page, panel, fakePush, gamePort: port }) => {
   const key = JSON.parse(readFileSync(join(panel.dataDir, "vapid-keys.json"), "utf8")).publicKey;
   const sub = await fakePush.subscribe(key);
   await page.context().grantPermissions(["notifications"]);
@@ -21,7 +21,6 @@ test("a crash of the game reaches the fake push service decrypted, and shows as 
   await device.getByRole("checkbox", { name: "Started" }).check();
 
   // Start the game as the Controls page would, and wait for the "started" alert.
-  const port = await freeUdpPort();
   const start = await page.request.post("/api/server/start", { data: { bindip: "127.0.0.1", port, savefile: "world.zip" } });
   expect(start.status(), await start.text()).toBe(200);
   const started = await fakePush.waitFor((r) => r.subscriptionId === sub.id && r.status === 201);

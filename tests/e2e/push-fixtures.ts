@@ -3,31 +3,44 @@
 // (headless Chromium cannot reach a push service) and to deliver a push to the service worker through
 // the DevTools protocol.
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
-import { expect, startPanelProcess, test as base } from "./fixtures.ts";
+import { expect, ROOT, startPanelProcess, test as base } from "./fixtures.ts";
 import type { FakeSubscription } from "../fake-push/service.ts";
 import { startFakePush } from "../fake-push/launch.mjs";
-import { installGame } from "../fake-factorio/launch.mjs";
+import { test as gameTest } from "./game-fixtures.ts";
 
 export { expect, startFakePush };
 
 export type FakePush = Awaited<ReturnType<typeof startFakePush>>;
 
-/** `test` with a fake push service and a panel that trusts it. */
-export const test = base.extend<{ fakePush: FakePush }>({
-  fakePush: async ({}, use) => {
+const CA_FILE = join(ROOT, "tests", "fake-push", "tls", "ca.pem");
+
+const fakePushFixture = {
+  fakePush: async ({}, use: (f: FakePush) => Promise<void>) => {
     const fake = await startFakePush();
     await use(fake);
     await fake.stop();
   },
-  panel: async ({ fakePush }, use) => {
-    const panel = await startPanelProcess({ args: ["--push-ca-file", fakePush.caFile] });
+};
+
+/** The panel option that makes it trust the fake push service's certificate. */
+export const PUSH_PANEL_ARGS = ["--push-ca-file", CA_FILE];
+
+/** `test` with a fake push service and a panel that trusts it. */
+export const test = base.extend<{ fakePush: FakePush }>({
+  ...fakePushFixture,
+  panel: async ({}, use) => {
+    const panel = await startPanelProcess({ args: PUSH_PANEL_ARGS });
     await use(panel);
     await panel.stop();
   },
+});
+
+/** `test` on a simulated Factorio (game-fixtures.ts), with the fake push service. */
+export const testWithGame = gameTest.extend<{ fakePush: FakePush }>({
+  ...fakePushFixture,
+  panelArgs: [PUSH_PANEL_ARGS, { option: true }],
 });
 
 /** Waits until the service worker is active and controls the page. */
@@ -91,23 +104,3 @@ export async function shownNotifications(page: Page): Promise<{ title: string; b
     return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
   });
 }
-
-/** `test` whose panel runs on a simulated Factorio (installed with one save, "world.zip"). */
-export const testWithGame = test.extend<{ factorioDir: string }>({
-  factorioDir: async ({}, use) => {
-    const dir = installGame(mkdtempSync(join(tmpdir(), "factorio-e2e-")));
-    await use(dir);
-    rmSync(dir, { recursive: true, force: true });
-  },
-  panel: async ({ fakePush, factorioDir }, use) => {
-    const panel = await startPanelProcess({ args: ["--push-ca-file", fakePush.caFile, "--factorio-dir", factorioDir] });
-    await use(panel);
-    // The panel leaves the game running when it stops (by design); a test must not.
-    try {
-      process.kill(JSON.parse(readFileSync(join(panel.dataDir, "game-process.json"), "utf8")).pid, "SIGKILL");
-    } catch {
-      // no game recorded, or it is gone already
-    }
-    await panel.stop();
-  },
-});

@@ -1,6 +1,6 @@
-// The simulated game for tests and benchmarks that run under Node (Playwright specs, bench/*.mjs):
-// install it (with saves) through Deno, find a free UDP port, and send it a console command over RCON
-// the way the panel does (port and password from the panel's <data-dir>/rcon.json).
+// The simulated game for benchmarks that run under Node (bench/*.mjs, plain JavaScript): install it with
+// saves, find a free UDP port, and send it a console command over RCON the way the panel does (port and
+// password from the panel's <data-dir>/rcon.json). Playwright specs use game-fixtures.ts.
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -10,12 +10,15 @@ import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
-/** Installs the simulator in `dir` with the given saves (install.ts does the work). */
+/** Installs the simulator in `dir` (install.ts) and creates saves with the simulated game's own --create. */
 export function installGame(dir, version = "2.0", saves = ["world.zip"]) {
-  const code = `import { createFakeSave, installFakeFactorio } from "./tests/fake-factorio/install.ts";
-const f = installFakeFactorio(${JSON.stringify(dir)}, ${JSON.stringify(version)});
-for (const s of ${JSON.stringify(saves)}) await createFakeSave(f, s);`;
-  execFileSync(join(ROOT, "node_modules/.bin/deno"), ["eval", "--ext=ts", code], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(join(ROOT, "node_modules/.bin/deno"), ["run", "-A", "tests/fake-factorio/install.ts", dir, version], {
+    cwd: ROOT,
+    stdio: "ignore",
+  });
+  for (const s of saves) {
+    execFileSync(join(dir, "bin", "x64", "factorio"), ["--create", join(dir, "saves", s)], { cwd: dir, stdio: "ignore" });
+  }
   return dir;
 }
 
