@@ -13,6 +13,7 @@ import { userRoutes } from "./http/users.ts";
 import { serverRoutes } from "./http/server.ts";
 import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
+import { pushRoutes } from "./http/push.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -21,6 +22,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...userRoutes(ctx),
     ...serverRoutes(ctx),
     ...settingsRoutes(ctx),
+    ...pushRoutes(ctx),
   ];
 }
 
