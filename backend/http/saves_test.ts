@@ -6,12 +6,20 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { type TestPanel, withPanel } from "../testing/harness.ts";
-import { startGame, waitForStatus, withGamePanel } from "../testing/game.ts";
+import {
+  type GamePanel,
+  installGame,
+  startGame,
+  startPanelWithGame,
+  waitForStatus,
+  withGamePanel,
+} from "../testing/game.ts";
 import { saveZip } from "../testing/savefile.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { LOAD_LATEST, type SaveHeader } from "../../shared/api.ts";
@@ -381,19 +389,35 @@ for (const version of ["2.0", "1.1"] as const) {
   }, { version, saves: [] }));
 }
 
-Deno.test("create is refused with 423 while the game is starting or running", withGamePanel(async (p) => {
+/**
+ * A panel whose game binary is the simulator slowed down to `startupMs` of loading. The knob is set in
+ * a wrapper script, never in this process's environment: test files run in parallel in one process, and
+ * every game they start would inherit it.
+ */
+function withSlowGame(startupMs: number, fn: (p: GamePanel) => Promise<void>, opts: { saves?: string[]; args?: string[] } = {}) {
+  return async () => {
+    const factorio = await installGame("2.0", opts.saves ?? ["world.zip"]);
+    const slow = join(factorio.dir, "bin", "x64", "factorio-slow");
+    writeFileSync(slow, `#!/bin/sh\nFAKE_FACTORIO_STARTUP_MS=${startupMs} exec "${factorio.binary}" "$@"\n`);
+    chmodSync(slow, 0o755);
+    const p = await startPanelWithGame({ factorio, args: ["--factorio-binary", slow, ...(opts.args ?? [])] });
+    try {
+      await fn(p);
+    } finally {
+      await p.close();
+      rmSync(factorio.dir, { recursive: true, force: true });
+    }
+  };
+}
+
+Deno.test("create is refused with 423 while the game is starting or running", withSlowGame(3000, async (p) => {
   const c = await p.login();
-  Deno.env.set("FAKE_FACTORIO_STARTUP_MS", "3000");
-  try {
-    const starting = startGame(c, { savefile: "world.zip" });
-    await waitForStatus(p.ctx, "starting");
-    const early = await c.get("/api/saves/create/early");
-    assert.equal(early.status, 423);
-    assert.equal(early.body, PANEL_MSG.serverNotStopped);
-    await starting;
-  } finally {
-    Deno.env.delete("FAKE_FACTORIO_STARTUP_MS");
-  }
+  const starting = startGame(c, { savefile: "world.zip" });
+  await waitForStatus(p.ctx, "starting");
+  const early = await c.get("/api/saves/create/early");
+  assert.equal(early.status, 423);
+  assert.equal(early.body, PANEL_MSG.serverNotStopped);
+  await starting;
   const r = await c.get("/api/saves/create/new-world");
   assert.equal(r.status, 423);
   assert.equal(r.body, PANEL_MSG.serverNotStopped);
@@ -410,23 +434,18 @@ Deno.test("create: a failing game is reported with its output, and leaves no fil
   assert.deepEqual(readdirSync(savesDir(p)), []);
 }, { saves: [] }));
 
-Deno.test("create: a game that hangs is stopped after the timeout; one create at a time", withGamePanel(async (p) => {
+Deno.test("create: a game that hangs is stopped after the timeout; one create at a time", withSlowGame(600_000, async (p) => {
   const c = await p.login();
-  Deno.env.set("FAKE_FACTORIO_STARTUP_MS", "600000");
-  try {
-    const slow = c.get("/api/saves/create/slow");
-    for (let i = 0; i < 3000 && !p.ctx.saves.creatingNow; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(p.ctx.saves.creatingNow, "slow.zip");
-    const second = await c.get("/api/saves/create/second");
-    assert.equal(second.status, 409);
-    assert.equal(second.body, "The save slow.zip is being created; wait until it is done.");
-    const r = await slow;
-    assert.equal(r.status, 500);
-    assert.match(r.body, /^Error creating save slow\.zip: the game did not finish within 5 s and was stopped\nGame output:\n/);
-    assert.match(r.body, /Loading mod base/);
-  } finally {
-    Deno.env.delete("FAKE_FACTORIO_STARTUP_MS");
-  }
+  const slow = c.get("/api/saves/create/slow");
+  for (let i = 0; i < 3000 && !p.ctx.saves.creatingNow; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(p.ctx.saves.creatingNow, "slow.zip");
+  const second = await c.get("/api/saves/create/second");
+  assert.equal(second.status, 409);
+  assert.equal(second.body, "The save slow.zip is being created; wait until it is done.");
+  const r = await slow;
+  assert.equal(r.status, 500);
+  assert.match(r.body, /^Error creating save slow\.zip: the game did not finish within 5 s and was stopped\nGame output:\n/);
+  assert.match(r.body, /Loading mod base/);
   assert.deepEqual(readdirSync(savesDir(p)), []);
   assert.equal(p.ctx.saves.creatingNow, null);
 }, { saves: [], args: ["--save-create-timeout", "5"] }));
