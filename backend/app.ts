@@ -10,6 +10,7 @@ import { HttpError } from "./errors.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
+import { modRoutes } from "./http/mods.ts";
 import { staticHandler } from "./http/static.ts";
 
 /** Every API route of every area. Each area adds its module here. */
@@ -17,6 +18,7 @@ export function allRoutes(ctx: AppContext): Route[] {
   return [
     ...authRoutes(ctx),
     ...userRoutes(ctx),
+    ...modRoutes(ctx),
   ];
 }
 
