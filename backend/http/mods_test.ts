@@ -261,6 +261,21 @@ Deno.test("download all mods: a streamed zip of the mods folder, named before it
   }
 }));
 
+Deno.test("the route table holds every Mods and Mod packs call of the spec", withModPanel(async (m) => {
+  const table = m.panel.routes.map((r) => `${r.method} ${r.path}`);
+  const spec = [
+    "GET /api/mods/list", "POST /api/mods/toggle", "POST /api/mods/delete", "POST /api/mods/update", "POST /api/mods/upload",
+    "POST /api/mods/delete/all", "GET /api/mods/download", "POST /api/mods/portal/login", "GET /api/mods/portal/loginstatus",
+    "GET /api/mods/portal/logout", "POST /api/mods/portal/install/multiple", "POST /api/mods/portal/install",
+    "GET /api/mods/portal/list", "GET /api/mods/portal/info/:name", "GET /api/mods/packs/list", "POST /api/mods/packs/create",
+    "POST /api/mods/packs/:pack/delete", "GET /api/mods/packs/:pack/download", "POST /api/mods/packs/:pack/load",
+    "GET /api/mods/packs/:pack/list", "POST /api/mods/packs/:pack/mod/toggle", "POST /api/mods/packs/:pack/mod/update",
+    "POST /api/mods/packs/:pack/mod/delete",
+  ];
+  for (const route of spec) assert.ok(table.includes(route), route);
+  assert.ok(m.panel.routes.find((r) => r.path === "/api/mods/portal/logout")!.changesState, "logout changes state");
+}));
+
 const GATED = [
   "POST /api/mods/toggle",
   "POST /api/mods/delete",
