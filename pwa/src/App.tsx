@@ -10,6 +10,7 @@ import { checkSession } from "./state/session.ts";
 // Pages load on demand, so the first paint only needs the shell.
 const Login = lazy(() => import("./pages/Login/Login.tsx"));
 const Users = lazy(() => import("./pages/Users/Users.tsx"));
+const Mods = lazy(() => import("./pages/Mods/Mods.tsx"));
 const Help = lazy(() => import("./pages/Help/Help.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
 const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
@@ -26,7 +27,7 @@ function Loading() {
 export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/", element: <Placeholder title="Controls" /> },
   { path: "/saves", element: <Placeholder title="Saves" /> },
-  { path: "/mods", element: <Placeholder title="Mods" /> },
+  { path: "/mods", element: <Mods /> },
   { path: "/server-settings", element: <Placeholder title="Server Settings" /> },
   { path: "/game-settings", element: <Placeholder title="Game Settings" /> },
   { path: "/console", element: <Placeholder title="Console" /> },
