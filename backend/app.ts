@@ -11,6 +11,7 @@ import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
 import { modRoutes } from "./http/mods.ts";
+import { serverRoutes } from "./http/server.ts";
 import { staticHandler } from "./http/static.ts";
 
 /** Every API route of every area. Each area adds its module here. */
@@ -19,6 +20,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...authRoutes(ctx),
     ...userRoutes(ctx),
     ...modRoutes(ctx),
+    ...serverRoutes(ctx),
   ];
 }
 

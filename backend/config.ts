@@ -22,6 +22,10 @@ export interface Config {
   modPortalUrl: string;
   authUrl: string;
   modPortalCacheMinutes: number;
+  rconPort: number;
+  autoRestart: boolean;
+  autoRestartMax: number;
+  autoRestartDelay: number;
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -120,6 +124,24 @@ export const OPTIONS: Option<any>[] = [
     key: "modPortalCacheMinutes", flag: "mod-portal-cache-minutes", kind: "int", min: 1, max: 7 * 24 * 60,
     help: "how long the mod portal's list of all mods is kept before it is fetched again", defaultText: "60",
     defaultValue: () => 60,
+  }),
+  opt({
+    key: "rconPort", flag: "rcon-port", kind: "int", min: 0, max: 65535,
+    help: "port of the game's RCON console on 127.0.0.1 (0 picks a free one and keeps it)", defaultText: "0",
+    defaultValue: () => 0,
+  }),
+  opt({
+    key: "autoRestart", flag: "auto-restart", kind: "bool",
+    help: "start the game again after it crashes", defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "autoRestartMax", flag: "auto-restart-max", kind: "int", min: 1, max: 100,
+    help: "crashes in a row after which the automatic restart gives up", defaultText: "5", defaultValue: () => 5,
+  }),
+  opt({
+    key: "autoRestartDelay", flag: "auto-restart-delay", kind: "int", min: 1, max: 3600,
+    help: "seconds before the first automatic restart (doubling after each crash in a row, up to 10 minutes)",
+    defaultText: "10", defaultValue: () => 10,
   }),
 ];
 

@@ -11,6 +11,7 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import type { ServerState } from "../shared/api.ts";
+import { connectGameToHub, GameServer } from "./factorio/process.ts";
 
 export interface AppContext {
   config: Config;
@@ -19,6 +20,8 @@ export interface AppContext {
   db: Db;
   accounts: Accounts;
   hub: Hub;
+  /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
+  game: GameServer;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
   serverState: () => ServerState;
@@ -51,6 +54,9 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  const game = new GameServer({ config, bus, log, now });
+  await game.ready;
+  connectGameToHub(game, hub);
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -61,8 +67,9 @@ export async function createContext(
     db,
     accounts,
     hub,
+    game,
     now,
-    serverState: () => "stopped",
+    serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
     close: async () => {
       if (closed) return;
@@ -87,6 +94,8 @@ export async function createContext(
   ctx.onClose(() => db.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
+  // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
+  ctx.onClose(() => game.detach());
 
   return { ctx, bootstrap: { createdAdmin } };
 }

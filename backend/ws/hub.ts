@@ -100,8 +100,18 @@ export class Hub {
     return this.#clients.size;
   }
 
+  /** How many clients are subscribed to `room`. */
+  roomSize(room: RoomName): number {
+    let n = 0;
+    for (const c of this.#clients) if (c.rooms.has(room)) n++;
+    return n;
+  }
+
   broadcast(room: RoomName, message: string): void {
-    for (const c of this.#clients) if (c.rooms.has(room)) c.send({ room_name: room, message });
+    for (const c of this.#clients) {
+      // A client dropped as too slow may never finish its close handshake (it does not read): forget it now.
+      if (c.rooms.has(room) && !c.send({ room_name: room, message }) && c.closed) this.#clients.delete(c);
+    }
   }
 
   /** Closes the connections of sessions that no longer pass `stillValid` (expired sessions). */

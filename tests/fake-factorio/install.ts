@@ -11,6 +11,7 @@
 // --factorio-dir <dir> meets the same game every time. Used by the tests and by `npm run demo`.
 
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { type SaveState, writeSave } from "./savefile.ts";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -88,9 +89,11 @@ export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.
     binary,
     [
       "#!/bin/sh",
-      "# Factorio headless simulator (Factorio Panel test double).",
-      `export FAKE_FACTORIO_VERSION="${VERSIONS[version].version}"`,
-      `export FAKE_FACTORIO_BUILD="${VERSIONS[version].build}"`,
+      "# Factorio headless simulator (Factorio Panel test double). See tests/fake-factorio/main.ts.",
+      `export FAKE_FACTORIO_VERSION="\${FAKE_FACTORIO_VERSION:-${VERSIONS[version].version}}"`,
+      `export FAKE_FACTORIO_BUILD="\${FAKE_FACTORIO_BUILD:-${VERSIONS[version].build}}"`,
+      'FAKE_FACTORIO_EXECUTABLE="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"',
+      "export FAKE_FACTORIO_EXECUTABLE",
       `exec "${deno}" run --allow-all --quiet --no-lock "${main}" "$@"`,
       "",
     ].join("\n"),
@@ -112,6 +115,27 @@ export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.
     writeFileSync(join(dir, "data", name, "info.json"), JSON.stringify(infoJson(name, version), null, 2) + "\n");
   }
   return { dir, binary, version, fullVersion: VERSIONS[version].version, build: VERSIONS[version].build };
+}
+
+/**
+ * Writes a save into <dir>/saves as the simulated game's --create would (without starting it), listing
+ * the built-in mods plus `mods`. Returns its path.
+ */
+export async function createFakeSave(
+  f: FakeFactorio,
+  name: string,
+  opts: { mods?: { name: string; version: string }[]; state?: Partial<SaveState>; mtime?: Date } = {},
+): Promise<string> {
+  const path = join(f.dir, "saves", name.endsWith(".zip") ? name : `${name}.zip`);
+  const mods = [...builtInMods(f.version).map((m) => ({ name: m, version: f.fullVersion })), ...(opts.mods ?? [])];
+  await writeSave(path, {
+    version: f.fullVersion,
+    build: f.build,
+    mods,
+    state: { tick: 0, players: [], seed: 12345, ...opts.state },
+  });
+  if (opts.mtime) Deno.utimeSync(path, opts.mtime, opts.mtime);
+  return path;
 }
 
 if (import.meta.main) {

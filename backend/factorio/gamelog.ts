@@ -1,0 +1,145 @@
+// Reading the game's log files: the last lines of a file (GET /api/log/tail) without reading the whole
+// file, and following a file as the game appends to it (the game's output, which the panel does not hold
+// a pipe to, so that the game outlives panel restarts).
+
+import { open } from "node:fs/promises";
+
+const CHUNK = 64 * 1024;
+/** A line longer than this is cut: one runaway line must not hold the panel's memory. */
+export const MAX_LINE_CHARS = 8192;
+
+function clip(line: string): string {
+  return line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) + " [...]" : line;
+}
+
+/** The last `count` lines of a text file; [] when it does not exist. Reads backwards in chunks. */
+export async function lastLines(path: string, count: number): Promise<string[]> {
+  if (count <= 0) return [];
+  let fh;
+  try {
+    fh = await open(path, "r");
+  } catch (e) {
+    if ((e as { code?: string }).code === "ENOENT") return [];
+    throw e;
+  }
+  try {
+    const size = (await fh.stat()).size;
+    const parts: Uint8Array[] = [];
+    let newlines = 0;
+    let pos = size;
+    // Enough newlines for `count` lines, plus the one ending the last line.
+    while (pos > 0 && newlines <= count) {
+      const len = Math.min(CHUNK, pos);
+      pos -= len;
+      const buf = new Uint8Array(len);
+      const { bytesRead } = await fh.read(buf, 0, len, pos);
+      const chunk = buf.subarray(0, bytesRead);
+      for (const b of chunk) if (b === 10) newlines++;
+      parts.unshift(chunk);
+    }
+    const text = new TextDecoder().decode(await new Blob(parts as BlobPart[]).arrayBuffer());
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    // When the read started mid-file, the first piece may be a partial line.
+    if (pos > 0) lines.shift();
+    return lines.slice(-count).map((l) => clip(l.replace(/\r$/, "")));
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Follows a file from `offset`, calling `onLines` with every complete new line, in order. A file-system
+ * watch wakes it at once; a slow timer catches anything a watch misses. `poll()` reads what is there now.
+ */
+export class FileTail {
+  #offset: number;
+  #partial = "";
+  #watcher: Deno.FsWatcher | null = null;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #reading: Promise<void> | null = null;
+  #again = false;
+  #closed = false;
+  #decoder = new TextDecoder();
+
+  constructor(readonly path: string, offset: number, private readonly onLines: (lines: string[]) => void) {
+    this.#offset = offset;
+  }
+
+  start(): void {
+    try {
+      this.#watcher = Deno.watchFs(this.path, { recursive: false });
+      void (async () => {
+        try {
+          for await (const _ of this.#watcher!) void this.poll();
+        } catch {
+          // watcher closed
+        }
+      })();
+    } catch {
+      this.#watcher = null; // no inotify: the timer alone will do
+    }
+    this.#timer = setInterval(() => void this.poll(), 1000);
+    void this.poll();
+  }
+
+  /** Reads everything appended since the last read. Concurrent calls share one read and one follow-up. */
+  poll(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (this.#reading) {
+      this.#again = true;
+      return this.#reading;
+    }
+    this.#reading = (async () => {
+      do {
+        this.#again = false;
+        await this.#read();
+      } while (this.#again && !this.#closed);
+    })().finally(() => (this.#reading = null));
+    return this.#reading;
+  }
+
+  async #read(): Promise<void> {
+    let fh;
+    try {
+      fh = await open(this.path, "r");
+    } catch {
+      return;
+    }
+    try {
+      const size = (await fh.stat()).size;
+      if (size < this.#offset) {
+        this.#offset = 0; // truncated: start over
+        this.#partial = "";
+      }
+      const buf = new Uint8Array(CHUNK);
+      while (this.#offset < size && !this.#closed) {
+        const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, size - this.#offset), this.#offset);
+        if (bytesRead === 0) break;
+        this.#offset += bytesRead;
+        const text = this.#partial + this.#decoder.decode(buf.subarray(0, bytesRead), { stream: true });
+        const lines = text.split("\n");
+        this.#partial = lines.pop()!;
+        if (this.#partial.length > MAX_LINE_CHARS) {
+          lines.push(this.#partial);
+          this.#partial = "";
+        }
+        if (lines.length > 0) this.onLines(lines.map((l) => clip(l.replace(/\r$/, ""))));
+      }
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Stops following; a final `poll()` before this delivers what is left. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    try {
+      this.#watcher?.close();
+    } catch {
+      // already closed
+    }
+    await this.#reading;
+  }
+}

@@ -1,0 +1,67 @@
+// Game server control and the game's log: status, version, start, save & stop, kill, log tail.
+
+import type { AppContext } from "../context.ts";
+import { readObject } from "./body.ts";
+import type { Route } from "./routes.ts";
+import { sessionOf } from "./routes.ts";
+import { gameLogTail, parseStartRequest } from "../factorio/process.ts";
+
+/** Lines GET /api/log/tail answers by default, and at most (?lines=N). */
+export const LOG_TAIL_DEFAULT = 1000;
+export const LOG_TAIL_MAX = 10_000;
+
+export function serverRoutes(ctx: AppContext): Route[] {
+  const { game } = ctx;
+  return [
+    {
+      method: "GET",
+      path: "/api/server/status",
+      handler: (c) => c.json(game.status()),
+    },
+    {
+      method: "GET",
+      path: "/api/server/facVersion",
+      handler: async (c) => c.json(await game.versionInfo()),
+    },
+    {
+      method: "POST",
+      path: "/api/server/start",
+      requiresStopped: true,
+      handler: async (c) => {
+        const request = parseStartRequest(await readObject(c));
+        ctx.log.info("Start requested", { user: sessionOf(c).user.username, save: request.savefile, port: request.port });
+        const { status, message } = await game.start(request);
+        return c.json(message, status as 200 | 202);
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/server/stop",
+      changesState: true,
+      handler: async (c) => {
+        ctx.log.info("Save & stop requested", { user: sessionOf(c).user.username });
+        const { status, message } = await game.stop();
+        return c.json(message, status as 200 | 202);
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/server/kill",
+      changesState: true,
+      handler: async (c) => {
+        ctx.log.info("Kill requested", { user: sessionOf(c).user.username });
+        const { status, message } = await game.kill();
+        return c.json(message, status as 200 | 202);
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/log/tail",
+      handler: async (c) => {
+        const asked = Number(c.req.query("lines") ?? LOG_TAIL_DEFAULT);
+        const count = Number.isInteger(asked) && asked > 0 ? Math.min(asked, LOG_TAIL_MAX) : LOG_TAIL_DEFAULT;
+        return c.json(await gameLogTail(game, count));
+      },
+    },
+  ];
+}

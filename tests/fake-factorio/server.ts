@@ -1,0 +1,375 @@
+// The simulated game while it hosts a map: players, the admin/white/ban lists (kept in their files as the
+// real game keeps them in sync), the console commands RCON can run, saving, and quitting on a signal.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../backend/fsutil.ts";
+import type { Output } from "./output.ts";
+import { type HeaderMod, type SaveState, writeSave } from "./savefile.ts";
+
+export interface ServerSettings {
+  max_players?: number;
+  auto_pause?: boolean;
+  [key: string]: unknown;
+}
+
+export interface GameOptions {
+  out: Output;
+  version: string;
+  build: number;
+  mods: HeaderMod[];
+  savePath: string;
+  state: SaveState;
+  settings: ServerSettings;
+  adminList: string;
+  whitelist: string | null;
+  useWhitelist: boolean;
+  banList: string;
+  saveMs: number;
+  savesDir: string;
+}
+
+interface Ban {
+  username: string;
+  reason?: string;
+}
+
+function readNames(path: string | null): string[] {
+  if (!path || !existsSync(path)) return [];
+  try {
+    const data = JSON.parse(readFileSync(path, "utf8"));
+    return Array.isArray(data) ? data.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function readBans(path: string): Ban[] {
+  if (!existsSync(path)) return [];
+  try {
+    const data = JSON.parse(readFileSync(path, "utf8"));
+    if (!Array.isArray(data)) return [];
+    return data.flatMap((x): Ban[] => {
+      if (typeof x === "string") return [{ username: x }];
+      if (x && typeof x.username === "string") return [{ username: x.username, reason: x.reason }];
+      return [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+function same(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/** "7 seconds", "1 minute and 26 seconds", "1 day, 11 hours, 1 minute and 26 seconds". */
+export function formatGameTime(totalSeconds: number): string {
+  const s = Math.floor(totalSeconds);
+  const units: [number, string][] = [
+    [Math.floor(s / 86400), "day"],
+    [Math.floor((s % 86400) / 3600), "hour"],
+    [Math.floor((s % 3600) / 60), "minute"],
+    [s % 60, "second"],
+  ];
+  const words = units.filter(([n]) => n > 0).map(([n, u]) => `${n} ${u}${n === 1 ? "" : "s"}`);
+  if (words.length === 0) return "0 seconds";
+  if (words.length === 1) return words[0];
+  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+const HELP = [
+  "Available commands:",
+  "  /admins - Prints a list of game admins.",
+  "  /ban <player> <reason> - Bans the specified player.",
+  "  /bans - Prints a list of banned players.",
+  "  /command <command> - Executes a Lua command (if allowed).",
+  "  /demote <player> - Demotes the player from admin.",
+  "  /help [command] - Prints help for the given command or a list of available commands.",
+  "  /kick <player> <reason> - Kicks the specified player.",
+  "  /players [online/o] [count/c] - Prints a list of players in the game.",
+  "  /promote <player> - Promotes the player to admin.",
+  "  /save [<name>] - Saves the game.",
+  "  /seed - Prints the starting map seed.",
+  "  /server-save - Saves the game on the server in a multiplayer game.",
+  "  /time - Prints info about how old the map is.",
+  "  /unban <player> - Unbans the specified player.",
+  "  /version - Prints the current game version.",
+  "  /whitelist <add/remove/get/clear> [player] - Administration of the server whitelist.",
+].join("\n");
+
+export class HostedGame {
+  readonly players = new Map<string, { online: boolean }>();
+  #admins: string[];
+  #whitelist: string[];
+  #bans: Ban[];
+  #tickBase: number;
+  #runningSince: number | null = null;
+  #quitting = false;
+
+  constructor(private readonly o: GameOptions) {
+    this.#admins = readNames(o.adminList);
+    this.#whitelist = readNames(o.whitelist);
+    this.#bans = readBans(o.banList);
+    this.#tickBase = o.state.tick;
+    for (const p of o.state.players) this.players.set(p, { online: false });
+    this.#updateClock();
+  }
+
+  get savePath(): string {
+    return this.o.savePath;
+  }
+
+  /** Game ticks played. With auto_pause (the default) the clock stands still while nobody is online. */
+  tick(): number {
+    if (this.#runningSince === null) return this.#tickBase;
+    return this.#tickBase + Math.floor(((performance.now() - this.#runningSince) / 1000) * 60);
+  }
+
+  #updateClock(): void {
+    const paused = this.o.settings.auto_pause !== false && this.#online().length === 0;
+    if (paused && this.#runningSince !== null) {
+      this.#tickBase = this.tick();
+      this.#runningSince = null;
+    } else if (!paused && this.#runningSince === null) {
+      this.#runningSince = performance.now();
+    }
+  }
+
+  #online(): string[] {
+    return [...this.players].filter(([, p]) => p.online).map(([n]) => n);
+  }
+
+  #isAdmin(name: string): boolean {
+    return this.#admins.some((a) => same(a, name));
+  }
+
+  #state(): SaveState {
+    return { tick: this.tick(), players: [...this.players.keys()], seed: this.o.state.seed };
+  }
+
+  #writeList(path: string | null, list: unknown[]): void {
+    if (!path) return;
+    writeFileAtomic(path, JSON.stringify(list, null, 2) + "\n");
+  }
+
+  async save(path: string): Promise<void> {
+    await new Promise((r) => setTimeout(r, this.o.saveMs));
+    await writeSave(path, { version: this.o.version, build: this.o.build, mods: this.o.mods, state: this.#state() });
+  }
+
+  /** Runs one console command as the server (RCON's identity) and returns the reply text. */
+  async execute(input: string): Promise<string> {
+    const text = input.trim();
+    if (text === "") return "";
+    if (!text.startsWith("/")) {
+      this.o.out.event("CHAT", `<server>: ${text}`);
+      return "";
+    }
+    const [word, ...rest] = text.slice(1).split(/\s+/);
+    const arg = text.slice(1 + word.length).trim();
+    const out = this.o.out;
+    switch (word) {
+      case "players":
+      case "p": {
+        const onlineOnly = rest.some((r) => r === "online" || r === "o");
+        const countOnly = rest.some((r) => r === "count" || r === "c");
+        const names = onlineOnly ? this.#online() : [...this.players.keys()];
+        const title = `${onlineOnly ? "Online players" : "Players"} (${names.length})`;
+        if (countOnly) return title;
+        return [`${title}:`, ...names.map((n) => `  ${n}${this.players.get(n)!.online ? " (online)" : ""}`)].join("\n");
+      }
+      case "admins": {
+        return [
+          `Admins (${this.#admins.length}):`,
+          ...this.#admins.map((n) => `  ${n}${this.players.get(n)?.online ? " (online)" : ""}`),
+        ].join("\n");
+      }
+      case "time":
+        return formatGameTime(this.tick() / 60);
+      case "version":
+        return this.o.version;
+      case "seed":
+        return String(this.o.state.seed);
+      case "help":
+      case "h":
+        return HELP;
+      case "save": {
+        if (arg.toLowerCase().startsWith("_autosave")) return "You can't save over an autosave.";
+        if (/[/\\]|\.\./.test(arg)) return `Invalid save name "${arg}".`;
+        const target = arg === "" ? this.o.savePath : join(this.o.savesDir, arg.endsWith(".zip") ? arg : `${arg}.zip`);
+        return await this.#saveCommand(target);
+      }
+      case "server-save":
+        return await this.#saveCommand(this.o.savePath);
+      case "c":
+      case "command":
+      case "sc":
+      case "silent-command":
+      case "measured-command":
+        // No Lua here: the command is logged as the game logs it, and prints nothing back.
+        out.event("COMMAND", `<server> (command): ${arg}`);
+        return "";
+      case "promote": {
+        if (!arg) return "Missing player name.";
+        if (this.#isAdmin(arg)) return `${arg} is already an admin.`;
+        this.#admins.push(arg);
+        this.#writeList(this.o.adminList, this.#admins);
+        out.event("PROMOTE", `${arg} was promoted to admin by <server>.`);
+        return `${arg} was promoted to admin by <server>.`;
+      }
+      case "demote": {
+        if (!arg) return "Missing player name.";
+        if (!this.#isAdmin(arg)) return `${arg} is not an admin.`;
+        this.#admins = this.#admins.filter((a) => !same(a, arg));
+        this.#writeList(this.o.adminList, this.#admins);
+        out.event("DEMOTE", `${arg} was demoted from admin by <server>.`);
+        return `${arg} was demoted from admin by <server>.`;
+      }
+      case "whitelist":
+        return this.#whitelistCommand(rest[0] ?? "", rest[1] ?? "");
+      case "ban": {
+        const [name, ...why] = rest;
+        if (!name) return "Missing player name.";
+        const reason = why.join(" ") || "unspecified";
+        const notOnMap = this.players.has(name) ? "" : " (not on map)";
+        this.#bans = this.#bans.filter((b) => !same(b.username, name));
+        this.#bans.push({ username: name, reason });
+        this.#writeList(this.o.banList, this.#bans.map((b) => (b.reason ? b : b.username)));
+        const line = `${name}${notOnMap} was banned by <server>. Reason: ${reason}.`;
+        out.event("BAN", line);
+        if (this.players.get(name)?.online) this.#leave(name);
+        return line;
+      }
+      case "unban": {
+        if (!arg) return "Missing player name.";
+        if (!this.#bans.some((b) => same(b.username, arg))) return `${arg} is not banned.`;
+        this.#bans = this.#bans.filter((b) => !same(b.username, arg));
+        this.#writeList(this.o.banList, this.#bans.map((b) => (b.reason ? b : b.username)));
+        out.event("UNBANNED", `${arg} was unbanned by <server>.`);
+        return `${arg} was unbanned by <server>.`;
+      }
+      case "bans":
+        return [
+          `Banned players (${this.#bans.length}):`,
+          ...this.#bans.map((b) => `  ${b.username}${b.reason ? `: ${b.reason}` : ""}`),
+        ].join("\n");
+      case "kick": {
+        const [name, ...why] = rest;
+        if (!name) return "Missing player name.";
+        if (!this.players.get(name)?.online) return `Player ${name} is not online.`;
+        const line = `${name} was kicked by <server>. Reason: ${why.join(" ") || "unspecified"}.`;
+        out.event("KICK", line);
+        this.#leave(name);
+        return line;
+      }
+      // The simulator's own commands, for tests and the demo.
+      case "fake-join":
+        return rest.map((n) => this.#join(n)).filter((r) => r !== "").join("\n");
+      case "fake-leave":
+        for (const n of rest) if (this.players.get(n)?.online) this.#leave(n);
+        return "";
+      case "fake-chat": {
+        const [name, ...words] = rest;
+        if (!name || words.length === 0) return "Usage: /fake-chat <player> <text>";
+        out.event("CHAT", `${name}: ${words.join(" ")}`);
+        return "";
+      }
+      case "fake-crash":
+        this.crash(Number.parseInt(rest[0] ?? "1", 10) || 1);
+        return "";
+      default:
+        return `Unknown command "${word}".`;
+    }
+  }
+
+  async #saveCommand(target: string): Promise<string> {
+    this.o.out.engine(`Info AppManager.cpp:398: Saving map as ${target}`);
+    await this.save(target);
+    this.o.out.engine("Info AppManager.cpp:419: Saving finished");
+    return `Saving map as ${target}`;
+  }
+
+  #whitelistCommand(action: string, name: string): string {
+    switch (action) {
+      case "add":
+        if (!name) return "Missing player name.";
+        if (this.#whitelist.some((w) => same(w, name))) return `${name} is already in the whitelist.`;
+        this.#whitelist.push(name);
+        this.#writeList(this.o.whitelist, this.#whitelist);
+        return `Added ${name} to the whitelist.`;
+      case "remove":
+        if (!name) return "Missing player name.";
+        if (!this.#whitelist.some((w) => same(w, name))) return `${name} is not in the whitelist.`;
+        this.#whitelist = this.#whitelist.filter((w) => !same(w, name));
+        this.#writeList(this.o.whitelist, this.#whitelist);
+        return `Removed ${name} from the whitelist.`;
+      case "get":
+        return this.#whitelist.length === 0
+          ? "The whitelist is empty."
+          : `Whitelisted players (${this.#whitelist.length}):\n${this.#whitelist.map((w) => `  ${w}`).join("\n")}`;
+      case "clear":
+        this.#whitelist = [];
+        this.#writeList(this.o.whitelist, this.#whitelist);
+        return "The whitelist was cleared.";
+      default:
+        return "Usage: /whitelist <add/remove/get/clear> [player]";
+    }
+  }
+
+  #join(name: string): string {
+    const out = this.o.out;
+    if (this.players.get(name)?.online) return `${name} is already online.`;
+    const refuse = (why: string) => {
+      out.engine(`Info ServerMultiplayerManager.cpp:1058: Refusing connection for ${name}: ${why}`);
+      return `${name} could not join: ${why}`;
+    };
+    if (this.#bans.some((b) => same(b.username, name))) return refuse("banned");
+    if (this.o.useWhitelist && this.#whitelist.length > 0 && !this.#whitelist.some((w) => same(w, name))) {
+      return refuse("not whitelisted");
+    }
+    const max = this.o.settings.max_players ?? 0;
+    if (max > 0 && this.#online().length >= max && !this.#isAdmin(name)) return refuse("the server is full");
+    this.players.set(name, { online: true });
+    out.engine(`Info ServerMultiplayerManager.cpp:1098: Player ${name} joined the game (peer ${this.players.size})`);
+    out.event("JOIN", `${name} joined the game`);
+    this.#updateClock();
+    return "";
+  }
+
+  #leave(name: string): void {
+    this.players.set(name, { online: false });
+    this.o.out.event("LEAVE", `${name} left the game`);
+    this.#updateClock();
+  }
+
+  /** Saves and exits 0, with the lines the game prints on SIGINT/SIGTERM. */
+  async quit(signal: "SIGINT" | "SIGTERM"): Promise<never> {
+    if (this.#quitting) return await new Promise<never>(() => {});
+    this.#quitting = true;
+    const out = this.o.out;
+    out.engine(`Received ${signal}, shutting down`);
+    out.engine("Quitting: signal.");
+    out.engine(`Info MainLoop.cpp:437: Saving map as ${this.o.savePath}`);
+    await this.save(this.o.savePath);
+    out.engine("Info MainLoop.cpp:448: Saving progress: 100.000000%");
+    out.engine("Goodbye");
+    out.close();
+    Deno.exit(0);
+  }
+
+  /** Dies like a crashing game: a crash report, no save, a non-zero exit. */
+  crash(code: number): never {
+    const out = this.o.out;
+    out.engine("Error Util.cpp:83: Received SIGSEGV");
+    out.raw("Factorio crashed. Generating symbolized stacktrace, please wait ...");
+    out.raw("#0 0x0000000000c0ffee in FakeFactorio::simulateCrash() at src/Simulator.cpp:42");
+    out.raw("Stack trace logging done");
+    out.engine(`Error CrashHandler.cpp:560: Map tick at moment of crash: ${this.tick()}`);
+    out.engine(
+      "Error Util.cpp:83: Unexpected error occurred. If you're running the latest version of the game you can help us solve the problem by posting the contents of the log file on the Factorio forums.",
+    );
+    out.close();
+    Deno.exit(code);
+  }
+}
