@@ -144,12 +144,19 @@ function PortalInstall(props: { onInstall: (r: PortalRelease, info: PortalModInf
   );
 }
 
+// The last answer, so the tab opens at once while the check runs again.
+let lastLoginStatus: boolean | null = null;
+
 /** The 'Install Mod' tab: the portal's login status is checked each time the tab opens. */
 export function InstallMod(props: { run: <T>(label: string, fn: () => Promise<T>) => Promise<T | undefined>; onChanged: () => void; disabled: boolean }) {
-  const [loggedIn, setLoggedIn] = useState<boolean | null>(null);
+  const [loggedIn, setLoggedInState] = useState<boolean | null>(lastLoginStatus);
+  const setLoggedIn = useCallback((v: boolean) => {
+    lastLoginStatus = v;
+    setLoggedInState(v);
+  }, []);
   useEffect(() => {
     modsApi.portal.status().then(setLoggedIn, () => setLoggedIn(false));
-  }, []);
+  }, [setLoggedIn]);
 
   async function install(r: PortalRelease, info: PortalModInfo) {
     const result: InstallResult | undefined = await props.run(`Installing ${info.title} ${shortVersion(r.version)}`, () =>

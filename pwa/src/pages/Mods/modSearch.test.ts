@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import Fuse from "fuse.js";
-import { FUSE_OPTIONS, MAX_SUGGESTIONS, ModSearcher, PATTERN_CHUNK, SEARCH_DEBOUNCE_MS } from "./modSearch.ts";
+import { FUSE_OPTIONS, MAX_SUGGESTIONS, minEditDistance, ModSearcher, PATTERN_CHUNK, SEARCH_DEBOUNCE_MS } from "./modSearch.ts";
 import { LIST_HEIGHT } from "./ModSearch.tsx";
 import type { PortalListEntry } from "../../../../shared/api.ts";
 
@@ -32,8 +32,12 @@ function queries(list: PortalListEntry[], count: number): string[] {
   while (out.length < count) {
     const source = list[rnd(list.length)][rnd(2) ? "name" : "title"];
     const start = rnd(source.length);
-    let q = source.slice(start, start + 2 + rnd(12));
-    if (rnd(3) === 0 && q.length > 2) q = q.slice(0, 1) + "z" + q.slice(2); // a typo
+    let q = source.slice(start, start + 2 + rnd(18));
+    const typo = rnd(6);
+    if (typo === 0 && q.length > 2) q = q.slice(0, 1) + "z" + q.slice(2); // substituted
+    if (typo === 1 && q.length > 3) q = q.slice(0, 2) + q.slice(3); // left out
+    if (typo === 2 && q.length > 3) q = q.slice(0, 1) + q[2] + q[1] + q.slice(3); // swapped
+    if (typo === 3) q = q + WORDS[rnd(WORDS.length)].slice(0, 3); // one word into the next
     if (rnd(5) === 0) q = q.toUpperCase();
     out.push(q);
   }
@@ -56,7 +60,7 @@ describe("mod search", () => {
     const list = modList(1500);
     const searcher = new ModSearcher(list);
     const plain = new Fuse(list, FUSE_OPTIONS);
-    for (const q of queries(list, 120)) {
+    for (const q of queries(list, 200)) {
       const expected = plain.search(q, { limit: MAX_SUGGESTIONS }).map((r) => r.item.name);
       expect(searcher.search(q).map((r) => r.name), JSON.stringify(q)).toEqual(q.trim() === "" ? [] : expected);
       if (q.length >= 3) {
@@ -66,6 +70,34 @@ describe("mod search", () => {
       }
     }
   }, 120_000);
+
+  it("computes the smallest edit distance to any part of a text (Myers) as the textbook table does", () => {
+    let seed = 3;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const alphabet = "abcde -";
+    const word = (len: number) => Array.from({ length: len }, () => alphabet[rnd(alphabet.length)]).join("");
+    const table = (p: string, t: string) => {
+      let prev = Array.from({ length: p.length + 1 }, (_, i) => i);
+      let best = prev[p.length];
+      for (let j = 1; j <= t.length; j++) {
+        const cur = [0];
+        for (let i = 1; i <= p.length; i++) cur[i] = Math.min(prev[i] + 1, cur[i - 1] + 1, prev[i - 1] + (p[i - 1] === t[j - 1] ? 0 : 1));
+        best = Math.min(best, cur[p.length]);
+        prev = cur;
+      }
+      return best;
+    };
+    for (let n = 0; n < 3000; n++) {
+      const p = word(1 + rnd(32));
+      const t = word(rnd(40));
+      const peq = new Int32Array(65536);
+      for (let i = 0; i < p.length; i++) peq[p.charCodeAt(i)] |= 1 << i;
+      expect(minEditDistance(t, peq, p.length), `${p} in ${t}`).toBe(table(p, t));
+    }
+  });
 
   it("weighs the name twice the title", () => {
     const list = [

@@ -33,20 +33,33 @@ function inlineSearcher(list: PortalListEntry[]): Searcher {
 
 function workerSearcher(list: PortalListEntry[]): Searcher {
   const worker = new Worker(new URL("./search.worker.ts", import.meta.url), { type: "module" });
-  const waiting = new Map<number, (results: PortalListEntry[]) => void>();
-  let nextId = 1;
-  worker.onmessage = (e: MessageEvent<WorkerReply>) => {
-    waiting.get(e.data.id)?.(e.data.results);
-    waiting.delete(e.data.id);
-  };
   worker.postMessage({ type: "load", list } satisfies WorkerRequest);
+  // One search in the worker at a time; of the queries typed meanwhile only the newest is searched next
+  // (the others are answered with nothing: the box has moved on), so the worker never falls behind.
+  let running: { id: number; resolve: (r: PortalListEntry[]) => void } | null = null;
+  let next: { query: string; resolve: (r: PortalListEntry[]) => void } | null = null;
+  let nextId = 1;
+  const send = (query: string, resolve: (r: PortalListEntry[]) => void) => {
+    running = { id: nextId++, resolve };
+    worker.postMessage({ type: "search", id: running.id, query } satisfies WorkerRequest);
+  };
+  worker.onmessage = (e: MessageEvent<WorkerReply>) => {
+    if (running?.id !== e.data.id) return;
+    running.resolve(e.data.results);
+    running = null;
+    if (next) {
+      const { query, resolve } = next;
+      next = null;
+      send(query, resolve);
+    }
+  };
   return {
     size: list.length,
     search: measured((query) =>
       new Promise((resolve) => {
-        const id = nextId++;
-        waiting.set(id, resolve);
-        worker.postMessage({ type: "search", id, query } satisfies WorkerRequest);
+        if (!running) return send(query, resolve);
+        next?.resolve([]);
+        next = { query, resolve };
       })
     ),
   };
