@@ -12,6 +12,7 @@ import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
 import { modRoutes } from "./http/mods.ts";
 import { serverRoutes } from "./http/server.ts";
+import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
 
 /** Every API route of every area. Each area adds its module here. */
@@ -21,6 +22,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...userRoutes(ctx),
     ...modRoutes(ctx),
     ...serverRoutes(ctx),
+    ...settingsRoutes(ctx),
   ];
 }
 

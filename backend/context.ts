@@ -12,6 +12,9 @@ import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import type { ServerState } from "../shared/api.ts";
 import { connectGameToHub, GameServer } from "./factorio/process.ts";
+import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
+import { Players } from "./factorio/players.ts";
+import { ServerSettings } from "./factorio/settings.ts";
 
 export interface AppContext {
   config: Config;
@@ -22,6 +25,11 @@ export interface AppContext {
   hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
   game: GameServer;
+  paths: FactorioPaths;
+  /** The admin, white and ban lists (the game's files), live over RCON while the game runs. */
+  players: Players;
+  /** server-settings.json. */
+  settings: ServerSettings;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
   serverState: () => ServerState;
@@ -57,6 +65,10 @@ export async function createContext(
   const game = new GameServer({ config, bus, log, now });
   await game.ready;
   connectGameToHub(game, hub);
+  const paths = factorioPaths(config);
+  const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
+  game.addLaunchArgs(() => players.launchArgs());
+  const settings = new ServerSettings(paths, players);
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -68,6 +80,9 @@ export async function createContext(
     accounts,
     hub,
     game,
+    paths,
+    players,
+    settings,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),

@@ -231,3 +231,27 @@ export interface DownloadProgress {
   /** 0 when the portal did not say. */
   total: number;
 }
+
+// ---- Players (admin, whitelist and ban lists) ----
+
+/** An entry of server-banlist.json. The game may also store an address; the panel keeps it untouched. */
+export interface BanEntry {
+  username: string;
+  reason: string;
+}
+
+/** GET /api/players and the answer of every list change. */
+export interface PlayerLists {
+  admins: string[];
+  whitelist: string[];
+  /** Passed to the game at start as --use-server-whitelist. */
+  use_whitelist: boolean;
+  bans: BanEntry[];
+  /** True while the game runs: changes go to it over RCON at once as well as to the files. */
+  live: boolean;
+}
+
+/** GET /api/players/online. */
+export interface OnlinePlayers {
+  players: string[];
+}

@@ -9,3 +9,21 @@ export const BUILT_IN_MODS = ["base", "core", "elevated-rails", "quality", "spac
 export function isBuiltInMod(name: string): boolean {
   return (BUILT_IN_MODS as readonly string[]).includes(name);
 }
+
+/**
+ * config.ini sections that only the game's client reads (graphics, sound, controls ...), and the lobby
+ * defaults for hosting from the game's menu, which a dedicated server takes from server-settings.json.
+ */
+export const CLIENT_ONLY_CONFIG_SECTIONS = [
+  "interface",
+  "controls",
+  "sound",
+  "map-view",
+  "debug",
+  "graphics",
+  "multiplayer-lobby",
+] as const;
+
+export function isClientOnlyConfigSection(name: string): boolean {
+  return (CLIENT_ONLY_CONFIG_SECTIONS as readonly string[]).includes(name);
+}

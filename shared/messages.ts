@@ -77,6 +77,30 @@ export const PANEL_MSG = {
     `${name} is installed, with the mods it needs: ${added.join(", ")}.`,
   modUpdated: (name: string, version: string) => `${name} is updated to ${version}.`,
   modPackLoaded: (name: string) => `The mod pack ${name} is loaded.`,
+
+  // Game server
+  portRange: "Port must be a whole number from 1 to 65535.",
+  serverAlreadyRunning: "Factorio server is already running",
+  serverNotRunning: "Factorio server is not running",
+  serverAlreadyStopping: "Factorio server is already stopping",
+  serverStopped: "Factorio server stopped",
+  serverKilled: "Factorio server killed",
+  restartCancelled: "The automatic restart was cancelled.",
+  killConfirm:
+    "Kill the Factorio server now? It ends at once without saving: everything since the last save is lost. Use Save & Stop Server to keep the map.",
+  serverStarted: (save: string, port: number) => `Factorio server with save: ${save} started on port: ${port}`,
+
+  // Settings and players
+  settingsApplyAtNextStart: "The server is running: changes to these settings apply at its next start.",
+  playersBusy: "The server is starting or stopping. Change the player lists once it is running or stopped.",
+  playersNotRunning: "The server is not running, so no player is online.",
+  playersLive: "The server is running: changes here reach the game at once.",
+  playersStopped: "The server is stopped: changes are saved to the game's list files and apply at its next start.",
+  playerAdded: (name: string, list: string) => `${name} added to the ${list}.`,
+  playerRemoved: (name: string, list: string) => `${name} removed from the ${list}.`,
+  playerKicked: (name: string) => `${name} was kicked.`,
+  whitelistUse: (on: boolean) =>
+    on ? "The whitelist will be used from the next start." : "The whitelist will not be used from the next start.",
 } as const;
 
 export function formatWait(seconds: number): string {

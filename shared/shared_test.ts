@@ -3,6 +3,9 @@ import { isIPv4, validateLogin, validateNewUser, validatePasswordChange } from "
 import { parseClientMessage } from "./ws.ts";
 import { compareVersionStrings, formatVersion, parseVersion } from "./versions.ts";
 import { formatWait, MSG } from "./messages.ts";
+import { PANEL_MSG } from "./messages.ts";
+import { validateStart } from "./validation.ts";
+import { formatUtc } from "./format.ts";
 
 Deno.test("IPv4: dotted quads with octets 0-255 only", () => {
   for (const ok of ["0.0.0.0", "127.0.0.1", "255.255.255.255", "192.168.001.010"]) assert.ok(isIPv4(ok), ok);
@@ -49,4 +52,22 @@ Deno.test("waiting times read naturally", () => {
   assert.equal(formatWait(59.2), "1 minute");
   assert.equal(formatWait(61), "2 minutes");
   assert.equal(formatWait(900), "15 minutes");
+});
+
+Deno.test("the start form: the spec's messages, ports as numbers or their text", () => {
+  const ok = { bindip: "0.0.0.0", port: 34197, savefile: "Load Latest" };
+  assert.deepEqual(validateStart(ok), {});
+  assert.deepEqual(validateStart({ ...ok, port: "34197" }), {});
+  assert.deepEqual(validateStart({}), { bindip: MSG.ipInvalid, port: MSG.portRequired, savefile: MSG.saveRequired });
+  assert.equal(validateStart({ ...ok, bindip: " 10.0.0.1 " }).bindip, undefined);
+  for (const port of [0, -1, 1.5, "", "12a", null]) assert.equal(validateStart({ ...ok, port }).port, MSG.portRequired, String(port));
+  assert.equal(validateStart({ ...ok, port: 65536 }).port, PANEL_MSG.portRange);
+  assert.equal(validateStart({ ...ok, savefile: "  " }).savefile, MSG.saveRequired);
+});
+
+Deno.test("dates in UTC as the spec shows them", () => {
+  assert.equal(formatUtc("2026-02-03T04:05:06.789Z"), "2026-02-03 04:05:06");
+  assert.equal(formatUtc("2026-02-03T04:05:06+02:00"), "2026-02-03 02:05:06");
+  assert.equal(formatUtc(""), "");
+  assert.equal(formatUtc("not a date"), "");
 });

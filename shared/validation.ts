@@ -1,7 +1,7 @@
 // Validation rules of the spec (section 5), shared by the PWA forms and the backend, so a request the
 // form would refuse is refused by the server with the same words.
 
-import { MSG } from "./messages.ts";
+import { MSG, PANEL_MSG } from "./messages.ts";
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
@@ -57,6 +57,26 @@ export function isIPv4(value: string): boolean {
   const parts = value.split(".");
   if (parts.length !== 4) return false;
   return parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
+}
+
+export type StartField = "bindip" | "port" | "savefile";
+
+/** A port as a form or an old client sends it: a number, or its decimal text. NaN when it is neither. */
+export function portNumber(value: unknown): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
+  return NaN;
+}
+
+/** The start form of the Controls page (spec section 5). */
+export function validateStart(v: { bindip?: unknown; port?: unknown; savefile?: unknown }): FieldErrors<StartField> {
+  const e: FieldErrors<StartField> = {};
+  if (typeof v.bindip !== "string" || !isIPv4(v.bindip.trim())) e.bindip = MSG.ipInvalid;
+  const port = portNumber(v.port);
+  if (!Number.isInteger(port) || port < 1) e.port = MSG.portRequired;
+  else if (port > 65535) e.port = PANEL_MSG.portRange;
+  if (blank(v.savefile)) e.savefile = MSG.saveRequired;
+  return e;
 }
 
 export function firstError<K extends string>(errors: FieldErrors<K>): string | undefined {

@@ -24,7 +24,7 @@ import { inside, safeName } from "./paths.ts";
 import { FileTail, lastLines } from "./gamelog.ts";
 import { RconClient, RconError, MAX_COMMAND_BYTES } from "./rcon.ts";
 import { Conflict, HttpError, Invalid, NotFound, Upstream } from "../errors.ts";
-import { writeFileAtomic, writeJsonAtomic, writeSecretFile } from "../fsutil.ts";
+import { ensureDir, writeFileAtomic, writeJsonAtomic, writeSecretFile } from "../fsutil.ts";
 import {
   DEFAULT_BIND_IP,
   DEFAULT_GAME_PORT,
@@ -34,8 +34,8 @@ import {
   type ServerStatus,
   type StartRequest,
 } from "../../shared/api.ts";
-import { MSG } from "../../shared/messages.ts";
-import { isIPv4 } from "../../shared/validation.ts";
+import { MSG, PANEL_MSG } from "../../shared/messages.ts";
+import { firstError, portNumber, validateStart } from "../../shared/validation.ts";
 import type { Hub } from "../ws/hub.ts";
 
 /** Output lines kept for the console's replay and for crash reports. */
@@ -68,7 +68,6 @@ interface RunRecord {
 }
 
 interface Run extends RunRecord {
-  child: Deno.ChildProcess | null;
   tail: FileTail;
   /** This run's recent output (redacted), for its exit report. */
   lines: string[];
@@ -136,15 +135,11 @@ function publicAddress(bindip: string): string {
   }
 }
 
-/** Parses and checks a start request with the spec's messages. */
+/** Parses and checks a start request with the words of the start form (shared/validation.ts). */
 export function parseStartRequest(body: Record<string, unknown>): StartRequest {
-  const bindip = typeof body.bindip === "string" ? body.bindip.trim() : "";
-  if (!isIPv4(bindip)) throw new Invalid(MSG.ipInvalid);
-  const rawPort = typeof body.port === "string" && body.port.trim() !== "" ? Number(body.port) : body.port;
-  if (typeof rawPort !== "number" || !Number.isInteger(rawPort) || rawPort < 1) throw new Invalid(MSG.portRequired);
-  if (rawPort > 65535) throw new Invalid("Port must be a whole number from 1 to 65535.");
-  if (typeof body.savefile !== "string" || body.savefile.trim() === "") throw new Invalid(MSG.saveRequired);
-  return { bindip, port: rawPort, savefile: body.savefile.trim() };
+  const problem = firstError(validateStart(body));
+  if (problem) throw new Invalid(problem);
+  return { bindip: String(body.bindip).trim(), port: portNumber(body.port), savefile: String(body.savefile).trim() };
 }
 
 export interface GameServerDeps {
@@ -289,7 +284,7 @@ export class GameServer implements GameControl {
 
   async start(request: StartRequest): Promise<{ message: string; status: number }> {
     await this.ready;
-    if (this.#state !== "stopped") throw new Conflict("Factorio server is already running");
+    if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
     this.#cancelRestart();
     this.#restart.attempt = 0;
     const run = await this.#launch(request);
@@ -315,13 +310,14 @@ export class GameServer implements GameControl {
     const secret = this.#rconSecretForLaunch();
     const args = ["--bind", request.bindip, "--port", String(request.port)];
     if (ensureServerSettingsFile(this.paths)) args.push("--server-settings", this.paths.serverSettings);
+    ensureDir(this.paths.configDir);
     if (!existsSync(this.paths.adminList)) writeFileAtomic(this.paths.adminList, "[]\n");
     args.push("--server-adminlist", this.paths.adminList, "--console-log", this.paths.consoleLog);
     args.push("--mod-directory", this.paths.mods);
     args.push("--rcon-bind", `127.0.0.1:${secret.port}`, "--rcon-password", secret.password);
     for (const provider of this.#providers) args.push(...(await provider()));
     args.push(...saveArgs);
-    if (this.#state !== "stopped") throw new Conflict("Factorio server is already running");
+    if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
 
     const outputFile = this.#file("game-output.log");
     if (existsSync(outputFile)) {
@@ -361,7 +357,7 @@ export class GameServer implements GameControl {
       rconPort: secret.port,
       hosting: false,
       requested: null,
-    }, child, 0);
+    }, 0);
     this.deps.log.info("Started the game", { pid: child.pid, save: savefile, port: request.port });
     child.status.then((s) => this.#ended(run, s.signal ? null : s.code, s.signal ?? null));
     return run;
@@ -380,16 +376,16 @@ export class GameServer implements GameControl {
     );
     const save = run.savefile === LOAD_LATEST ? "the latest save" : run.savefile;
     if (settled === "running") {
-      return { status: 200, message: `Factorio server with save: ${run.savefile} started on port: ${request.port}` };
+      return { status: 200, message: PANEL_MSG.serverStarted(run.savefile, request.port) };
     }
     if (settled === "timeout") {
       return { status: 202, message: `Factorio is still loading ${save}; the status changes to running when it is hosting.` };
     }
-    const lines = this.#lastExit?.last_lines ?? [];
     const exit = this.#lastExit;
+    const lines = exit?.last_lines ?? [];
     // The game's own reason: its last error line, else the crash report, else whatever it said last.
     const why = lines.filter((l) => /\sError\s/.test(l)).pop() ?? lines.find((l) => /crashed/.test(l)) ?? lines.at(-1) ?? "";
-    const code = exit?.code !== null && exit?.code !== undefined ? ` (exit code ${exit.code})` : "";
+    const code = exit?.code != null ? ` (exit code ${exit.code})` : "";
     throw new HttpError(500, `Factorio did not start${code}: ${why.replace(/^\s*\d+\.\d+\s+/, "") || "no output"}`);
   }
 
@@ -403,34 +399,44 @@ export class GameServer implements GameControl {
 
   // ---- Stop / kill ----
 
+  /** Save & stop: SIGINT, the game saves the map and quits. Answers when it has exited (or is still saving). */
   async stop(): Promise<{ message: string; status: number }> {
-    if (this.#restart.timer) {
-      this.#cancelRestart();
-      return { status: 200, message: "The automatic restart was cancelled." };
-    }
-    const run = this.#run;
-    if (!run || this.#state === "stopped") throw new Conflict("Factorio server is not running");
-    if (run.requested) throw new Conflict("Factorio server is already stopping");
-    run.requested = "stop";
-    this.#saveRecord(run);
+    const run = this.#end("stop");
+    if (!run) return { status: 200, message: PANEL_MSG.restartCancelled };
     this.#setState("stopping", null);
     this.#signal(run, "SIGINT");
-    if (await within(run.ended, ANSWER_WAIT_MS) === "timeout") return { status: 202, message: "Factorio server is saving the map and stopping; the status changes when it has exited." };
-    return { status: 200, message: "Factorio server stopped" };
+    if (await within(run.ended, ANSWER_WAIT_MS) === "timeout") {
+      return { status: 202, message: "Factorio server is saving the map and stopping; the status changes when it has exited." };
+    }
+    return { status: 200, message: PANEL_MSG.serverStopped };
   }
 
+  /** Kill: SIGKILL, at once, without saving. */
   async kill(): Promise<{ message: string; status: number }> {
-    if (this.#restart.timer) {
-      this.#cancelRestart();
-      return { status: 200, message: "The automatic restart was cancelled." };
-    }
-    const run = this.#run;
-    if (!run || this.#state === "stopped") throw new Invalid("Factorio server is not running");
-    run.requested = "kill";
-    this.#saveRecord(run);
+    const run = this.#end("kill");
+    if (!run) return { status: 200, message: PANEL_MSG.restartCancelled };
     this.#signal(run, "SIGKILL");
     await within(run.ended, 10_000);
-    return { status: 200, message: "Factorio server killed" };
+    return { status: 200, message: PANEL_MSG.serverKilled };
+  }
+
+  /**
+   * Marks the run as ending the way the user asked, or cancels a pending automatic restart (null). A stop
+   * or kill of a stopped server is refused with the old API's statuses (409 for stop, 400 for kill).
+   */
+  #end(how: "stop" | "kill"): Run | null {
+    if (this.#restart.timer) {
+      this.#cancelRestart();
+      return null;
+    }
+    const run = this.#run;
+    if (!run || this.#state === "stopped") {
+      throw how === "stop" ? new Conflict(PANEL_MSG.serverNotRunning) : new Invalid(PANEL_MSG.serverNotRunning);
+    }
+    if (how === "stop" && run.requested) throw new Conflict(PANEL_MSG.serverAlreadyStopping);
+    run.requested = how;
+    this.#saveRecord(run);
+    return run;
   }
 
   #signal(run: Run, signal: Deno.Signal): void {
@@ -445,12 +451,11 @@ export class GameServer implements GameControl {
 
   // ---- Runs, output and exits ----
 
-  #newRun(record: RunRecord, child: Deno.ChildProcess | null, offset: number): Run {
+  #newRun(record: RunRecord, offset: number): Run {
     let endedResolve!: () => void;
     const ended = new Promise<void>((r) => (endedResolve = r));
     const run: Run = {
       ...record,
-      child,
       lines: [],
       rconReady: record.hosting,
       ended,
@@ -606,7 +611,7 @@ export class GameServer implements GameControl {
       // no output file yet: follow it from its start
     }
     const hosting = record.hosting || await fileStartHas(record.outputFile, HOSTING);
-    const run = this.#newRun({ ...record, hosting }, null, offset);
+    const run = this.#newRun({ ...record, hosting }, offset);
     run.lines = [...lines];
     this.#state = record.requested === "stop" ? "stopping" : hosting ? "running" : "starting";
     run.liveness = setInterval(() => {

@@ -17,21 +17,46 @@ const CONTINUATION_WAIT_MS = 250;
 
 export class RconError extends Error {}
 
-interface Packet {
+export interface Packet {
   id: number;
   type: number;
   body: Uint8Array;
 }
 
-function encode(id: number, type: number, body: string): Uint8Array {
-  const text = new TextEncoder().encode(body);
-  const out = new Uint8Array(4 + 4 + 4 + text.length + 2);
+/** One packet: size (of what follows), id, type, the body and two NULs (the body's and an empty string's). */
+export function encodePacket(id: number, type: number, body: string | Uint8Array): Uint8Array {
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  const out = new Uint8Array(4 + 4 + 4 + bytes.length + 2);
   const view = new DataView(out.buffer);
   view.setInt32(0, out.length - 4, true);
   view.setInt32(4, id, true);
   view.setInt32(8, type, true);
-  out.set(text, 12);
+  out.set(bytes, 12);
   return out;
+}
+
+/** Cuts a byte stream into packets; throws RconError on a size no RCON peer would send. */
+export class PacketReader {
+  #buf = new Uint8Array(0);
+
+  constructor(private readonly maxSize = MAX_PACKET) {}
+
+  push(chunk: Uint8Array): Packet[] {
+    const grown = new Uint8Array(this.#buf.length + chunk.length);
+    grown.set(this.#buf);
+    grown.set(chunk, this.#buf.length);
+    this.#buf = grown;
+    const packets: Packet[] = [];
+    while (this.#buf.length >= 4) {
+      const view = new DataView(this.#buf.buffer, this.#buf.byteOffset, this.#buf.byteLength);
+      const size = view.getInt32(0, true);
+      if (size < 10 || size > this.maxSize) throw new RconError(`not an RCON packet (size ${size})`);
+      if (this.#buf.length < 4 + size) break;
+      packets.push({ id: view.getInt32(4, true), type: view.getInt32(8, true), body: this.#buf.slice(12, 4 + size - 2) });
+      this.#buf = this.#buf.slice(4 + size);
+    }
+    return packets;
+  }
 }
 
 export interface RconOptions {
@@ -73,7 +98,7 @@ export class RconClient {
     const client = new RconClient(conn);
     try {
       const id = client.#nextId++;
-      await client.#write(encode(id, TYPE_AUTH, opts.password));
+      await client.#write(encodePacket(id, TYPE_AUTH, opts.password));
       const deadline = Date.now() + timeoutMs;
       while (true) {
         // Source servers may send an empty response value before the auth response; skip it.
@@ -106,7 +131,7 @@ export class RconClient {
       throw new RconError(`Commands are limited to ${MAX_COMMAND_BYTES} bytes`);
     }
     const id = this.#nextId++;
-    await this.#write(encode(id, TYPE_EXEC, command));
+    await this.#write(encodePacket(id, TYPE_EXEC, command));
     const deadline = Date.now() + timeoutMs;
     const parts: Uint8Array[] = [];
     while (true) {
@@ -170,29 +195,16 @@ export class RconClient {
   }
 
   async #readLoop(): Promise<void> {
-    let buf = new Uint8Array(0);
+    const reader = new PacketReader();
     const chunk = new Uint8Array(64 * 1024);
     try {
       while (true) {
         const n = await this.#conn.read(chunk);
         if (n === null) break;
-        const grown = new Uint8Array(buf.length + n);
-        grown.set(buf);
-        grown.set(chunk.subarray(0, n), buf.length);
-        buf = grown;
-        while (buf.length >= 4) {
-          const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-          const size = view.getInt32(0, true);
-          if (size < 10 || size > MAX_PACKET) throw new Error(`bad packet size ${size}`);
-          if (buf.length < 4 + size) break;
-          this.#packets.push({
-            id: view.getInt32(4, true),
-            type: view.getInt32(8, true),
-            body: buf.slice(12, 4 + size - 2),
-          });
-          buf = buf.slice(4 + size);
-          this.#wake?.();
-        }
+        const packets = reader.push(chunk.subarray(0, n));
+        if (packets.length === 0) continue;
+        this.#packets.push(...packets);
+        this.#wake?.();
       }
     } catch (e) {
       if (!this.#closed) this.#readError = e as Error;

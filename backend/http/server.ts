@@ -12,6 +12,17 @@ export const LOG_TAIL_MAX = 10_000;
 
 export function serverRoutes(ctx: AppContext): Route[] {
   const { game } = ctx;
+  // Stop and kill are GETs in the old API; they change state, so they get the cross-site guard.
+  const control = (path: string, what: string, act: () => Promise<{ status: number; message: string }>): Route => ({
+    method: "GET",
+    path,
+    changesState: true,
+    handler: async (c) => {
+      ctx.log.info(`${what} requested`, { user: sessionOf(c).user.username });
+      const { status, message } = await act();
+      return c.json(message, status as 200 | 202);
+    },
+  });
   return [
     {
       method: "GET",
@@ -34,26 +45,8 @@ export function serverRoutes(ctx: AppContext): Route[] {
         return c.json(message, status as 200 | 202);
       },
     },
-    {
-      method: "GET",
-      path: "/api/server/stop",
-      changesState: true,
-      handler: async (c) => {
-        ctx.log.info("Save & stop requested", { user: sessionOf(c).user.username });
-        const { status, message } = await game.stop();
-        return c.json(message, status as 200 | 202);
-      },
-    },
-    {
-      method: "GET",
-      path: "/api/server/kill",
-      changesState: true,
-      handler: async (c) => {
-        ctx.log.info("Kill requested", { user: sessionOf(c).user.username });
-        const { status, message } = await game.kill();
-        return c.json(message, status as 200 | 202);
-      },
-    },
+    control("/api/server/stop", "Save & stop", () => game.stop()),
+    control("/api/server/kill", "Kill", () => game.kill()),
     {
       method: "GET",
       path: "/api/log/tail",

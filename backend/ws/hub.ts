@@ -46,6 +46,11 @@ class Client implements WsClient {
   }
 
   send(message: ServerMessage): boolean {
+    return this.sendText(JSON.stringify(message));
+  }
+
+  /** Sends an already encoded message (a broadcast encodes once for all its clients). */
+  sendText(text: string): boolean {
     if (this.closed) return false;
     const raw = this.ws.raw;
     if (raw && raw.bufferedAmount > WS_MAX_BUFFERED) {
@@ -53,7 +58,7 @@ class Client implements WsClient {
       return false;
     }
     try {
-      this.ws.send(JSON.stringify(message));
+      this.ws.send(text);
       return true;
     } catch {
       this.#closed = true;
@@ -108,9 +113,12 @@ export class Hub {
   }
 
   broadcast(room: RoomName, message: string): void {
+    let text: string | undefined;
     for (const c of this.#clients) {
+      if (!c.rooms.has(room)) continue;
+      text ??= JSON.stringify({ room_name: room, message } satisfies ServerMessage);
       // A client dropped as too slow may never finish its close handshake (it does not read): forget it now.
-      if (c.rooms.has(room) && !c.send({ room_name: room, message }) && c.closed) this.#clients.delete(c);
+      if (!c.sendText(text) && c.closed) this.#clients.delete(c);
     }
   }
 

@@ -13,7 +13,13 @@ const Users = lazy(() => import("./pages/Users/Users.tsx"));
 const Mods = lazy(() => import("./pages/Mods/Mods.tsx"));
 const Help = lazy(() => import("./pages/Help/Help.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
+const ServerSettings = lazy(() => import("./pages/ServerSettings/ServerSettings.tsx"));
+const GameSettings = lazy(() => import("./pages/GameSettings/GameSettings.tsx"));
+const Players = lazy(() => import("./pages/Players/Players.tsx"));
 const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
+const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
+const Console = lazy(() => import("./pages/Console/Console.tsx"));
+const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
 
 function Loading() {
   return (
@@ -25,13 +31,14 @@ function Loading() {
 
 /** The page routes inside the layout. An area replaces its placeholder with its page. */
 export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
-  { path: "/", element: <Placeholder title="Controls" /> },
+  { path: "/", element: <Controls /> },
   { path: "/saves", element: <Placeholder title="Saves" /> },
   { path: "/mods", element: <Mods /> },
-  { path: "/server-settings", element: <Placeholder title="Server Settings" /> },
-  { path: "/game-settings", element: <Placeholder title="Game Settings" /> },
-  { path: "/console", element: <Placeholder title="Console" /> },
-  { path: "/logs", element: <Placeholder title="Logs" /> },
+  { path: "/server-settings", element: <ServerSettings /> },
+  { path: "/players", element: <Players /> },
+  { path: "/game-settings", element: <GameSettings /> },
+  { path: "/console", element: <Console /> },
+  { path: "/logs", element: <Logs /> },
   { path: "/user-management", element: <Users /> },
   { path: "/help", element: <Help /> },
 ];

@@ -10,6 +10,7 @@ import TerminalIcon from "@mui/icons-material/Terminal";
 import ArticleIcon from "@mui/icons-material/Article";
 import PeopleIcon from "@mui/icons-material/People";
 import HelpIcon from "@mui/icons-material/Help";
+import GroupsIcon from "@mui/icons-material/Groups";
 
 export interface NavItem {
   to: string;
@@ -22,6 +23,7 @@ export const NAV: NavItem[] = [
   { to: "/saves", label: "Saves", icon: <SaveIcon /> },
   { to: "/mods", label: "Mods", icon: <ExtensionIcon /> },
   { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
+  { to: "/players", label: "Players", icon: <GroupsIcon /> },
   { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
   { to: "/console", label: "Console", icon: <TerminalIcon /> },
   { to: "/logs", label: "Logs", icon: <ArticleIcon /> },

@@ -10,7 +10,7 @@
 // The simulated version is baked into the wrapper (FAKE_FACTORIO_VERSION), so a panel started with
 // --factorio-dir <dir> meets the same game every time. Used by the tests and by `npm run demo`.
 
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { type SaveState, writeSave } from "./savefile.ts";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -134,7 +134,7 @@ export async function createFakeSave(
     mods,
     state: { tick: 0, players: [], seed: 12345, ...opts.state },
   });
-  if (opts.mtime) Deno.utimeSync(path, opts.mtime, opts.mtime);
+  if (opts.mtime) utimesSync(path, opts.mtime, opts.mtime);
   return path;
 }
 

@@ -36,6 +36,8 @@
 //   RCON /fake-leave NAME...         players leave ([LEAVE])
 //   RCON /fake-chat NAME TEXT        a player says something ([CHAT])
 //   RCON /fake-crash [CODE]          crashes at once: crash report, no save, exit CODE (default 1)
+//   RCON /fake-flood COUNT [PER_S]   prints COUNT lines "[CHAT] bench: <n> <ms since epoch when printed>",
+//                                    PER_S per second (0: as fast as it can), for benchmarks
 //   --fake-crash-after MS / env FAKE_FACTORIO_CRASH_AFTER_MS
 //                                    crashes MS after the process started (during loading if MS is short)
 //   env FAKE_FACTORIO_CRASH_CODE     exit code of those crashes (default 1)

@@ -166,6 +166,12 @@ Deno.test("hosting: log lines, RCON commands, players, lists kept in their files
       assert.equal(await rcon.exec("/version"), "2.0.72");
       assert.equal(await rcon.exec("/time"), "0 seconds", "auto_pause: the map waits for players");
       assert.equal(await rcon.exec("/no-such-command"), 'Unknown command "no-such-command".');
+      assert.equal(await rcon.exec("/server-save"), `Saving map as ${join(f.dir, "saves/world.zip")}`);
+      await game.waitForLine(/Info AppManager\.cpp:\d+: Saving finished$/);
+      assert.ok(statSync(join(f.dir, "saves/world.zip")).mtimeMs > before, "/server-save wrote the map");
+      assert.equal(await rcon.exec("/save backup"), `Saving map as ${join(f.dir, "saves/backup.zip")}`);
+      assert.ok(existsSync(join(f.dir, "saves/backup.zip")));
+      assert.equal(await rcon.exec("/save _autosave9"), "You can't save over an autosave.");
       assert.equal(await rcon.exec("hello everyone"), "");
       await game.waitForLine(/\[CHAT\] <server>: hello everyone$/);
 
@@ -215,6 +221,7 @@ Deno.test("hosting: log lines, RCON commands, players, lists kept in their files
     for (const tag of ["JOIN", "LEAVE", "CHAT", "PROMOTE", "DEMOTE", "BAN", "UNBANNED", "KICK"]) {
       assert.match(consoleText, new RegExp(`\\[${tag}\\]`), tag);
     }
+    const savedByCommand = statSync(join(f.dir, "saves/world.zip")).mtimeMs;
     game.kill("SIGINT");
     const status = await game.exited;
     assert.equal(status.code, 0);
@@ -226,7 +233,7 @@ Deno.test("hosting: log lines, RCON commands, players, lists kept in their files
       "Info MainLoop.cpp:448: Saving progress: 100.000000%",
       "Goodbye",
     ]);
-    assert.ok(statSync(join(f.dir, "saves/world.zip")).mtimeMs > before, "the map was saved");
+    assert.ok(statSync(join(f.dir, "saves/world.zip")).mtimeMs > savedByCommand, "the map was saved on SIGINT");
     const log = readFileSync(join(f.dir, "factorio-current.log"), "utf8");
     assert.match(log, /Hosting game at/);
     assert.match(log, /Goodbye\n$/);

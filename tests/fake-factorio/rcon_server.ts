@@ -3,24 +3,17 @@
 // answered with an auth response (type 2) carrying the request id, or -1 for a wrong password (then the
 // connection is closed). Commands (type 2) get response values (type 0) with the command's id; a reply
 // longer than one packet's body is split over several packets of MAX_BODY bytes, as Source servers do.
+// The packet codec is the panel's own (backend/factorio/rcon.ts), which rcon_test.ts checks byte by byte.
 
-export const MAX_BODY = 4086; // 4096 minus id, type and the two NULs
+import { encodePacket as packet, FULL_BODY, PacketReader } from "../../backend/factorio/rcon.ts";
+
+export const MAX_BODY = FULL_BODY;
 const MAX_REQUEST = 64 * 1024;
 
 const TYPE_AUTH = 3;
 const TYPE_EXEC = 2;
 const TYPE_AUTH_RESPONSE = 2;
 const TYPE_RESPONSE = 0;
-
-function packet(id: number, type: number, body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(14 + body.length);
-  const view = new DataView(out.buffer);
-  view.setInt32(0, 10 + body.length, true);
-  view.setInt32(4, id, true);
-  view.setInt32(8, type, true);
-  out.set(body, 12);
-  return out; // the last two bytes stay 0: the body's NUL and the empty string's NUL
-}
 
 export interface RconServerOptions {
   hostname: string;
@@ -81,7 +74,7 @@ export class RconServer {
 
   async #serve(conn: Deno.Conn): Promise<void> {
     let authed = false;
-    let buf = new Uint8Array(0);
+    const reader = new PacketReader(MAX_REQUEST);
     const chunk = new Uint8Array(8192);
     const decoder = new TextDecoder();
     while (true) {
@@ -92,19 +85,14 @@ export class RconServer {
         return;
       }
       if (n === null) return;
-      const grown = new Uint8Array(buf.length + n);
-      grown.set(buf);
-      grown.set(chunk.subarray(0, n), buf.length);
-      buf = grown;
-      while (buf.length >= 4) {
-        const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-        const size = view.getInt32(0, true);
-        if (size < 10 || size > MAX_REQUEST) return; // not RCON: hang up
-        if (buf.length < 4 + size) break;
-        const id = view.getInt32(4, true);
-        const type = view.getInt32(8, true);
-        const body = decoder.decode(buf.subarray(12, 4 + size - 2));
-        buf = buf.slice(4 + size);
+      let packets;
+      try {
+        packets = reader.push(chunk.subarray(0, n));
+      } catch {
+        return; // not RCON: hang up
+      }
+      for (const { id, type, body: raw } of packets) {
+        const body = decoder.decode(raw);
         if (type === TYPE_AUTH) {
           authed = body === this.opts.password;
           await this.#write(conn, packet(authed ? id : -1, TYPE_AUTH_RESPONSE, new Uint8Array(0)));

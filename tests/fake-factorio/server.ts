@@ -275,11 +275,32 @@ export class HostedGame {
         out.event("CHAT", `${name}: ${words.join(" ")}`);
         return "";
       }
+      case "fake-flood": {
+        // Benchmarks: COUNT chat lines, each carrying the time it was printed (ms since the epoch).
+        const count = Math.min(Number.parseInt(rest[0] ?? "1000", 10) || 0, 1_000_000);
+        const perSecond = Number.parseInt(rest[1] ?? "0", 10) || 0;
+        void this.#flood(count, perSecond);
+        return "";
+      }
       case "fake-crash":
         this.crash(Number.parseInt(rest[0] ?? "1", 10) || 1);
         return "";
       default:
         return `Unknown command "${word}".`;
+    }
+  }
+
+  async #flood(count: number, perSecond: number): Promise<void> {
+    const started = performance.now();
+    for (let i = 0; i < count; i++) {
+      if (perSecond > 0) {
+        const due = started + (i * 1000) / perSecond;
+        const wait = due - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      } else if (i % 500 === 499) {
+        await new Promise((r) => setTimeout(r, 0)); // let RCON and signals in
+      }
+      this.o.out.event("CHAT", `bench: ${i} ${Date.now()}`);
     }
   }
 

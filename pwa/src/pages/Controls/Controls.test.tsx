@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import Controls from "./Controls.tsx";
+import { server } from "../../state/server.ts";
+import { flash } from "../../state/flash.ts";
+import type { Save, ServerStatus } from "../../../../shared/api.ts";
+import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+
+const base: ServerStatus = {
+  status: "stopped",
+  running: false,
+  address: "",
+  bindip: "0.0.0.0",
+  port: 34197,
+  savefile: "",
+  fac_version: "2.0.72.0",
+  base_mod_version: "2.0.72",
+  since: "2026-01-01T00:00:00.000Z",
+  last_exit: null,
+};
+
+const loadLatest: Save = { name: "Load Latest", last_mod: "0001-01-01T00:00:00Z", size: 0 };
+
+function stubFetch(saves: Save[], answers: Record<string, [number, unknown]> = {}) {
+  const calls: { url: string; method: string; body: unknown }[] = [];
+  const spy = vi.fn(async (url: string, init?: RequestInit) => {
+    calls.push({ url, method: init?.method ?? "GET", body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    if (url === "/api/saves/list") return new Response(JSON.stringify(saves));
+    const [status, body] = answers[url] ?? [200, base];
+    return new Response(JSON.stringify(body), { status });
+  });
+  vi.stubGlobal("fetch", spy);
+  return calls;
+}
+
+describe("Controls", () => {
+  beforeEach(() => {
+    flash.items.splice(0);
+    server.status = { ...base };
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("stopped: the start form with the spec's defaults, and its validation messages", async () => {
+    const calls = stubFetch([{ name: "world.zip", last_mod: "", size: 1 }, loadLatest]);
+    render(<Controls />);
+    const form = screen.getByRole("form", { name: "Start Server" });
+    expect((within(form).getByLabelText("IP") as HTMLInputElement).value).toBe("0.0.0.0");
+    expect((within(form).getByLabelText("Port") as HTMLInputElement).value).toBe("34197");
+    expect(within(form).getByRole("combobox").textContent).toBe("Load Latest");
+    expect(screen.getByTestId("server-version").textContent).toBe("2.0.72");
+    fireEvent.change(within(form).getByLabelText("IP"), { target: { value: "1.2.3" } });
+    fireEvent.change(within(form).getByLabelText("Port"), { target: { value: "" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Start Server" }));
+    expect(await screen.findByText(MSG.ipInvalid)).toBeTruthy();
+    expect(screen.getByText(MSG.portRequired)).toBeTruthy();
+    expect(calls.some((c) => c.url === "/api/server/start")).toBe(false);
+  });
+
+  it("refuses to start when Load Latest is the only save, with the spec's red flash", async () => {
+    const calls = stubFetch([loadLatest]);
+    render(<Controls />);
+    const form = screen.getByRole("form", { name: "Start Server" });
+    await waitFor(() => expect(form.dataset.savesLoaded).toBe("true"));
+    fireEvent.click(screen.getByRole("button", { name: "Start Server" }));
+    await waitFor(() => expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.saveMustBeCreated, "error"]]));
+    expect(calls.some((c) => c.url === "/api/server/start")).toBe(false);
+  });
+
+  it("sends bindip, port (a number) and savefile, and flashes the answer", async () => {
+    const calls = stubFetch([{ name: "world.zip", last_mod: "", size: 1 }, loadLatest], {
+      "/api/server/start": [200, PANEL_MSG.serverStarted("Load Latest", 34500)],
+    });
+    render(<Controls />);
+    fireEvent.change(screen.getByLabelText("IP"), { target: { value: "127.0.0.1" } });
+    fireEvent.change(screen.getByLabelText("Port"), { target: { value: "34500" } });
+    await waitFor(() => expect(screen.getByRole("form", { name: "Start Server" }).dataset.savesLoaded).toBe("true"));
+    fireEvent.click(screen.getByRole("button", { name: "Start Server" }));
+    await waitFor(() => expect(flash.items[0]?.color).toBe("success"));
+    expect(calls.find((c) => c.url === "/api/server/start")?.body).toEqual({ bindip: "127.0.0.1", port: 34500, savefile: "Load Latest" });
+  });
+
+  it("running: address, port and save with the two buttons; Kill asks first", async () => {
+    server.status = { ...base, status: "running", running: true, address: "10.0.0.5", port: 34197, savefile: "world.zip" };
+    const calls = stubFetch([], { "/api/server/kill": [200, PANEL_MSG.serverKilled] });
+    render(<Controls />);
+    expect(screen.getByTestId("server-address").textContent).toBe("10.0.0.5");
+    expect(screen.getByTestId("server-save").textContent).toBe("world.zip");
+    expect(screen.queryByRole("form", { name: "Start Server" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Save & Stop Server" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Kill Server" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.textContent).toContain(PANEL_MSG.killConfirm);
+    expect(calls.some((c) => c.url === "/api/server/kill")).toBe(false);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Kill Server" }));
+    await waitFor(() => expect(calls.some((c) => c.url === "/api/server/kill")).toBe(true));
+  });
+
+  it("shows how the server crashed: time, exit code, last lines", () => {
+    server.status = {
+      ...base,
+      last_exit: { reason: "crashed", code: 3, signal: null, at: "2026-02-03T04:05:06.000Z", last_lines: ["a line", "Factorio crashed."] },
+    };
+    stubFetch([loadLatest]);
+    render(<Controls />);
+    const crash = screen.getByRole("region", { name: "Last crash" });
+    expect(crash.textContent).toContain("The server stopped unexpectedly");
+    expect(crash.textContent).toContain("At 2026-02-03 04:05:06 UTC (exit code 3).");
+    expect(within(crash).getByLabelText("Last lines of the crashed server").textContent).toBe("a line\nFactorio crashed.");
+  });
+
+  it("a normal stop is not shown as a crash", () => {
+    server.status = { ...base, last_exit: { reason: "stopped", code: 0, signal: null, at: base.since, last_lines: [] } };
+    stubFetch([loadLatest]);
+    render(<Controls />);
+    expect(screen.queryByRole("region", { name: "Last crash" })).toBeNull();
+  });
+});
