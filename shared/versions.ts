@@ -30,6 +30,12 @@ export function formatVersion(v: Version, parts: 2 | 3 | 4 = 3): string {
   return v.slice(0, parts).join(".");
 }
 
+/** A version as the old API printed it ("1.1" -> "1.1.0.0"); text that is not a version stays as it is. */
+export function fourPartVersion(text: string): string {
+  const v = parseVersion(text);
+  return v ? formatVersion(v, 4) : text;
+}
+
 // ---- Compatibility with the game ----
 
 /**

@@ -16,7 +16,7 @@ import { isRequired, meetsDependency, modFileName, parseDependency } from "../..
 import {
   compareVersionStrings,
   factorioVersionFits,
-  formatVersion,
+  fourPartVersion,
   newestFirst,
   newestUpdate,
   parseVersion,
@@ -34,15 +34,6 @@ import { ModPortal, type RawRelease } from "./portal.ts";
 const PARALLEL_LOOKUPS = 4;
 /** A save lists at most a few hundred mods; anything far beyond that is not a save's list. */
 const MAX_WANTED = 2000;
-
-function fourParts(version: string): string {
-  const v = parseVersion(version);
-  return v ? formatVersion(v, 4) : version;
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class ModManager {
   readonly game: GameInfo;
@@ -67,8 +58,8 @@ export class ModManager {
       downloads_count: mod.downloads_count,
       releases: newestFirst(mod.releases).map((r) => ({
         ...r,
-        version: fourParts(r.version),
-        info_json: { ...r.info_json, factorio_version: fourParts(r.info_json.factorio_version) },
+        version: fourPartVersion(r.version),
+        info_json: { ...r.info_json, factorio_version: fourPartVersion(r.info_json.factorio_version) },
         compatibility: factorioVersionFits(game, r.info_json.factorio_version),
       })),
     };

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Mod } from "../../shared/api.ts";
 import { BUILT_IN_MODS, isBuiltInMod } from "../../shared/factorio.ts";
 import { modFileName, modFitsGame } from "../../shared/mods.ts";
-import { compareVersionStrings, formatVersion, parseVersion } from "../../shared/versions.ts";
+import { compareVersionStrings, fourPartVersion } from "../../shared/versions.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import type { FactorioPaths } from "./layout.ts";
 import { ModListFile } from "./modlist.ts";
@@ -144,7 +144,7 @@ export class ModDir {
         author: b.author,
         version: b.version,
         file_name: "",
-        factorio_version: fourParts(b.factorio_version),
+        factorio_version: fourPartVersion(b.factorio_version),
         dependencies: b.dependencies,
         compatibility: true,
         enabled: list.enabled(b.name) ?? true,
@@ -173,7 +173,7 @@ export class ModDir {
         author: info.author,
         version: info.version,
         file_name: active.file,
-        factorio_version: fourParts(info.factorio_version),
+        factorio_version: fourPartVersion(info.factorio_version),
         dependencies: info.dependencies,
         compatibility: modFitsGame(gameVersion, info.factorio_version, info.dependencies),
         enabled: list.enabled(name) ?? true,
@@ -344,9 +344,4 @@ export class ModDir {
     walk(this.dir, "", 0);
     return out;
   }
-}
-
-function fourParts(version: string): string {
-  const v = parseVersion(version);
-  return v ? formatVersion(v, 4) : version;
 }

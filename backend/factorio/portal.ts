@@ -14,7 +14,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { open, rm } from "node:fs/promises";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { DownloadProgress, PortalListEntry } from "../../shared/api.ts";
+import type { DownloadProgress, PortalListEntry, PortalModInfo, PortalRelease } from "../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { Conflict, Forbidden, HttpError, Invalid, NotFound, PayloadTooLarge, TooManyRequests, Upstream } from "../errors.ts";
 import { writeSecretFile } from "../fsutil.ts";
@@ -37,24 +37,10 @@ export interface Credentials {
   token: string;
 }
 
-/** A release as the portal lists it (versions as the portal writes them). */
-export interface RawRelease {
-  version: string;
-  download_url: string;
-  file_name: string;
-  released_at: string;
-  sha1: string;
-  info_json: { factorio_version: string; dependencies?: string[] };
-}
+/** A release as the portal lists it (versions as the portal writes them, no compatibility yet). */
+export type RawRelease = Omit<PortalRelease, "compatibility">;
 
-export interface RawPortalMod {
-  name: string;
-  title: string;
-  owner: string;
-  summary: string;
-  downloads_count: number;
-  releases: RawRelease[];
-}
+export type RawPortalMod = Omit<PortalModInfo, "releases"> & { releases: RawRelease[] };
 
 const DETAILS_TTL_MS = 5 * 60_000;
 const TIMEOUT_MS = 30_000;
