@@ -62,6 +62,14 @@ function retryAfterSeconds(header: string | null): number | null {
   return Number.isNaN(at) ? null : Math.max(0, (at - Date.now()) / 1000);
 }
 
+/**
+ * An error's text without the query of any URL in it: fetch puts the URL it failed on into its errors,
+ * and a download URL carries the token.
+ */
+export function reason(e: unknown): string {
+  return String((e as Error)?.message ?? e).replace(/(https?:\/\/[^\s?#)]*)\?[^\s#)]*/g, "$1");
+}
+
 function str(v: unknown, fallback = ""): string {
   return typeof v === "string" ? v : fallback;
 }
@@ -142,7 +150,7 @@ export class ModPortal {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (e) {
-      throw new Upstream(`The Factorio auth server cannot be reached (${(e as Error).message}).`);
+      throw new Upstream(`The Factorio auth server cannot be reached (${reason(e)}).`);
     }
     const text = await res.text();
     let body: unknown = null;
@@ -185,7 +193,7 @@ export class ModPortal {
           continue;
         }
         const timedOut = (e as Error).name === "TimeoutError";
-        throw new Upstream(`The mod portal cannot be reached (${(e as Error).message}).`, timedOut ? 504 : 503);
+        throw new Upstream(`The mod portal cannot be reached (${reason(e)}).`, timedOut ? 504 : 503);
       }
       if (res.status !== 429 && res.status < 500) return res;
       await res.body?.cancel();
@@ -304,7 +312,7 @@ export class ModPortal {
       try {
         res = await fetch(at, { redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
       } catch (e) {
-        throw new Upstream(`The download of ${name} failed (${(e as Error).message}).`);
+        throw new Upstream(`The download of ${name} failed (${reason(e)}).`);
       }
     }
     if (res.status === 401 || res.status === 403) {
@@ -349,7 +357,7 @@ export class ModPortal {
       await file?.close().catch(() => {});
       await rm(temp, { force: true });
       if (e instanceof HttpError) throw e;
-      throw new Upstream(`The download of ${name} ${release.version} broke off (${(e as Error).message}).`);
+      throw new Upstream(`The download of ${name} ${release.version} broke off (${reason(e)}).`);
     } finally {
       this.#downloads.delete(id);
     }

@@ -11,6 +11,7 @@ import { NEEDS_EMAIL_CODE, USERS } from "../../tests/fake-portal/server.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import type { InstallMultipleResult, InstallResult, Mod, ModUpdate, PortalModInfo } from "../../shared/api.ts";
 import type { SimulatedVersion } from "../../tests/fake-factorio/install.ts";
+import { reason } from "../factorio/portal.ts";
 
 const user = USERS[0];
 const names = (mods: Mod[]) => mods.map((m) => m.name);
@@ -389,3 +390,22 @@ Deno.test("the portal being down is a clear 503, not a crash", withModPanel(asyn
   assert.equal(r.status, 503);
   assert.match(r.body, /The mod portal cannot be reached/);
 }));
+
+Deno.test("a failed download never says the token, to the client or in the log", withModPanel(async (m) => {
+  await m.portalLogin();
+  assert.equal((await m.c.get("/api/mods/portal/info/belt-balancer")).status, 200, "details are cached now");
+  await m.fake.close();
+  const r = await install(m, "belt-balancer", "3.0.0");
+  assert.equal(r.status, 503);
+  assert.match(r.body, /The mod portal cannot be reached/);
+  assert.ok(!r.text.includes(user.token) && !r.text.includes("token="), r.text);
+  assert.ok(!readFileSync(join(m.panel.dataDir, "panel.log"), "utf8").includes(user.token));
+}));
+
+Deno.test("error texts lose the query of any URL in them", () => {
+  const e = new TypeError(
+    "error sending request for url (https://mods.factorio.com/download/x/1?username=u&token=secret): connection refused",
+  );
+  assert.equal(reason(e), "error sending request for url (https://mods.factorio.com/download/x/1): connection refused");
+  assert.equal(reason(new Error("http://a/b?token=t#frag and http://c/d?x=1")), "http://a/b#frag and http://c/d");
+});
