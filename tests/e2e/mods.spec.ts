@@ -128,6 +128,7 @@ test("load the mods of a 2.0 save: downloaded in the save's versions, built-ins 
   const list = page.getByRole("table", { name: "Mods of modded.zip" });
   await expect(list).toContainText("fp-library");
   await expect(list.getByRole("row", { name: /base/ })).toContainText("built-in");
+  await page.screenshot({ path: "test-results/e2e/mods-load-from-save.png" });
   await page.getByRole("button", { name: "Install Mods" }).click();
   await expect(flash(page, MSG.modsLoadedFromSave("modded.zip"))).toBeVisible();
   await expect(installed(page).getByRole("row", { name: /Factorio Panel Library/ })).toContainText("1.0.0");
