@@ -14,6 +14,7 @@ import { modRoutes } from "./http/mods.ts";
 import { serverRoutes } from "./http/server.ts";
 import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
+import { pushRoutes } from "./http/push.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -23,6 +24,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...modRoutes(ctx),
     ...serverRoutes(ctx),
     ...settingsRoutes(ctx),
+    ...pushRoutes(ctx),
   ];
 }
 

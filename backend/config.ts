@@ -26,6 +26,8 @@ export interface Config {
   autoRestart: boolean;
   autoRestartMax: number;
   autoRestartDelay: number;
+  pushSubject: string;
+  pushCaFile: string | null;
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -43,6 +45,9 @@ interface Option<K extends keyof Config = keyof Config> {
   min?: number;
   max?: number;
 }
+
+/** The project's page: a valid VAPID subject until the admin gives their own contact. */
+const PUSH_SUBJECT_DEFAULT = "https://github.com/factorio-panel/factorio-panel";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -142,6 +147,17 @@ export const OPTIONS: Option<any>[] = [
     key: "autoRestartDelay", flag: "auto-restart-delay", kind: "int", min: 1, max: 3600,
     help: "seconds before the first automatic restart (doubling after each crash in a row, up to 10 minutes)",
     defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "pushSubject", flag: "push-subject", kind: "string",
+    help: "contact sent to push services with every notification (VAPID subject): mailto:you@example.org or an https:// URL",
+    defaultText: PUSH_SUBJECT_DEFAULT, defaultValue: () => PUSH_SUBJECT_DEFAULT,
+    check: (v) => (/^mailto:[^\s@]+@[^\s@]+$/.test(v) || /^https:\/\/[^\s/]+/.test(v) ? undefined : "is not a mailto: address or an https:// URL"),
+  }),
+  opt({
+    key: "pushCaFile", flag: "push-ca-file", kind: "path",
+    help: "extra CA certificates (PEM) to trust for push services, e.g. a self-hosted one behind a private CA",
+    defaultText: "none", defaultValue: () => null, check: readableFile,
   }),
 ];
 

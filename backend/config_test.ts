@@ -62,6 +62,9 @@ Deno.test("bad values stop start-up with one line naming the option", () => {
     [["--port"], {}, /--port needs a value/],
     [["stray"], {}, /Unexpected argument "stray"/],
     [["--config", "/nonexistent/panel.json"], {}, /--config file/],
+    [["--push-subject", "admin@example.org"], {}, /--push-subject.*mailto:/],
+    [["--push-subject", "http://example.org"], {}, /--push-subject/],
+    [["--push-ca-file", "/nonexistent/ca.pem"], {}, /--push-ca-file/],
   ];
   for (const [args, env, pattern] of cases) {
     assert.throws(() => loadConfig(args, env), (e: unknown) => {

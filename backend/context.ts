@@ -15,6 +15,7 @@ import { connectGameToHub, GameServer } from "./factorio/process.ts";
 import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
 import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
+import { PushService } from "./push/service.ts";
 
 export interface AppContext {
   config: Config;
@@ -30,6 +31,8 @@ export interface AppContext {
   players: Players;
   /** server-settings.json. */
   settings: ServerSettings;
+  /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
+  push: PushService;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
   serverState: () => ServerState;
@@ -62,6 +65,8 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  // Listening before the game is looked for, so a game found ended at start-up is announced too.
+  const push = new PushService({ config, db, bus, log, now });
   const game = new GameServer({ config, bus, log, now });
   await game.ready;
   connectGameToHub(game, hub);
@@ -83,6 +88,7 @@ export async function createContext(
     paths,
     players,
     settings,
+    push,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
@@ -107,6 +113,7 @@ export async function createContext(
     hub.sweep((id) => accounts.sessions.get(id) !== undefined);
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
+  ctx.onClose(() => push.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.

@@ -1,12 +1,54 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
+import { VitePWA } from "vite-plugin-pwa";
 import { fileURLToPath } from "node:url";
 
 const backend = process.env.PANEL_DEV_BACKEND ?? "http://127.0.0.1:8080";
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // Our own service worker (src/sw.ts): precache + navigation fallback + push and notification clicks.
+      strategies: "injectManifest",
+      srcDir: "src",
+      filename: "sw.ts",
+      // main.tsx registers it with workbox-window (production builds only) and asks before updating.
+      injectRegister: false,
+      registerType: "prompt",
+      injectManifest: {
+        // The shell: scripts, styles, fonts, index.html, and the icons the page itself links. The plugin adds
+        // the manifest and its icons; listing those here too (svg, webmanifest, the manifest's PNGs) would
+        // precache them twice.
+        globPatterns: ["**/*.{js,css,html,woff2}", "icons/apple-touch-icon.png", "icons/favicon-32.png"],
+      },
+      manifest: {
+        id: "/",
+        name: "Factorio Panel",
+        short_name: "Factorio",
+        description: "Start, stop and watch your Factorio server; get an alert when it stops.",
+        lang: "en",
+        start_url: "/",
+        scope: "/",
+        display: "standalone",
+        orientation: "any",
+        theme_color: "#242324",
+        background_color: "#1b1a1b",
+        categories: ["games", "utilities"],
+        icons: [
+          { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+          { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+          { src: "/icons/maskable-192.png", sizes: "192x192", type: "image/png", purpose: "maskable" },
+          { src: "/icons/maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+        ],
+        shortcuts: [
+          { name: "Controls", url: "/", icons: [{ src: "/icons/icon-192.png", sizes: "192x192" }] },
+          { name: "Console", url: "/console", icons: [{ src: "/icons/icon-192.png", sizes: "192x192" }] },
+        ],
+      },
+    }),
+  ],
   build: {
     outDir: "dist",
     emptyOutDir: true,

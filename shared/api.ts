@@ -255,3 +255,82 @@ export interface PlayerLists {
 export interface OnlinePlayers {
   players: string[];
 }
+
+// ---- Push notifications ----
+
+/** Server events a device can be alerted about. */
+export type PushEvent = "started" | "stopped" | "crashed";
+
+/** The event catalogue, in display order, with what a new device gets unless it chooses. */
+export const PUSH_EVENTS: readonly { event: PushEvent; label: string; help: string; byDefault: boolean }[] = [
+  { event: "crashed", label: "Crashed", help: "The game ended without being asked to (or failed to start).", byDefault: true },
+  { event: "stopped", label: "Stopped", help: "Someone used Save & Stop or Kill.", byDefault: true },
+  { event: "started", label: "Started", help: "The game is up and accepting players.", byDefault: false },
+];
+
+export const DEFAULT_PUSH_EVENTS: readonly PushEvent[] = PUSH_EVENTS.filter((e) => e.byDefault).map((e) => e.event);
+
+export function isPushEvent(value: unknown): value is PushEvent {
+  return typeof value === "string" && PUSH_EVENTS.some((e) => e.event === value);
+}
+
+/** GET /api/push/key. */
+export interface PushKey {
+  publicKey: string;
+}
+
+/** The browser's PushSubscription.toJSON(), as POST /api/push/subscribe takes it. */
+export interface PushSubscriptionJson {
+  endpoint: string;
+  expirationTime?: number | null;
+  keys: { p256dh: string; auth: string };
+}
+
+export interface PushSubscribeRequest {
+  subscription: PushSubscriptionJson;
+  /** Shown in the device list; derived from the browser's user agent when left out. */
+  name?: string;
+  events?: PushEvent[];
+}
+
+/** One of the signed-in user's devices (GET /api/push/devices). */
+export interface PushDevice {
+  id: number;
+  name: string;
+  /** The push service URL: the page compares it with its own subscription to find "this device". */
+  endpoint: string;
+  events: PushEvent[];
+  created_at: string;
+  last_success_at: string | null;
+  /** The last failed delivery, when it came after the last success. */
+  last_error: string | null;
+}
+
+/** POST /api/push/devices/:id. */
+export interface PushDeviceUpdate {
+  name?: string;
+  events?: PushEvent[];
+}
+
+/** POST /api/push/test answers one of these per device it tried. */
+export interface PushTestResult {
+  id: number;
+  name: string;
+  ok: boolean;
+  /** The push service's HTTP status, null when it could not be reached. */
+  status: number | null;
+  message: string;
+}
+
+/** What the service worker receives in a push (JSON, well under the 4 KiB limit of push services). */
+export interface PushPayload {
+  kind: PushEvent | "test";
+  title: string;
+  body: string;
+  /** Notifications with one tag replace each other on the device. */
+  tag: string;
+  /** Opened (or focused) when the notification is clicked. */
+  url: string;
+  /** ISO time of the event. */
+  at: string;
+}

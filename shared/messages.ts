@@ -109,3 +109,28 @@ export function formatWait(seconds: number): string {
   const m = Math.ceil(s / 60);
   return `${m} minute${m === 1 ? "" : "s"}`;
 }
+
+// Texts of push notifications, the Notifications page and the offline shell.
+export const PUSH_MSG = {
+  endpointInvalid: "The subscription's endpoint must be the https:// address of a push service.",
+  keysInvalid: "The subscription's keys are not valid: p256dh must be a P-256 public key and auth 16 bytes, both base64url.",
+  subscriptionRequired: "A subscription (endpoint and keys) is required.",
+  nameInvalid: (max: number) => `A device name must be 1 to ${max} characters.`,
+  eventsInvalid: "Events must be a list of: crashed, stopped, started.",
+  deviceNotFound: "No such device. It may have been removed already.",
+  tooManyDevices: (max: number) => `You already have ${max} devices with notifications. Remove one first.`,
+  deviceRemoved: "Notifications are off for this device.",
+  noDevices: "You have no devices with notifications yet. Enable them on this device first.",
+
+  titleStarted: "Factorio server started",
+  titleStopped: "Factorio server stopped",
+  titleCrashed: "Factorio server crashed",
+  titleTest: "Test notification",
+  bodyTest: "Notifications from Factorio Panel work on this device.",
+
+  offline: (label: string, time: string) => `Offline - last known: ${label}, ${time}`,
+  offlineNothingKnown: "Offline - no server status seen yet",
+  offlineHint: "Actions need a connection. The panel reconnects by itself.",
+  needsConnection: "No connection to the panel: this needs a connection.",
+  updateAvailable: "New version available",
+} as const;

@@ -36,6 +36,27 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX sessions_user ON sessions(user_id);
     `,
   },
+  {
+    // Web Push: one row per browser (endpoint) that asked for alerts, owned by the signed-in user.
+    id: "002-push-subscriptions",
+    sql: `
+      CREATE TABLE push_subscriptions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        endpoint TEXT NOT NULL UNIQUE,
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        name TEXT NOT NULL,
+        user_agent TEXT NOT NULL DEFAULT '',
+        events TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_success_at INTEGER,
+        last_failure_at INTEGER,
+        last_error TEXT
+      );
+      CREATE INDEX push_subscriptions_user ON push_subscriptions(user_id);
+    `,
+  },
 ];
 
 /** Opens (creating if needed) the database at `path` (":memory:" for tests) and applies migrations. */

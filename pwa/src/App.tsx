@@ -6,6 +6,7 @@ import { Layout } from "./components/Layout.tsx";
 import { RequireAuth } from "./components/RequireAuth.tsx";
 import { Flash } from "./components/Flash.tsx";
 import { checkSession } from "./state/session.ts";
+import { ConnectionBanner, OpenFromNotifications, UpdatePrompt } from "./components/AppChrome.tsx";
 
 // Pages load on demand, so the first paint only needs the shell.
 const Login = lazy(() => import("./pages/Login/Login.tsx"));
@@ -20,6 +21,7 @@ const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
 const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
 const Console = lazy(() => import("./pages/Console/Console.tsx"));
 const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
+const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx"));
 
 function Loading() {
   return (
@@ -40,6 +42,7 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/console", element: <Console /> },
   { path: "/logs", element: <Logs /> },
   { path: "/user-management", element: <Users /> },
+  { path: "/notifications", element: <Notifications /> },
   { path: "/help", element: <Help /> },
 ];
 
@@ -48,7 +51,7 @@ export function AppRoutes() {
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route path="/login" element={<Login />} />
-        <Route element={<RequireAuth><Layout /></RequireAuth>}>
+        <Route element={<RequireAuth><Layout banner={<ConnectionBanner />} /></RequireAuth>}>
           {PAGE_ROUTES.map((r) => (
             <Route key={r.path} path={r.path} element={<Suspense fallback={<Loading />}>{r.element}</Suspense>} />
           ))}
@@ -68,8 +71,10 @@ export function App() {
       <CssBaseline />
       <BrowserRouter>
         <AppRoutes />
+        <OpenFromNotifications />
       </BrowserRouter>
       <Flash />
+      <UpdatePrompt />
     </ThemeProvider>
   );
 }

@@ -11,6 +11,7 @@ import ArticleIcon from "@mui/icons-material/Article";
 import PeopleIcon from "@mui/icons-material/People";
 import HelpIcon from "@mui/icons-material/Help";
 import GroupsIcon from "@mui/icons-material/Groups";
+import NotificationsIcon from "@mui/icons-material/Notifications";
 
 export interface NavItem {
   to: string;
@@ -28,5 +29,6 @@ export const NAV: NavItem[] = [
   { to: "/console", label: "Console", icon: <TerminalIcon /> },
   { to: "/logs", label: "Logs", icon: <ArticleIcon /> },
   { to: "/user-management", label: "Users", icon: <PeopleIcon /> },
+  { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
   { to: "/help", label: "Help", icon: <HelpIcon /> },
 ];

@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api, ApiError, setUnauthorizedHandler } from "./client.ts";
 import { flash, FLASH_MS } from "../state/flash.ts";
-import { MSG } from "../../../shared/messages.ts";
+import { MSG, PUSH_MSG } from "../../../shared/messages.ts";
+import { connection } from "../state/connection.ts";
 
 function answer(status: number, body: unknown) {
   vi.stubGlobal("fetch", vi.fn(async () => new Response(body === undefined ? "" : JSON.stringify(body), { status })));
@@ -75,12 +76,19 @@ describe("api client error rules", () => {
     expect(FLASH_MS).toBe(4000);
   });
 
-  it("no connection at all is status 0 without a flash", async () => {
+  it("no connection at all is status 0: offline, and a request the user made says it needs a connection", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => {
       throw new TypeError("Failed to fetch");
     }));
-    await expect(api.get("/api/x")).rejects.toMatchObject({ status: 0 });
+    await expect(api.get("/api/x", { quiet: true })).rejects.toMatchObject({ status: 0 });
     expect(flash.items).toEqual([]);
+    expect(connection.online).toBe(false);
+    await expect(api.post("/api/x", {})).rejects.toMatchObject({ status: 0 });
+    await expect(api.post("/api/y", {})).rejects.toMatchObject({ status: 0 });
+    expect(flash.items.map((f) => [f.message, f.color])).toEqual([[PUSH_MSG.needsConnection, "error"]]);
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("true")));
+    await api.get("/api/x", { quiet: true });
+    expect(connection.online).toBe(true);
   });
 
   it("sends cookies and JSON", async () => {

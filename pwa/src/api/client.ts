@@ -2,8 +2,9 @@
 // (section 8): 502 flashes "Service not available"; 401 shows nothing and ends the session in the app;
 // any other error status flashes the server's message. The error is then passed on to the caller.
 
-import { MSG } from "../../../shared/messages.ts";
+import { MSG, PUSH_MSG } from "../../../shared/messages.ts";
 import { showFlash } from "../state/flash.ts";
+import { reportAnswer, reportNoAnswer } from "../state/connection.ts";
 
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly body: unknown) {
@@ -55,6 +56,16 @@ async function parseBody(res: Response): Promise<unknown> {
   }
 }
 
+/**
+ * No answer at all (offline, panel down): status 0. The offline banner explains the state; a request the
+ * user made (not a background refresh) also gets a flash saying it needs a connection.
+ */
+function noAnswer(opts: RequestOptions, cause: unknown): ApiError {
+  reportNoAnswer();
+  if (!opts.quiet) showFlash(PUSH_MSG.needsConnection, "error");
+  return new ApiError(0, "No connection to the panel", cause);
+}
+
 export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   let res: Response;
   try {
@@ -66,9 +77,10 @@ export async function request<T>(method: string, path: string, body?: unknown, o
       signal: opts.signal,
     });
   } catch (e) {
-    // No answer at all (offline, panel down): status 0, no flash; the offline banner says it.
-    throw new ApiError(0, "No connection to the panel", e);
+    if (opts.signal?.aborted) throw new ApiError(0, "Cancelled", e);
+    throw noAnswer(opts, e);
   }
+  reportAnswer();
   const data = await parseBody(res);
   if (!res.ok) throw handleErrorStatus(res.status, data, opts);
   return data as T;
@@ -101,6 +113,7 @@ export function upload<T>(
     xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.onprogress = (e) => onProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
     xhr.onload = () => {
+      reportAnswer();
       let data: unknown = xhr.responseText;
       try {
         data = xhr.responseText === "" ? null : JSON.parse(xhr.responseText);
@@ -110,7 +123,7 @@ export function upload<T>(
       if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
       else reject(handleErrorStatus(xhr.status, data, opts));
     };
-    xhr.onerror = () => reject(new ApiError(0, "No connection to the panel", null));
+    xhr.onerror = () => reject(noAnswer(opts, null));
     xhr.onabort = () => reject(new ApiError(0, "Upload cancelled", null));
     xhr.send(form);
   });

@@ -18,7 +18,7 @@ export function Page({ title, children, actions }: { title: string; children: Re
 export function Panel({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   return (
     <Card component="section" aria-label={title}>
-      <CardHeader title={title} titleTypographyProps={{ component: "h2" }} action={action} />
+      <CardHeader title={title} slotProps={{ title: { component: "h2" } }} action={action} />
       <CardContent sx={{ pt: 1 }}>{children}</CardContent>
     </Card>
   );

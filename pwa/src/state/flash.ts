@@ -17,6 +17,9 @@ export const flash = proxy<{ items: FlashItem[] }>({ items: [] });
 let nextId = 1;
 
 export function showFlash(message: string, color: FlashColor = "info"): number {
+  // The same notice twice at once (several requests failing together) says nothing new.
+  const same = flash.items.find((f) => f.message === message && f.color === color);
+  if (same) return same.id;
   const id = nextId++;
   flash.items.push({ id, message, color });
   // Only the newest few stay on screen; a burst of errors must not cover the page.

@@ -6,6 +6,9 @@ import { usersApi } from "../api/users.ts";
 import { ApiError, setUnauthorizedHandler } from "../api/client.ts";
 import { socket } from "./socket.ts";
 import { startStatusUpdates, stopStatusUpdates } from "./server.ts";
+import { onBackOnline, reportAnswer, setProbe } from "./connection.ts";
+import { subscribe } from "valtio";
+import { disableOnThisDevice } from "../push/device.ts";
 
 export type SessionState = "unknown" | "signedIn" | "signedOut";
 
@@ -17,8 +20,33 @@ export const session = proxy<{
 }>({ state: "unknown", user: null, endedBy: null });
 
 const RETURN_KEY = "panel.returnTo";
+/**
+ * Who was signed in on this device last (name, role, email; never a secret), so the installed app can
+ * open offline with the layout and the last known status instead of a login form it cannot submit.
+ */
+const USER_KEY = "panel.user";
+
+function rememberUser(user: User | null): void {
+  try {
+    if (user) localStorage.setItem(USER_KEY, JSON.stringify(user));
+    else localStorage.removeItem(USER_KEY);
+  } catch {
+    // storage disabled: an offline start then shows the login form
+  }
+}
+
+export function rememberedUser(): User | null {
+  try {
+    const raw = localStorage.getItem(USER_KEY);
+    const user = raw ? (JSON.parse(raw) as User) : null;
+    return user && typeof user.username === "string" ? user : null;
+  } catch {
+    return null;
+  }
+}
 
 export function signedIn(user: User): void {
+  rememberUser(user);
   session.endedBy = null;
   session.user = user;
   session.state = "signedIn";
@@ -27,6 +55,7 @@ export function signedIn(user: User): void {
 }
 
 export function signedOut(endedBy: "logout" | "lost" = "lost"): void {
+  rememberUser(null);
   if (session.state === "signedOut") return;
   session.endedBy = endedBy;
   session.user = null;
@@ -38,13 +67,29 @@ export function signedOut(endedBy: "logout" | "lost" = "lost"): void {
 setUnauthorizedHandler(() => signedOut("lost"));
 socket.onSignedOut = () => void checkSession();
 
+// Offline: probe with the session check. Back online: check the session for real, which reconnects the
+// socket at once and refetches the status.
+setProbe(() => void checkSession());
+onBackOnline(() => void checkSession());
+// The socket opening proves the panel answers. The socket dropping may mean the connection is gone: one
+// quiet request finds out (and shows the offline banner if so); the socket itself retries after 5 s.
+subscribe(socket.state, () => {
+  if (socket.state.connected) reportAnswer();
+  else if (session.state === "signedIn") usersApi.status().catch(() => {});
+});
+
 export async function checkSession(): Promise<void> {
   try {
     signedIn(await usersApi.status());
   } catch (e) {
     if (e instanceof ApiError && e.status === 0) {
-      // No connection: the session may well be fine; stay as we are and let the offline banner speak.
-      if (session.state === "unknown") session.state = "signedOut";
+      // No connection: the session may well be fine. Stay as we are, or, on an offline start, open as the
+      // user last signed in here; the offline banner speaks, and the first answer checks for real.
+      if (session.state === "unknown") {
+        const user = rememberedUser();
+        if (user) signedIn(user);
+        else session.state = "signedOut";
+      }
       return;
     }
     signedOut();
@@ -53,6 +98,8 @@ export async function checkSession(): Promise<void> {
 
 export async function logout(): Promise<void> {
   try {
+    // Signing out of a device means it is no longer yours: it stops getting your alerts too.
+    await disableOnThisDevice({ quiet: true }).catch(() => {});
     await usersApi.logout();
   } finally {
     signedOut("logout");

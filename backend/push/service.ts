@@ -1,0 +1,229 @@
+// Web Push for the panel: the VAPID keys, each user's devices (subscriptions) and the rules for them,
+// the notifier that alerts devices on status changes, and the test notification.
+
+import { readFileSync } from "node:fs";
+import { createECDH } from "node:crypto";
+import { Buffer } from "node:buffer";
+import type { Config } from "../config.ts";
+import type { EventBus } from "../events.ts";
+import type { Logger } from "../log.ts";
+import type { Db } from "../store/db.ts";
+import { deviceOf, PushSubscriptionStore } from "../store/push.ts";
+import { Conflict, Invalid, NotFound } from "../errors.ts";
+import { loadOrCreateVapidKeys, type VapidKeys } from "./vapid.ts";
+import { PushSender } from "./sender.ts";
+import { DELIVERY, Notifier } from "./notifier.ts";
+import {
+  DEFAULT_PUSH_EVENTS,
+  isPushEvent,
+  type PushDevice,
+  type PushEvent,
+  type PushTestResult,
+} from "../../shared/api.ts";
+import { PUSH_MSG } from "../../shared/messages.ts";
+
+export const DEVICE_NAME_MAX = 60;
+export const MAX_DEVICES_PER_USER = 20;
+const ENDPOINT_MAX = 2048;
+
+export interface PushDeps {
+  config: Config;
+  db: Db;
+  bus: EventBus;
+  log: Logger;
+  now: () => number;
+}
+
+export class PushService {
+  readonly store: PushSubscriptionStore;
+  readonly notifier: Notifier;
+  readonly #keys: VapidKeys;
+  readonly #sender: PushSender;
+
+  constructor(private readonly deps: PushDeps) {
+    this.store = new PushSubscriptionStore(deps.db);
+    const { keys, created } = loadOrCreateVapidKeys(deps.config.dataDir, deps.log);
+    this.#keys = keys;
+    if (created) {
+      // Subscriptions are bound to the public key they were made with; with a new key they are dead.
+      const dropped = this.store.deleteAll();
+      if (dropped > 0) deps.log.warn("New VAPID keys: removed the old push subscriptions", { dropped });
+    }
+    const caCerts = deps.config.pushCaFile ? [readFileSync(deps.config.pushCaFile, "utf8")] : undefined;
+    this.#sender = new PushSender(keys, deps.config.pushSubject, { caCerts });
+    this.notifier = new Notifier({ bus: deps.bus, store: this.store, sender: this.#sender, log: deps.log, now: deps.now });
+  }
+
+  get publicKey(): string {
+    return this.#keys.publicKey;
+  }
+
+  devices(userId: number): PushDevice[] {
+    return this.store.forUser(userId).map(deviceOf);
+  }
+
+  subscribe(userId: number, body: Record<string, unknown>, userAgent: string): PushDevice {
+    const sub = body.subscription;
+    if (typeof sub !== "object" || sub === null) throw new Invalid(PUSH_MSG.subscriptionRequired);
+    const { endpoint, keys } = sub as Record<string, unknown>;
+    if (typeof endpoint !== "string" || !isPushEndpoint(endpoint)) throw new Invalid(PUSH_MSG.endpointInvalid);
+    const { p256dh, auth } = (typeof keys === "object" && keys !== null ? keys : {}) as Record<string, unknown>;
+    if (!isP256PublicKey(p256dh) || !isAuthSecret(auth)) throw new Invalid(PUSH_MSG.keysInvalid);
+    const name = body.name === undefined ? deviceName(userAgent) : checkName(body.name);
+    const events = body.events === undefined ? [...DEFAULT_PUSH_EVENTS] : checkEvents(body.events);
+
+    const existing = this.store.byEndpoint(endpoint);
+    if (existing?.user_id !== userId && this.store.countForUser(userId) >= MAX_DEVICES_PER_USER) {
+      throw new Conflict(PUSH_MSG.tooManyDevices(MAX_DEVICES_PER_USER));
+    }
+    const row = this.store.upsert({
+      userId,
+      endpoint,
+      p256dh: (p256dh as string).replace(/=+$/, ""),
+      auth: (auth as string).replace(/=+$/, ""),
+      name,
+      userAgent,
+      events,
+      now: this.deps.now(),
+    });
+    this.deps.log.info(existing ? "Push subscription renewed" : "Push subscription added", {
+      device: row.id,
+      user: userId,
+      ...(existing && existing.user_id !== userId ? { taken_over_from_user: existing.user_id } : {}),
+    });
+    return deviceOf(row);
+  }
+
+  /** Removes one of the user's devices, named by id or by endpoint. */
+  unsubscribe(userId: number, body: Record<string, unknown>): void {
+    const row = typeof body.id === "number"
+      ? this.store.byId(body.id)
+      : typeof body.endpoint === "string"
+      ? this.store.byEndpoint(body.endpoint)
+      : undefined;
+    if (!row || row.user_id !== userId) throw new NotFound(PUSH_MSG.deviceNotFound);
+    this.store.delete(row.id);
+    this.deps.log.info("Push subscription removed", { device: row.id, user: userId });
+  }
+
+  update(userId: number, id: number, body: Record<string, unknown>): PushDevice {
+    const row = this.store.byId(id);
+    if (!row || row.user_id !== userId) throw new NotFound(PUSH_MSG.deviceNotFound);
+    const change: { name?: string; events?: PushEvent[] } = {};
+    if (body.name !== undefined) change.name = checkName(body.name);
+    if (body.events !== undefined) change.events = checkEvents(body.events);
+    this.store.update(id, change);
+    return deviceOf(this.store.byId(id)!);
+  }
+
+  /** Sends the test notification now to one device (or all of the user's) and says how each went. */
+  async test(userId: number, body: Record<string, unknown>): Promise<PushTestResult[]> {
+    let rows = this.store.forUser(userId);
+    if (body.id !== undefined) {
+      rows = rows.filter((r) => r.id === body.id);
+      if (rows.length === 0) throw new NotFound(PUSH_MSG.deviceNotFound);
+    }
+    if (rows.length === 0) throw new Invalid(PUSH_MSG.noDevices);
+    const at = new Date(this.deps.now()).toISOString();
+    return await Promise.all(rows.map(async (row): Promise<PushTestResult> => {
+      const result = await this.notifier.deliver(
+        row.id,
+        { kind: "test", title: PUSH_MSG.titleTest, body: PUSH_MSG.bodyTest, tag: "factorio-panel-test", url: "/notifications", at },
+        DELIVERY.test,
+      );
+      if (result === null) return { id: row.id, name: row.name, ok: false, status: null, message: PUSH_MSG.deviceNotFound };
+      if (result.kind === "delivered") {
+        return { id: row.id, name: row.name, ok: true, status: result.status, message: `Sent to ${row.name} (push service answered ${result.status}).` };
+      }
+      const removed = result.kind === "gone" ? " The device was removed: enable notifications on it again." : "";
+      return { id: row.id, name: row.name, ok: false, status: result.status, message: `${row.name}: ${result.error}.${removed}` };
+    }));
+  }
+
+  close(): void {
+    this.notifier.close();
+    this.#sender.close();
+  }
+}
+
+/** Push services are reached over https only; the endpoint must be an absolute https URL, no credentials. */
+export function isPushEndpoint(endpoint: string): boolean {
+  if (endpoint.length > ENDPOINT_MAX) return false;
+  try {
+    const u = new URL(endpoint);
+    return u.protocol === "https:" && u.username === "" && u.password === "" && u.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+function base64url(value: unknown): Buffer | null {
+  if (typeof value !== "string" || !/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return null;
+  return Buffer.from(value.replace(/=+$/, ""), "base64url");
+}
+
+/** An uncompressed P-256 point that is actually on the curve (an ECDH with it must succeed). */
+export function isP256PublicKey(value: unknown): boolean {
+  const bytes = base64url(value);
+  if (!bytes || bytes.length !== 65 || bytes[0] !== 4) return false;
+  try {
+    PROBE.computeSecret(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const PROBE = createECDH("prime256v1");
+PROBE.generateKeys();
+
+function isAuthSecret(value: unknown): boolean {
+  return base64url(value)?.length === 16;
+}
+
+function checkName(value: unknown): string {
+  const name = typeof value === "string" ? value.trim() : "";
+  if (name.length < 1 || name.length > DEVICE_NAME_MAX || /\p{Cc}/u.test(name)) {
+    throw new Invalid(PUSH_MSG.nameInvalid(DEVICE_NAME_MAX));
+  }
+  return name;
+}
+
+function checkEvents(value: unknown): PushEvent[] {
+  if (!Array.isArray(value) || !value.every(isPushEvent)) throw new Invalid(PUSH_MSG.eventsInvalid);
+  return [...new Set(value)];
+}
+
+/** "Firefox on Android", "Safari on iPhone", ... from a User-Agent; what the device list shows until renamed. */
+export function deviceName(userAgent: string): string {
+  const ua = userAgent;
+  const browser = /Edg(e|A|iOS)?\//.test(ua)
+    ? "Edge"
+    : /OPR\/|Opera/.test(ua)
+    ? "Opera"
+    : /SamsungBrowser\//.test(ua)
+    ? "Samsung Internet"
+    : /Firefox\/|FxiOS\//.test(ua)
+    ? "Firefox"
+    : /Chrome\/|CriOS\/|Chromium\//.test(ua)
+    ? "Chrome"
+    : /Safari\//.test(ua)
+    ? "Safari"
+    : "Browser";
+  const os = /iPhone/.test(ua)
+    ? "iPhone"
+    : /iPad/.test(ua)
+    ? "iPad"
+    : /Android/.test(ua)
+    ? "Android"
+    : /CrOS/.test(ua)
+    ? "ChromeOS"
+    : /Windows/.test(ua)
+    ? "Windows"
+    : /Mac OS X|Macintosh/.test(ua)
+    ? "macOS"
+    : /Linux/.test(ua)
+    ? "Linux"
+    : "";
+  return os ? `${browser} on ${os}` : browser;
+}

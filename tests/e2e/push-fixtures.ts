@@ -1,0 +1,106 @@
+// E2E fixtures for the installable app and Web Push: the fake push service as its own process (the
+// panel trusts its CA), helpers to wait for the service worker, to stand in for PushManager.subscribe
+// (headless Chromium cannot reach a push service) and to deliver a push to the service worker through
+// the DevTools protocol.
+
+import { join } from "node:path";
+import type { BrowserContext, Page } from "@playwright/test";
+import { expect, ROOT, startPanelProcess, test as base } from "./fixtures.ts";
+import type { FakeSubscription } from "../fake-push/service.ts";
+import { startFakePush } from "../fake-push/launch.mjs";
+import { test as gameTest } from "./game-fixtures.ts";
+
+export { expect, startFakePush };
+
+export type FakePush = Awaited<ReturnType<typeof startFakePush>>;
+
+const CA_FILE = join(ROOT, "tests", "fake-push", "tls", "ca.pem");
+
+const fakePushFixture = {
+  fakePush: async ({}, use: (f: FakePush) => Promise<void>) => {
+    const fake = await startFakePush();
+    await use(fake);
+    await fake.stop();
+  },
+};
+
+/** The panel option that makes it trust the fake push service's certificate. */
+export const PUSH_PANEL_ARGS = ["--push-ca-file", CA_FILE];
+
+/** `test` with a fake push service and a panel that trusts it. */
+export const test = base.extend<{ fakePush: FakePush }>({
+  ...fakePushFixture,
+  panel: async ({}, use) => {
+    const panel = await startPanelProcess({ args: PUSH_PANEL_ARGS });
+    await use(panel);
+    await panel.stop();
+  },
+});
+
+/** `test` on a simulated Factorio (game-fixtures.ts), with the fake push service. */
+export const testWithGame = gameTest.extend<{ fakePush: FakePush }>({
+  ...fakePushFixture,
+  panelArgs: [PUSH_PANEL_ARGS, { option: true }],
+});
+
+/** Waits until the service worker is active and controls the page. */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+}
+
+/**
+ * Makes PushManager.subscribe/getSubscription answer with `sub` (made by the fake push service for the
+ * panel's key), since headless Chromium's real subscribe never reaches a push service.
+ */
+export async function stubPushManager(context: BrowserContext, sub: FakeSubscription): Promise<void> {
+  await context.addInitScript((s) => {
+    // Like a real browser, the subscription outlives a reload: it is kept in localStorage here.
+    const KEY = "e2e.pushSubscriptionKey";
+    const bytes = (k: string) => Uint8Array.from(atob(k.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const make = (applicationServerKey: string) => ({
+      endpoint: s.endpoint,
+      expirationTime: null,
+      options: { userVisibleOnly: true, applicationServerKey: bytes(applicationServerKey).buffer },
+      getKey: (name: "p256dh" | "auth") => bytes(s.keys[name]).buffer,
+      toJSON: () => ({ endpoint: s.endpoint, expirationTime: null, keys: s.keys }),
+      unsubscribe: async () => {
+        localStorage.removeItem(KEY);
+        return true;
+      },
+    }) as unknown as PushSubscription;
+    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+      const k = options?.applicationServerKey;
+      const view = k instanceof ArrayBuffer ? new Uint8Array(k) : ArrayBuffer.isView(k) ? new Uint8Array(k.buffer, k.byteOffset, k.byteLength) : new Uint8Array();
+      const b64 = btoa(String.fromCharCode(...view)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      localStorage.setItem(KEY, b64);
+      return make(b64);
+    };
+    PushManager.prototype.getSubscription = async function () {
+      const k = localStorage.getItem(KEY);
+      return k ? make(k) : null;
+    };
+  }, sub);
+}
+
+/** Delivers `data` to the page's service worker as a push, through the DevTools protocol. */
+export async function deliverPush(page: Page, data: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const registrationId = await new Promise<string>((resolve) => {
+    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+      const reg = registrations.find((r) => !r.isDeleted && new URL(r.scopeURL).origin === new URL(page.url()).origin);
+      if (reg) resolve(reg.registrationId);
+    });
+    void cdp.send("ServiceWorker.enable");
+  });
+  await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(page.url()).origin, registrationId, data });
+  await cdp.detach();
+}
+
+/** Titles of the notifications the service worker is showing. */
+export async function shownNotifications(page: Page): Promise<{ title: string; body: string; tag: string; url: string }[]> {
+  return await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
+  });
+}
