@@ -40,7 +40,10 @@ export function parseInfoJson(text: string): ModInfoJson {
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw new ModFileError("info.json is not a JSON object");
   const o = data as Record<string, unknown>;
   if (!isModName(o.name)) throw new ModFileError("info.json has no valid \"name\"");
-  if (typeof o.version !== "string" || !parseVersion(o.version)) throw new ModFileError("info.json has no valid \"version\"");
+  // The version becomes part of the file name: digits and dots only.
+  if (typeof o.version !== "string" || !/^\d+(\.\d+){1,3}$/.test(o.version) || !parseVersion(o.version)) {
+    throw new ModFileError("info.json has no valid \"version\"");
+  }
   const factorioVersion = o.factorio_version ?? "0.12";
   if (typeof factorioVersion !== "string" || !parseVersion(factorioVersion)) {
     throw new ModFileError("info.json has an invalid \"factorio_version\"");

@@ -92,11 +92,13 @@ Deno.test("broken zips are listed as broken, never crash, and can be deleted by 
   writeFileSync(join(m.modsDir, "garbage.zip"), "this is not a zip at all");
   writeFileSync(join(m.modsDir, "badjson_1.0.0.zip"), await buildZipWithInfo("{ not json"));
   writeFileSync(join(m.modsDir, "noname_1.0.0.zip"), await buildZipWithInfo(JSON.stringify({ version: "1.0.0" })));
+  writeFileSync(join(m.modsDir, "oddversion.zip"), await buildZipWithInfo(JSON.stringify({ name: "odd", version: "1.0.0/../../x" })));
   m.addFixture("belt-balancer_3.0.0.zip");
   const r = await m.c.get("/api/mods/list");
   assert.equal(r.status, 200);
   const broken = r.body.filter((x: Mod) => x.error !== null);
-  assert.deepEqual(broken.map((x: Mod) => x.name).sort(), ["badjson_1.0.0.zip", "garbage.zip", "invalid_mod.zip", "noname_1.0.0.zip"]);
+  assert.deepEqual(broken.map((x: Mod) => x.name).sort(), ["badjson_1.0.0.zip", "garbage.zip", "invalid_mod.zip", "noname_1.0.0.zip", "oddversion.zip"]);
+  assert.match(byName(r.body, "oddversion.zip")!.error!, /"version"/);
   assert.match(byName(r.body, "invalid_mod.zip")!.error!, /no info.json/);
   assert.match(byName(r.body, "garbage.zip")!.error!, /not a valid zip/);
   assert.match(byName(r.body, "badjson_1.0.0.zip")!.error!, /not valid JSON/);
