@@ -410,3 +410,28 @@ Deno.test("mod packs: names are checked like save names; unknown packs are 404; 
   assert.ok(traversal.status === 400 || traversal.status === 404, String(traversal.status));
   assert.ok(statSync(join(m.panel.dataDir, "mod-packs", "one")).isDirectory());
 }));
+
+Deno.test("unpacked mod folders are listed, copied into packs, zipped and deleted like zips", withModPanel(async (m) => {
+  const { mkdirSync } = await import("node:fs");
+  mkdirSync(join(m.modsDir, "dev-mod_0.1.0", "locale", "en"), { recursive: true });
+  writeFileSync(join(m.modsDir, "dev-mod_0.1.0", "info.json"), JSON.stringify({ name: "dev-mod", version: "0.1.0", factorio_version: "1.1" }));
+  writeFileSync(join(m.modsDir, "dev-mod_0.1.0", "locale", "en", "strings.cfg"), "[mod-name]\ndev-mod=Dev\n");
+  mkdirSync(join(m.modsDir, "not-a-mod")); // no info.json: not listed, not copied
+  const dev = byName((await m.c.get("/api/mods/list")).body, "dev-mod")!;
+  assert.deepEqual([dev.version, dev.file_name, dev.compatibility], ["0.1.0", "dev-mod_0.1.0", true]);
+  assert.equal((await m.c.post("/api/mods/packs/create", { name: "dev" })).status, 200);
+  assert.equal(
+    readFileSync(join(m.panel.dataDir, "mod-packs", "dev", "dev-mod_0.1.0", "locale", "en", "strings.cfg"), "utf8"),
+    "[mod-name]\ndev-mod=Dev\n",
+  );
+  assert.ok(!existsSync(join(m.panel.dataDir, "mod-packs", "dev", "not-a-mod")));
+  const res = await fetch(m.panel.url + "/api/mods/download", { headers: { Cookie: m.c.cookie! } });
+  const file = join(m.panel.dataDir, "all.zip");
+  writeFileSync(file, new Uint8Array(await res.arrayBuffer()));
+  const zip = await ZipReader.open(file);
+  assert.deepEqual(zip.entries.map((e) => e.name), ["dev-mod_0.1.0/info.json", "dev-mod_0.1.0/locale/en/strings.cfg"]);
+  await zip.close();
+  assert.equal((await m.c.post("/api/mods/delete", { name: "dev-mod" })).status, 200);
+  assert.ok(!existsSync(join(m.modsDir, "dev-mod_0.1.0")));
+  assert.ok(existsSync(join(m.modsDir, "not-a-mod")), "folders that are not mods are left alone");
+}));
