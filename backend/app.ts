@@ -11,6 +11,7 @@ import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
 import { saveRoutes } from "./http/saves.ts";
+import { modRoutes } from "./http/mods.ts";
 import { serverRoutes } from "./http/server.ts";
 import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
@@ -22,6 +23,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...authRoutes(ctx),
     ...userRoutes(ctx),
     ...saveRoutes(ctx),
+    ...modRoutes(ctx),
     ...serverRoutes(ctx),
     ...settingsRoutes(ctx),
     ...pushRoutes(ctx),

@@ -19,6 +19,9 @@ export interface Config {
   trustProxy: boolean;
   sessionDays: number;
   maxUploadMb: number;
+  modPortalUrl: string;
+  authUrl: string;
+  modPortalCacheMinutes: number;
   rconPort: number;
   autoRestart: boolean;
   autoRestartMax: number;
@@ -117,6 +120,21 @@ export const OPTIONS: Option<any>[] = [
     key: "saveCreateTimeout", flag: "save-create-timeout", kind: "int", min: 1, max: 86400,
     help: "seconds the game's --create may take to make a new save before it is stopped", defaultText: "600",
     defaultValue: () => 600,
+  }),
+  opt({
+    key: "modPortalUrl", flag: "mod-portal-url", kind: "string",
+    help: "the Factorio mod portal (mod list, details, downloads); the portal token is sent only here",
+    defaultText: "https://mods.factorio.com", defaultValue: () => "https://mods.factorio.com", check: httpUrl,
+  }),
+  opt({
+    key: "authUrl", flag: "auth-url", kind: "string",
+    help: "the Factorio auth server (mod portal login)", defaultText: "https://auth.factorio.com",
+    defaultValue: () => "https://auth.factorio.com", check: httpUrl,
+  }),
+  opt({
+    key: "modPortalCacheMinutes", flag: "mod-portal-cache-minutes", kind: "int", min: 1, max: 7 * 24 * 60,
+    help: "how long the mod portal's list of all mods is kept before it is fetched again", defaultText: "60",
+    defaultValue: () => 60,
   }),
   opt({
     key: "rconPort", flag: "rcon-port", kind: "int", min: 0, max: 65535,
@@ -306,6 +324,16 @@ export function isListenAddress(v: string): boolean {
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(v)) return v.split(".").every((p) => Number(p) <= 255);
   if (v.includes(":")) return /^[0-9a-fA-F:.]+$/.test(v);
   return /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,62})(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,62}))*$/.test(v);
+}
+
+function httpUrl(v: string): string | undefined {
+  try {
+    const u = new URL(v);
+    if ((u.protocol === "http:" || u.protocol === "https:") && !u.search && !u.hash && !u.username) return undefined;
+  } catch {
+    // falls through
+  }
+  return "is not an http(s) URL without query, like https://mods.factorio.com";
 }
 
 function isOrigin(v: string): boolean {

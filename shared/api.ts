@@ -115,6 +115,123 @@ export interface SaveHeader {
   mods: SaveMod[];
 }
 
+// ---- Mods ----
+
+/**
+ * An installed mod (GET /api/mods/list and the mod tables of packs). The old API's ModsResult, plus
+ * `built_in`, `error` and `other_versions`. Versions: `version` as info.json has it, `factorio_version`
+ * with four parts ("1.1.0.0") as the old API printed it.
+ */
+export interface Mod {
+  name: string;
+  title: string;
+  author: string;
+  version: string;
+  file_name: string;
+  factorio_version: string;
+  dependencies: string[] | null;
+  compatibility: boolean;
+  enabled: boolean;
+  /** Ships with the game in data/ (base, space-age...): can be toggled, never deleted or downloaded. */
+  built_in: boolean;
+  /** Why the zip could not be read; such a mod is listed (by file name) only so it can be deleted. */
+  error: string | null;
+  /** Other versions of the same mod also in the folder; the game loads `version`. */
+  other_versions: string[];
+}
+
+export interface ModList {
+  mods: Mod[];
+}
+
+/** A dependency the panel could not install along with a mod, and why. */
+export interface MissingDependency {
+  name: string;
+  reason: string;
+}
+
+/** POST /api/mods/portal/install: the mods afterwards and what was installed along with the mod. */
+export interface InstallResult extends ModList {
+  dependencies_added: string[];
+  dependencies_missing: MissingDependency[];
+}
+
+/** A mod of a save, as POST /api/mods/portal/install/multiple takes it (SaveMod's fields; crc ignored). */
+export interface WantedMod {
+  name: string;
+  version: string;
+  built_in?: boolean;
+}
+
+/** POST /api/mods/portal/install/multiple. */
+export interface InstallMultipleResult extends ModList {
+  /** Downloaded from the portal. */
+  installed: string[];
+  /** Already there in the wanted version. */
+  present: string[];
+  /** Built-in mods switched on (those of the save) or off (the game's others). */
+  toggled: { name: string; enabled: boolean }[];
+  failed: { name: string; version: string; reason: string }[];
+}
+
+export interface ModPack {
+  name: string;
+  mods: ModList;
+}
+
+/** An entry of GET /api/mods/portal/list. */
+export interface PortalListEntry {
+  name: string;
+  title: string;
+}
+
+export interface PortalList {
+  results: PortalListEntry[];
+}
+
+/** A release of GET /api/mods/portal/info/{name}; versions four-part as in the old API. */
+export interface PortalRelease {
+  version: string;
+  download_url: string;
+  file_name: string;
+  released_at: string;
+  sha1: string;
+  info_json: { factorio_version: string; dependencies?: string[] };
+  /** Fits the game this panel runs. */
+  compatibility: boolean;
+}
+
+export interface PortalModInfo {
+  name: string;
+  title: string;
+  owner: string;
+  summary: string;
+  downloads_count: number;
+  releases: PortalRelease[];
+}
+
+/** What POST /api/mods/update (and the pack variant) take: one release of the portal for one mod. */
+export interface ModUpdateRequest {
+  modName: string;
+  downloadUrl: string;
+  fileName: string;
+}
+
+/** GET /api/mods/updates: an installed mod with a newer release that fits the game. */
+export interface ModUpdate extends ModUpdateRequest {
+  current: string;
+  version: string;
+}
+
+/** GET /api/mods/portal/progress: downloads in flight. */
+export interface DownloadProgress {
+  name: string;
+  version: string;
+  received: number;
+  /** 0 when the portal did not say. */
+  total: number;
+}
+
 // ---- Players (admin, whitelist and ban lists) ----
 
 /** An entry of server-banlist.json. The game may also store an address; the panel keeps it untouched. */

@@ -56,6 +56,28 @@ export const PANEL_MSG = {
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
   internalError: "Something went wrong in the panel. The panel log has the details.",
 
+  // Mods and the mod portal
+  tokenRequired: "Token is required",
+  modFileRequired: "Mod file is required",
+  modFileNotZip: "A mod must be a .zip file.",
+  portalTokenInvalid: "The token must be the text shown on factorio.com/profile (no spaces).",
+  portalLoginRequired: "Log in to the mod portal first (Install Mod tab).",
+  portalEmailCode:
+    "This Factorio account asks for a code sent by e-mail, which the panel cannot pass on. Paste a token from factorio.com/profile instead.",
+  authRateLimited: "The Factorio auth server refused: too many attempts. Wait a while, or paste a token instead.",
+  portalRateLimited: (seconds: number) =>
+    `The mod portal is limiting requests from this server. Try again in ${formatWait(seconds)}.`,
+  portalTokenRefused: (status: number) =>
+    `The mod portal refused the download (HTTP ${status}): the token is wrong or has expired. Log in to the mod portal again.`,
+  downloadUrlRefused: "The download link must be a download path of the mod portal (/download/...).",
+  checksumMismatch: (name: string, version: string) =>
+    `The download of ${name} ${version} does not match the checksum the mod portal gave; nothing was installed.`,
+  modInstalled: (name: string) => `${name} is installed.`,
+  modInstalledWithDependencies: (name: string, added: string[]) =>
+    `${name} is installed, with the mods it needs: ${added.join(", ")}.`,
+  modUpdated: (name: string, version: string) => `${name} is updated to ${version}.`,
+  modPackLoaded: (name: string) => `The mod pack ${name} is loaded.`,
+
   // Game server
   portRange: "Port must be a whole number from 1 to 65535.",
   serverAlreadyRunning: "Factorio server is already running",

@@ -4,6 +4,7 @@ import type { AppContext } from "../context.ts";
 import type { Ctx, Route } from "./routes.ts";
 import { readObject } from "./body.ts";
 import { receiveUpload } from "./upload.ts";
+import { contentDisposition } from "./download.ts";
 import { inside } from "../factorio/paths.ts";
 import { MSG } from "../../shared/messages.ts";
 import type { SaveFile } from "../factorio/saves.ts";
@@ -70,16 +71,6 @@ export function saveRoutes(ctx: AppContext): Route[] {
       },
     },
   ];
-}
-
-/**
- * Content-Disposition for any file name: a plain ASCII fallback for old clients, and the exact UTF-8 name
- * in filename* (RFC 6266 / RFC 8187) for everything since.
- */
-export function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, "_");
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase());
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 /** One byte range of a Range header ("bytes=a-b", "bytes=a-", "bytes=-n"); null for none or several. */

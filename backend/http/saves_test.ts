@@ -23,7 +23,8 @@ import {
 import { saveZip } from "../testing/savefile.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { LOAD_LATEST, type SaveHeader } from "../../shared/api.ts";
-import { contentDisposition, parseRange } from "./saves.ts";
+import { parseRange } from "./saves.ts";
+import { contentDisposition } from "./download.ts";
 
 const FIXTURES = resolve(import.meta.dirname!, "../../tests/fixtures/saves");
 

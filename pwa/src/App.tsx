@@ -12,12 +12,12 @@ import { ConnectionBanner, OpenFromNotifications, UpdatePrompt } from "./compone
 const Login = lazy(() => import("./pages/Login/Login.tsx"));
 const Users = lazy(() => import("./pages/Users/Users.tsx"));
 const Saves = lazy(() => import("./pages/Saves/Saves.tsx"));
+const Mods = lazy(() => import("./pages/Mods/Mods.tsx"));
 const Help = lazy(() => import("./pages/Help/Help.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
 const ServerSettings = lazy(() => import("./pages/ServerSettings/ServerSettings.tsx"));
 const GameSettings = lazy(() => import("./pages/GameSettings/GameSettings.tsx"));
 const Players = lazy(() => import("./pages/Players/Players.tsx"));
-const Placeholder = lazy(() => import("./pages/Placeholder/Placeholder.tsx"));
 const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
 const Console = lazy(() => import("./pages/Console/Console.tsx"));
 const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
@@ -35,7 +35,7 @@ function Loading() {
 export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/", element: <Controls /> },
   { path: "/saves", element: <Saves /> },
-  { path: "/mods", element: <Placeholder title="Mods" /> },
+  { path: "/mods", element: <Mods /> },
   { path: "/server-settings", element: <ServerSettings /> },
   { path: "/players", element: <Players /> },
   { path: "/game-settings", element: <GameSettings /> },

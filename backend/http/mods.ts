@@ -1,0 +1,233 @@
+// Mods, the mod portal and mod packs (spec section 7 "Mods" and "Mod packs"). Every change to the
+// installed mods is flagged requiresStopped (423 while the game is not stopped); pack changes touch only
+// the pack's own folder, except loading one.
+
+import { join } from "node:path";
+import type { AppContext } from "../context.ts";
+import { factorioPaths } from "../factorio/layout.ts";
+import { ModManager } from "../factorio/modmanager.ts";
+import type { FolderFile, ModDir } from "../factorio/mods.ts";
+import { ModPortal } from "../factorio/portal.ts";
+import { fileChunks, zipStream } from "../factorio/zip.ts";
+import { ensureDir } from "../fsutil.ts";
+import { Invalid, UnsupportedMediaType } from "../errors.ts";
+import { MSG, PANEL_MSG } from "../../shared/messages.ts";
+import { validateLogin } from "../../shared/validation.ts";
+import { readJson, readObject } from "./body.ts";
+import type { Ctx, Route } from "./routes.ts";
+import { receiveUpload } from "./upload.ts";
+import { contentDisposition } from "./download.ts";
+
+/** A body field by name, matched case-insensitively (the old API accepted "filename" for "fileName"). */
+function field(body: Record<string, unknown>, name: string): unknown {
+  if (name in body) return body[name];
+  const key = Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : body[key];
+}
+
+function requiredName(body: Record<string, unknown>): string {
+  const name = field(body, "name");
+  if (typeof name !== "string" || name.trim() === "") throw new Invalid("name is required");
+  return name;
+}
+
+/** A JSON object body, or {} when the request has none (the old API's delete/all needed no body). */
+async function optionalObject(c: Ctx): Promise<Record<string, unknown>> {
+  const length = c.req.header("content-length");
+  if (!c.req.header("content-type") && (length === undefined || length === "0")) return {};
+  return await readObject(c);
+}
+
+/** A streamed zip download. The headers go out first, before any byte of the archive. */
+export function zipDownload(files: FolderFile[], filename: string): Response {
+  const stream = zipStream(
+    files.map((f) => ({ name: f.name, size: f.size, mtime: f.mtime, data: () => fileChunks(f.path) })),
+  );
+  return new Response(stream, {
+    headers: { "Content-Type": "application/zip", "Content-Disposition": contentDisposition(filename) },
+  });
+}
+
+export function modRoutes(ctx: AppContext): Route[] {
+  const { config } = ctx;
+  const paths = factorioPaths(config);
+  const portal = new ModPortal({
+    portalUrl: config.modPortalUrl,
+    authUrl: config.authUrl,
+    listCacheMs: config.modPortalCacheMinutes * 60_000,
+    dataDir: config.dataDir,
+    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
+    log: ctx.log,
+    now: ctx.now,
+  });
+  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, ctx.log);
+  const live = mods.live;
+  const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
+
+  const update = async (c: Ctx, dir: ModDir) => {
+    const body = await readObject(c);
+    return c.json(await mods.update(dir, field(body, "modName"), field(body, "downloadUrl")));
+  };
+
+  return [
+    // ---- Installed mods ----
+    { method: "GET", path: "/api/mods/list", handler: async (c) => c.json(await live.list()) },
+    {
+      method: "POST",
+      path: "/api/mods/toggle",
+      requiresStopped: true,
+      handler: async (c) => c.json(await live.toggle(requiredName(await readObject(c)))),
+    },
+    {
+      method: "POST",
+      path: "/api/mods/delete",
+      requiresStopped: true,
+      handler: async (c) => {
+        const name = requiredName(await readObject(c));
+        await live.delete(name);
+        return c.json(name);
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/mods/delete/all",
+      requiresStopped: true,
+      handler: async (c) => {
+        const body = await optionalObject(c);
+        await live.deleteAll({ modSettings: field(body, "delete_mod_settings") === true });
+        return c.json(null);
+      },
+    },
+    { method: "POST", path: "/api/mods/update", requiresStopped: true, handler: (c) => update(c, live) },
+    {
+      method: "POST",
+      path: "/api/mods/upload",
+      requiresStopped: true,
+      handler: async (c) => {
+        ensureDir(live.dir);
+        const file = await receiveUpload(c, {
+          field: "mod_file",
+          dir: live.dir,
+          maxBytes: config.maxUploadMb * 1024 * 1024,
+          missingMessage: PANEL_MSG.modFileRequired,
+        });
+        if (!file.filename.toLowerCase().endsWith(".zip")) {
+          await file.discard();
+          throw new UnsupportedMediaType(PANEL_MSG.modFileNotZip);
+        }
+        const info = await live.addZip(file.tempPath);
+        ctx.log.info("Mod uploaded", { name: info.name, version: info.version });
+        return c.json({ mods: await live.list() });
+      },
+    },
+    { method: "GET", path: "/api/mods/download", handler: () => zipDownload(live.files(), "all_installed_mods.zip") },
+    { method: "GET", path: "/api/mods/updates", handler: async (c) => c.json(await mods.updates(live)) },
+
+    // ---- Mod portal ----
+    {
+      method: "POST",
+      path: "/api/mods/portal/login",
+      handler: async (c) => {
+        const body = await readObject(c);
+        const username = field(body, "username");
+        const token = field(body, "token");
+        if (token !== undefined) {
+          if (typeof username !== "string" || username.trim() === "") throw new Invalid(MSG.usernameRequired);
+          if (typeof token !== "string" || token.trim() === "") throw new Invalid(PANEL_MSG.tokenRequired);
+          portal.saveToken(username.trim(), token.trim());
+          return c.json(null);
+        }
+        const password = field(body, "password");
+        const problems = validateLogin({ username, password });
+        const first = problems.username ?? problems.password;
+        if (first) throw new Invalid(first);
+        await portal.login((username as string).trim(), password as string);
+        return c.json(null);
+      },
+    },
+    { method: "GET", path: "/api/mods/portal/loginstatus", handler: (c) => c.json(portal.loggedIn()) },
+    {
+      method: "GET",
+      path: "/api/mods/portal/logout",
+      changesState: true,
+      handler: (c) => {
+        portal.logout();
+        return c.json(false);
+      },
+    },
+    { method: "GET", path: "/api/mods/portal/list", handler: async (c) => c.json({ results: await portal.list() }) },
+    { method: "GET", path: "/api/mods/portal/info/:name", handler: async (c) => c.json(await mods.portalInfo(c.req.param("name"))) },
+    { method: "GET", path: "/api/mods/portal/progress", handler: (c) => c.json(portal.progress()) },
+    {
+      method: "POST",
+      path: "/api/mods/portal/install",
+      requiresStopped: true,
+      handler: async (c) => {
+        const body = await readObject(c);
+        ensureDir(live.dir);
+        return c.json(await mods.install(live, field(body, "modName"), field(body, "downloadUrl")));
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/mods/portal/install/multiple",
+      requiresStopped: true,
+      handler: async (c) => {
+        const body = await readJson(c);
+        ensureDir(live.dir);
+        return c.json(await mods.installMultiple(live, body));
+      },
+    },
+
+    // ---- Mod packs ----
+    { method: "GET", path: "/api/mods/packs/list", handler: async (c) => c.json(await mods.packs.list()) },
+    {
+      method: "POST",
+      path: "/api/mods/packs/create",
+      handler: async (c) => {
+        const name = field(await readObject(c), "name");
+        if (typeof name !== "string" || name.trim() === "") throw new Invalid(MSG.modPackNameRequired);
+        await mods.packs.create(name, live);
+        return c.json(await mods.packs.list());
+      },
+    },
+    { method: "POST", path: "/api/mods/packs/:pack/delete", handler: async (c) => c.json(await mods.packs.delete(c.req.param("pack"))) },
+    {
+      method: "GET",
+      path: "/api/mods/packs/:pack/download",
+      handler: (c) => {
+        const dir = pack(c);
+        return zipDownload(dir.files(), `${c.req.param("pack")}.zip`);
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/mods/packs/:pack/load",
+      requiresStopped: true,
+      handler: async (c) => {
+        await mods.packs.load(c.req.param("pack"), live);
+        return c.json({ mods: await live.list() });
+      },
+    },
+    { method: "GET", path: "/api/mods/packs/:pack/list", handler: async (c) => c.json({ mods: await pack(c).list() }) },
+    { method: "GET", path: "/api/mods/packs/:pack/updates", handler: async (c) => c.json(await mods.updates(pack(c))) },
+    {
+      method: "POST",
+      path: "/api/mods/packs/:pack/mod/toggle",
+      handler: async (c) => {
+        const dir = pack(c);
+        return c.json(await dir.toggle(requiredName(await readObject(c))));
+      },
+    },
+    { method: "POST", path: "/api/mods/packs/:pack/mod/update", handler: (c) => update(c, pack(c)) },
+    {
+      method: "POST",
+      path: "/api/mods/packs/:pack/mod/delete",
+      handler: async (c) => {
+        const dir = pack(c);
+        await dir.delete(requiredName(await readObject(c)));
+        return c.json(true);
+      },
+    },
+  ];
+}

@@ -1,0 +1,100 @@
+// The mod search of the Mods page in Chromium, against the real page and a 20,000-entry list from the
+// fake portal:
+//   - per keystroke: the search the page runs for each keystroke (fuse.js with the spec's settings, in a
+//     worker), from sending the query to having the suggestions back on the main thread (median, p95);
+//   - per keystroke, in the browser's own Event Timing: how many keystrokes took longer than 16 ms from
+//     the key to the next frame, and the main thread's long tasks (> 50 ms) while typing;
+//   - the time to open the Install Mod tab again, with the list already loaded (median of 15);
+//   - the first open, which fetches the list and indexes it.
+//   node bench/mod-search.mjs [entries]   (needs `npm run build` first)
+
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { DENO, median, percentile, ROOT, startPanel, stopPanel } from "./lib.mjs";
+
+const entries = Number(process.argv[2] ?? 20_000);
+const QUERIES = ["belt balancer", "train", "logistics", "space exploration", "quality module", "robot", "inserter", "factory planner", "solar", "rail signals"];
+
+const factorioDir = mkdtempSync(join(tmpdir(), "bench-factorio-"));
+spawnSync(DENO, ["run", "-A", "tests/fake-factorio/install.ts", factorioDir, "2.0"], { cwd: ROOT, stdio: "ignore" });
+const portal = spawn(DENO, ["run", "-A", "tests/fake-portal/main.ts", "--extra-mods", String(entries)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+const portalUrl = await new Promise((ok) => portal.stdout.once("data", (d) => ok(JSON.parse(String(d)).url)));
+const panel = await startPanel({ args: ["--factorio-dir", factorioDir, "--mod-portal-url", portalUrl, "--auth-url", portalUrl] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+});
+
+try {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(panel.url + "/login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password", { exact: true }).fill("bench-password");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL((u) => !u.pathname.endsWith("/login"));
+  const login = await page.request.post(panel.url + "/api/mods/portal/login", {
+    data: { username: "engineer", password: "correct horse battery" },
+    headers: { Origin: panel.url },
+  });
+  if (!login.ok()) throw new Error(`portal login failed: ${login.status()}`);
+
+  // First open: the page fetches the list and indexes it in the worker.
+  const searchBox = 'input[placeholder$="mods on the portal"]';
+  const firstStart = Date.now();
+  await page.goto(panel.url + "/mods");
+  await page.waitForSelector(searchBox, { timeout: 120_000 });
+  const firstOpen = Date.now() - firstStart;
+  const size = await page.locator(searchBox).getAttribute("placeholder");
+
+  // Per keystroke: type each query one character at a time; after each key wait for the page's search.
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    window.__slowKeys = [];
+    new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask" });
+    // Event Timing reports only events of 16 ms or more (its smallest threshold): exactly the slow ones.
+    new PerformanceObserver((l) => window.__slowKeys.push(...l.getEntries().filter((e) => e.name === "keydown").map((e) => e.duration)))
+      .observe({ type: "event", durationThreshold: 16 });
+  });
+  const box = page.locator(searchBox);
+  for (const query of QUERIES) {
+    await box.fill("");
+    for (const ch of query) {
+      const before = await page.evaluate(() => performance.getEntriesByName("mod-search").length);
+      await box.press(ch === " " ? "Space" : ch);
+      await page.waitForFunction((n) => performance.getEntriesByName("mod-search").length > n, before, { timeout: 30_000 });
+    }
+  }
+  const searches = await page.evaluate(() => performance.getEntriesByName("mod-search").map((e) => e.duration));
+  await page.waitForTimeout(500); // let the last event entries arrive
+  const longTasks = await page.evaluate(() => window.__longTasks);
+  const slowKeys = await page.evaluate(() => window.__slowKeys);
+
+  // Opening the Install Mod tab again: the list is cached in the app.
+  const reopen = [];
+  for (let i = 0; i < 15; i++) {
+    await page.getByRole("tab", { name: "Upload Mod" }).click();
+    await page.waitForSelector(searchBox, { state: "detached" });
+    reopen.push(await page.evaluate((sel) => new Promise((done) => {
+      const tab = [...document.querySelectorAll('[role="tab"]')].find((t) => t.textContent === "Install Mod");
+      const start = performance.now();
+      tab.click();
+      const check = () => (document.querySelector(sel) ? done(performance.now() - start) : requestAnimationFrame(check));
+      check();
+    }), searchBox));
+  }
+
+  console.log(`mod list: ${size}`);
+  console.log(`fuzzy search per keystroke (${searches.length} keystrokes, worker, query sent to suggestions back): median ${median(searches).toFixed(1)} ms, p95 ${percentile(searches, 95).toFixed(1)} ms, max ${Math.max(...searches).toFixed(1)} ms`);
+  console.log(`keystrokes taking over 16 ms from key to next frame: ${slowKeys.length} of ${searches.length}${slowKeys.length ? ` (median of those ${median(slowKeys).toFixed(0)} ms, longest ${Math.max(...slowKeys).toFixed(0)} ms)` : ""}`);
+  console.log(`main-thread long tasks (> 50 ms) while typing: ${longTasks.length}${longTasks.length ? ` (longest ${Math.max(...longTasks).toFixed(0)} ms)` : ""}`);
+  console.log(`open the Install Mod tab with the cached list: median ${median(reopen).toFixed(1)} ms, p95 ${percentile(reopen, 95).toFixed(1)} ms (15 opens)`);
+  console.log(`first open of /mods, fetching and indexing the list: ${firstOpen} ms`);
+} finally {
+  await browser.close();
+  await stopPanel(panel);
+  portal.kill("SIGTERM");
+  rmSync(factorioDir, { recursive: true, force: true });
+}

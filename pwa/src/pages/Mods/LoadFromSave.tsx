@@ -1,0 +1,109 @@
+import { useEffect, useState } from "react";
+import {
+  Box,
+  Button,
+  Chip,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from "@mui/material";
+import { LOAD_LATEST, type InstallMultipleResult, type SaveMod } from "../../../../shared/api.ts";
+import { MSG } from "../../../../shared/messages.ts";
+import { modsApi } from "../../api/mods.ts";
+import { showFlash } from "../../state/flash.ts";
+import { shortVersion } from "./ModsTable.tsx";
+
+/**
+ * The 'Load Mod from Save' tab: pick a save, see the mods it was played with, install them all. Built-in
+ * mods (base, the 2.0 expansion) are switched on or off to match, never downloaded.
+ */
+export function LoadFromSave(props: {
+  run: <T>(label: string, fn: () => Promise<T>) => Promise<T | undefined>;
+  onChanged: () => void;
+  disabled: boolean;
+}) {
+  const [saves, setSaves] = useState<string[]>([]);
+  const [save, setSave] = useState("");
+  const [mods, setMods] = useState<{ save: string; mods: SaveMod[] } | null>(null);
+
+  useEffect(() => {
+    modsApi.saves.list().then((list) => setSaves(list.map((s) => s.name).filter((n) => n !== LOAD_LATEST)), () => {});
+  }, []);
+
+  async function read() {
+    if (!save) return;
+    const header = await props.run(`Reading ${save}`, () => modsApi.saves.mods(save));
+    if (header) setMods({ save, mods: header.mods });
+  }
+
+  async function install() {
+    if (!mods) return;
+    const result: InstallMultipleResult | undefined = await props.run(`Installing the mods of ${mods.save}`, () =>
+      modsApi.portal.installMultiple(mods.mods.map((m) => ({ name: m.name, version: m.version, built_in: m.built_in })))
+    );
+    if (!result) return;
+    props.onChanged();
+    if (result.failed.length === 0) showFlash(MSG.modsLoadedFromSave(mods.save), "success");
+    else {
+      showFlash(
+        `Some mods of ${mods.save} could not be installed: ${result.failed.map((f) => `${f.name} ${f.version} (${f.reason})`).join("; ")}.`,
+        "error",
+      );
+    }
+  }
+
+  return (
+    <Stack spacing={2}>
+      <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }}>
+        <FormControl size="small" sx={{ minWidth: 240, flex: "1 1 240px", maxWidth: 420 }}>
+          <InputLabel id="load-save-label">Save</InputLabel>
+          <Select labelId="load-save-label" label="Save" value={save} onChange={(e) => {
+            setSave(e.target.value);
+            setMods(null);
+          }}>
+            {saves.length === 0 && <MenuItem value="" disabled>No saves yet</MenuItem>}
+            {saves.map((s) => <MenuItem key={s} value={s}>{s}</MenuItem>)}
+          </Select>
+        </FormControl>
+        <Button disabled={!save} onClick={() => void read()}>Show Mods</Button>
+      </Box>
+      {mods && (
+        <>
+          <Typography>
+            {mods.save} was played with {mods.mods.length} mod{mods.mods.length === 1 ? "" : "s"}:
+          </Typography>
+          <TableContainer>
+            <Table size="small" aria-label={`Mods of ${mods.save}`}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>Name</TableCell>
+                  <TableCell>Version</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {mods.mods.map((m) => (
+                  <TableRow key={m.name}>
+                    <TableCell>
+                      {m.name} {m.built_in && <Chip size="small" variant="outlined" label="built-in" sx={{ ml: 1 }} />}
+                    </TableCell>
+                    <TableCell>{shortVersion(m.version)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <Box><Button onClick={() => void install()} disabled={props.disabled}>Install Mods</Button></Box>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useRef, useState } from "react";
+import { Autocomplete, Box, TextField, Typography } from "@mui/material";
+import type { PortalListEntry } from "../../../../shared/api.ts";
+import { SEARCH_DEBOUNCE_MS } from "./modSearch.ts";
+import type { Searcher } from "./portalSearch.ts";
+import { useDebounced } from "./useDebounced.ts";
+
+/** The suggestion list is about 16rem high (spec section 9). */
+export const LIST_HEIGHT = "16rem";
+
+/** The mod search box: fuzzy suggestions 200 ms after typing stops; the pick goes to `onPick`. */
+export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | null; onPick: (m: PortalListEntry | null) => void }) {
+  const { searcher, value, onPick } = props;
+  const [input, setInput] = useState("");
+  const query = useDebounced(input, SEARCH_DEBOUNCE_MS);
+  const [options, setOptions] = useState<PortalListEntry[]>([]);
+  const [searching, setSearching] = useState(false);
+  const latest = useRef(0);
+
+  useEffect(() => {
+    // Picking a suggestion puts its title in the box; that is not a new search.
+    if (query.trim() === "" || (value && query === value.title)) {
+      setOptions(value ? [value] : []);
+      return;
+    }
+    const id = ++latest.current;
+    setSearching(true);
+    void searcher.search(query).then((results) => {
+      if (id !== latest.current) return; // a newer search is under way
+      setOptions(results);
+      setSearching(false);
+    });
+  }, [query, searcher, value]);
+
+  return (
+    <Autocomplete
+      options={options}
+      filterOptions={(x) => x}
+      getOptionLabel={(o) => o.title}
+      isOptionEqualToValue={(a, b) => a.name === b.name}
+      value={value}
+      onChange={(_, v) => onPick(v)}
+      inputValue={input}
+      onInputChange={(_, v) => setInput(v)}
+      loading={searching && input.trim() !== ""}
+      loadingText="Searching…"
+      noOptionsText={input.trim().length < 3 ? "Type at least 3 characters" : "No mod matches"}
+      autoHighlight
+      slotProps={{ listbox: { style: { maxHeight: LIST_HEIGHT } } }}
+      renderInput={(params) => (
+        <TextField {...params} label="Search mods" placeholder={`${searcher.size.toLocaleString("en")} mods on the portal`} />
+      )}
+      renderOption={(liProps, o) => {
+        const { key, ...rest } = liProps as typeof liProps & { key: string };
+        return (
+          <Box component="li" key={key} {...rest} sx={{ display: "block !important" }}>
+            <Typography component="span" sx={{ display: "block", fontWeight: 600 }}>{o.title}</Typography>
+            <Typography component="span" variant="caption" color="text.secondary">{o.name}</Typography>
+          </Box>
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,202 @@
+import { useCallback, useEffect, useState } from "react";
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControlLabel,
+  Tab,
+  Tabs,
+  Typography,
+} from "@mui/material";
+import DeleteSweepIcon from "@mui/icons-material/DeleteSweep";
+import DownloadIcon from "@mui/icons-material/Download";
+import UpgradeIcon from "@mui/icons-material/Upgrade";
+import { useSnapshot } from "valtio";
+import type { Mod, ModUpdate } from "../../../../shared/api.ts";
+import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+import { modsApi } from "../../api/mods.ts";
+import { ApiError } from "../../api/client.ts";
+import { Page, Panel } from "../../components/Page.tsx";
+import { showFlash } from "../../state/flash.ts";
+import { server } from "../../state/server.ts";
+import { InstallMod } from "./InstallMod.tsx";
+import { LoadFromSave } from "./LoadFromSave.tsx";
+import { ModPacks } from "./ModPacks.tsx";
+import { ModsTable } from "./ModsTable.tsx";
+import { UploadMod } from "./UploadMod.tsx";
+import { type Work, WorkProgress } from "./WorkProgress.tsx";
+
+const TABS = ["Install Mod", "Upload Mod", "Load Mod from Save"] as const;
+
+function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () => void; onConfirm: (modSettings: boolean) => void }) {
+  const [modSettings, setModSettings] = useState(false);
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby="delete-all-title" maxWidth="xs" fullWidth>
+      <DialogTitle id="delete-all-title">Delete all Mods</DialogTitle>
+      <DialogContent>
+        <DialogContentText>
+          Delete every installed mod? The game's built-in mods stay, and so do the mod packs.
+        </DialogContentText>
+        <FormControlLabel
+          sx={{ mt: 1 }}
+          control={<Checkbox checked={modSettings} onChange={(e) => setModSettings(e.target.checked)} />}
+          label="Also delete mod-settings.dat (the mods' settings)"
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button color="secondary" onClick={onClose}>Cancel</Button>
+        <Button color="error" onClick={() => {
+          onConfirm(modSettings);
+          onClose();
+        }}>
+          Delete all
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+export default function Mods() {
+  const { status } = useSnapshot(server);
+  const stopped = status?.status === "stopped";
+  const [mods, setMods] = useState<Mod[] | null>(null);
+  const [updates, setUpdates] = useState<ModUpdate[]>([]);
+  const [updateNote, setUpdateNote] = useState<string | null>(null);
+  const [tab, setTab] = useState(0);
+  const [work, setWork] = useState<Work | null>(null);
+  const [confirmDeleteAll, setConfirmDeleteAll] = useState(false);
+  // Bumped after changes that packs care about (a pack loaded, mods changed).
+  const [version, setVersion] = useState(0);
+
+  const reload = useCallback(() => {
+    modsApi.list().then(setMods, () => {});
+    setVersion((v) => v + 1);
+  }, []);
+  useEffect(reload, [reload]);
+
+  useEffect(() => {
+    if (!stopped || !mods) return;
+    let live = true;
+    modsApi.updates().then(
+      (u) => {
+        if (!live) return;
+        setUpdates(u);
+        setUpdateNote(null);
+      },
+      (e) => live && setUpdateNote(`Could not check for updates: ${e instanceof ApiError ? e.message : String(e)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [stopped, mods]);
+
+  /** Runs long work with the progress bar; errors were flashed by the api client. */
+  const run = useCallback(async <T,>(label: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    setWork({ label });
+    try {
+      return await fn();
+    } catch {
+      return undefined;
+    } finally {
+      setWork(null);
+    }
+  }, []);
+
+  const change = async <T,>(label: string, fn: () => Promise<T>) => {
+    const done = await run(label, fn);
+    reload();
+    return done;
+  };
+
+  async function update(u: ModUpdate) {
+    if (await change(`Updating ${u.modName} to ${u.version}`, () => modsApi.update(u))) {
+      showFlash(PANEL_MSG.modUpdated(u.modName, u.version), "success");
+    }
+  }
+
+  async function updateAll() {
+    // One after the other: each waits for the download before the next starts.
+    const todo = [...updates];
+    let done = 0;
+    for (const [i, u] of todo.entries()) {
+      const ok = await run(`Updating ${i + 1} of ${todo.length}: ${u.modName} to ${u.version}`, () => modsApi.update(u));
+      if (ok === undefined) break;
+      done++;
+    }
+    reload();
+    if (done > 0) showFlash(`${done} mod${done === 1 ? "" : "s"} updated.`, "success");
+  }
+
+  const busy = work !== null;
+
+  if (!stopped) {
+    return (
+      <Page title="Mods">
+        <Alert severity="warning">{MSG.modsDisabledWhileRunning}</Alert>
+        <Panel title="Mods">
+          <ModsTable label="Installed mods" mods={mods ?? []} readOnly />
+        </Panel>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title="Mods">
+      <Card>
+        <Tabs value={tab} onChange={(_, v) => setTab(v)} variant="scrollable" allowScrollButtonsMobile aria-label="Add mods">
+          {TABS.map((t) => <Tab key={t} label={t} />)}
+        </Tabs>
+        <Box sx={{ p: 2, pt: 2.5 }} role="tabpanel" aria-label={TABS[tab]}>
+          {tab === 0 && <InstallMod run={run} onChanged={reload} disabled={busy} />}
+          {tab === 1 && <UploadMod onWork={setWork} onChanged={reload} disabled={busy} />}
+          {tab === 2 && <LoadFromSave run={run} onChanged={reload} disabled={busy} />}
+        </Box>
+      </Card>
+
+      {work && <Card sx={{ p: 2, position: "sticky", top: { xs: 64, md: 8 }, zIndex: 5 }}><WorkProgress work={work} /></Card>}
+
+      <Panel title="Mods">
+        <Box sx={{ display: "grid", gap: 2 }}>
+          {mods === null ? <Typography color="text.secondary">Loading…</Typography> : (
+            <ModsTable
+              label="Installed mods"
+              mods={mods}
+              updates={updates}
+              disabled={busy}
+              onToggle={(m) => void change(`Switching ${m.name}`, () => modsApi.toggle(m.name))}
+              onDelete={(m) => void change(`Deleting ${m.name}`, () => modsApi.remove(m.name))}
+              onUpdate={(u) => void update(u)}
+            />
+          )}
+          {updateNote && <Typography variant="body2" color="text.secondary">{updateNote}</Typography>}
+          <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
+            <Button color="error" startIcon={<DeleteSweepIcon />} disabled={busy} onClick={() => setConfirmDeleteAll(true)}>
+              Delete all Mods
+            </Button>
+            <Button startIcon={<UpgradeIcon />} disabled={busy || updates.length === 0} onClick={() => void updateAll()}>
+              Update all Mods
+            </Button>
+            <Button color="secondary" startIcon={<DownloadIcon />} href={modsApi.downloadAllUrl} download>
+              Download all Mods
+            </Button>
+          </Box>
+        </Box>
+      </Panel>
+
+      <ModPacks run={run} disabled={busy} onLoaded={reload} version={version} />
+
+      <DeleteAll
+        open={confirmDeleteAll}
+        onClose={() => setConfirmDeleteAll(false)}
+        onConfirm={(modSettings) => void change("Deleting all mods", () => modsApi.removeAll(modSettings))}
+      />
+    </Page>
+  );
+}

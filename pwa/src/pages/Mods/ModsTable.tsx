@@ -1,0 +1,147 @@
+import {
+  Box,
+  Chip,
+  IconButton,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from "@mui/material";
+import CheckIcon from "@mui/icons-material/Check";
+import CloseIcon from "@mui/icons-material/Close";
+import DeleteIcon from "@mui/icons-material/Delete";
+import UpgradeIcon from "@mui/icons-material/Upgrade";
+import type { Mod, ModUpdate } from "../../../../shared/api.ts";
+import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
+
+/** "1.1.0.0" as "1.1" (Factorio versions) or "3.0.0" (mod versions). */
+export function shortVersion(v: string, parts: 2 | 3 = 3): string {
+  const parsed = parseVersion(v);
+  if (!parsed) return v;
+  const text = formatVersion(parsed, 4);
+  return parsed[3] !== 0 ? text : formatVersion(parsed, parts);
+}
+
+export function Compatibility({ ok, small }: { ok: boolean; small?: boolean }) {
+  const fontSize = small ? "inherit" : "medium";
+  return ok ? (
+    <CheckIcon color="success" fontSize={fontSize} aria-label="compatible" titleAccess="compatible" />
+  ) : (
+    <CloseIcon color="error" fontSize={fontSize} aria-label="not compatible" titleAccess="not compatible" />
+  );
+}
+
+/** Columns that phones fold into the Name cell. */
+const wide = { display: { xs: "none", sm: "table-cell" } } as const;
+
+export interface ModsTableProps {
+  /** Accessible name of the table, e.g. "Installed mods" or "Mods of pack X". */
+  label: string;
+  mods: readonly Mod[];
+  updates?: readonly ModUpdate[];
+  /** No toggles, updates or deletes (the game is running). */
+  readOnly?: boolean;
+  disabled?: boolean;
+  onToggle?: (m: Mod) => void;
+  onDelete?: (m: Mod) => void;
+  onUpdate?: (u: ModUpdate) => void;
+}
+
+/** The mods table of the spec: Name, Enabled, Compatibility, Mod Version (+ update), Factorio Version, delete. */
+export function ModsTable(p: ModsTableProps) {
+  return (
+    <TableContainer sx={{ overflowX: "auto" }}>
+      <Table size="small" aria-label={p.label} sx={{ minWidth: { sm: 560 } }}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Name</TableCell>
+            <TableCell>Enabled</TableCell>
+            <TableCell sx={wide}>Compatibility</TableCell>
+            <TableCell>Mod Version</TableCell>
+            <TableCell sx={wide}>Factorio Version</TableCell>
+            {!p.readOnly && <TableCell align="right" aria-label="Delete" />}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {p.mods.map((m) => {
+            const update = p.updates?.find((u) => u.modName === m.name);
+            return (
+              <TableRow key={m.name} hover>
+                <TableCell>
+                  <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
+                    <Typography component="span" sx={{ fontWeight: 600 }}>{m.title}</Typography>
+                    {m.built_in && <Chip size="small" label="built-in" variant="outlined" />}
+                    {m.error !== null && (
+                      <Tooltip title={m.error}>
+                        <Chip size="small" color="error" label="broken" />
+                      </Tooltip>
+                    )}
+                  </Box>
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {m.error ?? (m.title !== m.name ? m.name : m.author)}
+                    {m.other_versions.length > 0 && ` · also in the folder: ${m.other_versions.join(", ")}`}
+                  </Typography>
+                  {m.error === null && (
+                    // On phones the Compatibility and Factorio Version columns fold into the name.
+                    <Typography variant="caption" color="text.secondary" component="div" sx={{ display: { xs: "flex", sm: "none" }, alignItems: "center", gap: 0.5 }}>
+                      Factorio {shortVersion(m.factorio_version, 2)} <Compatibility ok={m.compatibility} small />
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <Switch
+                    checked={m.enabled}
+                    disabled={p.readOnly || p.disabled || m.error !== null}
+                    onChange={() => p.onToggle?.(m)}
+                    slotProps={{ input: { "aria-label": `Enable ${m.name}` } }}
+                  />
+                </TableCell>
+                <TableCell sx={wide}>{m.error === null && <Compatibility ok={m.compatibility} />}</TableCell>
+                <TableCell>
+                  <Box sx={{ display: "flex", alignItems: "center", gap: 0.5, whiteSpace: "nowrap" }}>
+                    {m.version}
+                    {update && !p.readOnly && (
+                      <Tooltip title={`Update to ${update.version}`}>
+                        <span>
+                          <IconButton
+                            size="small"
+                            color="primary"
+                            disabled={p.disabled}
+                            aria-label={`Update ${m.name} to ${update.version}`}
+                            onClick={() => p.onUpdate?.(update)}
+                          >
+                            <UpgradeIcon />
+                          </IconButton>
+                        </span>
+                      </Tooltip>
+                    )}
+                  </Box>
+                </TableCell>
+                <TableCell sx={wide}>{m.factorio_version && shortVersion(m.factorio_version, 2)}</TableCell>
+                {!p.readOnly && (
+                  <TableCell align="right">
+                    {!m.built_in && (
+                      <Tooltip title={`Delete ${m.name}`}>
+                        <span>
+                          <IconButton color="error" disabled={p.disabled} aria-label={`Delete ${m.name}`} onClick={() => p.onDelete?.(m)}>
+                            <DeleteIcon />
+                          </IconButton>
+                        </span>
+                      </Tooltip>
+                    )}
+                  </TableCell>
+                )}
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
