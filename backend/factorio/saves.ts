@@ -70,6 +70,14 @@ export class Saves {
     return this.creating;
   }
 
+  /**
+   * Refuses while a --create runs: a second game process (another create, or the server) would work on
+   * the same saves and mods directories at the same time.
+   */
+  assertNotCreating(): void {
+    if (this.creating) throw new Conflict(`The save ${this.creating} is being created; wait until it is done.`);
+  }
+
   get dir(): string {
     return this.opts.paths.saves;
   }
@@ -160,7 +168,7 @@ export class Saves {
   async create(input: unknown): Promise<string> {
     const name = saveFileName(input, { what: "Savefile Name", creating: true });
     const target = inside(this.dir, name);
-    if (this.creating) throw new Conflict(`The save ${this.creating} is being created; wait until it is done.`);
+    this.assertNotCreating();
     if (existsSync(target)) throw new Conflict(`A save named ${name} already exists. Choose another name.`);
     this.creating = name;
     try {

@@ -443,6 +443,10 @@ Deno.test("create: a game that hangs is stopped after the timeout; one create at
   const second = await c.get("/api/saves/create/second");
   assert.equal(second.status, 409);
   assert.equal(second.body, "The save slow.zip is being created; wait until it is done.");
+  // Nor may the server start while the create runs: both would work on the same saves and mods.
+  const start = await c.post("/api/server/start", { bindip: "127.0.0.1", port: 34197, savefile: "Load Latest" });
+  assert.deepEqual([start.status, start.body], [409, "The save slow.zip is being created; wait until it is done."]);
+  assert.equal(p.ctx.game.status().status, "stopped");
   const r = await slow;
   assert.equal(r.status, 500);
   assert.match(r.body, /^Error creating save slow\.zip: the game did not finish within 5 s and was stopped\nGame output:\n/);

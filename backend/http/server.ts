@@ -40,6 +40,7 @@ export function serverRoutes(ctx: AppContext): Route[] {
       requiresStopped: true,
       handler: async (c) => {
         const request = parseStartRequest(await readObject(c));
+        ctx.saves.assertNotCreating();
         ctx.log.info("Start requested", { user: sessionOf(c).user.username, save: request.savefile, port: request.port });
         const { status, message } = await game.start(request);
         return c.json(message, status as 200 | 202);
