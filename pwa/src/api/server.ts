@@ -1,5 +1,5 @@
 import { api } from "./client.ts";
-import type { FactorioVersionInfo, Save, ServerStatus, StartRequest } from "../../../shared/api.ts";
+import type { FactorioVersionInfo, ServerStatus, StartRequest } from "../../../shared/api.ts";
 
 export const serverApi = {
   status: () => api.get<ServerStatus>("/api/server/status"),
@@ -8,7 +8,5 @@ export const serverApi = {
   start: (body: StartRequest) => api.post<string>("/api/server/start", body),
   stop: () => api.get<string>("/api/server/stop"),
   kill: () => api.get<string>("/api/server/kill"),
-  /** The saves for the start form, "Load Latest" included. */
-  saves: () => api.get<Save[]>("/api/saves/list", { quiet: true }),
   logTail: (lines?: number) => api.get<string[]>(`/api/log/tail${lines ? `?lines=${lines}` : ""}`),
 };

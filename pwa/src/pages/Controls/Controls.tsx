@@ -19,6 +19,7 @@ import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { serverApi } from "../../api/server.ts";
+import { savesApi } from "../../api/saves.ts";
 import { refreshStatus, server } from "../../state/server.ts";
 import { showFlash } from "../../state/flash.ts";
 import { DEFAULT_BIND_IP, DEFAULT_GAME_PORT, LOAD_LATEST, type ServerExit, type ServerStatus } from "../../../../shared/api.ts";
@@ -136,7 +137,7 @@ function StartForm() {
   const [busy, setBusy] = useState(false);
 
   const loadSaves = useCallback(() => {
-    serverApi.saves().then(
+    savesApi.list({ quiet: true }).then(
       (list) => {
         const names = list.map((s) => s.name).filter((n) => n !== LOAD_LATEST);
         setSaves({ names: [...names, LOAD_LATEST], loaded: true });
