@@ -103,9 +103,24 @@ function procStat(pid: number): { startTicks: string; zombie: boolean } | null {
   }
 }
 
-function alive(pid: number, startTicks: string): boolean {
+/**
+ * Whether `pid` is still the process that was started. The start time guards against a reused pid; when it
+ * could not be read at spawn (""), only existence can be checked, which is still better than never
+ * signalling the game again.
+ */
+export function alive(pid: number, startTicks: string): boolean {
   const s = procStat(pid);
-  return s !== null && !s.zombie && s.startTicks === startTicks;
+  return s !== null && !s.zombie && (startTicks === "" || s.startTicks === startTicks);
+}
+
+/** The start time of a process just spawned: /proc can lag behind the spawn for a moment on a busy machine. */
+async function startTicksOf(pid: number): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const stat = procStat(pid);
+    if (stat) return stat.startTicks;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return "";
 }
 
 function portIsFree(port: number): boolean {
@@ -345,10 +360,9 @@ export class GameServer implements GameControl {
       this.#setState("stopped", exit);
       throw new HttpError(500, `Factorio did not start: ${(e as Error).message}`);
     }
-    const stat = procStat(child.pid);
     const run = this.#newRun({
       pid: child.pid,
-      startTicks: stat?.startTicks ?? "",
+      startTicks: await startTicksOf(child.pid),
       outputFile,
       bindip: request.bindip,
       port: request.port,

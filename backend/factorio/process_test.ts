@@ -14,6 +14,7 @@ import {
   waitForStatus,
 } from "../testing/game.ts";
 import { TestSocket } from "../testing/ws.ts";
+import { alive } from "./process.ts";
 
 /**
  * Runs `fn` with a panel on a fresh simulator and a function that "restarts the panel": closes it, leaving
@@ -116,3 +117,12 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+Deno.test("a process is alive while its pid exists with the recorded start time, or with none recorded", () => {
+  const own = readFileSync(`/proc/${Deno.pid}/stat`, "utf8");
+  const ticks = own.slice(own.lastIndexOf(")") + 2).split(" ")[19];
+  assert.ok(alive(Deno.pid, ticks));
+  assert.ok(!alive(Deno.pid, String(Number(ticks) + 1)), "a reused pid has another start time");
+  assert.ok(alive(Deno.pid, ""), "an unknown start time still lets the panel reach the game");
+  assert.ok(!alive(2 ** 22 + 12345, ""), "no such process");
+});
