@@ -8,13 +8,12 @@ import { ApiError } from "../../api/client.ts";
 import { showFlash } from "../../state/flash.ts";
 import { session, signedIn, takeReturn } from "../../state/session.ts";
 import { MSG } from "../../../../shared/messages.ts";
-import { type FieldErrors, validateLogin } from "../../../../shared/validation.ts";
+import { validateLogin } from "../../../../shared/validation.ts";
+import { useForm } from "../../components/useForm.ts";
 import { factorio } from "../../theme.ts";
 
 export default function Login() {
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<FieldErrors<"username" | "password">>({});
+  const form = useForm({ username: "", password: "" }, validateLogin);
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();
@@ -28,12 +27,10 @@ export default function Login() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const found = validateLogin({ username, password });
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (!form.check()) return;
     setBusy(true);
     try {
-      signedIn(await usersApi.login({ username: username.trim(), password }));
+      signedIn(await usersApi.login({ username: form.values.username.trim(), password: form.values.password }));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) showFlash(MSG.loginFailed, "error");
     } finally {
@@ -55,23 +52,15 @@ export default function Login() {
             </Box>
             <TextField
               label="Username"
-              name="username"
               autoComplete="username"
               autoFocus
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-              error={!!errors.username}
-              helperText={errors.username}
+              {...form.field("username")}
             />
             <TextField
               label="Password"
-              name="password"
               type="password"
               autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={!!errors.password}
-              helperText={errors.password}
+              {...form.field("password")}
             />
             <Button type="submit" color="primary" size="large" disabled={busy}>Sign In</Button>
           </Stack>

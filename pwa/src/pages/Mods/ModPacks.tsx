@@ -1,3 +1,4 @@
+import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import {
   Box,
@@ -13,7 +14,6 @@ import {
   Typography,
 } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
-import DeleteIcon from "@mui/icons-material/Delete";
 import DownloadIcon from "@mui/icons-material/Download";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import PlayForWorkIcon from "@mui/icons-material/PlayForWork";
@@ -108,11 +108,7 @@ function Pack(props: { pack: ModPack; run: Run; disabled: boolean; onChanged: ()
             <DownloadIcon />
           </IconButton>
         </Tooltip>
-        <Tooltip title="Delete this pack">
-          <IconButton color="error" aria-label={`Delete mod pack ${pack.name}`} onClick={props.onDelete}>
-            <DeleteIcon />
-          </IconButton>
-        </Tooltip>
+        <DeleteButton title="Delete this pack" label={`Delete mod pack ${pack.name}`} onClick={props.onDelete} />
       </Box>
       <Collapse in={open} unmountOnExit>
         <Box id={`pack-${pack.name}`} sx={{ display: "grid", gap: 1.5, pb: 1.5, pt: 0.5 }}>

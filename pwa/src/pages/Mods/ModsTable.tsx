@@ -1,3 +1,4 @@
+import { DeleteButton } from "../../components/DeleteButton.tsx";
 import {
   Box,
   Chip,
@@ -14,7 +15,6 @@ import {
 } from "@mui/material";
 import CheckIcon from "@mui/icons-material/Check";
 import CloseIcon from "@mui/icons-material/Close";
-import DeleteIcon from "@mui/icons-material/Delete";
 import UpgradeIcon from "@mui/icons-material/Upgrade";
 import type { Mod, ModUpdate } from "../../../../shared/api.ts";
 import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
@@ -126,13 +126,12 @@ export function ModsTable(p: ModsTableProps) {
                 {!p.readOnly && (
                   <TableCell align="right">
                     {!m.built_in && (
-                      <Tooltip title={`Delete ${m.name}`}>
-                        <span>
-                          <IconButton color="error" disabled={p.disabled} aria-label={`Delete ${m.name}`} onClick={() => p.onDelete?.(m)}>
-                            <DeleteIcon />
-                          </IconButton>
-                        </span>
-                      </Tooltip>
+                      <DeleteButton
+                        title={`Delete ${m.name}`}
+                        label={`Delete ${m.name}`}
+                        disabled={p.disabled}
+                        onClick={() => p.onDelete?.(m)}
+                      />
                     )}
                   </TableCell>
                 )}

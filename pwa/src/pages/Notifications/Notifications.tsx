@@ -1,6 +1,7 @@
 // Notifications: turn push alerts on or off for this device, see the devices that get your alerts,
 // choose the events each one gets, rename or remove them, and send a test notification.
 
+import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { useCallback, useEffect, useState } from "react";
 import {
   Alert,
@@ -20,7 +21,6 @@ import {
   Tooltip,
   Typography,
 } from "@mui/material";
-import DeleteIcon from "@mui/icons-material/Delete";
 import EditIcon from "@mui/icons-material/Edit";
 import SendIcon from "@mui/icons-material/Send";
 import { useSnapshot } from "valtio";
@@ -203,13 +203,7 @@ function DeviceRow(
               <IconButton aria-label={`Rename ${device.name}`} disabled={!online} onClick={onRename}><EditIcon /></IconButton>
             </span>
           </Tooltip>
-          <Tooltip title="Remove">
-            <span>
-              <IconButton aria-label={`Remove ${device.name}`} color="error" disabled={!online} onClick={onRemove}>
-                <DeleteIcon />
-              </IconButton>
-            </span>
-          </Tooltip>
+          <DeleteButton title="Remove" label={`Remove ${device.name}`} disabled={!online} onClick={onRemove} />
         </Box>
       </Box>
       <Typography variant="body2" color="text.secondary">

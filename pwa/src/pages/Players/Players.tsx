@@ -1,3 +1,4 @@
+import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import {
   Alert,
@@ -23,7 +24,6 @@ import {
   Tooltip,
   Typography,
 } from "@mui/material";
-import DeleteIcon from "@mui/icons-material/Delete";
 import RefreshIcon from "@mui/icons-material/Refresh";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
@@ -125,11 +125,11 @@ function NameTable({ list, rows, reasons, onDone }: {
               <TableCell sx={{ wordBreak: "break-word" }}>{name}</TableCell>
               {reasons && <TableCell sx={{ wordBreak: "break-word" }}>{reasons[i] || "--"}</TableCell>}
               <TableCell align="right">
-                <Tooltip title={`Remove from the ${title}`}>
-                  <IconButton aria-label={`Remove ${name} from the ${title}`} color="error" onClick={() => void remove(name)}>
-                    <DeleteIcon />
-                  </IconButton>
-                </Tooltip>
+                <DeleteButton
+                  title={`Remove from the ${title}`}
+                  label={`Remove ${name} from the ${title}`}
+                  onClick={() => void remove(name)}
+                />
               </TableCell>
             </TableRow>
           ))}

@@ -1,3 +1,4 @@
+import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import {
   Alert,
@@ -17,7 +18,6 @@ import {
   Tooltip,
   Typography,
 } from "@mui/material";
-import DeleteIcon from "@mui/icons-material/Delete";
 import DownloadIcon from "@mui/icons-material/Download";
 import RefreshIcon from "@mui/icons-material/Refresh";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
@@ -262,16 +262,12 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
                           <DownloadIcon />
                         </IconButton>
                       </Tooltip>
-                      <Tooltip title="Delete">
-                        <IconButton
-                          color="error"
-                          aria-label={`Delete ${s.name}`}
-                          onClick={() => onDelete(s.name)}
-                          sx={{ p: { xs: 0.5, sm: 1 } }}
-                        >
-                          <DeleteIcon />
-                        </IconButton>
-                      </Tooltip>
+                      <DeleteButton
+                        title="Delete"
+                        label={`Delete ${s.name}`}
+                        onClick={() => onDelete(s.name)}
+                        sx={{ p: { xs: 0.5, sm: 1 } }}
+                      />
                     </TableCell>
                   </TableRow>
                 )

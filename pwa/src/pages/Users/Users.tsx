@@ -1,8 +1,8 @@
+import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import {
   Box,
   Button,
-  IconButton,
   Stack,
   Table,
   TableBody,
@@ -11,21 +11,14 @@ import {
   TableHead,
   TableRow,
   TextField,
-  Tooltip,
 } from "@mui/material";
-import DeleteIcon from "@mui/icons-material/Delete";
 import { Page, Panel } from "../../components/Page.tsx";
 import { usersApi } from "../../api/users.ts";
 import { showFlash } from "../../state/flash.ts";
 import type { User } from "../../../../shared/api.ts";
 import { MSG } from "../../../../shared/messages.ts";
-import {
-  type FieldErrors,
-  type NewUserField,
-  type PasswordChangeField,
-  validateNewUser,
-  validatePasswordChange,
-} from "../../../../shared/validation.ts";
+import { validateNewUser, validatePasswordChange } from "../../../../shared/validation.ts";
+import { useForm } from "../../components/useForm.ts";
 import { session } from "../../state/session.ts";
 import { useSnapshot } from "valtio";
 
@@ -50,11 +43,7 @@ function UserList({ users, onDelete }: { users: User[]; onDelete: (u: string) =>
                 <TableCell>{u.role}</TableCell>
                 <TableCell>{u.email}</TableCell>
                 <TableCell align="right">
-                  <Tooltip title={`Delete ${u.username}`}>
-                    <IconButton aria-label={`Delete user ${u.username}`} onClick={() => onDelete(u.username)} color="error">
-                      <DeleteIcon />
-                    </IconButton>
-                  </Tooltip>
+                  <DeleteButton title={`Delete ${u.username}`} label={`Delete user ${u.username}`} onClick={() => onDelete(u.username)} />
                 </TableCell>
               </TableRow>
             ))}
@@ -65,34 +54,17 @@ function UserList({ users, onDelete }: { users: User[]; onDelete: (u: string) =>
   );
 }
 
-const emptyPassword = { old_password: "", new_password: "", new_password_confirmation: "" };
-
 function ChangePassword() {
-  const [v, setV] = useState(emptyPassword);
-  const [errors, setErrors] = useState<FieldErrors<PasswordChangeField>>({});
+  const form = useForm({ old_password: "", new_password: "", new_password_confirmation: "" }, validatePasswordChange);
   const [busy, setBusy] = useState(false);
-  const field = (key: PasswordChangeField, label: string, autoComplete: string) => (
-    <TextField
-      label={label}
-      type="password"
-      name={key}
-      autoComplete={autoComplete}
-      value={v[key]}
-      onChange={(e) => setV({ ...v, [key]: e.target.value })}
-      error={!!errors[key]}
-      helperText={errors[key]}
-    />
-  );
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const found = validatePasswordChange(v);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (!form.check()) return;
     setBusy(true);
     try {
-      await usersApi.changePassword(v);
+      await usersApi.changePassword(form.values);
       showFlash(MSG.passwordChanged, "success");
-      setV(emptyPassword);
+      form.reset();
     } catch {
       // the client flashed the server's message
     } finally {
@@ -102,43 +74,32 @@ function ChangePassword() {
   return (
     <Panel title="Change Password">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Change Password">
-        {field("old_password", "Old Password", "current-password")}
-        {field("new_password", "New Password", "new-password")}
-        {field("new_password_confirmation", "New Password Confirmation", "new-password")}
+        <TextField label="Old Password" type="password" autoComplete="current-password" {...form.field("old_password")} />
+        <TextField label="New Password" type="password" autoComplete="new-password" {...form.field("new_password")} />
+        <TextField
+          label="New Password Confirmation"
+          type="password"
+          autoComplete="new-password"
+          {...form.field("new_password_confirmation")}
+        />
         <Box><Button type="submit" disabled={busy}>Change Password</Button></Box>
       </Stack>
     </Panel>
   );
 }
 
-const emptyUser = { username: "", email: "", password: "", password_confirmation: "" };
-
 function CreateUser({ onCreated }: { onCreated: () => void }) {
-  const [v, setV] = useState(emptyUser);
-  const [errors, setErrors] = useState<FieldErrors<NewUserField>>({});
+  const form = useForm({ username: "", email: "", password: "", password_confirmation: "" }, validateNewUser);
   const [busy, setBusy] = useState(false);
-  const field = (key: NewUserField, label: string, type = "text", autoComplete = "off") => (
-    <TextField
-      label={label}
-      type={type}
-      name={key}
-      autoComplete={autoComplete}
-      value={v[key]}
-      onChange={(e) => setV({ ...v, [key]: e.target.value })}
-      error={!!errors[key]}
-      helperText={errors[key]}
-    />
-  );
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const found = validateNewUser(v);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (!form.check()) return;
     setBusy(true);
+    const v = form.values;
     try {
       const message = await usersApi.add({ ...v, username: v.username.trim(), email: v.email.trim(), role: "admin" });
       showFlash(message, "success");
-      setV(emptyUser);
+      form.reset();
       onCreated();
     } catch {
       // flashed by the client
@@ -149,11 +110,11 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
   return (
     <Panel title="Create User">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Create User">
-        {field("username", "Username")}
+        <TextField label="Username" autoComplete="off" {...form.field("username")} />
         <TextField label="Role" name="role" value="admin" slotProps={{ input: { readOnly: true } }} helperText="Every user is an admin." />
-        {field("email", "Email", "email", "email")}
-        {field("password", "Password", "password", "new-password")}
-        {field("password_confirmation", "Password Confirmation", "password", "new-password")}
+        <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
+        <TextField label="Password" type="password" autoComplete="new-password" {...form.field("password")} />
+        <TextField label="Password Confirmation" type="password" autoComplete="new-password" {...form.field("password_confirmation")} />
         <Box><Button type="submit" disabled={busy}>Create User</Button></Box>
       </Stack>
     </Panel>
