@@ -34,28 +34,32 @@ import { socket } from "../../state/socket.ts";
 import type { PlayerLists } from "../../../../shared/api.ts";
 import { PANEL_MSG } from "../../../../shared/messages.ts";
 import { banReasonError, LIST_TITLES, type PlayerList, playerNameError } from "../../../../shared/players.ts";
+import type { FieldErrors } from "../../../../shared/validation.ts";
+import { useForm } from "../../components/useForm.ts";
 
 type Apply = (lists: PlayerLists) => void;
 
 function AddForm({ list, withReason, onDone }: { list: PlayerList; withReason?: boolean; onDone: Apply }) {
-  const [name, setName] = useState("");
-  const [reason, setReason] = useState("");
-  const [errors, setErrors] = useState<{ name?: string; reason?: string }>({});
+  const form = useForm({ name: "", reason: "" }, (v) => {
+    const found: FieldErrors<"name" | "reason"> = {};
+    const nameError = playerNameError(v.name.trim());
+    if (nameError) found.name = nameError;
+    const reasonError = withReason ? banReasonError(v.reason) : undefined;
+    if (reasonError) found.reason = reasonError;
+    return found;
+  });
   const [busy, setBusy] = useState(false);
   const title = LIST_TITLES[list];
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const username = name.trim();
-    const found = { name: playerNameError(username), reason: withReason ? banReasonError(reason) : undefined };
-    setErrors(found);
-    if (found.name || found.reason) return;
+    if (!form.check()) return;
+    const username = form.values.name.trim();
     setBusy(true);
     try {
-      onDone(await playersApi.add(list, username, withReason ? reason.trim() : undefined));
+      onDone(await playersApi.add(list, username, withReason ? form.values.reason.trim() : undefined));
       showFlash(PANEL_MSG.playerAdded(username, title), "success");
-      setName("");
-      setReason("");
+      form.reset();
     } catch {
       // flashed by the client
     } finally {
@@ -66,27 +70,9 @@ function AddForm({ list, withReason, onDone }: { list: PlayerList; withReason?: 
   return (
     <Box component="form" onSubmit={submit} noValidate aria-label={`Add to the ${title}`}
       sx={{ display: "flex", gap: 1.5, flexWrap: "wrap", alignItems: "flex-start" }}>
-      <TextField
-        label="Player name"
-        name="username"
-        autoComplete="off"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={!!errors.name}
-        helperText={errors.name}
-        sx={{ flex: "1 1 12rem" }}
-      />
+      <TextField label="Player name" autoComplete="off" {...form.field("name")} sx={{ flex: "1 1 12rem" }} />
       {withReason && (
-        <TextField
-          label="Reason"
-          name="reason"
-          autoComplete="off"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          error={!!errors.reason}
-          helperText={errors.reason}
-          sx={{ flex: "2 1 14rem" }}
-        />
+        <TextField label="Reason" autoComplete="off" {...form.field("reason")} sx={{ flex: "2 1 14rem" }} />
       )}
       <Button type="submit" disabled={busy} sx={{ mt: 0.25 }}>{withReason ? "Ban" : "Add"}</Button>
     </Box>
