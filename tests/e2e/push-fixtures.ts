@@ -86,14 +86,35 @@ export async function stubPushManager(context: BrowserContext, sub: FakeSubscrip
 /** Delivers `data` to the page's service worker as a push, through the DevTools protocol. */
 export async function deliverPush(page: Page, data: string): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
-  const registrationId = await new Promise<string>((resolve) => {
+  const origin = new URL(page.url()).origin;
+  // Deliver only to an activated worker that is running: a push sent while Chromium is still starting
+  // the worker (after a reload, on a busy machine) can be lost by the DevTools path.
+  const ready = new Promise<{ registrationId: string; scopeURL: string }>((resolve) => {
+    let scopeURL = "";
+    let registrationId = "";
+    const running = new Set<string>();
+    const check = () => {
+      if (registrationId && running.has(registrationId)) resolve({ registrationId, scopeURL });
+    };
     cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
-      const reg = registrations.find((r) => !r.isDeleted && new URL(r.scopeURL).origin === new URL(page.url()).origin);
-      if (reg) resolve(reg.registrationId);
+      const reg = registrations.find((r) => !r.isDeleted && new URL(r.scopeURL).origin === origin);
+      if (!reg) return;
+      registrationId = reg.registrationId;
+      scopeURL = reg.scopeURL;
+      void cdp.send("ServiceWorker.startWorker", { scopeURL }).catch(() => {});
+      check();
     });
-    void cdp.send("ServiceWorker.enable");
+    cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+      for (const v of versions) {
+        if (v.status === "activated" && v.runningStatus === "running") running.add(v.registrationId);
+        else running.delete(v.registrationId);
+      }
+      check();
+    });
   });
-  await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(page.url()).origin, registrationId, data });
+  await cdp.send("ServiceWorker.enable");
+  const { registrationId } = await ready;
+  await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data });
   await cdp.detach();
 }
 
