@@ -3,17 +3,13 @@
 
 import { zipStream, type ZipSource } from "../factorio/zip.ts";
 import type { SaveHeader } from "../../shared/api.ts";
+import { compareVersions as cmp, parseVersion as parseOrNull, type Version } from "../../shared/versions.ts";
 
-type Version = [number, number, number, number];
-
-function cmp(a: Version, b: Version): number {
-  for (let i = 0; i < 4; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-}
-
-export function parseVersion(s: string): Version {
-  const p = s.split(".").map(Number);
-  return [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 0];
+/** A version the test wrote itself: malformed is a bug in the test, so it throws. */
+function parseVersion(s: string): Version {
+  const v = parseOrNull(s);
+  if (!v) throw new Error(`not a version: ${s}`);
+  return v;
 }
 
 class Writer {
