@@ -66,6 +66,8 @@ const ROTATE_CHECK_MS = 60_000;
 
 export interface GameServerDeps {
   config: Config;
+  /** Where things are in the Factorio directory (computed once, in context.ts). */
+  paths?: FactorioPaths;
   bus: EventBus;
   log: Logger;
   now: () => number;
@@ -98,7 +100,7 @@ export class GameServer implements GameControl {
   readonly ready: Promise<void>;
 
   constructor(private readonly deps: GameServerDeps) {
-    this.paths = factorioPaths(deps.config);
+    this.paths = deps.paths ?? factorioPaths(deps.config);
     this.lease = deps.lease ?? new GameDirLease(() => this.#state);
     this.#since = deps.now();
     onPsMissing((text) => deps.log.warn(text));
