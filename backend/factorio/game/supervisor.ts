@@ -29,7 +29,7 @@ import {
 } from "../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../shared/messages.ts";
 import { within } from "../../../shared/util.ts";
-import { exists, isAlive, onPsMissing, startOf } from "./liveness.ts";
+import { exists, inspect, isAlive, onPsMissing, startOf } from "./liveness.ts";
 import { GameConsole, RconSecretStore } from "./console.ts";
 import { planLaunch, spawnGame, tightenGameFiles } from "./launch.ts";
 import { GameVersion } from "./version.ts";
@@ -569,6 +569,11 @@ export class GameServer implements GameControl {
       // Published once the context is built, so the notifier hears about a crash while the panel was down.
       setTimeout(() => !this.#detached && this.#publish("running", exit), 0);
       return;
+    }
+    if (this.secrets.problem) {
+      // rcon.json is unreadable, but the running game was started with the secret on its command line.
+      const info = await inspect(record.pid);
+      if (info) this.secrets.recoverFrom(info.args);
     }
     let offset = 0;
     try {
