@@ -16,6 +16,7 @@ import { serverRoutes } from "./http/server.ts";
 import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
 import { pushRoutes } from "./http/push.ts";
+import { modSettingsRoutes } from "./http/modsettings.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -24,6 +25,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...userRoutes(ctx),
     ...saveRoutes(ctx),
     ...modRoutes(ctx),
+    ...modSettingsRoutes(ctx),
     ...serverRoutes(ctx),
     ...settingsRoutes(ctx),
     ...pushRoutes(ctx),

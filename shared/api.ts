@@ -138,6 +138,8 @@ export interface Mod {
   error: string | null;
   /** Other versions of the same mod also in the folder; the game loads `version`. */
   other_versions: string[];
+  /** The admin pinned it at its installed version: no update badge, skipped by "Update all" and scheduled updates. */
+  pinned?: boolean;
 }
 
 export interface ModList {

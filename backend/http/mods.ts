@@ -8,6 +8,7 @@ import { factorioPaths } from "../factorio/layout.ts";
 import { ModManager } from "../factorio/modmanager.ts";
 import type { FolderFile, ModDir } from "../factorio/mods.ts";
 import { ModPortal } from "../factorio/portal.ts";
+import { MOD_PINS_FILE, ModPins } from "../factorio/modpins.ts";
 import { fileChunks, zipStream } from "../factorio/zip.ts";
 import { ensureDir } from "../fsutil.ts";
 import { Invalid, UnsupportedMediaType } from "../errors.ts";
@@ -62,6 +63,7 @@ export function modRoutes(ctx: AppContext): Route[] {
   });
   const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, ctx.log);
   const live = mods.live;
+  live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
   const update = async (c: Ctx, dir: ModDir) => {
