@@ -18,7 +18,9 @@
 //     --server-banlist FILE         bans; /ban and /unban write it back (default <write-data>/server-banlist.json)
 //     --console-log FILE            copy of the console: [JOIN] [LEAVE] [CHAT] [KICK] [BAN] [PROMOTE] ...
 //     --mod-directory DIR           mods (default <write-data>/mods): mod-list.json is created when missing,
-//                                   new zips are enabled; on 2.x the built-in expansion mods are on by default
+//                                   new zips are enabled; on 2.x the built-in expansion mods are on by default;
+//                                   mod-settings.dat is read (unreadable: the load fails) and written back
+//                                   with this version in its header
 //     -c, --config FILE             config.ini (default from config-path.cfg next to the install)
 //   factorio-current.log            in the write-data dir, restarted at each run (old one kept as factorio-previous.log)
 //   SIGINT / SIGTERM                "Received SIGINT, shutting down", saves the map, "Goodbye", exit code 0
@@ -53,7 +55,7 @@ import dgram from "node:dgram";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { Output } from "./output.ts";
-import { enabledMods, ModError } from "./mods.ts";
+import { enabledMods, loadModSettings, ModError } from "./mods.ts";
 import { readSave, writeSave } from "./savefile.ts";
 import { HostedGame, type ServerSettings } from "./server.ts";
 import { RconServer } from "./rcon_server.ts";
@@ -157,6 +159,10 @@ async function loadMods(flags: Map<string, string>, paths: Paths) {
   let mods;
   try {
     mods = await enabledMods(modDir, paths.readData);
+    const settings = loadModSettings(modDir, VERSION);
+    if (settings) {
+      out.engine(`Info ModSettings: loaded ${Object.entries(settings).map(([s, n]) => `${n} ${s}`).join(", ")} settings`);
+    }
   } catch (e) {
     if (!(e instanceof ModError)) throw e;
     out.engine(`Error Util.cpp:83: Failed to load mods: ${e.message}`);
