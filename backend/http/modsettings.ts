@@ -29,7 +29,7 @@ export function modSettingsRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/settings/update",
-      requiresStopped: true,
+      requiresStopped: "a change of mod settings",
       handler: async (c) => {
         const state = await settings.update(await readJson(c));
         ctx.log.info("Mod settings changed");
@@ -39,7 +39,7 @@ export function modSettingsRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/settings/upload",
-      requiresStopped: true,
+      requiresStopped: "an upload of mod settings",
       handler: async (c) => {
         ensureDir(live.dir);
         const file = await receiveUpload(c, {
