@@ -17,6 +17,7 @@ import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
 import { pushRoutes } from "./http/push.ts";
 import { modSettingsRoutes } from "./http/modsettings.ts";
+import { worldRoutes } from "./http/world.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -26,6 +27,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...saveRoutes(ctx),
     ...modRoutes(ctx),
     ...modSettingsRoutes(ctx),
+    ...worldRoutes(ctx),
     ...serverRoutes(ctx),
     ...settingsRoutes(ctx),
     ...pushRoutes(ctx),

@@ -45,7 +45,9 @@ export class Writer {
   private view = new DataView(this.buf.buffer);
   length = 0;
   last = { x: 0, y: 0 };
-  constructor(readonly version: number[]) {}
+  /** Keys a string cannot carry, left out instead of refused (lenient writers only). */
+  readonly leftOut: string[] = [];
+  constructor(readonly version: number[], readonly lenient = false) {}
   private room(n: number): number {
     if (this.length + n > this.buf.length) {
       const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
@@ -233,7 +235,9 @@ export function struct(fields: Fields | ((version: number[]) => Fields)): Codec 
       const o = v as Record<string, unknown>;
       const known = of(w.version);
       for (const key of Object.keys(o)) {
-        if (!known.some(([n]) => n === key)) throw new ExchangeError(`${path}.${key} is not a setting of this game version`);
+        if (known.some(([n]) => n === key)) continue;
+        if (!w.lenient) throw new ExchangeError(`${path}.${key} is not a setting of this game version`);
+        w.leftOut.push(`${path}.${key}`);
       }
       for (const [name, c] of known) {
         if (o[name] === undefined && !("optional" in c)) throw new ExchangeError(`${path}.${name} is missing`);

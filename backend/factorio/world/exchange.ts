@@ -231,12 +231,23 @@ export function decodeExchangeString(text: string): ExchangeData {
   return { version: version.join("."), map_gen_settings, map_settings };
 }
 
+/**
+ * The string for `data`. `lenient`: keys a string cannot carry (map-settings.json has more than a string
+ * holds) are left out and listed in `leftOut`, instead of refused.
+ */
 export function encodeExchangeString(data: { version: string; map_gen_settings: unknown; map_settings: unknown }): string {
+  return encodeExchange(data, false).string;
+}
+
+export function encodeExchange(
+  data: { version: string; map_gen_settings: unknown; map_settings: unknown },
+  lenient: boolean,
+): { string: string; leftOut: string[] } {
   const version = /^\d+\.\d+\.\d+(\.\d+)?$/.test(data.version) ? data.version.split(".").map(Number) : null;
   if (!version || version.some((n) => n > 65535)) throw new ExchangeError("version must be a game version such as 2.0.72");
   while (version.length < 4) version.push(0);
   if (!supported(version)) throw new ExchangeError(`strings can be written for Factorio 1.1 and 2.x, not ${data.version}`);
-  const w = new Writer(version);
+  const w = new Writer(version, lenient);
   for (const n of version) w.u16(n);
   w.u8(0);
   mapGenSettings.write(w, data.map_gen_settings, "map_gen_settings");
@@ -245,6 +256,6 @@ export function encodeExchangeString(data: { version: string; map_gen_settings: 
   const out = new Uint8Array(body.length + 4);
   out.set(body);
   new DataView(out.buffer).setUint32(body.length, crc32(body), true);
-  return `>>>${Buffer.from(deflateSync(out, { level: 9 })).toString("base64")}<<<`;
+  return { string: `>>>${Buffer.from(deflateSync(out, { level: 9 })).toString("base64")}<<<`, leftOut: w.leftOut };
 }
 
