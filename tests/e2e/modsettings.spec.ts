@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./game-fixtures.ts";
-import { openSignedIn } from "./fixtures.ts";
+import { openSignedIn, ROOT } from "./fixtures.ts";
 import { testModZip } from "../../backend/factorio/modsettings/testmod.ts";
 import { decodeModSettings, type PTree } from "../../backend/factorio/modsettings/propertytree.ts";
 
@@ -33,6 +33,7 @@ test("edit a mod setting, start and stop the game, the file holds the new value"
   await count.fill("500");
   await expect(panel.getByText("must be at most 100")).toBeVisible();
   await count.fill("42");
+  await page.screenshot({ path: join(ROOT, "test-results/modsettings-desktop.png") });
   await panel.getByRole("button", { name: "Save mod settings (1)" }).click();
   await expect(flash(page, "Mod settings saved (1 changed).")).toBeVisible();
   const path = join(factorio.dir, "mods", "mod-settings.dat");
@@ -59,9 +60,16 @@ test("edit a mod setting, start and stop the game, the file holds the new value"
   expect(decodeModSettings(readFileSync(path)).version).toEqual([2, 0, 72, 0]);
 });
 
-test("pin a mod: the pin shows, and unpinning works", async ({ page, factorio }) => {
+test("pin a mod: the pin shows, and unpinning works; the settings tab at phone width", async ({ page, factorio }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
   writeFileSync(join(factorio.dir, "mods", "test-settings-mod_1.0.0.zip"), await testModZip());
+  writeFileSync(join(factorio.dir, "mods", "mod-settings.dat"), readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-2.0.55.mod-settings.dat")));
   await openSignedIn(page, "/mods");
+  await page.getByRole("tab", { name: "Mod settings" }).click();
+  await expect(page.getByText("Enable the thing")).toBeVisible();
+  await page.screenshot({ path: join(ROOT, "test-results/modsettings-phone.png") });
+  await page.getByRole("tab", { name: "Installed mods" }).click();
+  await page.screenshot({ path: join(ROOT, "test-results/mods-phone.png") });
   const row = page.getByRole("table", { name: "Installed mods" }).getByRole("row", { name: /Test settings/ });
   await row.getByRole("button", { name: "Pin test-settings-mod at 1.0.0" }).click();
   await expect(row.getByText("pinned")).toBeVisible();
