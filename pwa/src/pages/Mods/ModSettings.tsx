@@ -43,6 +43,7 @@ const keyOf = (section: string, name: string) => `${section}/${name}`;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 function show(v: unknown): string {
+  if (v === "") return "(empty)";
   if (typeof v === "object" && v !== null) {
     return Object.entries(v).map(([k, x]) => `${k} ${x}`).join(", ");
   }
