@@ -3,7 +3,7 @@
 // settings files a new world is created with. Nothing here is a list of the game's content: it is read
 // from the installed version, so a new game version or a mod that adds a planet or a preset shows up.
 
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import type { Logger } from "../../log.ts";
@@ -33,6 +33,8 @@ function readExample(path: string): Record<string, unknown> {
     return {};
   }
 }
+
+const MAX_CACHED_PREVIEWS = 200;
 
 export interface RunResult {
   ok: boolean;
@@ -185,6 +187,21 @@ export class WorldGenerator {
     return { args, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   }
 
+  /** Keeps the newest previews only: each is tens of KiB, and old settings are rarely asked again. */
+  #pruneCache(): void {
+    const files = readdirSync(this.cacheDir)
+      .filter((f) => f.endsWith(".png") && !f.startsWith("."))
+      .map((f) => {
+        try {
+          return { path: join(this.cacheDir, f), mtime: statSync(join(this.cacheDir, f)).mtimeMs };
+        } catch {
+          return { path: join(this.cacheDir, f), mtime: 0 }; // removed meanwhile
+        }
+      })
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const f of files.slice(MAX_CACHED_PREVIEWS)) rmSync(f.path, { force: true });
+  }
+
   /** A PNG of `planet` rendered by the game for these settings; the same settings answer from the cache. */
   async preview(settings: WorldSettings, planet: string, size: number): Promise<Uint8Array> {
     const key = createHash("sha256").update(JSON.stringify([this.#contentKey(), settings, planet, size])).digest("hex").slice(0, 32);
@@ -203,6 +220,7 @@ export class WorldGenerator {
       }
       const png = readFileSync(out);
       writeFileAtomic(cached, png);
+      this.#pruneCache();
       return png;
     } finally {
       cleanup();
