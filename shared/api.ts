@@ -82,6 +82,11 @@ export interface StartRequest {
   bindip: string;
   port: number;
   savefile: string;
+  /**
+   * Start a new map from this scenario ("[mod/]name", --start-server-load-scenario) instead of a save. The
+   * run then counts as "Load Latest": a restart loads the newest save rather than a fresh scenario.
+   */
+  scenario?: string;
 }
 
 export const LOAD_LATEST = "Load Latest";

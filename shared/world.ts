@@ -34,6 +34,13 @@ export interface GeneratorInfo {
   source: "game" | "examples";
 }
 
+/** GET /api/world/scenarios: a name to start with (--start-server-load-scenario) and where it comes from. */
+export interface Scenario {
+  /** "freeplay", or "mod-name/scenario" for a mod's. */
+  name: string;
+  source: string;
+}
+
 /** Merges a preset into settings the way the game applies one: its values over the defaults. */
 export function applyPreset(base: WorldSettings, preset: WorldPreset | undefined): WorldSettings {
   const merge = (a: unknown, b: unknown): unknown => {

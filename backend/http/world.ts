@@ -4,11 +4,17 @@
 
 import type { AppContext } from "../context.ts";
 import { factorioPaths } from "../factorio/layout.ts";
-import { gameInfo } from "../factorio/mods.ts";
+import { gameInfo, ModDir } from "../factorio/mods.ts";
 import { parseWorldSettings, WorldGenerator } from "../factorio/world/generator.ts";
 import { decodeExchangeString, encodeExchange, ExchangeError } from "../factorio/world/exchange.ts";
 import { completeForExchange } from "../factorio/world/complete.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid, Locked } from "../errors.ts";
+
+import { listScenarios } from "../factorio/world/scenarios.ts";
+import { LOAD_LATEST } from "../../shared/api.ts";
+import { PANEL_MSG } from "../../shared/messages.ts";
+import { parseStartRequest } from "./server.ts";
+import { sessionOf } from "./routes.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
 
@@ -26,6 +32,7 @@ function exchange<T>(fn: () => T): T {
 export function worldRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);
   const game = gameInfo(paths);
+  const live = new ModDir(paths.mods, game);
   const generator = new WorldGenerator({
     paths,
     dataDir: ctx.config.dataDir,
@@ -81,6 +88,24 @@ export function worldRoutes(ctx: AppContext): Route[] {
         } finally {
           cleanup();
         }
+      },
+    },
+    { method: "GET", path: "/api/world/scenarios", handler: async (c) => c.json(await listScenarios(paths, live)) },
+    {
+      method: "POST",
+      path: "/api/world/scenarios/start",
+      handler: async (c) => {
+        if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
+        const body = await readObject(c);
+        const scenarios = await listScenarios(paths, live);
+        if (typeof body.name !== "string" || !scenarios.some((s) => s.name === body.name)) {
+          throw new Invalid(`name must be one of the scenarios: ${scenarios.map((s) => s.name).join(", ")}`);
+        }
+        const request = { ...parseStartRequest({ ...body, savefile: LOAD_LATEST }), scenario: body.name };
+        ctx.log.info("Start on a scenario requested", { user: sessionOf(c).user.username, scenario: body.name, port: request.port });
+        const { status, message } = await ctx.gameOps.run("start", () => ctx.game.start(request));
+        // The game's own start message would name "Load Latest"; the scenario is what was started.
+        return c.json(status === 200 ? `Server started on the scenario ${body.name}, port ${request.port}.` : message, status as 200 | 202);
       },
     },
     {

@@ -9,6 +9,10 @@
 //                                   version, listing the enabled mods), prints the game's create lines
 //   --start-server FILE             hosts a map (FILE, FILE.zip, or a name in <write-data>/saves)
 //   --start-server-load-latest      hosts the newest save in <write-data>/saves
+//   --start-server-load-scenario [MOD/]NAME   hosts a new map from a scenario (<write-data>/scenarios/NAME,
+//                                   data/base/scenarios/NAME, or a mod's scenarios/NAME); when it saves, the
+//                                   simulator writes <saves>/NAME.zip (where the real game puts it is not
+//                                   documented; a panel must not depend on it)
 //     --bind ADDR[:PORT] --port N   UDP game socket (default 0.0.0.0:34197); a taken port fails like the game
 //     --rcon-port N | --rcon-bind ADDR:PORT, --rcon-password PW    Source RCON (auth, multi-packet replies)
 //     --server-settings FILE        read (max_players, auto_pause); unreadable -> error exit
@@ -58,10 +62,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { Output } from "./output.ts";
 import { enabledMods, loadModSettings, ModError } from "./mods.ts";
-import { type HeaderMod, readSave, writeSave } from "./savefile.ts";
+import { type HeaderMod, readSave, type SaveState, writeSave } from "./savefile.ts";
 import { HostedGame, type ServerSettings } from "./server.ts";
 import { RconServer } from "./rcon_server.ts";
-import { checkPreset, planets, readSettingsFile, SettingsError, writeDataDump, writePreview } from "./world.ts";
+import { checkPreset, findScenario, planets, readSettingsFile, SettingsError, writeDataDump, writePreview } from "./world.ts";
 
 const VALUE_FLAGS = new Set([
   "--create", "--start-server", "--start-server-load-scenario", "--bind", "--port", "--server-settings",
@@ -342,17 +346,28 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
   out.engine("Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(Ready) to(PreparedToHostGame)");
   out.engine("Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(PreparedToHostGame) to(CreatingGame)");
   const wanted = flags.get("--start-server");
-  const savePath = wanted !== undefined ? findSave(wanted, savesDir) : newestSave(savesDir);
-  if (!savePath) {
-    initFailed(wanted !== undefined ? `Map file ${wanted} does not exist.` : `No save file found in ${savesDir}.`);
+  const scenario = flags.get("--start-server-load-scenario");
+  let savePath: string | null;
+  let loaded: { state: SaveState; levelBytes: number };
+  if (scenario !== undefined) {
+    // A new map from the scenario; the simulator keeps it as <saves>/<scenario name>.zip when it saves.
+    const dir = findScenario(scenario, paths, mods);
+    if (!dir) initFailed(`Scenario ${scenario} not found.`);
+    savePath = join(savesDir, `${scenario.split("/").pop()}.zip`);
+    loaded = { state: { tick: 0, players: [], seed: Math.floor(Math.random() * 2 ** 32), scenario }, levelBytes: 0 };
+    out.engine(`Loading scenario ${scenario} (${dir}).`);
+  } else {
+    savePath = wanted !== undefined ? findSave(wanted, savesDir) : newestSave(savesDir);
+    if (!savePath) {
+      initFailed(wanted !== undefined ? `Map file ${wanted} does not exist.` : `No save file found in ${savesDir}.`);
+    }
+    try {
+      loaded = await readSave(savePath);
+    } catch (e) {
+      initFailed(`Loading map ${savePath} failed: ${(e as Error).message}`);
+    }
+    out.engine(`Loading map ${savePath}: ${statSync(savePath).size} bytes.`);
   }
-  let loaded;
-  try {
-    loaded = await readSave(savePath);
-  } catch (e) {
-    initFailed(`Loading map ${savePath} failed: ${(e as Error).message}`);
-  }
-  out.engine(`Loading map ${savePath}: ${statSync(savePath).size} bytes.`);
   out.engine(`Loading level.dat: ${loaded.levelBytes} bytes.`);
   out.engine(`Info Scenario.cpp:154: Map version ${VERSION}-0`);
   await sleep(STARTUP_MS * 0.4);
@@ -429,7 +444,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const paths = locate(flags);
   const creating = flags.get("--create");
-  const hosting = flags.has("--start-server") || flags.has("--start-server-load-latest");
+  const hosting = flags.has("--start-server") || flags.has("--start-server-load-latest") || flags.has("--start-server-load-scenario");
   const previewing = flags.get("--generate-map-preview");
   const dumping = flags.has("--dump-data");
   if (!creating && !hosting && !previewing && !dumping) {

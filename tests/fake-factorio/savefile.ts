@@ -31,6 +31,8 @@ export interface SaveState {
   map_settings?: Record<string, unknown>;
   preset?: string;
   planets?: string[];
+  /** The scenario a hosted map was started from. */
+  scenario?: string;
 }
 
 export interface SaveOptions {

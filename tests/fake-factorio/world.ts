@@ -99,6 +99,22 @@ export function writeDataDump(writeData: string, version: string, mods: HeaderMo
   return path;
 }
 
+/** Where a scenario "[mod/]name" is: the user's scenarios, a built-in mod's, or an enabled mod zip's. */
+export function findScenario(name: string, paths: { readData: string; writeData: string }, mods: HeaderMod[]): string | null {
+  const [mod, scenario] = name.includes("/") ? name.split("/", 2) : [null, name];
+  if (mod === null) {
+    for (const dir of [join(paths.writeData, "scenarios", scenario), join(paths.readData, "base", "scenarios", scenario)]) {
+      if (existsSync(dir)) return dir;
+    }
+    return null;
+  }
+  if (!mods.some((m) => m.name === mod)) return null;
+  const builtIn = join(paths.readData, mod, "scenarios", scenario);
+  if (existsSync(builtIn)) return builtIn;
+  // A mod zip: the panel's tests only need to know it is there; the game would read it from the zip.
+  return `${mod}.zip:scenarios/${scenario}`;
+}
+
 export class SettingsError extends Error {}
 
 /** A --map-gen-settings / --map-settings file, read as the game does: JSON object or an error. */
