@@ -3,7 +3,7 @@
 
 import type { AppContext } from "../context.ts";
 import { factorioPaths } from "../factorio/layout.ts";
-import { gameInfo, ModDir } from "../factorio/mods.ts";
+import { gameInfo } from "../factorio/mods.ts";
 import { MAX_MOD_SETTINGS_BYTES, ModSettingsService } from "../factorio/modsettings/modsettings.ts";
 import { fileChunks } from "../factorio/zip.ts";
 import { ensureDir } from "../fsutil.ts";
@@ -13,14 +13,12 @@ import { contentDisposition } from "./download.ts";
 import type { Route } from "./routes.ts";
 import { receiveUpload } from "./upload.ts";
 import { statSync } from "node:fs";
-import { join } from "node:path";
-import { MOD_PINS_FILE, ModPins } from "../factorio/modpins.ts";
 
 export function modSettingsRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);
   const game = gameInfo(paths);
-  const live = new ModDir(paths.mods, game);
-  live.pins = new ModPins(join(ctx.config.dataDir, MOD_PINS_FILE));
+  // The one live folder of the context: its lock, its info.json cache and its pins.
+  const live = ctx.mods.live;
   const settings = new ModSettingsService(live, () => game.version());
 
   return [

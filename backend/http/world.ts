@@ -4,7 +4,7 @@
 
 import type { AppContext } from "../context.ts";
 import { factorioPaths } from "../factorio/layout.ts";
-import { gameInfo, ModDir } from "../factorio/mods.ts";
+import { gameInfo } from "../factorio/mods.ts";
 import { parseWorldSettings, WorldGenerator } from "../factorio/world/generator.ts";
 import { decodeExchangeString, encodeExchange, ExchangeError } from "../factorio/world/exchange.ts";
 import { completeForExchange } from "../factorio/world/complete.ts";
@@ -32,7 +32,7 @@ function exchange<T>(fn: () => T): T {
 export function worldRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);
   const game = gameInfo(paths);
-  const live = new ModDir(paths.mods, game);
+  const live = ctx.mods.live;
   const generator = new WorldGenerator({
     paths,
     dataDir: ctx.config.dataDir,

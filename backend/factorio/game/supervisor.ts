@@ -66,6 +66,8 @@ const ROTATE_CHECK_MS = 60_000;
 
 export interface GameServerDeps {
   config: Config;
+  /** Where things are in the Factorio directory (computed once, in context.ts). */
+  paths?: FactorioPaths;
   bus: EventBus;
   log: Logger;
   now: () => number;
@@ -98,7 +100,7 @@ export class GameServer implements GameControl {
   readonly ready: Promise<void>;
 
   constructor(private readonly deps: GameServerDeps) {
-    this.paths = factorioPaths(deps.config);
+    this.paths = deps.paths ?? factorioPaths(deps.config);
     this.lease = deps.lease ?? new GameDirLease(() => this.#state);
     this.#since = deps.now();
     onPsMissing((text) => deps.log.warn(text));
@@ -619,7 +621,10 @@ export class GameServer implements GameControl {
       if (checking) return;
       checking = true;
       try {
-        const gone = !exists(run.pid) || (++tick % IDENTITY_EVERY === 0 && !await isAlive(run.pid, run.bootStart));
+        // While a stop or kill is pending, look closely every time: an ended game that is not the panel's
+        // child can linger as a zombie until init reaps it.
+        const closely = run.requested !== null || ++tick % IDENTITY_EVERY === 0;
+        const gone = !exists(run.pid) || (closely && !await isAlive(run.pid, run.bootStart));
         if (gone) await this.#ended(run, null, null);
       } finally {
         checking = false;
