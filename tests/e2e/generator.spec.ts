@@ -76,3 +76,16 @@ test("exchange string: paste one to fill the form, copy the form as one", async 
   await dialog.getByRole("button", { name: "Copy settings as a string" }).click();
   await expect(dialog.getByRole("textbox", { name: "Map exchange string" })).toHaveValue(/^>>>eN/);
 });
+
+test("start the server on a scenario from the Saves page", async ({ page, gamePort }) => {
+  await openSignedIn(page, "/saves");
+  const form = page.getByRole("form", { name: "Start on a scenario" });
+  await expect(form.getByLabel("Scenario")).toHaveText(/freeplay/);
+  await form.getByLabel("IP").fill("127.0.0.1");
+  await form.getByLabel("Port").fill(String(gamePort));
+  await form.getByRole("button", { name: "Start server on scenario" }).click();
+  await expect(flash(page, `Server started on the scenario freeplay, port ${gamePort}.`)).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: join(ROOT, "test-results/scenarios-desktop.png"), fullPage: true });
+  await page.goto("/");
+  await expect(page.getByTestId("server-state")).toHaveText("Running");
+});

@@ -33,6 +33,7 @@ import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { saveUploadNameProblem } from "../../../../shared/validation.ts";
 import { formatSaveDate, formatSaveSize } from "./format.ts";
 import { WorldGenerator } from "./generator/WorldGenerator.tsx";
+import { Scenarios } from "./Scenarios.tsx";
 
 /** A failed create: the reason, then the game's output scrolled to its end, where the game says why. */
 function CreateFailure({ message, onClose }: { message: string; onClose: () => void }) {
@@ -320,6 +321,7 @@ export default function Saves() {
         <UploadSave onUploaded={load} />
       </Box>
       <SavesTable saves={saves} onDelete={setConfirm} onRefresh={load} />
+      <Scenarios onStarted={load} />
       <ConfirmDialog
         open={confirm !== null}
         title="Delete save"
