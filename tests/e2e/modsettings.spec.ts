@@ -5,7 +5,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./game-fixtures.ts";
+import { expect as baseExpect, test } from "./game-fixtures.ts";
+
+// The game runs several times per test: waits are generous, so a loaded machine does not fail them.
+const expect = baseExpect.configure({ timeout: 30_000 });
 import { openSignedIn, ROOT } from "./fixtures.ts";
 import { testModZip } from "../../backend/factorio/modsettings/testmod.ts";
 import { decodeModSettings, type PTree } from "../../backend/factorio/modsettings/propertytree.ts";
@@ -22,6 +25,7 @@ function storedValue(path: string, section: string, name: string): PTree | undef
 }
 
 test("edit a mod setting, start and stop the game, the file holds the new value", async ({ page, factorio, gamePort }) => {
+  test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
   writeFileSync(join(factorio.dir, "mods", "test-settings-mod_1.0.0.zip"), await testModZip());
   await openSignedIn(page, "/mods");
   await page.getByRole("tab", { name: "Mod settings" }).click();
@@ -45,7 +49,7 @@ test("edit a mod setting, start and stop the game, the file holds the new value"
   await form.getByLabel("IP").fill("127.0.0.1");
   await form.getByLabel("Port").fill(String(gamePort));
   await form.getByRole("button", { name: "Start Server" }).click();
-  await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 30_000 });
+  await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 90_000 });
   await page.goto("/mods");
   await page.getByRole("tab", { name: "Mod settings" }).click();
   await expect(page.getByText("The server is running: mod settings can be changed once it is stopped.")).toBeVisible();
@@ -55,12 +59,13 @@ test("edit a mod setting, start and stop the game, the file holds the new value"
 
   await page.goto("/");
   await page.getByRole("button", { name: "Save & Stop Server" }).click();
-  await expect(page.getByTestId("server-state")).toHaveText("Stopped", { timeout: 30_000 });
+  await expect(page.getByTestId("server-state")).toHaveText("Stopped", { timeout: 90_000 });
   expect(storedValue(path, "runtime-global", "tm-count")).toEqual({ type: "int", any: false, value: 42n });
   expect(decodeModSettings(readFileSync(path)).version).toEqual([2, 0, 72, 0]);
 });
 
 test("pin a mod: the pin shows, and unpinning works; the settings tab at phone width", async ({ page, factorio }) => {
+  test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
   await page.setViewportSize({ width: 390, height: 844 });
   writeFileSync(join(factorio.dir, "mods", "test-settings-mod_1.0.0.zip"), await testModZip());
   writeFileSync(join(factorio.dir, "mods", "mod-settings.dat"), readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-2.0.55.mod-settings.dat")));
