@@ -91,7 +91,7 @@ Deno.test("mod settings: a 1.1 file keeps integers as doubles; null removes a se
   const path = join(m.modsDir, "mod-settings.dat");
   writeFileSync(path, fixture(V11));
   writeFileSync(join(m.modsDir, "test-settings-mod_1.0.0.zip"), await testModZip());
-  let r = await m.c.post("/api/mods/settings/update", {
+  const r = await m.c.post("/api/mods/settings/update", {
     settings: { "runtime-global": { "tm-count": { value: 9 } }, "startup": { "bet-cheatsy-speed": null } },
   });
   assert.equal(r.status, 200, r.text);

@@ -9,7 +9,7 @@ import { type FakeFactorio, installFakeFactorio, type SimulatedVersion } from ".
 import { SimProcess } from "./sim.ts";
 import { readSave } from "./savefile.ts";
 
-function withFactorio(version: SimulatedVersion, fn: (f: FakeFactorio) => Promise<void>) {
+function withFactorio(version: SimulatedVersion, fn: (f: FakeFactorio) => Promise<void> | void) {
   return async () => {
     const dir = mkdtempSync(join(tmpdir(), "fake-factorio-world-"));
     try {
@@ -33,7 +33,7 @@ function pngSize(b: Uint8Array): [number, number] {
   return [v.getUint32(16), v.getUint32(20)];
 }
 
-Deno.test("the game's example settings files of the version are installed", withFactorio("2.1", async (f) => {
+Deno.test("the game's example settings files of the version are installed", withFactorio("2.1", (f) => {
   const gen = JSON.parse(readFileSync(join(f.dir, "data/map-gen-settings.example.json"), "utf8"));
   assert.ok("autoplace_controls" in gen && "cliff_settings" in gen);
   const ms = JSON.parse(readFileSync(join(f.dir, "data/map-settings.example.json"), "utf8"));

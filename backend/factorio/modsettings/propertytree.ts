@@ -180,6 +180,11 @@ export function decodeModSettings(bytes: Uint8Array): ModSettingsFile {
   return { version, flag, tree };
 }
 
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 class Writer {
   private buf = new Uint8Array(4096);
   private view = new DataView(this.buf.buffer);
@@ -227,7 +232,7 @@ class Writer {
   string(s: PString): void {
     if (s === null) return this.u8(1);
     this.u8(0);
-    if (s.length < 255 && /^[\x00-\x7f]*$/.test(s)) {
+    if (s.length < 255 && isAscii(s)) {
       // ASCII: one byte per character, written in place.
       this.u8(s.length);
       this.room(s.length);

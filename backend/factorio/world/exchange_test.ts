@@ -12,7 +12,8 @@ import { crc32, decodeExchangeString, encodeExchangeString, ExchangeError, excha
 
 const read = (f: string) => readFileSync(join(MOD_FIXTURES, "exchange-strings", f), "utf8");
 const REAL = ["2.0.76.txt", "2.0.43-space-age.txt", "1.1.42.txt", "1.1.61.txt"];
-type Obj = Record<string, any>; // deno-lint-ignore no-explicit-any
+// deno-lint-ignore no-explicit-any
+type Obj = Record<string, any>;
 
 for (const f of REAL) {
   Deno.test(`game string ${f}: decodes, and encodes back to the same text`, () => {
