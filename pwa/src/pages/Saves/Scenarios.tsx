@@ -51,7 +51,7 @@ export function Scenarios({ onStarted }: { onStarted: () => void }) {
         : (
           <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Start on a scenario">
             <Typography variant="body2" color="text.secondary">
-              A new map from a scenario. When the server stops, the game saves it; later starts load the newest save.
+              A new map from a scenario. A restart afterwards loads the newest save.
             </Typography>
             <TextField select size="small" label="Scenario" value={name} onChange={(e) => setName(e.target.value)} disabled={busy}>
               {scenarios.map((s) => <MenuItem key={s.name} value={s.name}>{s.name} · {s.source}</MenuItem>)}
