@@ -29,7 +29,7 @@ import {
 } from "../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../shared/messages.ts";
 import { within } from "../../../shared/util.ts";
-import { exists, isAlive, onPsMissing, startOf } from "./liveness.ts";
+import { exists, inspect, isAlive, onPsMissing, startOf } from "./liveness.ts";
 import { GameConsole, RconSecretStore } from "./console.ts";
 import { planLaunch, spawnGame, tightenGameFiles } from "./launch.ts";
 import { GameVersion } from "./version.ts";
@@ -104,7 +104,12 @@ export class GameServer implements GameControl {
     this.lease = deps.lease ?? new GameDirLease(() => this.#state);
     this.#since = deps.now();
     onPsMissing((text) => deps.log.warn(text));
-    this.secrets = new RconSecretStore(this.#file("rcon.json"), deps.config.rconPort, deps.log);
+    this.secrets = new RconSecretStore(
+      this.#file("rcon.json"),
+      deps.config.rconPort,
+      deps.log,
+      join(this.paths.configDir, "rconpw"),
+    );
     this.#console = new GameConsole(this.secrets);
     this.#version = new GameVersion(() => this.paths, deps.log, () => {
       if (this.#state !== "stopped") this.#publish(this.#state, null);
@@ -569,6 +574,11 @@ export class GameServer implements GameControl {
       // Published once the context is built, so the notifier hears about a crash while the panel was down.
       setTimeout(() => !this.#detached && this.#publish("running", exit), 0);
       return;
+    }
+    if (this.secrets.problem) {
+      // rcon.json is unreadable, but the running game was started with the secret on its command line.
+      const info = await inspect(record.pid);
+      if (info) this.secrets.recoverFrom(info.args);
     }
     let offset = 0;
     try {
