@@ -22,6 +22,7 @@ import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
 import { ModPortal } from "./factorio/portal.ts";
 import { ModManager } from "./factorio/modmanager.ts";
+import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
 
 export interface AppContext {
   config: Config;
@@ -114,6 +115,7 @@ export async function createContext(
     now,
   });
   const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
+  mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
