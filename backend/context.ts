@@ -17,6 +17,9 @@ import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
+import { FactorioVersions } from "./factorio/versions/service.ts";
+import { Updater } from "./factorio/versions/update.ts";
+import { connectVersionsToHub } from "./factorio/versions/hub.ts";
 
 export interface AppContext {
   config: Config;
@@ -35,6 +38,10 @@ export interface AppContext {
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
   saves: Saves;
+  /** Game versions from factorio.com: install, activate, delete, update check. */
+  versions: FactorioVersions;
+  /** Update (& restart) of the game to another version, with rollback. */
+  updater: Updater;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
   serverState: () => ServerState;
@@ -88,6 +95,10 @@ export async function createContext(
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
+  const versions = new FactorioVersions({ config, paths, bus, log, now, serverState: () => game.state });
+  connectVersionsToHub(versions, bus, hub);
+  const updater = new Updater({ versions, game, bus, log, warnings: config.updateWarnings.map(Number) });
+
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
   const ctx: AppContext = {
@@ -103,6 +114,8 @@ export async function createContext(
     settings,
     push,
     saves,
+    versions,
+    updater,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
@@ -128,6 +141,12 @@ export async function createContext(
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
   ctx.onClose(() => push.close());
+  ctx.onClose(() => versions.close());
+  // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).
+  if (config.factorioVersion && !versions.gameFound()) {
+    log.info("No game found: installing Factorio", { version: config.factorioVersion });
+    versions.install(config.factorioVersion, { activate: true }).catch((e) => log.error("The first-start install could not start", { error: String(e) }));
+  }
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.

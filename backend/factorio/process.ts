@@ -256,7 +256,8 @@ export class GameServer implements GameControl {
         return "-";
       }
     };
-    return `${stamp(this.paths.binary)}|${stamp(this.paths.baseInfo)}`;
+    // The paths too: a version switch changes them, and two versions' files may share an mtime.
+    return `${this.paths.binary}:${stamp(this.paths.binary)}|${this.paths.baseInfo}:${stamp(this.paths.baseInfo)}`;
   }
 
   #refreshVersionIfStale(): void {
