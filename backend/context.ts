@@ -11,7 +11,10 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
-import { connectGameToHub, GameServer } from "./factorio/process.ts";
+import { GameServer } from "./factorio/game/supervisor.ts";
+import { connectGameToHub } from "./factorio/game/hub.ts";
+import { GameDirLease } from "./factorio/game/lease.ts";
+import { GameOps } from "./factorio/game/ops.ts";
 import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
 import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
@@ -30,6 +33,8 @@ export interface AppContext {
   hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
   game: GameServer;
+  /** One queue of game operations (start, stop, restart, backups, updates, scheduled tasks); kill skips it. */
+  gameOps: GameOps;
   paths: FactorioPaths;
   /** The admin, white and ban lists (the game's files), live over RCON while the game runs. */
   players: Players;
@@ -43,7 +48,7 @@ export interface AppContext {
   /** Update (& restart) of the game to another version, with rollback. */
   updater: Updater;
   now: () => number;
-  /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
+  /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
   /** Registers work to do on shutdown (in reverse order of registration). */
   onClose(fn: () => void | Promise<void>): void;
@@ -76,7 +81,10 @@ export async function createContext(
   const hub = new Hub(bus, log);
   // Listening before the game is looked for, so a game found ended at start-up is announced too.
   const push = new PushService({ config, db, bus, log, now });
-  const game = new GameServer({ config, bus, log, now });
+  // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
+  const lease = new GameDirLease(() => ctx.serverState());
+  const game = new GameServer({ config, bus, log, now, lease });
+  const gameOps = new GameOps();
   await game.ready;
   connectGameToHub(game, hub);
   const paths = factorioPaths(config);
@@ -95,9 +103,17 @@ export async function createContext(
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
-  const versions = new FactorioVersions({ config, paths, bus, log, now, serverState: () => game.state });
+  const versions = new FactorioVersions({
+    config,
+    paths,
+    bus,
+    log,
+    now,
+    serverState: () => ctx.serverState(),
+    whileStopped: (label, fn) => game.whileStopped(label, fn),
+  });
   connectVersionsToHub(versions, bus, hub);
-  const updater = new Updater({ versions, game, bus, log, warnings: config.updateWarnings.map(Number) });
+  const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -109,6 +125,7 @@ export async function createContext(
     accounts,
     hub,
     game,
+    gameOps,
     paths,
     players,
     settings,

@@ -7,6 +7,7 @@ import { readObject } from "./body.ts";
 import { type Route, sessionOf } from "./routes.ts";
 import { Invalid } from "../errors.ts";
 import { EXACT_VERSION } from "../../shared/factorio-versions.ts";
+import { SWITCH_LABEL } from "../factorio/versions/service.ts";
 
 export function versionRoutes(ctx: AppContext): Route[] {
   const { versions, updater } = ctx;
@@ -20,7 +21,7 @@ export function versionRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/factorio/install",
-      requiresStopped: true,
+      requiresStopped: "a game install",
       handler: async (c) => {
         const body = await readObject(c);
         const { version } = await versions.install(body.version);
@@ -36,7 +37,7 @@ export function versionRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/factorio/activate",
-      requiresStopped: true,
+      requiresStopped: SWITCH_LABEL,
       handler: async (c) => {
         const body = await readObject(c);
         ctx.log.info("Game version switch requested", { user: user(c), version: String(body.version) });
@@ -46,7 +47,7 @@ export function versionRoutes(ctx: AppContext): Route[] {
     {
       method: "DELETE",
       path: "/api/factorio/versions/:version",
-      requiresStopped: true,
+      requiresStopped: "a game version delete",
       handler: (c) => {
         const version = c.req.param("version") ?? "";
         if (!EXACT_VERSION.test(version)) throw new Invalid("The version must be an exact version like 2.0.77.");

@@ -50,7 +50,11 @@ export interface VersionsDeps {
   log: Logger;
   now: () => number;
   serverState: () => ServerState;
+  /** Holds the game directory for a change that needs the game stopped (game.whileStopped). */
+  whileStopped: <T>(label: string, fn: () => Promise<T>) => Promise<T>;
 }
+
+export const SWITCH_LABEL = "a game version switch";
 
 interface Job {
   progress: InstallProgress;
@@ -202,10 +206,17 @@ export class FactorioVersions {
             publish();
           },
         });
-        const activate = opts.activate || !this.gameFound();
-        if (activate && this.deps.serverState() === "stopped") this.#switchTo(version, channel);
+        let activated = false;
+        if (opts.activate || !this.gameFound()) {
+          try {
+            await this.deps.whileStopped(SWITCH_LABEL, async () => this.#switchTo(version, channel));
+            activated = true;
+          } catch (e) {
+            if (!(e instanceof Locked)) throw e;
+          }
+        }
         progress.phase = "done";
-        progress.message = `Factorio ${version} is installed${activate ? " and active" : ""}.`;
+        progress.message = `Factorio ${version} is installed${activated ? " and active" : ""}.`;
         this.deps.log.info(progress.message);
       } catch (e) {
         progress.phase = abort.signal.aborted ? "cancelled" : "failed";
@@ -235,7 +246,7 @@ export class FactorioVersions {
 
   // ---- Activate, delete ----
 
-  /** Makes `version` the game's version. The server must be stopped (the route checks it too). */
+  /** Makes `version` the game's version. Call it holding the game directory (whileStopped). */
   activate(version: unknown): string {
     const v = typeof version === "string" ? version.trim() : "";
     if (this.deps.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);

@@ -14,7 +14,7 @@ import type { Logger } from "../../log.ts";
 import { Conflict } from "../../errors.ts";
 import type { ServerState, ServerStatus, StartRequest } from "../../../shared/api.ts";
 import type { UpdatePhase } from "../../../shared/factorio-versions.ts";
-import type { FactorioVersions } from "./service.ts";
+import { type FactorioVersions, SWITCH_LABEL } from "./service.ts";
 import { activeVersion, installedVersions, UNMANAGED } from "./store.ts";
 
 export interface UpdateGame {
@@ -27,7 +27,9 @@ export interface UpdateGame {
 
 export interface UpdaterDeps {
   versions: FactorioVersions;
-  game: UpdateGame;
+  game: UpdateGame & { whileStopped<T>(label: string, fn: () => Promise<T>): Promise<T> };
+  /** The queue of game operations: the whole update is one, so no start, stop or task runs into it. */
+  ops: { run<T>(label: string, fn: () => Promise<T>): Promise<T> };
   bus: EventBus;
   log: Logger;
   /** Seconds before the stop at which players are warned. */
@@ -71,7 +73,7 @@ export class Updater {
     if (!to || to === from) throw new Conflict(`Factorio ${from} is already the newest version of the ${versions.channel()} channel.`);
     if (this.#running) throw new Conflict("An update is already under way.");
     this.#running = true;
-    const done = this.#run(from, to).finally(() => (this.#running = false));
+    const done = this.deps.ops.run(`the update to Factorio ${to}`, () => this.#run(from, to)).finally(() => (this.#running = false));
     done.catch(() => {});
     return { from, to, done };
   }
@@ -90,7 +92,7 @@ export class Updater {
         await (await versions.install(to)).done;
       }
       if (game.state === "stopped") {
-        versions.switchForUpdate(to, null);
+        await this.#switch(() => versions.switchForUpdate(to, null));
         this.#say(from, to, "done", `Updated to Factorio ${to}.`);
         return;
       }
@@ -100,7 +102,7 @@ export class Updater {
       this.#say(from, to, "stopping", "Saving the map and stopping the server.");
       await this.#stop();
       const save = s.savefile.endsWith(".zip") ? s.savefile : null;
-      versions.switchForUpdate(to, save);
+      await this.#switch(() => versions.switchForUpdate(to, save));
       this.#say(from, to, "starting", `Starting ${s.savefile} with Factorio ${to}.`);
       const failure = await this.#start(request);
       if (!failure) {
@@ -108,7 +110,7 @@ export class Updater {
         return;
       }
       this.#say(from, to, "rolling-back", `Factorio ${to} did not start: ${failure}. Switching back to Factorio ${from}.`);
-      versions.switchBack(previous, save);
+      await this.#switch(() => versions.switchBack(previous, save));
       const again = await this.#start(request);
       if (again) {
         this.#say(from, to, "failed", `Factorio ${to} did not start (${failure}); switched back to Factorio ${from}, which did not start either: ${again}.`);
@@ -119,6 +121,10 @@ export class Updater {
       this.#say(from, to, "failed", `The update to Factorio ${to} failed: ${(e as Error).message}`);
       throw e;
     }
+  }
+
+  #switch(fn: () => void): Promise<void> {
+    return this.deps.game.whileStopped(SWITCH_LABEL, async () => fn());
   }
 
   async #countdown(from: string, to: string): Promise<void> {
