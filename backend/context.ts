@@ -111,6 +111,7 @@ export async function createContext(
     now,
     serverState: () => ctx.serverState(),
     whileStopped: (label, fn) => game.whileStopped(label, fn),
+    refreshGame: () => game.versionInfo(),
   });
   connectVersionsToHub(versions, bus, hub);
   const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });

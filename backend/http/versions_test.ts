@@ -161,14 +161,25 @@ Deno.test("versions side by side: activate and roll back keep saves, mods and se
   writeFileSync(join(v.factorioDir, "mods", "mod-settings.dat"), new Uint8Array([1, 2, 3, 4]));
   const settings = await c.post("/api/settings/update", { name: "Shared world" });
   assert.ok(settings.status < 300, settings.text);
-  const builtIns = async () => ((await c.get("/api/mods/list")).body.mods as { name: string }[]).map((m) => m.name);
+  // An unpacked mod made for 2.0: its compatibility follows the active version.
+  mkdirSync(join(v.factorioDir, "mods", "made-for-2_1.0.0"));
+  writeFileSync(
+    join(v.factorioDir, "mods", "made-for-2_1.0.0", "info.json"),
+    JSON.stringify({ name: "made-for-2", version: "1.0.0", title: "Made for 2.0", author: "me", factorio_version: "2.0", dependencies: ["base"] }),
+  );
+  type Row = { name: string; compatibility: boolean };
+  const mods = async () => (await c.get("/api/mods/list")).body as Row[];
+  const builtIns = async () => (await mods()).map((m) => m.name);
+  const fits = async () => (await mods()).find((m) => m.name === "made-for-2")!.compatibility;
   assert.ok(!(await builtIns()).includes("recycler"));
+  assert.equal(await fits(), true);
   const before = snapshot(v.factorioDir);
 
   const r = await c.post("/api/factorio/activate", { version: "2.1.12" });
   assert.equal(r.status, 200, r.text);
   assert.deepEqual((await c.get("/api/server/facVersion")).body.base_mod_version, "2.1.12");
   assert.ok((await builtIns()).includes("recycler"), "the built-in mods follow the active version");
+  assert.equal(await fits(), false, "2.1 does not load a mod made for 2.0");
   assert.deepEqual(snapshot(v.factorioDir), before);
   assert.equal((await c.post("/api/factorio/activate", { version: "2.0.76" })).status, 200);
   assert.deepEqual(snapshot(v.factorioDir), before);

@@ -52,6 +52,8 @@ export interface VersionsDeps {
   serverState: () => ServerState;
   /** Holds the game directory for a change that needs the game stopped (game.whileStopped). */
   whileStopped: <T>(label: string, fn: () => Promise<T>) => Promise<T>;
+  /** Asks the game for its version again after a switch (the status names the active version). */
+  refreshGame?: () => Promise<unknown>;
 }
 
 export const SWITCH_LABEL = "a game version switch";
@@ -284,6 +286,7 @@ export class FactorioVersions {
     setActiveVersion(this.dir, { version, channel, previous: before?.version ?? (from ? UNMANAGED : "") });
     this.deps.log.info("Switched the game version", { from, to: version });
     this.#prune();
+    void this.deps.refreshGame?.();
     this.#emit({ kind: "changed" });
   }
 
@@ -292,6 +295,7 @@ export class FactorioVersions {
     this.copySave(null, before?.version ?? null, this.unmanaged() ?? "");
     setActiveVersion(this.dir, null);
     this.deps.log.info("Switched back to the game installed by hand", { from: before?.version });
+    void this.deps.refreshGame?.();
     this.#emit({ kind: "changed" });
   }
 
@@ -300,6 +304,7 @@ export class FactorioVersions {
     if (previous === UNMANAGED || previous === "") {
       this.copySave(save, activeVersion(this.dir)?.version ?? null, this.unmanaged() ?? "");
       setActiveVersion(this.dir, null);
+      void this.deps.refreshGame?.();
       this.#emit({ kind: "changed" });
     } else this.#switchTo(previous, this.#channelOfInstalled(previous), save);
   }
