@@ -41,9 +41,7 @@ export function versionRoutes(ctx: AppContext): Route[] {
       handler: async (c) => {
         const body = await readObject(c);
         ctx.log.info("Game version switch requested", { user: user(c), version: String(body.version) });
-        const message = versions.activate(body.version);
-        await ctx.game.versionInfo(); // the status names the new version from now on
-        return c.json(message);
+        return c.json(await versions.activate(body.version));
       },
     },
     {

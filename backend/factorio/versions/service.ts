@@ -211,7 +211,7 @@ export class FactorioVersions {
         let activated = false;
         if (opts.activate || !this.gameFound()) {
           try {
-            await this.deps.whileStopped(SWITCH_LABEL, async () => this.#switchTo(version, channel));
+            await this.deps.whileStopped(SWITCH_LABEL, () => this.#switchTo(version, channel));
             activated = true;
           } catch (e) {
             if (!(e instanceof Locked)) throw e;
@@ -249,15 +249,15 @@ export class FactorioVersions {
   // ---- Activate, delete ----
 
   /** Makes `version` the game's version. Call it holding the game directory (whileStopped). */
-  activate(version: unknown): string {
+  async activate(version: unknown): Promise<string> {
     const v = typeof version === "string" ? version.trim() : "";
     if (this.deps.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
     if (this.#job) throw new Conflict(`Factorio ${this.#job.progress.version} is being installed; wait for it or cancel it.`);
     const row = this.installed().find((r) => r.version === v);
     if (!row) throw new NotFound(`Factorio ${v || "(no version)"} is not installed.`);
     if (row.active) return `Factorio ${v} is already active.`;
-    if (row.managed) this.#switchTo(v, this.#channelOfInstalled(v));
-    else this.#switchToUnmanaged();
+    if (row.managed) await this.#switchTo(v, this.#channelOfInstalled(v));
+    else await this.#switchToUnmanaged();
     return `Factorio ${v} is now active.`;
   }
 
@@ -278,7 +278,7 @@ export class FactorioVersions {
   }
 
   /** Switches to a managed version: a copy of the newest save first, then the marker, then old versions pruned. */
-  #switchTo(version: string, channel: Channel, save: string | null = null): void {
+  async #switchTo(version: string, channel: Channel, save: string | null = null): Promise<void> {
     const before = activeVersion(this.dir);
     const from = before?.version ?? this.unmanaged();
     this.copySave(save, from, version);
@@ -286,32 +286,38 @@ export class FactorioVersions {
     setActiveVersion(this.dir, { version, channel, previous: before?.version ?? (from ? UNMANAGED : "") });
     this.deps.log.info("Switched the game version", { from, to: version });
     this.#prune();
-    void this.deps.refreshGame?.();
-    this.#emit({ kind: "changed" });
+    await this.#switched();
   }
 
-  #switchToUnmanaged(): void {
+  async #switchToUnmanaged(): Promise<void> {
     const before = activeVersion(this.dir);
     this.copySave(null, before?.version ?? null, this.unmanaged() ?? "");
     setActiveVersion(this.dir, null);
     this.deps.log.info("Switched back to the game installed by hand", { from: before?.version });
-    void this.deps.refreshGame?.();
-    this.#emit({ kind: "changed" });
+    await this.#switched();
+  }
+
+  /** After a switch: the game's version is asked again before anyone hears of the change. */
+  async #switched(): Promise<void> {
+    try {
+      await this.deps.refreshGame?.();
+    } finally {
+      this.#emit({ kind: "changed" });
+    }
   }
 
   /** Switches back after a failed update (server stopped). */
-  switchBack(previous: string, save: string | null): void {
+  async switchBack(previous: string, save: string | null): Promise<void> {
     if (previous === UNMANAGED || previous === "") {
       this.copySave(save, activeVersion(this.dir)?.version ?? null, this.unmanaged() ?? "");
       setActiveVersion(this.dir, null);
-      void this.deps.refreshGame?.();
-      this.#emit({ kind: "changed" });
-    } else this.#switchTo(previous, this.#channelOfInstalled(previous), save);
+      await this.#switched();
+    } else await this.#switchTo(previous, this.#channelOfInstalled(previous), save);
   }
 
   /** Switches to an installed version for an update (server stopped). */
-  switchForUpdate(version: string, save: string | null): void {
-    this.#switchTo(version, this.channel(), save);
+  switchForUpdate(version: string, save: string | null): Promise<void> {
+    return this.#switchTo(version, this.channel(), save);
   }
 
   /** Keeps the active version, the one before it, then the newest, up to --factorio-keep-versions. */

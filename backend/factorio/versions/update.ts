@@ -19,8 +19,6 @@ import { activeVersion, installedVersions, UNMANAGED } from "./store.ts";
 
 export interface UpdateGame {
   readonly state: ServerState;
-  /** Asks the game for its version again (after a switch), so the status names the new one. */
-  versionInfo(): Promise<unknown>;
   status(): ServerStatus;
   start(request: StartRequest): Promise<{ status: number; message: string }>;
   stop(): Promise<{ status: number; message: string }>;
@@ -125,9 +123,8 @@ export class Updater {
     }
   }
 
-  async #switch(fn: () => void): Promise<void> {
-    await this.deps.game.whileStopped(SWITCH_LABEL, async () => fn());
-    await this.deps.game.versionInfo();
+  async #switch(fn: () => Promise<void>): Promise<void> {
+    await this.deps.game.whileStopped(SWITCH_LABEL, fn);
   }
 
   async #countdown(from: string, to: string): Promise<void> {

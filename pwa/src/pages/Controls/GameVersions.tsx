@@ -77,7 +77,11 @@ export function useVersions(status: ServerStatus | null) {
       } else if (m.kind === "update") {
         setData((d) => (d ? { ...d, update: m.update } : d));
         if (["done", "failed", "rolled-back"].includes(m.update.phase)) load();
-      } else load();
+      } else {
+        // A switch changes the game's version, which a stopped server does not announce on its own.
+        load();
+        void refreshStatus();
+      }
     });
   }, [load]);
   // Activation and delete are allowed only while stopped: follow the server's state.
