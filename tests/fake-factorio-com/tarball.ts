@@ -89,8 +89,13 @@ export async function buildTarball(
     }
   }
   const size = Deno.statSync(target).size;
-  return { path: target, size, sha256: await sha256File(target) };
+  // The sum is asked for on every checksum list: computed once per file.
+  let sha256 = sums.get(target);
+  if (!sha256) sums.set(target, sha256 = await sha256File(target));
+  return { path: target, size, sha256 };
 }
+
+const sums = new Map<string, string>();
 
 function bumped(version: string): string {
   const p = version.split(".").map(Number);

@@ -3,7 +3,7 @@
 // memory. Errors say what happened in words a person understands.
 
 import { createHash } from "node:crypto";
-import { open, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { statfsSync } from "node:fs";
 import { dirname } from "node:path";
 
@@ -23,6 +23,14 @@ export interface DownloadOptions {
   spaceNeeded: (downloadBytes: number | null) => number;
   /** Progress is reported at most this often (the last report always goes out). */
   progressEveryMs?: number;
+}
+
+function close(f: Deno.FsFile): void {
+  try {
+    f.close();
+  } catch {
+    // closed already
+  }
 }
 
 export function freeBytes(path: string): number {
@@ -58,7 +66,7 @@ export async function download(url: string, file: string, opts: DownloadOptions)
   }
 
   const hash = createHash("sha256");
-  const handle = await open(file, "wx", 0o600);
+  const handle = await Deno.open(file, { write: true, createNew: true, mode: 0o600 });
   const started = performance.now();
   let received = 0;
   let lastReport = 0;
@@ -77,7 +85,7 @@ export async function download(url: string, file: string, opts: DownloadOptions)
       for await (const chunk of res.body!) {
         hash.update(chunk);
         let off = 0;
-        while (off < chunk.length) off += (await handle.write(chunk, off, chunk.length - off)).bytesWritten;
+        while (off < chunk.length) off += await handle.write(chunk.subarray(off));
         received += chunk.length;
         if (total !== null && received > total) throw new DownloadError("the server sent more than it announced");
         report(false);
@@ -94,10 +102,10 @@ export async function download(url: string, file: string, opts: DownloadOptions)
     report(true);
     return { size: received, sha256: hash.digest("hex") };
   } catch (e) {
-    await handle.close().catch(() => {});
+    close(handle);
     await rm(file, { force: true });
     throw e;
   } finally {
-    await handle.close().catch(() => {});
+    close(handle);
   }
 }

@@ -25,6 +25,7 @@ export interface UntarOptions {
 }
 
 const BLOCK = 512;
+const WRITE_BATCH = 1024 * 1024;
 
 /** Reads exact byte counts from a stream of chunks. */
 class ByteReader {
@@ -256,15 +257,30 @@ async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Pro
 
     const file = await Deno.open(target, { write: true, createNew: true, mode: mode | 0o600 });
     try {
+      // Small chunks from the decompressor are gathered into 1 MiB writes; large ones go straight to the file.
+      const batch = new Uint8Array(Math.min(size, WRITE_BATCH));
+      let filled = 0;
+      const write = async (data: Uint8Array) => {
+        let off = 0;
+        while (off < data.length) off += await file.write(data.subarray(off));
+      };
       let left = size;
       while (left > 0) {
         const chunk = await input.take(left);
         if (!chunk) throw new ArchiveError("the archive ends in the middle of an entry");
-        let off = 0;
-        while (off < chunk.length) off += await file.write(chunk.subarray(off));
         left -= chunk.length;
         bytes += chunk.length;
         sinceSpaceCheck += chunk.length;
+        if (filled + chunk.length > batch.length) {
+          await write(batch.subarray(0, filled));
+          filled = 0;
+        }
+        if (filled === 0 && chunk.length >= 64 * 1024) await write(chunk);
+        else {
+          batch.set(chunk, filled);
+          filled += chunk.length;
+        }
+        if (left === 0 && filled > 0) await write(batch.subarray(0, filled));
         opts.onBytes?.(bytes);
         if (opts.minFreeBytes && sinceSpaceCheck > 32 * 1024 * 1024) {
           sinceSpaceCheck = 0;

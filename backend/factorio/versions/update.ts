@@ -171,7 +171,8 @@ export class Updater {
       ]);
       return outcome === "running" ? null : outcome === "timeout" ? "it did not finish loading" : outcome;
     } catch (e) {
-      return (e as Error).message;
+      // "Factorio did not start (exit code 1): Error ..." -> "exit code 1: Error ...": the sentence around it names the version.
+      return (e as Error).message.replace(/^Factorio did not start \(([^)]*)\):\s*/, "$1: ").replace(/^Factorio did not start:\s*/, "");
     }
   }
 

@@ -13,7 +13,7 @@ import { setIniValues } from "./store.ts";
 interface Entry {
   name: string;
   type?: string;
-  data?: string;
+  data?: string | Uint8Array;
   link?: string;
   mode?: number;
 }
@@ -48,7 +48,7 @@ function pad(data: Uint8Array): Uint8Array {
 async function tarXz(dir: string, entries: Entry[], cut = false): Promise<string> {
   const parts: Uint8Array[] = [];
   for (const e of entries) {
-    const data = new TextEncoder().encode(e.data ?? "");
+    const data = typeof e.data === "string" || e.data === undefined ? new TextEncoder().encode(e.data ?? "") : e.data;
     if (e.name.length > 100) {
       const long = new TextEncoder().encode(e.name + "\0");
       parts.push(header("././@LongLink", "L", long.length), pad(long));
@@ -78,7 +78,11 @@ async function unpack(entries: Entry[], cut = false): Promise<{ dest: string; er
 
 Deno.test("a well-formed archive unpacks: dirs, files with their exec bit, long names, links inside", async () => {
   const long = "factorio/data/" + "x".repeat(120) + "/info.json";
+  // Larger than one write batch, and not a multiple of anything: every byte must land in order.
+  const big = new Uint8Array(3 * 1024 * 1024 + 777);
+  for (let off = 0; off < big.length; off += 65536) crypto.getRandomValues(big.subarray(off, Math.min(big.length, off + 65536)));
   const { dest, error } = await unpack([
+    { name: "factorio/data/core/atlas.bin", data: big },
     { name: "factorio/", type: "5" },
     { name: "factorio/bin/x64/factorio", data: "#!/bin/sh\n", mode: 0o4755 },
     { name: long, data: "{}" },
@@ -89,6 +93,7 @@ Deno.test("a well-formed archive unpacks: dirs, files with their exec bit, long 
   assert.equal(error, null);
   assert.equal(statSync(join(dest, "factorio/bin/x64/factorio")).mode & 0o7777, 0o755, "setuid is dropped");
   assert.equal(readFileSync(join(dest, long), "utf8"), "{}");
+  assert.deepEqual(new Uint8Array(readFileSync(join(dest, "factorio/data/core/atlas.bin"))), big);
   assert.equal(readlinkSync(join(dest, "factorio/data/alias")), "base");
   assert.equal(readFileSync(join(dest, "factorio/data/copy.json"), "utf8"), '{"version":"2.0.77"}');
   rmSync(join(dest, ".."), { recursive: true });

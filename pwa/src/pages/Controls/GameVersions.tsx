@@ -340,7 +340,8 @@ export function GameVersionsPanel(
     >
       <Stack spacing={2}>
         <UpdateView data={data} status={status} />
-        {data.install && <InstallProgressView install={data.install} />}
+        {/* An update reports its own install; its "installed" line would only repeat it. */}
+        {data.install && !(data.update && data.install.phase === "done") && <InstallProgressView install={data.install} />}
         <Installed data={data} status={status} reload={load} />
         {!installing && status?.status === "stopped" && <InstallForm data={data} label="Install" />}
       </Stack>
