@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { InstallPhase } from "../../../shared/factorio-versions.ts";
 import { ensureDir } from "../../fsutil.ts";
-import { download, DownloadError, freeBytes, mib, type Progress } from "./download.ts";
+import { download, DownloadError, type Progress } from "./download.ts";
 import type { FactorioCom } from "./factoriocom.ts";
 import { ArchiveError, untarXz } from "./untar.ts";
 import { ensureSharedConfig, versionDir, versionOfGameDir, versionsDir, writeConfigPath } from "./store.ts";
@@ -105,14 +105,5 @@ export async function installVersion(s: InstallSteps): Promise<void> {
   } finally {
     rmSync(archive, { force: true });
     rmSync(unpackDir, { recursive: true, force: true });
-  }
-}
-
-/** Free space where versions go, for messages. */
-export function freeSpaceText(factorioDir: string): string {
-  try {
-    return mib(freeBytes(versionsDir(factorioDir)));
-  } catch {
-    return "unknown";
   }
 }

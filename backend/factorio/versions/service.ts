@@ -2,14 +2,14 @@
 // time (progress on the bus, cancellable), switching the active version while the server is stopped
 // (with a copy of the save first), deleting, keeping the last N, and the update check. No HTTP here.
 
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { EventBus } from "../../events.ts";
 import type { Logger } from "../../log.ts";
 import type { FactorioPaths } from "../layout.ts";
 import { Conflict, Invalid, Locked, NotFound } from "../../errors.ts";
-import { ensureDir, writeJsonAtomic } from "../../fsutil.ts";
+import { ensureDir } from "../../fsutil.ts";
 import type { ServerState } from "../../../shared/api.ts";
 import {
   type AvailableVersion,
@@ -24,7 +24,8 @@ import {
 } from "../../../shared/factorio-versions.ts";
 import { compareVersionStrings } from "../../../shared/versions.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
-import { FactorioCom, type LatestReleases } from "./factoriocom.ts";
+import { FactorioCom } from "./factoriocom.ts";
+import { LatestVersions } from "./latest.ts";
 import { installVersion, InstallError } from "./installer.ts";
 import {
   activeVersion,
@@ -70,21 +71,18 @@ export class FactorioVersions {
   #lastInstall: InstallProgress | null = null;
   #update: UpdateProgress | null = null;
   #available: { at: number; list: AvailableVersion[] } | null = null;
-  #latest: { checkedAt: number; latest: LatestReleases } | null = null;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #firstCheck: ReturnType<typeof setTimeout> | undefined;
+  readonly latest: LatestVersions;
 
   constructor(private readonly deps: VersionsDeps) {
     this.com = new FactorioCom(deps.config.factorioComUrl);
     removeLeftovers(this.dir);
-    this.#latest = this.#readUpdateCache();
-    const hours = deps.config.factorioUpdateCheckHours;
-    if (hours > 0) {
-      const tick = () => void this.checkUpdate(false).catch((e) => deps.log.info("Update check failed", { error: String(e) }));
-      // Not at start: a panel that is started and stopped at once (tests, scripts) should not ask factorio.com.
-      this.#firstCheck = setTimeout(tick, 60_000);
-      this.#timer = setInterval(tick, 60 * 60_000);
-    }
+    this.latest = new LatestVersions(this.com, {
+      dataDir: deps.config.dataDir,
+      hours: deps.config.factorioUpdateCheckHours,
+      now: deps.now,
+      log: deps.log,
+      onChecked: () => this.#emit({ kind: "changed" }),
+    });
   }
 
   get dir(): string {
@@ -92,8 +90,7 @@ export class FactorioVersions {
   }
 
   close(): void {
-    clearTimeout(this.#firstCheck);
-    clearInterval(this.#timer);
+    this.latest.close();
     this.#job?.abort.abort();
   }
 
@@ -164,7 +161,7 @@ export class FactorioVersions {
     const text = typeof spec === "string" ? spec.trim() : "";
     if (EXACT_VERSION.test(text)) return text;
     if (text === "stable" || text === "latest" || text === "experimental") {
-      const latest = await this.#latestReleases(true);
+      const latest = await this.latest.get(true);
       return text === "stable" ? latest.stable : latest.experimental;
     }
     throw new Invalid('The version must be "stable", "latest" or an exact version like 2.0.77.');
@@ -362,42 +359,21 @@ export class FactorioVersions {
 
   // ---- Updates ----
 
-  async #latestReleases(force: boolean): Promise<LatestReleases> {
-    if (!force && this.#latest) return this.#latest.latest;
-    const latest = await this.com.latestReleases();
-    this.#latest = { checkedAt: this.deps.now(), latest };
-    writeJsonAtomic(join(this.deps.config.dataDir, "factorio-update.json"), { checkedAt: new Date(this.deps.now()).toISOString(), ...latest });
-    return latest;
-  }
-
-  #readUpdateCache(): { checkedAt: number; latest: LatestReleases } | null {
-    try {
-      const d = JSON.parse(readFileSync(join(this.deps.config.dataDir, "factorio-update.json"), "utf8"));
-      const at = Date.parse(d.checkedAt);
-      if (!Number.isFinite(at) || !EXACT_VERSION.test(d.stable) || !EXACT_VERSION.test(d.experimental)) return null;
-      return { checkedAt: at, latest: { stable: d.stable, experimental: d.experimental } };
-    } catch {
-      return null;
-    }
-  }
-
   /** Asks factorio.com for the newest versions (cached for --factorio-update-check-hours unless forced). */
   async checkUpdate(force: boolean): Promise<UpdateInfo | null> {
-    const stale = !this.#latest || this.deps.now() - this.#latest.checkedAt >= this.deps.config.factorioUpdateCheckHours * 3600_000;
-    if (force || stale) await this.#latestReleases(true);
-    const info = this.updateAvailable();
-    this.#emit({ kind: "changed" });
-    return info;
+    await this.latest.get(force);
+    return this.updateAvailable();
   }
 
   /** A newer version of the active channel, from the last check. */
   updateAvailable(): UpdateInfo | null {
     const current = this.currentVersion();
-    if (!this.#latest || !current || !EXACT_VERSION.test(current)) return null;
+    const known = this.latest.known;
+    if (!known || !current || !EXACT_VERSION.test(current)) return null;
     const channel = this.channel();
-    const latest = this.#latest.latest[channel];
+    const latest = known.latest[channel];
     if (compareVersionStrings(latest, current) <= 0) return null;
-    return { channel, current, latest, checkedAt: new Date(this.#latest.checkedAt).toISOString() };
+    return { channel, current, latest, checkedAt: new Date(known.checkedAt).toISOString() };
   }
 
   setUpdateProgress(p: UpdateProgress | null): void {
