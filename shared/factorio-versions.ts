@@ -81,4 +81,6 @@ export interface VersionsAnswer {
 export type VersionsMessage =
   | { kind: "install"; install: InstallProgress }
   | { kind: "update"; update: UpdateProgress }
+  /** A check found a newer version than the last one announced (the push notifier listens). */
+  | { kind: "update-available"; info: UpdateInfo }
   | { kind: "changed" };

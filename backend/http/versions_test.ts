@@ -247,12 +247,17 @@ Deno.test("--factorio-version installs the game on the first start when none is 
 Deno.test("the update check compares the active channel's newest version", withVersionsPanel(async (v) => {
   const c = await v.panel.login();
   assert.equal((await install(c, v.panel.ctx.bus, "2.0.76")).phase, "done");
+  const announced: string[] = [];
+  v.panel.ctx.bus.on("factorio.versions", (m) => m.kind === "update-available" && announced.push(m.info.latest));
   const r = await c.post("/api/factorio/check");
   assert.equal(r.status, 200);
   assert.deepEqual({ ...r.body, checkedAt: "" }, { channel: "stable", current: "2.0.76", latest: "2.0.77", checkedAt: "" });
+  assert.equal((await c.post("/api/factorio/check")).body.latest, "2.0.77");
+  assert.deepEqual(announced, ["2.0.77"], "each new version is announced once (the push alert listens)");
   v.fake.release("2.0.78", "stable");
   // Cached until the next check.
   assert.equal((await versions(c)).updateAvailable?.latest, "2.0.77");
   assert.equal((await c.post("/api/factorio/check")).body.latest, "2.0.78");
+  assert.deepEqual(announced, ["2.0.77", "2.0.78"]);
   await waitForStatus(v.panel.ctx, "stopped");
 }));

@@ -72,6 +72,8 @@ export class FactorioVersions {
   #update: UpdateProgress | null = null;
   #available: { at: number; list: AvailableVersion[] } | null = null;
   readonly latest: LatestVersions;
+  /** The newest version an "update-available" went out for. */
+  #announced: string | null = null;
 
   constructor(private readonly deps: VersionsDeps) {
     this.com = new FactorioCom(deps.config.factorioComUrl);
@@ -81,8 +83,17 @@ export class FactorioVersions {
       hours: deps.config.factorioUpdateCheckHours,
       now: deps.now,
       log: deps.log,
-      onChecked: () => this.#emit({ kind: "changed" }),
+      onChecked: () => {
+        this.#emit({ kind: "changed" });
+        const info = this.updateAvailable();
+        if (info && info.latest !== this.#announced) {
+          this.#announced = info.latest;
+          this.#emit({ kind: "update-available", info });
+        }
+      },
     });
+    // A version already known at start was announced by an earlier panel process.
+    this.#announced = this.updateAvailable()?.latest ?? null;
   }
 
   get dir(): string {
