@@ -88,3 +88,21 @@ Deno.test("update & restart: a new version that cannot start is rolled back and 
   assert.equal(list.update.phase, "rolled-back");
   assert.ok(existsSync(join(v.factorioDir, "saves", "world.zip")));
 }));
+
+Deno.test("update & restart: a download that fails leaves the running game alone", withVersionsPanel(async (v) => {
+  v.fake.setMode("2.0.77", "wrong-checksum");
+  const c = await withOldGame(v);
+  await startWorld(c);
+  const running = (await c.get("/api/server/status")).body;
+  const seen: UpdateProgress[] = [];
+  const outcome = updateOutcome(v.panel.ctx.bus, seen);
+  assert.equal((await c.post("/api/factorio/update", { version: "2.0.77" })).status, 202);
+  const out = await outcome;
+  assert.equal(out.phase, "failed");
+  assert.match(out.message, /does not match factorio\.com's checksum/);
+  assert.ok(!seen.some((s) => s.phase === "warning" || s.phase === "stopping"), "nobody was warned, nothing stopped");
+  const after = (await c.get("/api/server/status")).body;
+  assert.equal(after.status, "running");
+  assert.equal(after.since, running.since, "the game was not restarted");
+  assert.equal(after.fac_version, "2.0.76.0");
+}));

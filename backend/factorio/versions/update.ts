@@ -65,6 +65,8 @@ export class Updater {
   async update(spec?: unknown): Promise<{ from: string; to: string; done: Promise<void> }> {
     const { versions } = this.deps;
     if (this.#running) throw new Conflict("An update is already under way.");
+    const state = this.deps.game.state;
+    if (state === "starting" || state === "stopping") throw new Conflict(`The server is ${state}; update once it is running or stopped.`);
     if (versions.installing) throw new Conflict(`Factorio ${versions.installing.version} is being installed; wait for it or cancel it.`);
     const to = spec === undefined || spec === null || spec === ""
       ? (await versions.checkUpdate(true))?.latest ?? versions.currentVersion() ?? ""

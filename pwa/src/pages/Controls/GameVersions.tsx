@@ -214,6 +214,9 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
           }
         >
           Update available: {data.updateAvailable.current} → {data.updateAvailable.latest}
+          {update?.phase === "rolled-back" && update.to === data.updateAvailable.latest && (
+            <Typography variant="body2" sx={{ mt: 0.5 }}>Factorio {update.to} did not start last time.</Typography>
+          )}
         </Alert>
       )}
       <ConfirmDialog
