@@ -40,7 +40,11 @@ export type UpdatePhase =
   | "rolling-back"
   | "done"
   | "rolled-back"
+  | "cancelled"
   | "failed";
+
+/** Phases after which an update is over. */
+export const UPDATE_ENDED: readonly UpdatePhase[] = ["done", "rolled-back", "cancelled", "failed"];
 
 /** An update of a running server (warn, save & stop, install, start the same save; roll back on failure). */
 export interface UpdateProgress {

@@ -70,5 +70,13 @@ export function versionRoutes(ctx: AppContext): Route[] {
         return c.json(`Updating from Factorio ${from} to ${to}.`, 202);
       },
     },
+    {
+      method: "POST",
+      path: "/api/factorio/update/cancel",
+      handler: (c) => {
+        ctx.log.info("Game update cancel requested", { user: user(c) });
+        return c.json(updater.cancel());
+      },
+    },
   ];
 }

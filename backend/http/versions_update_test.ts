@@ -106,3 +106,29 @@ Deno.test("update & restart: a download that fails leaves the running game alone
   assert.equal(after.since, running.since, "the game was not restarted");
   assert.equal(after.fac_version, "2.0.76.0");
 }));
+
+Deno.test("update & restart can be called off during the countdown; the game keeps running", withVersionsPanel(async (v) => {
+  const c = await withOldGame(v);
+  await startWorld(c);
+  const since = (await c.get("/api/server/status")).body.since;
+  const seen: UpdateProgress[] = [];
+  const outcome = updateOutcome(v.panel.ctx.bus, seen);
+  const warned = new Promise<void>((r) => {
+    const off = v.panel.ctx.bus.on("factorio.versions", (m) => m.kind === "update" && m.update.phase === "warning" && (off(), r()));
+  });
+  assert.equal((await c.post("/api/factorio/update", { version: "2.0.77" })).status, 202);
+  assert.equal((await c.post("/api/factorio/update", { version: "2.0.77" })).status, 409);
+  await warned;
+  const r = await c.post("/api/factorio/update/cancel");
+  assert.equal(r.status, 200, r.text);
+  const out = await outcome;
+  assert.equal(out.phase, "cancelled", JSON.stringify(seen));
+  assert.ok(!seen.some((s) => s.phase === "stopping"));
+  const status = (await c.get("/api/server/status")).body;
+  assert.equal(status.status, "running");
+  assert.equal(status.since, since);
+  assert.equal(status.fac_version, "2.0.76.0");
+  await v.panel.ctx.game.rcon("/players"); // the call-off line is written before the answer comes back
+  assert.match(readFileSync(join(v.factorioDir, "factorio-console.log"), "utf8"), /\[CHAT\] <server>: \[Server\] The update was called off/);
+  assert.equal((await c.post("/api/factorio/update/cancel")).status, 409);
+}));

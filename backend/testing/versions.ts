@@ -12,7 +12,7 @@ import { installFakeFactorio } from "../../tests/fake-factorio/install.ts";
 import { killGame } from "./game.ts";
 import { startPanel, type TestPanel } from "./harness.ts";
 import type { EventBus } from "../events.ts";
-import type { InstallProgress, UpdateProgress } from "../../shared/factorio-versions.ts";
+import { type InstallProgress, UPDATE_ENDED, type UpdateProgress } from "../../shared/factorio-versions.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** Tarballs are built once per version and kind, and kept between runs (.tmp is not committed). */
@@ -87,7 +87,7 @@ export function updateOutcome(bus: EventBus, seen: UpdateProgress[] = [], timeou
     const off = bus.on("factorio.versions", (m) => {
       if (m.kind !== "update") return;
       seen.push(m.update);
-      if (!["done", "rolled-back", "failed"].includes(m.update.phase)) return;
+      if (!UPDATE_ENDED.includes(m.update.phase)) return;
       clearTimeout(timer);
       off();
       resolve(m.update);

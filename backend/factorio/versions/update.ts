@@ -34,8 +34,8 @@ export interface UpdaterDeps {
   log: Logger;
   /** Seconds before the stop at which players are warned. */
   warnings: number[];
-  /** Waits; tests and the countdown share it. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits (the countdown); ends early when `signal` aborts. Tests may pass their own. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** How long a stop or a start may take before the update gives up on it. */
@@ -46,12 +46,35 @@ export function warningText(version: string, seconds: number): string {
   return `[Server] The server restarts in ${when} to update to Factorio ${version}. The map is saved first.`;
 }
 
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}
+
 export class Updater {
   #running = false;
-  readonly #sleep: (ms: number) => Promise<void>;
+  /** Set while the update may still be called off (installing, warning); null once the server stops. */
+  #cancel: AbortController | null = null;
+  readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(private readonly deps: UpdaterDeps) {
-    this.#sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.#sleep = deps.sleep ?? abortableSleep;
+  }
+
+  /** Calls off an update that has not stopped the server yet. */
+  cancel(): string {
+    if (!this.#running) throw new Conflict("No update is under way.");
+    if (!this.#cancel) throw new Conflict("The update has stopped the server already; it cannot be called off now.");
+    this.#cancel.abort();
+    if (this.deps.versions.installing) this.deps.versions.cancel();
+    return "Cancelling the update.";
   }
 
   get running(): boolean {
@@ -88,6 +111,7 @@ export class Updater {
   async #run(from: string, to: string): Promise<void> {
     const { versions, game } = this.deps;
     const previous = activeVersion(versions.dir)?.version ?? (versions.unmanaged() ? UNMANAGED : "");
+    const cancel = (this.#cancel = new AbortController());
     try {
       if (!installedVersions(versions.dir).includes(to)) {
         this.#say(from, to, "installing", `Installing Factorio ${to}.`);
@@ -98,9 +122,11 @@ export class Updater {
         this.#say(from, to, "done", `Updated to Factorio ${to}.`);
         return;
       }
+      cancel.signal.throwIfAborted();
       const s = game.status();
       const request: StartRequest = { bindip: s.bindip, port: s.port, savefile: s.savefile };
-      await this.#countdown(from, to);
+      await this.#countdown(from, to, cancel.signal);
+      this.#cancel = null;
       this.#say(from, to, "stopping", "Saving the map and stopping the server.");
       await this.#stop();
       const save = s.savefile.endsWith(".zip") ? s.savefile : null;
@@ -120,8 +146,15 @@ export class Updater {
       }
       this.#say(from, to, "rolled-back", `Factorio ${to} did not start (${failure}); switched back to Factorio ${from} and started ${s.savefile} again.`);
     } catch (e) {
+      if (cancel.signal.aborted && this.#cancel) {
+        if (game.state === "running") await game.rcon("[Server] The update was called off; the server keeps running.").catch(() => "");
+        this.#say(from, to, "cancelled", `The update to Factorio ${to} was called off; nothing changed.`);
+        return;
+      }
       this.#say(from, to, "failed", `The update to Factorio ${to} failed: ${(e as Error).message}`);
       throw e;
+    } finally {
+      this.#cancel = null;
     }
   }
 
@@ -129,7 +162,7 @@ export class Updater {
     await this.deps.game.whileStopped(SWITCH_LABEL, fn);
   }
 
-  async #countdown(from: string, to: string): Promise<void> {
+  async #countdown(from: string, to: string, signal: AbortSignal): Promise<void> {
     const marks = [...new Set(this.deps.warnings)].filter((n) => n > 0).sort((a, b) => b - a);
     for (let i = 0; i < marks.length; i++) {
       this.#say(from, to, "warning", `Players are warned: the server restarts in ${marks[i]} s.`, marks[i]);
@@ -138,7 +171,8 @@ export class Updater {
       } catch (e) {
         this.deps.log.warn("Could not warn the players", { error: String(e) });
       }
-      await this.#sleep((marks[i] - (marks[i + 1] ?? 0)) * 1000);
+      await this.#sleep((marks[i] - (marks[i + 1] ?? 0)) * 1000, signal);
+      signal.throwIfAborted();
       if (this.deps.game.state !== "running") throw new Error("the server stopped during the countdown");
     }
   }

@@ -11,4 +11,5 @@ export const versionsApi = {
   check: () => api.post<UpdateInfo | null>("/api/factorio/check"),
   /** Update (& restart when the server runs) to `version` or the newest of the active channel. */
   update: (version?: string) => api.post<string>("/api/factorio/update", version ? { version } : {}),
+  cancelUpdate: () => api.post<string>("/api/factorio/update/cancel"),
 };

@@ -33,6 +33,7 @@ import {
   type Channel,
   CHANNELS,
   type InstallProgress,
+  UPDATE_ENDED,
   type UpdateProgress,
   type VersionsAnswer,
   type VersionsMessage,
@@ -76,7 +77,7 @@ export function useVersions(status: ServerStatus | null) {
         if (["done", "failed", "cancelled"].includes(m.install.phase)) load();
       } else if (m.kind === "update") {
         setData((d) => (d ? { ...d, update: m.update } : d));
-        if (["done", "failed", "rolled-back"].includes(m.update.phase)) load();
+        if (UPDATE_ENDED.includes(m.update.phase)) load();
       } else {
         // A switch changes the game's version, which a stopped server does not announce on its own.
         load();
@@ -182,7 +183,7 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const update = data.update;
-  const underWay = update && !["done", "failed", "rolled-back"].includes(update.phase);
+  const underWay = update && !UPDATE_ENDED.includes(update.phase);
   const running = status?.status === "running";
   async function go() {
     setBusy(true);
@@ -232,10 +233,29 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
 }
 
 function UpdateStatus({ update }: { update: UpdateProgress }) {
+  const [cancelling, setCancelling] = useState(false);
   const severity = update.phase === "done" ? "success" : update.phase === "failed" ? "error" : update.phase === "rolled-back" ? "warning" : "info";
-  const underWay = !["done", "failed", "rolled-back"].includes(update.phase);
+  const underWay = !UPDATE_ENDED.includes(update.phase);
+  const cancellable = update.phase === "installing" || update.phase === "warning";
   return (
-    <Alert severity={severity} data-testid="update-status">
+    <Alert
+      severity={severity}
+      data-testid="update-status"
+      action={cancellable && (
+        <Button
+          color="inherit"
+          size="small"
+          disabled={cancelling}
+          sx={{ minHeight: 44 }}
+          onClick={() => {
+            setCancelling(true);
+            versionsApi.cancelUpdate().then((m) => showFlash(m, "success"), () => {}).finally(() => setCancelling(false));
+          }}
+        >
+          Cancel update
+        </Button>
+      )}
+    >
       <AlertTitle>Update {update.from} → {update.to}</AlertTitle>
       {update.message}
       {underWay && <LinearProgress sx={{ mt: 1 }} aria-label="Update under way" />}
