@@ -149,6 +149,18 @@ Deno.test("an install can be cancelled mid-download, and a second install is ref
   assert.deepEqual((await versions(c)).installed, []);
   assert.deepEqual(leftovers(v.factorioDir), []);
   assert.equal((await c.post("/api/factorio/install/cancel")).status, 409);
+
+  // Two requests at the same moment: exactly one install runs.
+  v.fake.setMode("2.0.77", "ok");
+  const both = installOutcome(v.panel.ctx.bus);
+  const answers = await Promise.all([
+    c.post("/api/factorio/install", { version: "2.0.76" }),
+    c.post("/api/factorio/install", { version: "2.0.77" }),
+    c.post("/api/factorio/install", { version: "stable" }),
+  ]);
+  assert.deepEqual(answers.map((a) => a.status).sort(), [202, 409, 409]);
+  assert.equal((await both).phase, "done");
+  assert.equal((await versions(c)).installed.length, 1);
 }, { slowBytesPerSecond: 400 }));
 
 Deno.test("versions side by side: activate and roll back keep saves, mods and settings byte-identical", withVersionsPanel(async (v) => {

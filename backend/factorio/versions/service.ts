@@ -191,9 +191,8 @@ export class FactorioVersions {
     const version = await this.resolve(spec);
     if (this.#job) throw new Conflict(`Factorio ${(this.#job as Job).progress.version} is being installed; wait for it or cancel it.`);
     if (installedVersions(this.dir).includes(version)) throw new Conflict(`Factorio ${version} is already installed.`);
+    // From the last check to taking the slot nothing may await: two requests must never both pass.
     const word = typeof spec === "string" ? spec.trim() : "";
-    const channel = opts.channel ??
-      (word === "stable" ? "stable" : word === "latest" || word === "experimental" ? "experimental" : await this.#channelOf(version));
     const abort = new AbortController();
     const progress: InstallProgress = { version, phase: "checking", received: 0, total: null, bytesPerSecond: 0, etaSeconds: null, message: "" };
     const job: Job = { progress, abort, done: Promise.resolve() };
@@ -202,6 +201,8 @@ export class FactorioVersions {
     publish();
     job.done = (async () => {
       try {
+        const channel = opts.channel ??
+          (word === "stable" ? "stable" : word === "latest" || word === "experimental" ? "experimental" : await this.#channelOf(version));
         await installVersion({
           factorioDir: this.dir,
           com: this.com,
