@@ -9,6 +9,8 @@ import { dirname } from "node:path";
 
 export class DownloadError extends Error {}
 
+const CHUNK = 256 * 1024;
+
 export interface Progress {
   received: number;
   total: number | null;
@@ -82,13 +84,19 @@ export async function download(url: string, file: string, opts: DownloadOptions)
   };
   try {
     try {
-      for await (const chunk of res.body!) {
+      // One buffer for the whole body (a BYOB reader fills it again each time): memory stays flat.
+      const reader = res.body!.getReader({ mode: "byob" });
+      let buffer = new Uint8Array(CHUNK);
+      while (true) {
+        const { value: chunk, done } = await reader.read(buffer);
+        if (done || !chunk) break;
         hash.update(chunk);
         let off = 0;
         while (off < chunk.length) off += await handle.write(chunk.subarray(off));
         received += chunk.length;
         if (total !== null && received > total) throw new DownloadError("the server sent more than it announced");
         report(false);
+        buffer = new Uint8Array(chunk.buffer);
       }
     } catch (e) {
       opts.signal?.throwIfAborted();

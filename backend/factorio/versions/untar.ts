@@ -27,20 +27,29 @@ export interface UntarOptions {
 const BLOCK = 512;
 const WRITE_BATCH = 1024 * 1024;
 
-/** Reads exact byte counts from a stream of chunks. */
+const READ_CHUNK = 256 * 1024;
+
+/**
+ * Reads exact byte counts from a byte stream. Its memory is read into again once everything read from it
+ * was used: callers finish with what take() gave them before they ask for more.
+ */
 class ByteReader {
   #chunks: Uint8Array[] = [];
   #buffered = 0;
   #done = false;
-  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+  #spare: ArrayBuffer | null = null;
+  constructor(private readonly reader: ReadableStreamBYOBReader) {}
 
   async #fill(n: number): Promise<boolean> {
     while (this.#buffered < n && !this.#done) {
-      const { value, done } = await this.reader.read();
-      if (done) this.#done = true;
+      const into = this.#chunks.length === 0 && this.#spare ? new Uint8Array(this.#spare) : new Uint8Array(READ_CHUNK);
+      this.#spare = null;
+      const { value, done } = await this.reader.read(into);
+      if (done || !value) this.#done = true;
       else if (value.length) {
         this.#chunks.push(value);
         this.#buffered += value.length;
+        this.#spare = value.buffer as ArrayBuffer;
       }
     }
     return this.#buffered >= n;
@@ -132,7 +141,7 @@ export function entryParts(name: string, top: string): string[] {
 export async function untarXz(archive: string, dest: string, opts: UntarOptions): Promise<{ files: number; bytes: number }> {
   const xz = new Deno.Command("xz", { args: ["-dc", "--", archive], stdin: "null", stdout: "piped", stderr: "piped" }).spawn();
   const stderr = new Response(xz.stderr).text();
-  const reader = xz.stdout.getReader();
+  const reader = xz.stdout.getReader({ mode: "byob" });
   const onAbort = () => {
     try {
       xz.kill("SIGKILL");
@@ -144,7 +153,11 @@ export async function untarXz(archive: string, dest: string, opts: UntarOptions)
   try {
     const result = await readTar(new ByteReader(reader), dest, opts);
     // Whatever trails the end-of-archive blocks is drained, so xz can finish and report its own errors.
-    while (!(await reader.read()).done) { /* drain */ }
+    for (let rest = new Uint8Array(READ_CHUNK); ;) {
+      const r = await reader.read(rest);
+      if (r.done || !r.value) break;
+      rest = new Uint8Array(r.value.buffer);
+    }
     const status = await xz.status;
     if (!status.success) {
       opts.signal?.throwIfAborted();
@@ -176,6 +189,8 @@ async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Pro
   let longLink: string | null = null;
   let pax = new Map<string, string>();
   let sawEnd = false;
+  // One write batch for the whole archive.
+  const batchMemory = new Uint8Array(WRITE_BATCH);
 
   const underLink = (parts: string[]) => {
     for (let i = 1; i < parts.length; i++) if (symlinks.has(parts.slice(0, i).join("/"))) return true;
@@ -258,7 +273,7 @@ async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Pro
     const file = await Deno.open(target, { write: true, createNew: true, mode: mode | 0o600 });
     try {
       // Small chunks from the decompressor are gathered into 1 MiB writes; large ones go straight to the file.
-      const batch = new Uint8Array(Math.min(size, WRITE_BATCH));
+      const batch = batchMemory.subarray(0, Math.min(size, WRITE_BATCH));
       let filled = 0;
       const write = async (data: Uint8Array) => {
         let off = 0;
