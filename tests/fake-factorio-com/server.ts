@@ -10,14 +10,24 @@
 //
 // HTTP is written by hand over Deno.listen, so the failure modes can do what a broken network does:
 // a Content-Length the body never reaches (truncated), a body that trickles (slow), a size no disk holds.
-// Modes per version (setMode): wrong-checksum, missing-checksum, truncated, slow, 404, huge, and the
+// Modes per version (setMode): wrong-checksum, missing-checksum, truncated, stall (half, then silence),
+// slow, 404, huge, and the
 // archive kinds of tarball.ts (crash, wrong-inside, dotdot, absolute, link).
 // Every request is recorded (path and headers) so tests can see that no credential is ever sent.
 
 import { buildTarball, type TarballKind } from "./tarball.ts";
 
 export type Channel = "stable" | "experimental";
-export type Mode = "ok" | "wrong-checksum" | "missing-checksum" | "truncated" | "slow" | "404" | "huge" | Exclude<TarballKind, "normal">;
+export type Mode =
+  | "ok"
+  | "wrong-checksum"
+  | "missing-checksum"
+  | "truncated"
+  | "stall"
+  | "slow"
+  | "404"
+  | "huge"
+  | Exclude<TarballKind, "normal">;
 
 export interface Release {
   version: string;
@@ -81,6 +91,7 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
   const listener = Deno.listen({ hostname: "127.0.0.1", port: opts.port ?? 0 });
   const url = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
   const conns = new Set<Deno.Conn>();
+  const stalls = new Set<() => void>();
 
   const latest = (channel: Channel) => {
     // Experimental is the newest release of any channel: every stable release was experimental first.
@@ -117,7 +128,7 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
       return;
     }
     await head(conn, "200 OK", { "Content-Type": "application/x-xz", "Content-Length": file.size });
-    const limit = mode === "truncated" ? Math.floor(file.size / 2) : file.size;
+    const limit = mode === "truncated" || mode === "stall" ? Math.floor(file.size / 2) : file.size;
     const rate = opts.slowBytesPerSecond ?? 64 * 1024;
     using f = await Deno.open(file.path);
     const buf = new Uint8Array(mode === "slow" ? Math.max(16, Math.floor(rate / 10)) : 256 * 1024);
@@ -129,6 +140,8 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
       sent += n;
       if (mode === "slow") await new Promise((r) => setTimeout(r, 100));
     }
+    // A connection that stays open and sends nothing more, until the client gives up (or the double closes).
+    if (mode === "stall") await new Promise<void>((r) => stalls.add(r));
   }
 
   async function handle(conn: Deno.Conn): Promise<void> {
@@ -225,6 +238,7 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
     tarball: (version) => tarball(version),
     close: async () => {
       listener.close();
+      for (const r of stalls) r();
       for (const c of conns) {
         try {
           c.close();

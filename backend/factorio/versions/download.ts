@@ -25,7 +25,11 @@ export interface DownloadOptions {
   spaceNeeded: (downloadBytes: number | null) => number;
   /** Progress is reported at most this often (the last report always goes out). */
   progressEveryMs?: number;
+  /** A body that sends nothing for this long is given up (a stalled connection never ends by itself). */
+  stallMs?: number;
 }
+
+export const STALL_MS = 60_000;
 
 function close(f: Deno.FsFile): void {
   try {
@@ -46,12 +50,41 @@ export function mib(bytes: number): string {
 
 /** Downloads `url` into `file` (created new) and answers its size and sha256. Removes the file on failure. */
 export async function download(url: string, file: string, opts: DownloadOptions): Promise<{ size: number; sha256: string }> {
+  const stallMs = opts.stallMs ?? STALL_MS;
+  const stall = new AbortController();
+  let stallTimer: ReturnType<typeof setTimeout> | undefined;
+  const alive = () => {
+    clearTimeout(stallTimer);
+    stallTimer = setTimeout(() => stall.abort(), stallMs);
+  };
+  const signal = opts.signal ? AbortSignal.any([opts.signal, stall.signal]) : stall.signal;
+  const stalled = () => new DownloadError(`factorio.com sent nothing for ${Math.round(stallMs / 1000)} s`);
+  alive();
+  try {
+    return await receive(url, file, opts, signal, alive, stalled);
+  } catch (e) {
+    if (stall.signal.aborted && !opts.signal?.aborted) throw stalled();
+    throw e;
+  } finally {
+    clearTimeout(stallTimer);
+  }
+}
+
+async function receive(
+  url: string,
+  file: string,
+  opts: DownloadOptions,
+  signal: AbortSignal,
+  alive: () => void,
+  stalled: () => DownloadError,
+): Promise<{ size: number; sha256: string }> {
   let res: Response;
   try {
     // No credentials, no cookies: the headless build is public.
-    res = await fetch(url, { signal: opts.signal, redirect: "follow", credentials: "omit" });
+    res = await fetch(url, { signal, redirect: "follow", credentials: "omit" });
   } catch (e) {
     opts.signal?.throwIfAborted();
+    if (signal.aborted) throw stalled();
     throw new DownloadError(`the download could not start: ${(e as Error).message}`);
   }
   if (res.status !== 200) {
@@ -90,6 +123,7 @@ export async function download(url: string, file: string, opts: DownloadOptions)
       while (true) {
         const { value: chunk, done } = await reader.read(buffer);
         if (done || !chunk) break;
+        alive();
         hash.update(chunk);
         let off = 0;
         while (off < chunk.length) off += await handle.write(chunk.subarray(off));

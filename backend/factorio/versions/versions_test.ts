@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { ArchiveError, untarXz } from "./untar.ts";
 import { findChecksum, parseArchivePage } from "./factoriocom.ts";
 import { setIniValues } from "./store.ts";
+import { download, DownloadError } from "./download.ts";
+import { startFakeFactorioCom } from "../../../tests/fake-factorio-com/server.ts";
+import { TARBALL_CACHE } from "../../testing/versions.ts";
 
 interface Entry {
   name: string;
@@ -154,4 +157,25 @@ Deno.test("config.ini: [path] is set, every other line kept", () => {
   assert.equal(setIniValues(next, "path", want), next);
   assert.equal(setIniValues("", "path", want), "[path]\nwrite-data=/srv/factorio\nread-data=__PATH__executable__/../../data\n\n");
   assert.equal(setIniValues("[other]\nx=1\n", "path", want), "[path]\nwrite-data=/srv/factorio\nread-data=__PATH__executable__/../../data\n\n[other]\nx=1\n");
+});
+
+Deno.test("a download that stops sending is given up, and leaves no file", async () => {
+  const fake = startFakeFactorioCom({ cacheDir: TARBALL_CACHE });
+  const dir = mkdtempSync(join(tmpdir(), "download-test-"));
+  try {
+    fake.setMode("2.0.77", "stall");
+    const file = join(dir, "a.tar.xz");
+    const got = await download(`${fake.url}/get-download/2.0.77/headless/linux64`, file, { spaceNeeded: () => 0, stallMs: 500 })
+      .then(() => null, (e) => e as Error);
+    assert.ok(got instanceof DownloadError, String(got));
+    assert.match(got.message, /sent nothing for 1 s/);
+    assert.ok(!existsSync(file));
+    // The same download, whole, hashes to what the site lists.
+    fake.setMode("2.0.77", "ok");
+    const ok = await download(`${fake.url}/get-download/2.0.77/headless/linux64`, file, { spaceNeeded: () => 0, stallMs: 500 });
+    assert.equal(ok.sha256, (await fake.tarball("2.0.77")).sha256);
+  } finally {
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
