@@ -23,6 +23,8 @@ import { Saves } from "./factorio/saves.ts";
 import { FactorioVersions } from "./factorio/versions/service.ts";
 import { Updater } from "./factorio/versions/update.ts";
 import { connectVersionsToHub } from "./factorio/versions/hub.ts";
+import { ModPortal } from "./factorio/portal.ts";
+import { ModManager } from "./factorio/modmanager.ts";
 
 export interface AppContext {
   config: Config;
@@ -47,6 +49,10 @@ export interface AppContext {
   versions: FactorioVersions;
   /** Update (& restart) of the game to another version, with rollback. */
   updater: Updater;
+  /** The Factorio mod portal and auth server (token owner-only in the data dir). */
+  portal: ModPortal;
+  /** Installed mods, portal installs and updates, mod packs. */
+  mods: ModManager;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -83,11 +89,11 @@ export async function createContext(
   const push = new PushService({ config, db, bus, log, now });
   // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
   const lease = new GameDirLease(() => ctx.serverState());
-  const game = new GameServer({ config, bus, log, now, lease });
+  const paths = factorioPaths(config);
+  const game = new GameServer({ config, paths, bus, log, now, lease });
   const gameOps = new GameOps();
   await game.ready;
   connectGameToHub(game, hub);
-  const paths = factorioPaths(config);
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
   const settings = new ServerSettings(paths, players);
@@ -115,6 +121,16 @@ export async function createContext(
   });
   connectVersionsToHub(versions, bus, hub);
   const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });
+  const portal = new ModPortal({
+    portalUrl: config.modPortalUrl,
+    authUrl: config.authUrl,
+    listCacheMs: config.modPortalCacheMinutes * 60_000,
+    dataDir: config.dataDir,
+    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
+    log,
+    now,
+  });
+  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -134,6 +150,8 @@ export async function createContext(
     saves,
     versions,
     updater,
+    portal,
+    mods,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),

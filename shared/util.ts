@@ -37,3 +37,18 @@ export function formatBytes(n: number): string {
   if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;
   return `${n} bytes`;
 }
+
+/**
+ * An abort signal that fires after `ms` without activity: `touch()` on every sign of life (a chunk of a
+ * download). A slow but moving transfer never times out; a stalled one does.
+ */
+export function idleTimeout(ms: number): { signal: AbortSignal; touch(): void; clear(): void } {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new DOMException(`no data for ${ms / 1000} s`, "TimeoutError")), ms);
+  };
+  touch();
+  return { signal: controller.signal, touch, clear: () => clearTimeout(timer) };
+}

@@ -29,7 +29,7 @@ import {
 } from "../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../shared/messages.ts";
 import { within } from "../../../shared/util.ts";
-import { exists, isAlive, onPsMissing, startOf } from "./liveness.ts";
+import { exists, inspect, isAlive, onPsMissing, startOf } from "./liveness.ts";
 import { GameConsole, RconSecretStore } from "./console.ts";
 import { planLaunch, spawnGame, tightenGameFiles } from "./launch.ts";
 import { GameVersion } from "./version.ts";
@@ -66,6 +66,8 @@ const ROTATE_CHECK_MS = 60_000;
 
 export interface GameServerDeps {
   config: Config;
+  /** Where things are in the Factorio directory (computed once, in context.ts). */
+  paths?: FactorioPaths;
   bus: EventBus;
   log: Logger;
   now: () => number;
@@ -98,7 +100,7 @@ export class GameServer implements GameControl {
   readonly ready: Promise<void>;
 
   constructor(private readonly deps: GameServerDeps) {
-    this.paths = factorioPaths(deps.config);
+    this.paths = deps.paths ?? factorioPaths(deps.config);
     this.lease = deps.lease ?? new GameDirLease(() => this.#state);
     this.#since = deps.now();
     onPsMissing((text) => deps.log.warn(text));
@@ -568,6 +570,11 @@ export class GameServer implements GameControl {
       setTimeout(() => !this.#detached && this.#publish("running", exit), 0);
       return;
     }
+    if (this.secrets.problem) {
+      // rcon.json is unreadable, but the running game was started with the secret on its command line.
+      const info = await inspect(record.pid);
+      if (info) this.secrets.recoverFrom(info.args);
+    }
     let offset = 0;
     try {
       offset = statSync(record.outputFile).size;
@@ -619,7 +626,10 @@ export class GameServer implements GameControl {
       if (checking) return;
       checking = true;
       try {
-        const gone = !exists(run.pid) || (++tick % IDENTITY_EVERY === 0 && !await isAlive(run.pid, run.bootStart));
+        // While a stop or kill is pending, look closely every time: an ended game that is not the panel's
+        // child can linger as a zombie until init reaps it.
+        const closely = run.requested !== null || ++tick % IDENTITY_EVERY === 0;
+        const gone = !exists(run.pid) || (closely && !await isAlive(run.pid, run.bootStart));
         if (gone) await this.#ended(run, null, null);
       } finally {
         checking = false;
