@@ -63,7 +63,7 @@ test("install stable on an empty panel, run a save, update while running, and ro
   await page.setViewportSize({ width: 390, height: 844 });
   await openSignedIn(page, "/");
   const install = page.getByRole("region", { name: "Install Factorio" });
-  await expect(install).toBeVisible();
+  await expect(install).toBeVisible({ timeout: 30_000 });
   await expect(install.getByRole("combobox").nth(1)).toHaveText("2.0.77 (stable)");
   await page.screenshot({ path: testInfo.outputPath("install-card-phone.png"), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -82,7 +82,8 @@ test("install stable on an empty panel, run a save, update while running, and ro
   expect(created.status()).toBe(200);
   await page.reload();
   const form = page.getByRole("form", { name: "Start Server" });
-  await expect(form).toHaveAttribute("data-saves-loaded", "true");
+  // A loaded machine takes its time to load the page again.
+  await expect(form).toHaveAttribute("data-saves-loaded", "true", { timeout: 30_000 });
   await form.getByLabel("Port").fill(String(await freeUdpPort()));
   await form.getByRole("combobox").click();
   await page.getByRole("option", { name: "world.zip" }).click();
