@@ -87,7 +87,7 @@ export const OPTIONS: Option<any>[] = [
   }),
   opt({
     key: "factorioBinary", flag: "factorio-binary", kind: "path",
-    help: "the Factorio headless executable", defaultText: "<factorio-dir>/bin/x64/factorio",
+    help: "the Factorio headless executable (a game version installed by the panel, while active, takes its place)", defaultText: "<factorio-dir>/bin/x64/factorio",
     defaultValue: (c) => join(c.factorioDir!, "bin", "x64", "factorio"),
   }),
   opt({
