@@ -21,7 +21,7 @@ const test = base.extend<Fixtures>({
   fakeCom: async ({}, use) => {
     const child: ChildProcess = spawn(
       DENO,
-      ["run", ...PANEL_PERMISSIONS, join(ROOT, "tests/fake-factorio-com/main.ts"), "--cache-dir", join(ROOT, ".tmp/fake-factorio-com")],
+      ["run", ...PANEL_PERMISSIONS, join(ROOT, "tests/fake-factorio-com/main.ts"), "--cache-dir", join(ROOT, ".tmp/fake-factorio-com"), "--slow-bps", "300"],
       { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
     );
     const url = await new Promise<string>((ok, fail) => {
@@ -69,7 +69,17 @@ test("install stable on an empty panel, run a save, update while running, and ro
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: testInfo.outputPath("install-card-desktop.png"), fullPage: true });
 
+  // The download trickles, so its progress can be seen (and photographed) on the way.
+  await fakeCom.post("/_fake/mode?version=2.0.77&mode=slow");
   await install.getByRole("button", { name: "Install Factorio" }).click();
+  const progress = page.getByTestId("install-progress");
+  await expect(progress).toContainText(/Downloading Factorio 2\.0\.77 · [\d.]+ (B|KiB|MiB) of [\d.]+ (KiB|MiB)/);
+  await expect(progress.getByRole("button", { name: "Cancel install" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("install-progress-desktop.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("install-progress-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await fakeCom.post("/_fake/mode?version=2.0.77&mode=ok");
   const versions = page.getByRole("region", { name: "Game versions" });
   await expect(versions).toBeVisible({ timeout: 60_000 });
   await expect(versions.getByRole("list", { name: "Installed versions" })).toContainText("Factorio 2.0.77");

@@ -49,7 +49,9 @@ const PHASE_TEXT: Record<InstallProgress["phase"], string> = {
   cancelled: "Cancelled",
 };
 
-function mib(bytes: number): string {
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
@@ -103,8 +105,8 @@ function InstallProgressView({ install }: { install: InstallProgress }) {
   const pct = install.total ? Math.min(100, (install.received / install.total) * 100) : null;
   const facts = install.phase === "downloading"
     ? [
-      `${mib(install.received)}${install.total ? ` of ${mib(install.total)}` : ""}`,
-      install.bytesPerSecond ? `${mib(install.bytesPerSecond)}/s` : null,
+      `${size(install.received)}${install.total ? ` of ${size(install.total)}` : ""}`,
+      install.bytesPerSecond ? `${size(install.bytesPerSecond)}/s` : null,
       install.etaSeconds !== null ? `${duration(install.etaSeconds)} left` : null,
     ].filter(Boolean).join(" · ")
     : "";
@@ -124,6 +126,7 @@ function InstallProgressView({ install }: { install: InstallProgress }) {
         color="error"
         variant="outlined"
         disabled={cancelling}
+        sx={{ minHeight: 44 }}
         onClick={() => {
           setCancelling(true);
           versionsApi.cancel().catch(() => {}).finally(() => setCancelling(false));
