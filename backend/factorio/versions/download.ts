@@ -117,20 +117,31 @@ async function receive(
   };
   try {
     try {
-      // One buffer for the whole body (a BYOB reader fills it again each time): memory stays flat.
+      // One buffer for the whole body, read into again each time (BYOB): memory stays flat. The network
+      // hands over small pieces; the buffer is filled before it is hashed and written, in few large steps.
       const reader = res.body!.getReader({ mode: "byob" });
-      let buffer = new Uint8Array(CHUNK);
-      while (true) {
-        const { value: chunk, done } = await reader.read(buffer);
-        if (done || !chunk) break;
-        alive();
+      let memory = new ArrayBuffer(CHUNK);
+      let ended = false;
+      while (!ended) {
+        let filled = 0;
+        while (filled < CHUNK) {
+          const { value, done } = await reader.read(new Uint8Array(memory, filled, CHUNK - filled));
+          if (value) memory = value.buffer as ArrayBuffer;
+          if (done || !value) {
+            ended = true;
+            break;
+          }
+          filled += value.length;
+          received += value.length;
+          alive();
+          if (total !== null && received > total) throw new DownloadError("the server sent more than it announced");
+          report(false);
+        }
+        if (filled === 0) break;
+        const chunk = new Uint8Array(memory, 0, filled);
         hash.update(chunk);
         let off = 0;
         while (off < chunk.length) off += await handle.write(chunk.subarray(off));
-        received += chunk.length;
-        if (total !== null && received > total) throw new DownloadError("the server sent more than it announced");
-        report(false);
-        buffer = new Uint8Array(chunk.buffer);
       }
     } catch (e) {
       opts.signal?.throwIfAborted();
