@@ -52,3 +52,30 @@ export function idleTimeout(ms: number): { signal: AbortSignal; touch(): void; c
   touch();
   return { signal: controller.signal, touch, clear: () => clearTimeout(timer) };
 }
+
+/**
+ * A Map that keeps at most `limit` entries: setting one more drops the least recently set or read one.
+ * For caches whose keys come from outside (file paths, mod names), so they cannot grow without bound.
+ */
+export class BoundedMap<K, V> extends Map<K, V> {
+  constructor(readonly limit: number) {
+    super();
+  }
+
+  override get(key: K): V | undefined {
+    const value = super.get(key);
+    if (value !== undefined) {
+      // Most recently used goes last.
+      super.delete(key);
+      super.set(key, value);
+    }
+    return value;
+  }
+
+  override set(key: K, value: V): this {
+    super.delete(key);
+    super.set(key, value);
+    while (this.size > this.limit) super.delete(super.keys().next().value as K);
+    return this;
+  }
+}

@@ -19,7 +19,7 @@ import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { Conflict, Forbidden, HttpError, Invalid, NotFound, PayloadTooLarge, TooManyRequests, Upstream } from "../errors.ts";
 import { writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
-import { formatBytes, idleTimeout, retryAfterMs, sleep } from "../../shared/util.ts";
+import { BoundedMap, formatBytes, idleTimeout, retryAfterMs, sleep } from "../../shared/util.ts";
 
 export interface PortalOptions {
   portalUrl: string;
@@ -86,7 +86,8 @@ function parseRelease(r: unknown): RawRelease | null {
 export class ModPortal {
   #list: { at: number; results: PortalListEntry[] } | null = null;
   #listLoading: Promise<PortalListEntry[]> | null = null;
-  #details = new Map<string, { at: number; mod: RawPortalMod }>();
+  /** Bounded: any name a client asks about would otherwise stay for the panel's lifetime. */
+  #details = new BoundedMap<string, { at: number; mod: RawPortalMod }>(512);
   #blockedUntil = 0;
   #downloads = new Map<string, DownloadProgress>();
   /** A download with no data for this long is given up (tests shorten it). */

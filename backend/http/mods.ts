@@ -2,7 +2,6 @@
 // installed mods is flagged requiresStopped (423 while the game is not stopped); pack changes touch only
 // the pack's own folder, except loading one.
 
-import { join } from "node:path";
 import type { AppContext } from "../context.ts";
 import type { FolderFile, ModDir } from "../factorio/mods.ts";
 import { fileChunks, zipStream } from "../factorio/zip.ts";

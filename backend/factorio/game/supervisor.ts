@@ -104,7 +104,12 @@ export class GameServer implements GameControl {
     this.lease = deps.lease ?? new GameDirLease(() => this.#state);
     this.#since = deps.now();
     onPsMissing((text) => deps.log.warn(text));
-    this.secrets = new RconSecretStore(this.#file("rcon.json"), deps.config.rconPort, deps.log);
+    this.secrets = new RconSecretStore(
+      this.#file("rcon.json"),
+      deps.config.rconPort,
+      deps.log,
+      join(this.paths.configDir, "rconpw"),
+    );
     this.#console = new GameConsole(this.secrets);
     this.#version = new GameVersion(() => this.paths, deps.log, () => {
       if (this.#state !== "stopped") this.#publish(this.#state, null);
