@@ -54,7 +54,9 @@ function stubFetch(saves: Save[], answers: Record<string, [number, unknown]> = {
   return calls;
 }
 
-describe("Controls", () => {
+// The page renders two panels and loads saves and versions: on a loaded machine that takes longer than
+// vitest's 5 s default per test.
+describe("Controls", { timeout: 30_000 }, () => {
   beforeEach(() => {
     flash.items.splice(0);
     server.status = { ...base };
