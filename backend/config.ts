@@ -32,6 +32,12 @@ export interface Config {
   pushSubject: string;
   pushCaFile: string | null;
   saveCreateTimeout: number;
+  factorioVersion: string;
+  factorioComUrl: string;
+  factorioKeepVersions: number;
+  factorioUpdateCheckHours: number;
+  /** Seconds (as written) before an update restart at which players are warned. */
+  updateWarnings: string[];
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -84,7 +90,7 @@ export const OPTIONS: Option<any>[] = [
   }),
   opt({
     key: "factorioBinary", flag: "factorio-binary", kind: "path",
-    help: "the Factorio headless executable", defaultText: "<factorio-dir>/bin/x64/factorio",
+    help: "the Factorio headless executable (a game version installed by the panel, while active, takes its place)", defaultText: "<factorio-dir>/bin/x64/factorio",
     defaultValue: (c) => join(c.factorioDir!, "bin", "x64", "factorio"),
   }),
   opt({
@@ -188,6 +194,33 @@ export const OPTIONS: Option<any>[] = [
     key: "pushCaFile", flag: "push-ca-file", kind: "path",
     help: "extra CA certificates (PEM) to trust for push services, e.g. a self-hosted one behind a private CA",
     defaultText: "none", defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "factorioVersion", flag: "factorio-version", kind: "string",
+    help: "install this game version on first start when no game is found: stable, latest or an exact x.y.z",
+    defaultText: "none", defaultValue: () => "",
+    check: (v) => (v === "" || /^(stable|latest|\d+\.\d+\.\d+)$/.test(v) ? undefined : "is not stable, latest or a version like 2.0.77"),
+  }),
+  opt({
+    key: "factorioComUrl", flag: "factorio-com-url", kind: "string",
+    help: "factorio.com: the version API, the archive page, the checksum list and the downloads are reached under it",
+    defaultText: "https://factorio.com", defaultValue: () => "https://factorio.com", check: httpUrl,
+  }),
+  opt({
+    key: "factorioKeepVersions", flag: "factorio-keep-versions", kind: "int", min: 1, max: 100,
+    help: "game versions kept installed (the active one and the one before it first; older ones are deleted)",
+    defaultText: "2", defaultValue: () => 2,
+  }),
+  opt({
+    key: "factorioUpdateCheckHours", flag: "factorio-update-check-hours", kind: "int", min: 0, max: 24 * 365,
+    help: "hours between checks for a new game version on factorio.com (0 turns the check off)",
+    defaultText: "24", defaultValue: () => 24,
+  }),
+  opt({
+    key: "updateWarnings", flag: "update-warnings", kind: "list",
+    help: "seconds before an update restart at which players in game are warned, comma-separated",
+    defaultText: "300,60,10", defaultValue: () => ["300", "60", "10"],
+    check: (list) => (list.every((n: string) => /^\d{1,4}$/.test(n) && Number(n) <= 3600) ? undefined : "must be whole seconds from 0 to 3600, like 300,60,10"),
   }),
 ];
 

@@ -20,6 +20,9 @@ import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
+import { FactorioVersions } from "./factorio/versions/service.ts";
+import { Updater } from "./factorio/versions/update.ts";
+import { connectVersionsToHub } from "./factorio/versions/hub.ts";
 import { ModPortal } from "./factorio/portal.ts";
 import { ModManager } from "./factorio/modmanager.ts";
 import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
@@ -43,6 +46,10 @@ export interface AppContext {
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
   saves: Saves;
+  /** Game versions from factorio.com: install, activate, delete, update check. */
+  versions: FactorioVersions;
+  /** Update (& restart) of the game to another version, with rollback. */
+  updater: Updater;
   /** The Factorio mod portal and auth server (token owner-only in the data dir). */
   portal: ModPortal;
   /** Installed mods, portal installs and updates, mod packs. */
@@ -105,6 +112,18 @@ export async function createContext(
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
+  const versions = new FactorioVersions({
+    config,
+    paths,
+    bus,
+    log,
+    now,
+    serverState: () => ctx.serverState(),
+    whileStopped: (label, fn) => game.whileStopped(label, fn),
+    refreshGame: () => game.versionInfo(),
+  });
+  connectVersionsToHub(versions, bus, hub);
+  const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });
   const portal = new ModPortal({
     portalUrl: config.modPortalUrl,
     authUrl: config.authUrl,
@@ -133,6 +152,8 @@ export async function createContext(
     settings,
     push,
     saves,
+    versions,
+    updater,
     portal,
     mods,
     now,
@@ -161,6 +182,12 @@ export async function createContext(
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
   ctx.onClose(() => push.close());
+  ctx.onClose(() => versions.close());
+  // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).
+  if (config.factorioVersion && !versions.gameFound()) {
+    log.info("No game found: installing Factorio", { version: config.factorioVersion });
+    versions.install(config.factorioVersion, { activate: true }).catch((e) => log.error("The first-start install could not start", { error: String(e) }));
+  }
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
