@@ -17,6 +17,13 @@ import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
+import { ModManager } from "./factorio/modmanager.ts";
+import { ModPortal } from "./factorio/portal.ts";
+import { GameOps } from "./factorio/game/ops.ts";
+import { Backups } from "./factorio/backups/service.ts";
+import { Scheduler } from "./factorio/schedules/scheduler.ts";
+import { ScheduleStore } from "./factorio/schedules/store.ts";
+import { type Clock, systemClock } from "./factorio/schedules/clock.ts";
 
 export interface AppContext {
   config: Config;
@@ -35,6 +42,12 @@ export interface AppContext {
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
   saves: Saves;
+  /** Installed mods, the mod portal and mod packs. */
+  mods: ModManager;
+  /** One queue for game operations (backups with a save, restores, scheduled tasks), so they never overlap. */
+  gameOps: GameOps;
+  backups: Backups;
+  schedules: Scheduler;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
   serverState: () => ServerState;
@@ -49,6 +62,10 @@ export interface ContextOptions {
   quiet?: boolean;
   /** Password of the first user; otherwise PANEL_ADMIN_PASSWORD or a generated one. */
   adminPassword?: string;
+  /** The schedules' clock (tests move it by hand). */
+  clock?: Clock;
+  /** Free bytes in a folder, for the backups' space floor (tests stand in a full disk). */
+  freeBytes?: (dir: string) => number;
 }
 
 export interface Bootstrap {
@@ -88,6 +105,51 @@ export async function createContext(
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
+  const mods = new ModManager(
+    paths,
+    join(config.dataDir, "mod-packs"),
+    new ModPortal({
+      portalUrl: config.modPortalUrl,
+      authUrl: config.authUrl,
+      listCacheMs: config.modPortalCacheMinutes * 60_000,
+      dataDir: config.dataDir,
+      maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
+      log,
+      now,
+    }),
+    log,
+  );
+  const gameOps = new GameOps(now);
+  // Failed backups and scheduled tasks reach the devices that asked for "task-failed" alerts.
+  const alert = (title: string, body: string, url: string) => push.notifier.alert("task-failed", title, body, url);
+  const backups = new Backups({
+    dir: config.backupsDir,
+    dataDir: config.dataDir,
+    paths,
+    db,
+    log,
+    bus,
+    game,
+    saveTimeoutMs: config.backupSaveTimeout * 1000,
+    now,
+    freeBytes: opts.freeBytes,
+    alert: (title, body) => alert(title, body, "/backups"),
+  });
+  await backups.ready;
+  const schedules = new Scheduler({
+    store: new ScheduleStore(db),
+    log,
+    timeZone: config.timeZone,
+    alert: (title, body) => alert(title, body, "/schedules"),
+    game,
+    ops: gameOps,
+    bus,
+    backups,
+    mods,
+    clock: opts.clock ?? systemClock,
+    saveTimeoutMs: config.backupSaveTimeout * 1000,
+  });
+
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
   const ctx: AppContext = {
@@ -103,6 +165,10 @@ export async function createContext(
     settings,
     push,
     saves,
+    mods,
+    gameOps,
+    backups,
+    schedules,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
@@ -127,6 +193,8 @@ export async function createContext(
     hub.sweep((id) => accounts.sessions.get(id) !== undefined);
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
+  schedules.start();
+  ctx.onClose(() => schedules.close());
   ctx.onClose(() => push.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());

@@ -2,12 +2,8 @@
 // installed mods is flagged requiresStopped (423 while the game is not stopped); pack changes touch only
 // the pack's own folder, except loading one.
 
-import { join } from "node:path";
 import type { AppContext } from "../context.ts";
-import { factorioPaths } from "../factorio/layout.ts";
-import { ModManager } from "../factorio/modmanager.ts";
 import type { FolderFile, ModDir } from "../factorio/mods.ts";
-import { ModPortal } from "../factorio/portal.ts";
 import { fileChunks, zipStream } from "../factorio/zip.ts";
 import { ensureDir } from "../fsutil.ts";
 import { Invalid, UnsupportedMediaType } from "../errors.ts";
@@ -49,18 +45,8 @@ export function zipDownload(files: FolderFile[], filename: string): Response {
 }
 
 export function modRoutes(ctx: AppContext): Route[] {
-  const { config } = ctx;
-  const paths = factorioPaths(config);
-  const portal = new ModPortal({
-    portalUrl: config.modPortalUrl,
-    authUrl: config.authUrl,
-    listCacheMs: config.modPortalCacheMinutes * 60_000,
-    dataDir: config.dataDir,
-    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
-    log: ctx.log,
-    now: ctx.now,
-  });
-  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, ctx.log);
+  const { mods, config } = ctx;
+  const portal = mods.portal;
   const live = mods.live;
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
@@ -94,6 +80,7 @@ export function modRoutes(ctx: AppContext): Route[] {
       requiresStopped: true,
       handler: async (c) => {
         const body = await optionalObject(c);
+        await ctx.backups.before("before-mods-delete", ["mods"]);
         await live.deleteAll({ modSettings: field(body, "delete_mod_settings") === true });
         return c.json(null);
       },
@@ -205,6 +192,8 @@ export function modRoutes(ctx: AppContext): Route[] {
       path: "/api/mods/packs/:pack/load",
       requiresStopped: true,
       handler: async (c) => {
+        mods.packs.pack(c.req.param("pack")); // a pack that does not exist is refused before any backup
+        await ctx.backups.before("before-mod-pack", ["mods"]);
         await mods.packs.load(c.req.param("pack"), live);
         return c.json({ mods: await live.list() });
       },

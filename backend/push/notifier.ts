@@ -25,11 +25,15 @@ export const DELIVERY: Record<PushEvent | "test", DeliveryOptions> = {
   crashed: { ttl: 24 * 3600, urgency: "high" },
   stopped: { ttl: 6 * 3600, urgency: "normal" },
   started: { ttl: 3600, urgency: "normal" },
+  "task-failed": { ttl: 24 * 3600, urgency: "high" },
   test: { ttl: 300, urgency: "high" },
 };
 
+/** The alerts a status change can be. */
+export type StatusEvent = Exclude<PushEvent, "task-failed">;
+
 /** Which alert a status change is, if any. */
-export function eventOf(change: PanelEvents["server.status"]): PushEvent | null {
+export function eventOf(change: PanelEvents["server.status"]): StatusEvent | null {
   if (change.exit) return change.exit.reason === "crashed" ? "crashed" : "stopped";
   if (change.status.status === "running" && change.previous !== "running") return "started";
   return null;
@@ -41,7 +45,7 @@ function oneLine(text: string, max: number): string {
 }
 
 /** The notification for a status change: short title, one or two sentences, tap opens Controls. */
-export function payloadFor(event: PushEvent, change: PanelEvents["server.status"], at: string): PushPayload {
+export function payloadFor(event: StatusEvent, change: PanelEvents["server.status"], at: string): PushPayload {
   const { status, exit } = change;
   const save = status.savefile ? `${status.savefile}` : "the game";
   // The status carries the old API's four-part version ("2.0.72.0"); people know "2.0.72".
@@ -142,6 +146,12 @@ export class Notifier {
     if (targets.length === 0) return;
     this.deps.log.info(`Sending "${event}" push notifications`, { devices: targets.length });
     for (const row of targets) this.enqueue(row.id, payload, DELIVERY[event]);
+  }
+
+  /** Queues an alert that is not a status change (a failed backup or task) for every device that wants it. */
+  alert(event: PushEvent, title: string, body: string, url: string): void {
+    const payload: PushPayload = { kind: event, title, body, tag: `factorio-${event}`, url, at: new Date(this.deps.now()).toISOString() };
+    for (const row of this.deps.store.wanting(event)) this.enqueue(row.id, payload, DELIVERY[event]);
   }
 
   /** Queues a message for one device. */
