@@ -73,8 +73,11 @@ export async function saveNow(deps: SaveNowDeps): Promise<{ savefile: string }> 
   });
   finished.catch(() => {}); // settled below; never an unhandled rejection if rcon throws first
   try {
-    await deps.game.rcon("/server-save");
-    await finished;
+    // The game may answer the command before or only after it has saved; either way the wait is for
+    // the log line, and the timeout runs from the moment the command goes out.
+    const sent = deps.game.rcon("/server-save");
+    sent.catch(() => {});
+    await Promise.race([finished, sent.then(() => finished)]);
     return { savefile };
   } finally {
     clearTimeout(timer);
