@@ -34,7 +34,7 @@ export type StatusEvent = Exclude<PushEvent, "task-failed">;
 
 /** Which alert a status change is, if any. */
 export function eventOf(change: PanelEvents["server.status"]): StatusEvent | null {
-  if (change.exit) return change.exit.reason === "crashed" ? "crashed" : "stopped";
+  if (change.exit) return change.exit.reason === "crashed" || change.exit.reason === "start-failed" ? "crashed" : "stopped";
   if (change.status.status === "running" && change.previous !== "running") return "started";
   return null;
 }

@@ -30,6 +30,7 @@ export interface RestoreGame {
   status(): ServerStatus;
   stop(): Promise<{ message: string; status: number }>;
   start(request: StartRequest): Promise<{ message: string; status: number }>;
+  whileStopped<T>(label: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export function parseRestoreRequest(body: Record<string, unknown>): RestoreRequest {
@@ -85,17 +86,19 @@ export async function restoreBackup(
     if (!saveEntry) throw new Invalid(`Backup ${b.id} holds no save.`);
     const wasRunning = before.status === "running";
     if (wasRunning && req.restart) await game.stop();
-    if (game.status().status !== "stopped" && (req.replace || withFiles)) {
-      throw new Conflict("The server did not stop; nothing was restored.");
-    }
-    if (req.replace && existsSync(target)) {
-      // The save about to be overwritten is backed up first (with what else the restore replaces).
-      await backups.create({ reason: "before-restore", save, include: b.includes });
-    }
-    await mkdir(paths.saves, { recursive: true });
-    await reader.extract(saveEntry, target);
     const restored = [`save ${save}`];
-    if (withFiles) restored.push(...await restoreFiles(reader, paths));
+    const apply = async () => {
+      if (req.replace && existsSync(target)) {
+        // The save about to be overwritten is backed up first (with what else the restore replaces).
+        await backups.create({ reason: "before-restore", save, include: b.includes });
+      }
+      await mkdir(paths.saves, { recursive: true });
+      await reader.extract(saveEntry, target);
+      if (withFiles) restored.push(...await restoreFiles(reader, paths));
+    };
+    // Anything beyond a new save holds the game directory: the game cannot start half-way through.
+    if (req.replace || withFiles) await game.whileStopped("restoring a backup", apply);
+    else await apply();
     backups.deps.log.info("Backup restored", { id: b.id, save, files: withFiles });
     let message = `Restored ${restored.join(", ")} from backup ${b.id}.`;
     if (req.restart && (wasRunning || before.status === "stopped")) {

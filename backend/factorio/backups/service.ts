@@ -9,7 +9,7 @@ import type { Db } from "../../store/db.ts";
 import type { Logger } from "../../log.ts";
 import type { EventBus } from "../../events.ts";
 import type { FactorioPaths } from "../layout.ts";
-import type { GameControl } from "../game.ts";
+import type { GameControl } from "../game/control.ts";
 import { inside, saveFileName } from "../paths.ts";
 import { readSaveHeader } from "../savefile.ts";
 import { saveNow } from "../game/savenow.ts";

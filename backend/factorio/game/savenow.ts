@@ -12,7 +12,7 @@
 // events, so this works whoever supervises the process.
 
 import type { EventBus } from "../../events.ts";
-import type { GameControl } from "../game.ts";
+import type { GameControl } from "./control.ts";
 import { Conflict, HttpError } from "../../errors.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
 

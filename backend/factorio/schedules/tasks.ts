@@ -16,6 +16,7 @@ export interface TaskGame {
   rcon(command: string): Promise<string>;
   start(request: StartRequest): Promise<{ message: string; status: number }>;
   stop(): Promise<{ message: string; status: number }>;
+  whileStopped<T>(label: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export interface TaskDeps {
@@ -111,8 +112,11 @@ export async function runTask(task: ScheduleTask, deps: TaskDeps, signal?: Abort
     case "update-mods":
       return await ops.run("scheduled mod update", async () => {
         if (game.status().status !== "stopped") throw new Error("mods can only be updated while the server is stopped (add a stop task first)");
-        const updates = await deps.mods.updates(deps.mods.live);
-        for (const u of updates) await deps.mods.update(deps.mods.live, u.modName, u.downloadUrl);
+        const updates = await game.whileStopped("updating mods", async () => {
+          const found = await deps.mods.updates(deps.mods.live);
+          for (const u of found) await deps.mods.update(deps.mods.live, u.modName, u.downloadUrl);
+          return found;
+        });
         return updates.length === 0
           ? "all mods were up to date"
           : `updated ${updates.map((u) => `${u.modName} ${u.current} -> ${u.version}`).join(", ")}`;
