@@ -175,7 +175,6 @@ Deno.test("restore as a new save, and over the current save after backing it up"
   r = await c.post(`/api/backups/${b.id}/restore`, { replace: true });
   assert.equal(r.status, 423, r.text);
   r = await c.post(`/api/backups/${b.id}/restore`, { replace: true, restart: true });
-  console.log(readFileSync(join(p.config.dataDir, "panel.log"), "utf8").split("\n").slice(-30).join("\n"));
   assert.equal(r.status, 200, r.text);
   assert.match(r.body.message, /Restored save world\.zip, mod-list\.json/);
   await waitForStatus(p.ctx, "running");

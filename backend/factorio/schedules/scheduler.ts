@@ -121,7 +121,9 @@ export class Scheduler {
     const signal = this.#abort.signal;
     const start = clock.now();
     const lines: string[] = [];
-    const note = (text: string) => lines.push(`[+${Math.round((clock.now() - start) / 1000)}s] ${text}`);
+    // Each line carries the offset at which its task began.
+    const offset = () => Math.round((clock.now() - start) / 1000);
+    const note = (text: string, at = offset()) => lines.push(`[+${at}s] ${text}`);
     if (trigger !== "manual") {
       const why = await this.#conditionHolds(s).catch((e) => `the condition could not be checked: ${(e as Error).message}`);
       if (why) {
@@ -137,11 +139,12 @@ export class Scheduler {
         failed = true;
         break;
       }
+      const at = offset();
       try {
-        note(`${task.type}: ${await runTask(task, this.deps, signal)}`);
+        note(`${task.type}: ${await runTask(task, this.deps, signal)}`, at);
       } catch (e) {
         failed = true;
-        note(`${task.type} FAILED: ${(e as Error).message}`);
+        note(`${task.type} FAILED: ${(e as Error).message}`, at);
         if (!task.continue_on_failure) {
           if (i < s.tasks.length - 1) note("stopped here (the task does not continue on failure)");
           break;
