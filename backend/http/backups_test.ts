@@ -56,6 +56,7 @@ Deno.test("backup while running: asks the game to save, waits for it, and the co
   const copy = await saveOf(p, b);
   const header = await readSaveHeader(copy);
   assert.equal(header.factorio_version, "2.0.72.0");
+  assert.equal(b.game_version, "2.0.72");
   assert.deepEqual((await readSave(copy)).state.players, ["alice"], "the copy is the save written for the backup");
 
   // The list, the file's checksum, and the remembered checkboxes.

@@ -313,6 +313,7 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
     banList: flags.get("--server-banlist") ?? join(paths.writeData, "server-banlist.json"),
     saveMs: SAVE_MS,
     savesDir,
+    mapBytes: loaded.levelBytes,
   });
 
   const bind = splitAddress(flags.get("--bind") ?? "0.0.0.0", 34197);

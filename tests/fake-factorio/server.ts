@@ -27,6 +27,8 @@ export interface GameOptions {
   banList: string;
   saveMs: number;
   savesDir: string;
+  /** Size of the loaded map: saves keep it. */
+  mapBytes?: number;
 }
 
 interface Ban {
@@ -155,7 +157,13 @@ export class HostedGame {
 
   async save(path: string): Promise<void> {
     await new Promise((r) => setTimeout(r, this.o.saveMs));
-    await writeSave(path, { version: this.o.version, build: this.o.build, mods: this.o.mods, state: this.#state() });
+    await writeSave(path, {
+      version: this.o.version,
+      build: this.o.build,
+      mods: this.o.mods,
+      state: this.#state(),
+      mapBytes: this.o.mapBytes,
+    });
   }
 
   /** Runs one console command as the server (RCON's identity) and returns the reply text. */

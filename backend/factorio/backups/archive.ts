@@ -11,7 +11,7 @@ import { writeStreamAtomic } from "../../fsutil.ts";
 import type { BackupManifest } from "../../../shared/backups.ts";
 
 export const MANIFEST = "manifest.json";
-const CHUNK = 1 << 20;
+const CHUNK = 128 << 10;
 
 /** A file to put in the backup, under `path` inside the zip. */
 export interface BackupPart {

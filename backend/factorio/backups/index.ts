@@ -55,10 +55,15 @@ async function sha256Of(path: string): Promise<string> {
 }
 
 export class BackupIndex {
+  /** The list as last read: every change below goes through this class and drops it. */
+  #cache: IndexedBackup[] | null = null;
+
   constructor(private readonly db: Db, private readonly log: Logger) {}
 
   list(): IndexedBackup[] {
-    return (this.db.prepare("SELECT * FROM backups ORDER BY created DESC, id DESC").all() as unknown as Row[]).map(toBackup);
+    this.#cache ??= (this.db.prepare("SELECT * FROM backups ORDER BY created DESC, id DESC").all() as unknown as Row[])
+      .map(toBackup);
+    return this.#cache;
   }
 
   get(id: string): IndexedBackup | null {
@@ -67,6 +72,7 @@ export class BackupIndex {
   }
 
   add(m: BackupManifest, file: string, size: number, mtime: number, sha256: string, locked = false): void {
+    this.#cache = null;
     this.db.prepare(
       `INSERT OR REPLACE INTO backups (id, file, created, reason, save, size, mtime, sha256, locked, game_version, includes, mods)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -87,10 +93,12 @@ export class BackupIndex {
   }
 
   setLocked(id: string, locked: boolean): void {
+    this.#cache = null;
     this.db.prepare("UPDATE backups SET locked = ? WHERE id = ?").run(locked ? 1 : 0, id);
   }
 
   remove(id: string): void {
+    this.#cache = null;
     this.db.prepare("DELETE FROM backups WHERE id = ?").run(id);
   }
 

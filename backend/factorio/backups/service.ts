@@ -17,6 +17,7 @@ import { isListedSave } from "../saves.ts";
 import { Conflict, HttpError, Invalid, NotFound } from "../../errors.ts";
 import { ensureDir, writeJsonAtomic } from "../../fsutil.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
+import { formatVersion, parseVersion } from "../../../shared/versions.ts";
 import {
   BACKUP_INCLUDES,
   BACKUP_REASONS,
@@ -253,7 +254,9 @@ export class Backups {
     try {
       const header = await readSaveHeader(parts[0].file);
       mods = header.mods.map((m) => ({ name: m.name, version: m.version }));
-      gameVersion = header.factorio_version;
+      // The header has four parts ("2.0.72.0"); people know "2.0.72".
+      const v = parseVersion(header.factorio_version);
+      gameVersion = v ? formatVersion(v, 3) : header.factorio_version;
     } catch {
       gameVersion = (await this.deps.game.versionInfo()).version;
     }

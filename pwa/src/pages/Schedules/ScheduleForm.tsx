@@ -8,6 +8,7 @@ import {
   DialogContent,
   DialogTitle,
   FormControlLabel,
+  FormGroup,
   IconButton,
   MenuItem,
   Paper,
@@ -27,6 +28,8 @@ import { schedulesApi } from "../../api/backups.ts";
 import { ApiError } from "../../api/client.ts";
 import { showFlash } from "../../state/flash.ts";
 import {
+  BACKUP_INCLUDES,
+  type BackupInclude,
   SCHEDULE_CONDITION_LABELS,
   SCHEDULE_CONDITIONS,
   type Schedule,
@@ -39,6 +42,13 @@ import {
   type TaskType,
 } from "../../../../shared/backups.ts";
 import { formatRun } from "./format.ts";
+
+const INCLUDE_SHORT: Record<BackupInclude, string> = {
+  mods: "Mods folder",
+  "mod-list": "Mod list",
+  settings: "Server settings",
+  players: "Player lists",
+};
 
 const EMPTY: ScheduleInput = {
   name: "",
@@ -152,6 +162,23 @@ function TaskEditor({ task, index, count, onChange, onMove, onRemove }: {
             />
           )}
         </Box>
+      )}
+      {task.type === "backup" && (
+        <FormGroup row aria-label={`Task ${index + 1} also includes`} sx={{ mt: 1 }}>
+          {BACKUP_INCLUDES.map((i) => (
+            <FormControlLabel
+              key={i}
+              control={
+                <Checkbox
+                  checked={task.include?.includes(i) ?? false}
+                  onChange={(e) =>
+                    set({ include: e.target.checked ? [...(task.include ?? []), i] : (task.include ?? []).filter((x) => x !== i) })}
+                />
+              }
+              label={INCLUDE_SHORT[i]}
+            />
+          ))}
+        </FormGroup>
       )}
       <FormControlLabel
         sx={{ mt: 0.5 }}
