@@ -19,7 +19,11 @@ function scheduleId(c: Ctx): number {
 export function backupRoutes(ctx: AppContext): Route[] {
   const { backups, gameOps, schedules } = ctx;
   return [
-    { method: "GET", path: "/api/backups", handler: (c) => c.json(backups.list()) },
+    {
+      method: "GET",
+      path: "/api/backups",
+      handler: (c) => c.body(backups.listJson(), 200, { "Content-Type": "application/json" }),
+    },
     {
       method: "POST",
       path: "/api/backups",
