@@ -13,7 +13,7 @@
 
 import type { EventBus } from "../../events.ts";
 import type { GameControl } from "./control.ts";
-import { Conflict, HttpError } from "../../errors.ts";
+import { Conflict, HttpError, Upstream } from "../../errors.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
 
 const SAVING_TO = /\bInfo AppManager\.cpp:\d+: Saving to (.+?) \((?:non-)?blocking\)\.?\s*$/;
@@ -52,7 +52,9 @@ export async function saveNow(deps: SaveNowDeps): Promise<{ savefile: string }> 
   let offLog = () => {};
   let offStatus = () => {};
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let fail: (e: unknown) => void = () => {};
   const finished = new Promise<void>((resolve, reject) => {
+    fail = reject;
     // Listening before the command goes out: the game can print both lines before RCON answers.
     let ours = false;
     offLog = deps.bus.on("server.log", ({ line }) => {
@@ -73,11 +75,13 @@ export async function saveNow(deps: SaveNowDeps): Promise<{ savefile: string }> 
   });
   finished.catch(() => {}); // settled below; never an unhandled rejection if rcon throws first
   try {
-    // The game may answer the command before or only after it has saved; either way the wait is for
-    // the log line, and the timeout runs from the moment the command goes out.
-    const sent = deps.game.rcon("/server-save");
-    sent.catch(() => {});
-    await Promise.race([finished, sent.then(() => finished)]);
+    // The game may answer the command before or only after it has saved (a big map can take longer than
+    // the RCON reply's own timeout); either way the log line decides, and the timeout runs from the moment
+    // the command goes out. Only a game that is no longer there ends the wait early.
+    deps.game.rcon("/server-save").catch((e) => {
+      if (!(e instanceof Upstream)) fail(e);
+    });
+    await finished;
     return { savefile };
   } finally {
     clearTimeout(timer);

@@ -63,6 +63,25 @@ describe("Backups page", () => {
     await waitFor(() => expect(posts).toContainEqual({ path: "/api/backups", body: { include: ["settings"] } }));
   });
 
+  it("retention: a reason can have its own rule", async () => {
+    render(<Backups />);
+    await waitFor(() => expect((screen.getByLabelText("All reasons: keep the last") as HTMLInputElement).value).toBe("20"));
+    fireEvent.click(screen.getByLabelText('Own rule for "Schedule"'));
+    fireEvent.change(screen.getByLabelText("Schedule: keep the last"), { target: { value: "48" } });
+    fireEvent.change(screen.getByLabelText("Schedule: keep days"), { target: { value: "2" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save retention" }));
+    await waitFor(() =>
+      expect(posts).toContainEqual({
+        path: "/api/backups/settings",
+        body: {
+          retention: { keep_last: 20, keep_days: null },
+          by_reason: { schedule: { keep_last: 48, keep_days: 2 } },
+          min_free_mb: 1024,
+        },
+      })
+    );
+  });
+
   it("restores into a new save by default, with the backup's mods", async () => {
     render(<Backups />);
     fireEvent.click(await screen.findByRole("button", { name: `Restore ${BACKUP.id}` }));

@@ -34,9 +34,12 @@ import {
   BACKUP_INCLUDE_LABELS,
   BACKUP_INCLUDES,
   BACKUP_REASON_LABELS,
+  BACKUP_REASONS,
   type Backup,
   type BackupInclude,
+  type BackupReason,
   type BackupSettings,
+  type RetentionRule,
 } from "../../../../shared/backups.ts";
 import { formatSaveDate, formatSaveSize } from "../Saves/format.ts";
 import { RestoreDialog } from "./RestoreDialog.tsx";
@@ -96,21 +99,31 @@ function numberOrNull(v: string): number | null {
   return v.trim() === "" ? null : Number(v);
 }
 
+type RuleText = { last: string; days: string };
+
+const ruleText = (r: RetentionRule | undefined): RuleText => ({
+  last: r?.keep_last?.toString() ?? "",
+  days: r?.keep_days?.toString() ?? "",
+});
+const ruleOf = (t: RuleText): RetentionRule => ({ keep_last: numberOrNull(t.last), keep_days: numberOrNull(t.days) });
+
 function Retention({ settings, onSaved }: { settings: BackupSettings | null; onSaved: (s: BackupSettings) => void }) {
-  const [last, setLast] = useState("");
-  const [days, setDays] = useState("");
+  const [all, setAll] = useState<RuleText>({ last: "", days: "" });
   const [floor, setFloor] = useState("");
+  // Reasons with a rule of their own; the others follow the rule for all.
+  const [own, setOwn] = useState<Partial<Record<BackupReason, RuleText>>>({});
   useEffect(() => {
     if (!settings) return;
-    setLast(settings.retention.keep_last?.toString() ?? "");
-    setDays(settings.retention.keep_days?.toString() ?? "");
+    setAll(ruleText(settings.retention));
     setFloor(String(settings.min_free_mb));
+    setOwn(Object.fromEntries(Object.entries(settings.by_reason).map(([k, r]) => [k, ruleText(r)])));
   }, [settings]);
 
   async function save() {
     try {
       const s = await backupsApi.saveSettings({
-        retention: { keep_last: numberOrNull(last), keep_days: numberOrNull(days) },
+        retention: ruleOf(all),
+        by_reason: Object.fromEntries(Object.entries(own).map(([k, t]) => [k, ruleOf(t!)])),
         min_free_mb: Number(floor || 0),
       });
       showFlash("Retention saved.", "success");
@@ -120,6 +133,14 @@ function Retention({ settings, onSaved }: { settings: BackupSettings | null; onS
     }
   }
 
+  const ruleFields = (t: RuleText, set: (t: RuleText) => void, label: string) => (
+    <>
+      <TextField label="Keep the last" type="number" value={t.last} onChange={(e) => set({ ...t, last: e.target.value })}
+        slotProps={{ htmlInput: { "aria-label": `${label}: keep the last` } }} size="small" />
+      <TextField label="Keep days" type="number" value={t.days} onChange={(e) => set({ ...t, days: e.target.value })}
+        slotProps={{ htmlInput: { "aria-label": `${label}: keep days` } }} size="small" />
+    </>
+  );
   return (
     <Panel title="Retention">
       <Stack spacing={2}>
@@ -127,17 +148,41 @@ function Retention({ settings, onSaved }: { settings: BackupSettings | null; onS
           For each reason separately: a backup stays while it is one of the newest N or younger than D days. Locked
           backups always stay. Leave a field empty for no limit.
         </Typography>
-        <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr 1fr" } }}>
-          <TextField label="Keep the last" type="number" value={last} onChange={(e) => setLast(e.target.value)} helperText="backups per reason" />
-          <TextField label="Keep days" type="number" value={days} onChange={(e) => setDays(e.target.value)} helperText="days" />
-          <TextField
-            label="Free space floor"
-            type="number"
-            value={floor}
-            onChange={(e) => setFloor(e.target.value)}
-            helperText="MiB; below it the oldest unlocked go first (0: off)"
-          />
+        <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr" }}>
+          {ruleFields(all, setAll, "All reasons")}
         </Box>
+        {BACKUP_REASONS.map((reason) => (
+          <Box key={reason}>
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={own[reason] !== undefined}
+                  onChange={(e) =>
+                    setOwn((o) => {
+                      const next = { ...o };
+                      if (e.target.checked) next[reason] = { ...all };
+                      else delete next[reason];
+                      return next;
+                    })}
+                />
+              }
+              label={`Own rule for "${BACKUP_REASON_LABELS[reason]}"`}
+            />
+            {own[reason] && (
+              <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr", mt: 1 }}>
+                {ruleFields(own[reason]!, (t) => setOwn((o) => ({ ...o, [reason]: t })), BACKUP_REASON_LABELS[reason])}
+              </Box>
+            )}
+          </Box>
+        ))}
+        <TextField
+          label="Free space floor"
+          type="number"
+          value={floor}
+          onChange={(e) => setFloor(e.target.value)}
+          helperText="MiB; below it the oldest unlocked backups go first (0: off)"
+          size="small"
+        />
         <Box><Button onClick={save} disabled={!settings}>Save retention</Button></Box>
       </Stack>
     </Panel>
@@ -244,10 +289,7 @@ export default function Backups() {
 
   return (
     <Page title="Backups">
-      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
-        <BackUpNow settings={settings} onMade={load} />
-        <Retention settings={settings} onSaved={setSettings} />
-      </Box>
+      <BackUpNow settings={settings} onMade={load} />
       <Panel
         title="Backups"
         action={
@@ -281,6 +323,7 @@ export default function Backups() {
             </TableContainer>
           )}
       </Panel>
+      <Retention settings={settings} onSaved={setSettings} />
       <RestoreDialog backup={restoring} onClose={() => setRestoring(null)} onRestored={load} />
       <ConfirmDialog
         open={deleting !== null}
