@@ -7,19 +7,27 @@ export interface Clock {
   sleep(ms: number, label: string, signal?: AbortSignal): Promise<void>;
 }
 
+/** Longest single timer: longer ones (over 2^31 ms) would fire at once, and a suspended machine's run late. */
+const PIECE_MS = 60_000;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, _label, signal) =>
     new Promise<void>((resolve) => {
-      if (signal?.aborted) return resolve();
-      // Long waits are cut into pieces: timers longer than 2^31 ms fire at once, and a suspended
-      // machine's timers run late; callers re-check the time when they wake.
-      const timer = setTimeout(done, Math.max(0, Math.min(ms, 60_000)));
-      function done() {
+      const deadline = Date.now() + Math.max(0, ms);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
         signal?.removeEventListener("abort", done);
         clearTimeout(timer);
         resolve();
-      }
+      };
+      // Waits in pieces against the wall clock, so the wake-up is on time however long the wait.
+      const next = () => {
+        const left = deadline - Date.now();
+        if (left <= 0 || signal?.aborted) return done();
+        timer = setTimeout(next, Math.min(left, PIECE_MS));
+      };
       signal?.addEventListener("abort", done);
+      next();
     }),
 };
