@@ -35,6 +35,7 @@ beforeEach(() => {
     if (init?.method === "POST") {
       posts.push({ path, body: JSON.parse(String(init.body)) });
       if (path.endsWith("/restore")) return json({ message: "Restored save x.zip from backup.", save: "x.zip" });
+      if (path === "/api/backups/settings") return json({ ...DEFAULT_BACKUP_SETTINGS, ...JSON.parse(String(init.body)) });
       return json(BACKUP);
     }
     if (path === "/api/backups/settings") return json({ ...DEFAULT_BACKUP_SETTINGS, include: ["settings"] });

@@ -151,6 +151,7 @@ function Retention({ settings, onSaved }: { settings: BackupSettings | null; onS
         <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr" }}>
           {ruleFields(all, setAll, "All reasons")}
         </Box>
+        <Box sx={{ display: "grid", gap: 1, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
         {BACKUP_REASONS.map((reason) => (
           <Box key={reason}>
             <FormControlLabel
@@ -175,6 +176,7 @@ function Retention({ settings, onSaved }: { settings: BackupSettings | null; onS
             )}
           </Box>
         ))}
+        </Box>
         <TextField
           label="Free space floor"
           type="number"
