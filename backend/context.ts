@@ -20,8 +20,8 @@ import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
-import { ModManager } from "./factorio/modmanager.ts";
 import { ModPortal } from "./factorio/portal.ts";
+import { ModManager } from "./factorio/modmanager.ts";
 import { Backups } from "./factorio/backups/service.ts";
 import { Scheduler } from "./factorio/schedules/scheduler.ts";
 import { ScheduleStore } from "./factorio/schedules/store.ts";
@@ -46,7 +46,9 @@ export interface AppContext {
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
   saves: Saves;
-  /** Installed mods, the mod portal and mod packs. */
+  /** The Factorio mod portal and auth server (token owner-only in the data dir). */
+  portal: ModPortal;
+  /** Installed mods, portal installs and updates, mod packs. */
   mods: ModManager;
   backups: Backups;
   schedules: Scheduler;
@@ -90,11 +92,11 @@ export async function createContext(
   const push = new PushService({ config, db, bus, log, now });
   // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
   const lease = new GameDirLease(() => ctx.serverState());
-  const game = new GameServer({ config, bus, log, now, lease });
+  const paths = factorioPaths(config);
+  const game = new GameServer({ config, paths, bus, log, now, lease });
   const gameOps = new GameOps();
   await game.ready;
   connectGameToHub(game, hub);
-  const paths = factorioPaths(config);
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
   const settings = new ServerSettings(paths, players);
@@ -110,20 +112,16 @@ export async function createContext(
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
-  const mods = new ModManager(
-    paths,
-    join(config.dataDir, "mod-packs"),
-    new ModPortal({
-      portalUrl: config.modPortalUrl,
-      authUrl: config.authUrl,
-      listCacheMs: config.modPortalCacheMinutes * 60_000,
-      dataDir: config.dataDir,
-      maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
-      log,
-      now,
-    }),
+  const portal = new ModPortal({
+    portalUrl: config.modPortalUrl,
+    authUrl: config.authUrl,
+    listCacheMs: config.modPortalCacheMinutes * 60_000,
+    dataDir: config.dataDir,
+    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
     log,
-  );
+    now,
+  });
+  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
   // Failed backups and scheduled tasks reach the devices that asked for "task-failed" alerts.
   const alert = (title: string, body: string, url: string) => push.notifier.alert("task-failed", title, body, url);
   const backups = new Backups({
@@ -170,6 +168,7 @@ export async function createContext(
     settings,
     push,
     saves,
+    portal,
     mods,
     backups,
     schedules,

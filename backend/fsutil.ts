@@ -55,8 +55,8 @@ export function ensureDir(path: string, mode = 0o755): void {
 }
 
 /**
- * Streams `source` into a temp file beside `target`, then lets `check` inspect the complete temp file
- * before it is renamed into place. On any failure (stream error, check throws) nothing is left behind
+ * Streams `source` (a backup being written, a file restored from one) into a temp file beside `target`,
+ * then lets `check` inspect the complete temp file before it is renamed into place. On any failure (stream error, check throws) nothing is left behind
  * and an existing `target` is untouched.
  */
 export async function writeStreamAtomic(

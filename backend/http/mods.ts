@@ -45,8 +45,7 @@ export function zipDownload(files: FolderFile[], filename: string): Response {
 }
 
 export function modRoutes(ctx: AppContext): Route[] {
-  const { mods, config } = ctx;
-  const portal = mods.portal;
+  const { config, portal, mods } = ctx;
   const live = mods.live;
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
@@ -162,7 +161,11 @@ export function modRoutes(ctx: AppContext): Route[] {
       handler: async (c) => {
         const body = await readJson(c);
         ensureDir(live.dir);
-        return c.json(await mods.installMultiple(live, body));
+        const result = await mods.installMultiple(live, body);
+        // Some mods could not be installed: not a success. The old UI shows red for any non-2xx; the
+        // message names each failure; the rest of the result still says what was installed.
+        if (result.failed.length > 0) return c.json({ ...result, message: PANEL_MSG.modsNotAllInstalled(result.failed) }, 424);
+        return c.json(result);
       },
     },
 

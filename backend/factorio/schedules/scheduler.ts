@@ -12,7 +12,6 @@ import {
   type ScheduleRun,
   type ScheduleTask,
 } from "../../../shared/backups.ts";
-import type { Clock } from "./clock.ts";
 import { describeCron, nextRuns, parseCron, runsBetween, zonedIso } from "./cron.ts";
 import type { ScheduleStore, StoredSchedule } from "./store.ts";
 import { runTask, type TaskDeps } from "./tasks.ts";
