@@ -72,6 +72,23 @@ Deno.test("backup while running: asks the game to save, waits for it, and the co
   await zip.close();
 }));
 
+Deno.test("a save of another name finishing first does not count as the backup's save", withGamePanel(async (p) => {
+  const c = await p.login();
+  await startGame(c, { savefile: "world.zip" });
+  await p.ctx.game.rcon("/fake-join alice");
+  await p.ctx.game.rcon("/fake-save-delay 1500");
+  // The game saves "other" first (its "Saving finished" comes while the backup waits), then world.
+  const other = p.ctx.game.rcon("/save other");
+  const r = await c.post("/api/backups", {});
+  await other;
+  assert.equal(r.status, 201, r.text);
+  assert.deepEqual((await readSave(await saveOf(p, r.body))).state.players, ["alice"]);
+  const lines = p.ctx.game.recentLines().filter((l) => /Saving (to|finished)/.test(l));
+  assert.equal(lines.length, 4, lines.join("\n"));
+  assert.match(lines[0], /Saving to other/);
+  assert.match(lines[2], /Saving to world/);
+}));
+
 Deno.test("a game that does not finish saving in time: the backup fails and leaves no file", withGamePanel(async (p) => {
   const c = await p.login();
   await startGame(c, { savefile: "world.zip" });
