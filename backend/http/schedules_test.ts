@@ -2,12 +2,13 @@
 // lines at their offsets, conditions on players online, missed runs at start-up, and bad input.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { type GamePanel, installGame, startGame, withGamePanel } from "../testing/game.ts";
 import type { Client } from "../testing/harness.ts";
 import { TestClock } from "../testing/clock.ts";
+import { withModPanel } from "../testing/modpanel.ts";
 import type { Schedule } from "../../shared/backups.ts";
 
 /** Collects the game's output lines from now on and waits for one matching a pattern. */
@@ -221,4 +222,24 @@ Deno.test("schedules: bad input is refused with a clear message and changes noth
   r = await c.post(`/api/schedules/${s.id}/delete`, {});
   assert.equal(r.status, 200);
   assert.deepEqual((await c.get("/api/schedules")).body, []);
+}));
+
+Deno.test("an update-mods task installs the portal's newer releases, while the server is stopped", withModPanel(async (m) => {
+  await m.portalLogin();
+  m.addFixture("belt-balancer_2.1.3.zip");
+  const s = await create(m.c, {
+    name: "Mod updates",
+    cron: "0 5 * * 1",
+    condition: "always",
+    enabled: false,
+    tasks: [{ type: "update-mods", delay_s: 0 }],
+  });
+  assert.equal((await m.c.post(`/api/schedules/${s.id}/run`, {})).status, 202);
+  await m.panel.ctx.schedules.settled(s.id);
+  const run = (await get(m.c, s.id)).last_runs[0];
+  assert.equal(run.result, "ok", run.output);
+  assert.match(run.output, /update-mods: updated belt-balancer 2\.1\.3 -> \d+\.\d+\.\d+/);
+  const files = readdirSync(m.modsDir).filter((f) => f.startsWith("belt-balancer_"));
+  assert.equal(files.length, 1);
+  assert.notEqual(files[0], "belt-balancer_2.1.3.zip");
 }));
