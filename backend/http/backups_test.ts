@@ -2,7 +2,7 @@
 // finish saving gives a failed backup and no file, retention, restore, and the automatic backups.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { type GamePanel, startGame, waitForStatus, withGamePanel } from "../testing/game.ts";
@@ -12,6 +12,7 @@ import { readSaveHeader } from "../factorio/savefile.ts";
 import { readSave } from "../../tests/fake-factorio/savefile.ts";
 import { BackupReader } from "../factorio/backups/archive.ts";
 import type { Backup } from "../../shared/backups.ts";
+import { MOD_FIXTURES } from "../testing/modpanel.ts";
 
 /** Unpacks a backup's save into a temp file and answers its path. */
 async function saveOf(p: GamePanel, b: Backup): Promise<string> {
@@ -203,6 +204,27 @@ Deno.test("restore as a new save, and over the current save after backing it up"
   assert.deepEqual((await readSave(await saveOf(p, pre!))).state.players.sort(), ["alice", "bob"]);
   assert.equal(p.ctx.game.status().savefile, "world.zip");
   assert.deepEqual(await p.ctx.game.rcon("/players"), "Players (1):\n  alice");
+}));
+
+Deno.test("restore brings back the mods folder and the settings the backup holds", withGamePanel(async (p) => {
+  const c = await p.login();
+  const mods = join(p.factorio.dir, "mods");
+  copyFileSync(join(MOD_FIXTURES, "mods", "belt-balancer_2.1.3.zip"), join(mods, "belt-balancer_2.1.3.zip"));
+  const settingsFile = join(p.factorio.dir, "config", "server-settings.json");
+  writeFileSync(settingsFile, JSON.stringify({ name: "Before" }));
+  const b: Backup = (await c.post("/api/backups", { include: ["mods", "settings"] })).body;
+  assert.deepEqual(b.includes, ["mods", "settings"]);
+
+  rmSync(join(mods, "belt-balancer_2.1.3.zip"));
+  writeFileSync(join(mods, "stray_1.0.0.zip"), "not from the backup");
+  writeFileSync(settingsFile, JSON.stringify({ name: "After" }));
+  const r = await c.post(`/api/backups/${b.id}/restore`, { as: "again" });
+  assert.equal(r.status, 200, r.text);
+  assert.match(r.body.message, /the mods folder \(\d+ files\), server-settings\.json/);
+  assert.ok(existsSync(join(mods, "belt-balancer_2.1.3.zip")));
+  assert.ok(!existsSync(join(mods, "stray_1.0.0.zip")), "the folder is the backup's, whole");
+  assert.equal(JSON.parse(readFileSync(settingsFile, "utf8")).name, "Before");
+  assert.ok(existsSync(join(p.factorio.dir, "saves", "again.zip")));
 }));
 
 Deno.test("automatic backups before a mod pack load, deleting all mods, a save upload, and for a version switch", withGamePanel(async (p) => {
