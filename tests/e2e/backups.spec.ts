@@ -69,6 +69,8 @@ test("a schedule backs up every minute; the backup restores into a new save that
 
 for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
   test(`backups and schedules pages at ${name} width`, async ({ page }, testInfo) => {
+    // Many steps on a machine shared by several test runs: more than the default minute.
+    test.setTimeout(150_000);
     await page.setViewportSize(size);
     await openSignedIn(page, "/backups");
     await page.getByRole("button", { name: "Back up now" }).click();
