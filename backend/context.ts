@@ -70,6 +70,8 @@ export interface ContextOptions {
   clock?: Clock;
   /** Free bytes in a folder, for the backups' space floor (tests stand in a full disk). */
   freeBytes?: (dir: string) => number;
+  /** Runs before the first user would be created (an import brings its own users). */
+  beforeBootstrap?: (ctx: AppContext) => Promise<void>;
 }
 
 export interface Bootstrap {
@@ -188,6 +190,7 @@ export async function createContext(
     },
   };
 
+  await opts.beforeBootstrap?.(ctx);
   const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
 
   // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.
