@@ -19,6 +19,7 @@ import { pushRoutes } from "./http/push.ts";
 import { modSettingsRoutes } from "./http/modsettings.ts";
 import { worldRoutes } from "./http/world.ts";
 import { versionRoutes } from "./http/versions.ts";
+import { backupRoutes } from "./http/backups.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -33,6 +34,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...settingsRoutes(ctx),
     ...pushRoutes(ctx),
     ...versionRoutes(ctx),
+    ...backupRoutes(ctx),
   ];
 }
 

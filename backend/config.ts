@@ -38,6 +38,9 @@ export interface Config {
   factorioUpdateCheckHours: number;
   /** Seconds (as written) before an update restart at which players are warned. */
   updateWarnings: string[];
+  backupsDir: string;
+  backupSaveTimeout: number;
+  timeZone: string;
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -135,6 +138,29 @@ export const OPTIONS: Option<any>[] = [
     key: "saveCreateTimeout", flag: "save-create-timeout", kind: "int", min: 1, max: 86400,
     help: "seconds the game's --create may take to make a new save before it is stopped", defaultText: "600",
     defaultValue: () => 600,
+  }),
+  opt({
+    key: "backupsDir", flag: "backups-dir", kind: "path",
+    help: "where backups are kept (another disk is a good idea)", defaultText: "<data-dir>/backups",
+    defaultValue: (c) => join(c.dataDir!, "backups"),
+  }),
+  opt({
+    key: "backupSaveTimeout", flag: "backup-save-timeout", kind: "int", min: 1, max: 3600,
+    help: "seconds a running game may take to save for a backup before the backup fails", defaultText: "120",
+    defaultValue: () => 120,
+  }),
+  opt({
+    key: "timeZone", flag: "time-zone", kind: "string",
+    help: "time zone of schedules (IANA name, e.g. Europe/Berlin)", defaultText: "the system's",
+    defaultValue: () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    check: (v) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: v });
+        return undefined;
+      } catch {
+        return "is not a time zone name (e.g. Europe/Berlin, UTC)";
+      }
+    },
   }),
   opt({
     key: "modPortalUrl", flag: "mod-portal-url", kind: "string",

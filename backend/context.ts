@@ -26,6 +26,10 @@ import { connectVersionsToHub } from "./factorio/versions/hub.ts";
 import { ModPortal } from "./factorio/portal.ts";
 import { ModManager } from "./factorio/modmanager.ts";
 import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
+import { Backups } from "./factorio/backups/service.ts";
+import { Scheduler } from "./factorio/schedules/scheduler.ts";
+import { ScheduleStore } from "./factorio/schedules/store.ts";
+import { type Clock, systemClock } from "./factorio/schedules/clock.ts";
 
 export interface AppContext {
   config: Config;
@@ -54,6 +58,8 @@ export interface AppContext {
   portal: ModPortal;
   /** Installed mods, portal installs and updates, mod packs. */
   mods: ModManager;
+  backups: Backups;
+  schedules: Scheduler;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -68,6 +74,10 @@ export interface ContextOptions {
   quiet?: boolean;
   /** Password of the first user; otherwise PANEL_ADMIN_PASSWORD or a generated one. */
   adminPassword?: string;
+  /** The schedules' clock (tests move it by hand). */
+  clock?: Clock;
+  /** Free bytes in a folder, for the backups' space floor (tests stand in a full disk). */
+  freeBytes?: (dir: string) => number;
   /** Runs before the first user would be created (an import brings its own users). */
   beforeBootstrap?: (ctx: AppContext) => Promise<void>;
 }
@@ -135,6 +145,35 @@ export async function createContext(
   });
   const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
   mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
+  // Failed backups and scheduled tasks reach the devices that asked for "task-failed" alerts.
+  const alert = (title: string, body: string, url: string) => push.notifier.alert("task-failed", title, body, url);
+  const backups = new Backups({
+    dir: config.backupsDir,
+    dataDir: config.dataDir,
+    paths,
+    db,
+    log,
+    bus,
+    game,
+    saveTimeoutMs: config.backupSaveTimeout * 1000,
+    now,
+    freeBytes: opts.freeBytes,
+    alert: (title, body) => alert(title, body, "/backups"),
+  });
+  await backups.ready;
+  const schedules = new Scheduler({
+    store: new ScheduleStore(db),
+    log,
+    timeZone: config.timeZone,
+    alert: (title, body) => alert(title, body, "/schedules"),
+    game,
+    ops: gameOps,
+    bus,
+    backups,
+    mods,
+    clock: opts.clock ?? systemClock,
+    saveTimeoutMs: config.backupSaveTimeout * 1000,
+  });
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -156,6 +195,8 @@ export async function createContext(
     updater,
     portal,
     mods,
+    backups,
+    schedules,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
@@ -181,6 +222,8 @@ export async function createContext(
     hub.sweep((id) => accounts.sessions.get(id) !== undefined);
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
+  schedules.start();
+  ctx.onClose(() => schedules.close());
   ctx.onClose(() => push.close());
   ctx.onClose(() => versions.close());
   // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).

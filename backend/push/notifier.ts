@@ -27,6 +27,7 @@ export const DELIVERY: Record<PushEvent | "test", DeliveryOptions> = {
   stopped: { ttl: 6 * 3600, urgency: "normal" },
   started: { ttl: 3600, urgency: "normal" },
   update: { ttl: 24 * 3600, urgency: "normal" },
+  "task-failed": { ttl: 24 * 3600, urgency: "high" },
   test: { ttl: 300, urgency: "high" },
 };
 
@@ -43,7 +44,7 @@ export function updatePayload(info: UpdateInfo, at: string): PushPayload {
 }
 
 /** The alerts a status change can be. */
-type StatusEvent = Exclude<PushEvent, "update">;
+export type StatusEvent = Exclude<PushEvent, "update" | "task-failed">;
 
 /** Which alert a status change is, if any. */
 export function eventOf(change: PanelEvents["server.status"]): StatusEvent | null {
@@ -177,6 +178,12 @@ export class Notifier {
     if (targets.length === 0) return;
     this.deps.log.info(`Sending "${event}" push notifications`, { devices: targets.length });
     for (const row of targets) this.enqueue(row.id, payload, DELIVERY[event]);
+  }
+
+  /** Queues an alert that is not a status change (a failed backup or task) for every device that wants it. */
+  alert(event: PushEvent, title: string, body: string, url: string): void {
+    const payload: PushPayload = { kind: event, title, body, tag: `factorio-${event}`, url, at: new Date(this.deps.now()).toISOString() };
+    for (const row of this.deps.store.wanting(event)) this.enqueue(row.id, payload, DELIVERY[event]);
   }
 
   /** Queues a message for one device. */

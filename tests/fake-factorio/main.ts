@@ -35,7 +35,8 @@
 //
 // RCON commands, answered as the game answers them:
 //   /players [online|o] [count|c], /admins, /time, /version, /seed, /help,
-//   /save [NAME], /server-save, /promote NAME, /demote NAME, /whitelist add|remove|get|clear [NAME],
+//   /save [NAME], /server-save (logged as the game does: "Saving to NAME (blocking)." ... "Saving finished"),
+//   /promote NAME, /demote NAME, /whitelist add|remove|get|clear [NAME],
 //   /ban NAME [REASON], /unban NAME, /bans, /kick NAME [REASON],
 //   /c LUA (logged as [COMMAND], no Lua is run), plain text (chat as "<server>"),
 //   anything else: Unknown command "x".
@@ -44,6 +45,7 @@
 //   RCON /fake-join NAME...          players join ([JOIN]); refused when banned, not whitelisted or the server is full
 //   RCON /fake-leave NAME...         players leave ([LEAVE])
 //   RCON /fake-chat NAME TEXT        a player says something ([CHAT])
+//   RCON /fake-save-delay MS         later saves take MS milliseconds (a game that hangs while saving)
 //   RCON /fake-crash [CODE]          crashes at once: crash report, no save, exit CODE (default 1)
 //   RCON /fake-flood COUNT [PER_S]   prints COUNT lines "[CHAT] bench: <n> <ms since epoch when printed>",
 //                                    PER_S per second (0: as fast as it can), for benchmarks
@@ -405,6 +407,7 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
     banList: flags.get("--server-banlist") ?? join(paths.writeData, "server-banlist.json"),
     saveMs: SAVE_MS,
     savesDir,
+    mapBytes: loaded.levelBytes,
   });
 
   const bind = splitAddress(flags.get("--bind") ?? "0.0.0.0", 34197);

@@ -167,7 +167,8 @@ Deno.test("hosting: log lines, RCON commands, players, lists kept in their files
       assert.equal(await rcon.exec("/time"), "0 seconds", "auto_pause: the map waits for players");
       assert.equal(await rcon.exec("/no-such-command"), 'Unknown command "no-such-command".');
       assert.equal(await rcon.exec("/server-save"), `Saving map as ${join(f.dir, "saves/world.zip")}`);
-      await game.waitForLine(/Info AppManager\.cpp:\d+: Saving finished$/);
+      await game.waitForLine(/Info AppManager\.cpp:\d+: Saving to world \(blocking\)\.$/);
+      await game.waitForLine(/Info AppManagerStates\.cpp:\d+: Saving finished$/);
       assert.ok(statSync(join(f.dir, "saves/world.zip")).mtimeMs > before, "/server-save wrote the map");
       assert.equal(await rcon.exec("/save backup"), `Saving map as ${join(f.dir, "saves/backup.zip")}`);
       assert.ok(existsSync(join(f.dir, "saves/backup.zip")));
