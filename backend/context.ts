@@ -131,6 +131,8 @@ export async function createContext(
     serverState: () => ctx.serverState(),
     whileStopped: (label, fn) => game.whileStopped(label, fn),
     refreshGame: () => game.versionInfo(),
+    // Backups are built below; a switch only happens on a request, after the context is complete.
+    backupBeforeSwitch: (save) => backups.before("before-update", ["mods", "settings"], save ?? undefined),
   });
   connectVersionsToHub(versions, bus, hub);
   const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });

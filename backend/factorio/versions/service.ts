@@ -55,6 +55,11 @@ export interface VersionsDeps {
   whileStopped: <T>(label: string, fn: () => Promise<T>) => Promise<T>;
   /** Asks the game for its version again after a switch (the status names the active version). */
   refreshGame?: () => Promise<unknown>;
+  /**
+   * The automatic backup before a version switch (the save about to be loaded, or the newest). Throws to
+   * refuse the switch when the backup failed.
+   */
+  backupBeforeSwitch?: (save: string | null) => Promise<unknown>;
 }
 
 export const SWITCH_LABEL = "a game version switch";
@@ -287,7 +292,9 @@ export class FactorioVersions {
   }
 
   /** Switches to a managed version: a copy of the newest save first, then the marker, then old versions pruned. */
-  async #switchTo(version: string, channel: Channel, save: string | null = null): Promise<void> {
+  async #switchTo(version: string, channel: Channel, save: string | null = null, backup = true): Promise<void> {
+    // Not before a rollback: nothing may stand in the way of getting the old version running again.
+    if (backup) await this.deps.backupBeforeSwitch?.(save);
     const before = activeVersion(this.dir);
     const from = before?.version ?? this.unmanaged();
     this.copySave(save, from, version);
@@ -299,6 +306,7 @@ export class FactorioVersions {
   }
 
   async #switchToUnmanaged(): Promise<void> {
+    await this.deps.backupBeforeSwitch?.(null);
     const before = activeVersion(this.dir);
     this.copySave(null, before?.version ?? null, this.unmanaged() ?? "");
     setActiveVersion(this.dir, null);
@@ -321,7 +329,7 @@ export class FactorioVersions {
       this.copySave(save, activeVersion(this.dir)?.version ?? null, this.unmanaged() ?? "");
       setActiveVersion(this.dir, null);
       await this.#switched();
-    } else await this.#switchTo(previous, this.#channelOfInstalled(previous), save);
+    } else await this.#switchTo(previous, this.#channelOfInstalled(previous), save, false);
   }
 
   /** Switches to an installed version for an update (server stopped). */
