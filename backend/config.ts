@@ -29,6 +29,10 @@ export interface Config {
   pushSubject: string;
   pushCaFile: string | null;
   saveCreateTimeout: number;
+  alertMergeSeconds: number;
+  alertStillDownMinutes: number;
+  alertDiskLowPercent: number;
+  playerCountDays: number;
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -164,6 +168,26 @@ export const OPTIONS: Option<any>[] = [
     key: "pushCaFile", flag: "push-ca-file", kind: "path",
     help: "extra CA certificates (PEM) to trust for push services, e.g. a self-hosted one behind a private CA",
     defaultText: "none", defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "alertMergeSeconds", flag: "alert-merge-seconds", kind: "int", min: 1, max: 86400,
+    help: "repeats of an alert within this many seconds are merged into one message (\"crashed 3 times in 5 minutes\")",
+    defaultText: "300", defaultValue: () => 300,
+  }),
+  opt({
+    key: "alertStillDownMinutes", flag: "alert-still-down-minutes", kind: "int", min: 0, max: 1440,
+    help: "alert again when the game is still down this many minutes after a crash (0: never)",
+    defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "alertDiskLowPercent", flag: "alert-disk-low-percent", kind: "int", min: 0, max: 100,
+    help: "alert when less than this share (percent) of the saves' or data dir's volume is free (0: never)",
+    defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "playerCountDays", flag: "player-count-days", kind: "int", min: 1, max: 3650,
+    help: "days the counts of players online are kept (for the chart on Controls)",
+    defaultText: "30", defaultValue: () => 30,
   }),
 ];
 

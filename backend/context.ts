@@ -17,6 +17,7 @@ import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
+import { Alerts } from "./alerts/service.ts";
 
 export interface AppContext {
   config: Config;
@@ -34,6 +35,8 @@ export interface AppContext {
   settings: ServerSettings;
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
+  /** Alerts: the dispatcher that fans "alert" bus events out to push devices and channels, and the channels. */
+  alerts: Alerts;
   saves: Saves;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
@@ -68,7 +71,16 @@ export async function createContext(
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
   // Listening before the game is looked for, so a game found ended at start-up is announced too.
-  const push = new PushService({ config, db, bus, log, now });
+  const push = new PushService({ config, db, log, now });
+  const alerts = new Alerts({
+    config,
+    bus,
+    log,
+    db,
+    now,
+    push: push.notifier,
+    diskPaths: [join(config.factorioDir, "saves"), config.dataDir],
+  });
   const game = new GameServer({ config, bus, log, now });
   await game.ready;
   connectGameToHub(game, hub);
@@ -102,6 +114,7 @@ export async function createContext(
     players,
     settings,
     push,
+    alerts,
     saves,
     now,
     serverState: () => game.state,
@@ -128,6 +141,7 @@ export async function createContext(
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
   ctx.onClose(() => push.close());
+  ctx.onClose(() => alerts.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.

@@ -3,6 +3,7 @@
 
 import type { ServerExit, ServerState, ServerStatus } from "../shared/api.ts";
 import type { Logger } from "./log.ts";
+import type { Alert } from "./alerts/alert.ts";
 
 export interface PanelEvents {
   /** The game's status changed. `exit` is set when the change is the process ending. */
@@ -11,6 +12,12 @@ export interface PanelEvents {
   "server.log": { line: string };
   /** Sessions were revoked (logout, password change, user deleted): close their live connections. */
   "sessions.revoked": { sessionIds: string[] };
+  /** Something admins are told about (alerts/alert.ts); the alert dispatcher fans it out. */
+  alert: Alert;
+  /** A successful sign-in (for the "new sign-in" alert). */
+  "auth.signed-in": { userId: number; username: string; address: string; userAgent: string };
+  /** A panel user was added or removed. */
+  "users.changed": { action: "added" | "removed"; username: string };
 }
 
 export type EventName = keyof PanelEvents;

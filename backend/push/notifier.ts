@@ -1,89 +1,42 @@
-// Turns game server status changes into Web Push alerts for every device that wants them.
+// Web Push consumer of the alert dispatcher: every alert goes to the devices that want its kind (and are
+// not in their quiet hours, unless it is critical), tagged per kind so alerts of one kind replace each
+// other on the device.
 //
-// The bus listener only queues: the status change (and everything else the bus feeds) never waits for a
-// push service. Each device has its own first-in-first-out queue, so its alerts arrive in order, one
-// slow or failing device never holds up the others, and a message that fails is retried with backoff
-// before the device's next one goes out. 404/410 ("gone") deletes the subscription at once.
+// deliver() only queues: the dispatcher (and everything behind it) never waits for a push service. Each
+// device has its own first-in-first-out queue, so its alerts arrive in order, one slow or failing device
+// never holds up the others, and a message that fails is retried with backoff before the device's next
+// one goes out. 404/410 ("gone") deletes the subscription at once.
 
-import type { EventBus, PanelEvents } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { PushEvent, PushPayload } from "../../shared/api.ts";
-import { PUSH_MSG } from "../../shared/messages.ts";
-import { formatVersion, parseVersion } from "../../shared/versions.ts";
+import { CRITICAL_EVENTS } from "../../shared/alerts.ts";
 import type { PushSubscriptionStore } from "../store/push.ts";
+import type { AlertConsumer, DispatchedAlert } from "../alerts/alert.ts";
+import { inQuietHours } from "./quiet.ts";
 import { type DeliveryOptions, type PushSender, type SendResult, serviceHost } from "./sender.ts";
 
 /** Delays before the 2nd, 3rd, ... attempt; after the last one the message is given up. */
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** Messages waiting per device beyond this drop the oldest (a device that is down for long). */
 export const MAX_QUEUED_PER_DEVICE = 20;
-/** Longest log line quoted in a crash alert. */
-const LAST_LINE_MAX = 200;
 
-export const DELIVERY: Record<PushEvent | "test", DeliveryOptions> = {
-  // A crash matters a day later too; a start is old news within the hour.
-  crashed: { ttl: 24 * 3600, urgency: "high" },
-  stopped: { ttl: 6 * 3600, urgency: "normal" },
-  started: { ttl: 3600, urgency: "normal" },
-  test: { ttl: 300, urgency: "high" },
-};
-
-/** Which alert a status change is, if any. */
-export function eventOf(change: PanelEvents["server.status"]): PushEvent | null {
-  if (change.exit) return change.exit.reason === "crashed" ? "crashed" : "stopped";
-  if (change.status.status === "running" && change.previous !== "running") return "started";
-  return null;
+/** TTL and urgency: a crash matters a day later too; a start or a join is old news within the hour. */
+export function deliveryFor(kind: PushEvent | "test"): DeliveryOptions {
+  if (kind === "test") return { ttl: 300, urgency: "high" };
+  if (CRITICAL_EVENTS.includes(kind)) return { ttl: 24 * 3600, urgency: "high" };
+  if (kind === "started" || kind === "player-joined" || kind === "player-left") return { ttl: 3600, urgency: "normal" };
+  return { ttl: 6 * 3600, urgency: "normal" };
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+/** One tag per kind: a device shows the latest alert of each kind. Crashes keep the tag they always had. */
+export function tagOf(kind: PushEvent | "test"): string {
+  if (kind === "crashed") return "factorio-server-crash";
+  return kind === "test" ? "factorio-panel-test" : `factorio-${kind}`;
 }
 
-/** The notification for a status change: short title, one or two sentences, tap opens Controls. */
-export function payloadFor(event: PushEvent, change: PanelEvents["server.status"], at: string): PushPayload {
-  const { status, exit } = change;
-  const save = status.savefile ? `${status.savefile}` : "the game";
-  // The status carries the old API's four-part version ("2.0.72.0"); people know "2.0.72".
-  const parsed = parseVersion(status.fac_version);
-  const version = parsed ? formatVersion(parsed, 3) : status.fac_version;
-  switch (event) {
-    case "started":
-      return {
-        kind: "started",
-        title: PUSH_MSG.titleStarted,
-        body: `${save} is running on port ${status.port}${version ? ` (Factorio ${version})` : ""}.`,
-        tag: "factorio-server-status",
-        url: "/",
-        at,
-      };
-    case "stopped":
-      return {
-        kind: "stopped",
-        title: PUSH_MSG.titleStopped,
-        body: exit?.reason === "killed"
-          ? "Killed from the panel: the game was not saved."
-          : "Saved and stopped from the panel.",
-        tag: "factorio-server-status",
-        url: "/",
-        at: exit?.at ?? at,
-      };
-    case "crashed": {
-      const how = exit?.signal ? `Ended by signal ${exit.signal}` : `Exit code ${exit?.code ?? "unknown"}`;
-      const last = [...(exit?.last_lines ?? [])].reverse().find((l) => l.trim() !== "")
-        // Factorio starts its lines with seconds since start ("  12.345 Error ..."): noise in an alert.
-        ?.replace(/^\s*\d+\.\d{3} /, "");
-      return {
-        kind: "crashed",
-        title: PUSH_MSG.titleCrashed,
-        body: last ? `${how}. Last log line: ${oneLine(last, LAST_LINE_MAX)}` : `${how}.`,
-        // Its own tag: a later "started" must not hide that the game crashed.
-        tag: "factorio-server-crash",
-        url: "/",
-        at: exit?.at ?? at,
-      };
-    }
-  }
+/** The push message for an alert. */
+export function payloadFor(alert: DispatchedAlert): PushPayload {
+  return { kind: alert.kind, title: alert.title, body: alert.body, tag: tagOf(alert.kind), url: alert.url, at: alert.at };
 }
 
 interface Job {
@@ -100,48 +53,31 @@ interface DeviceQueue {
 }
 
 export interface NotifierDeps {
-  bus: EventBus;
   store: PushSubscriptionStore;
   sender: PushSender;
   log: Logger;
   now: () => number;
 }
 
-export class Notifier {
+export class Notifier implements AlertConsumer {
   /** Tests shorten these; see RETRY_DELAYS_MS. */
   retryDelaysMs = RETRY_DELAYS_MS;
   #queues = new Map<number, DeviceQueue>();
   #idleWaiters: (() => void)[] = [];
   #abort = new AbortController();
-  /** Status changes heard but not yet turned into queued messages. */
-  #heard = 0;
-  #unsubscribe: () => void;
+  constructor(private readonly deps: NotifierDeps) {}
 
-  constructor(private readonly deps: NotifierDeps) {
-    this.#unsubscribe = deps.bus.on("server.status", (change) => {
-      // Off the emitter's stack: reading subscriptions and encrypting is the notifier's time, not the supervisor's.
-      this.#heard++;
-      queueMicrotask(() => {
-        try {
-          this.#onStatus(change);
-        } catch (e) {
-          deps.log.error("Could not queue push notifications", { error: String(e) });
-        } finally {
-          this.#heard--;
-          this.#checkIdle();
-        }
-      });
+  deliver(alert: DispatchedAlert): void {
+    const critical = alert.audience.some((k) => CRITICAL_EVENTS.includes(k));
+    const now = this.deps.now();
+    const targets = this.deps.store.wantingAny(alert.audience).filter((row) => {
+      if (critical || !row.quiet_start || !row.quiet_end || !row.quiet_tz) return true;
+      return !inQuietHours({ start: row.quiet_start, end: row.quiet_end, tz: row.quiet_tz }, now);
     });
-  }
-
-  #onStatus(change: PanelEvents["server.status"]): void {
-    const event = eventOf(change);
-    if (!event) return;
-    const payload = payloadFor(event, change, new Date(this.deps.now()).toISOString());
-    const targets = this.deps.store.wanting(event);
     if (targets.length === 0) return;
-    this.deps.log.info(`Sending "${event}" push notifications`, { devices: targets.length });
-    for (const row of targets) this.enqueue(row.id, payload, DELIVERY[event]);
+    this.deps.log.info(`Sending "${alert.kind}" push notifications`, { devices: targets.length });
+    const payload = payloadFor(alert);
+    for (const row of targets) this.enqueue(row.id, payload, deliveryFor(alert.kind));
   }
 
   /** Queues a message for one device. */
@@ -161,7 +97,7 @@ export class Notifier {
   }
 
   /** Sends one message to one device now and records the outcome (also used by "Send test notification"). */
-  async deliver(deviceId: number, payload: PushPayload, options: DeliveryOptions): Promise<SendResult | null> {
+  async send(deviceId: number, payload: PushPayload, options: DeliveryOptions): Promise<SendResult | null> {
     const row = this.deps.store.byId(deviceId);
     if (!row) return null;
     const result = await this.deps.sender.send(row, payload, options, this.#abort.signal);
@@ -192,7 +128,7 @@ export class Notifier {
       while (q.jobs.length > 0 && !this.#abort.signal.aborted) {
         const job = q.jobs[0];
         job.attempts++;
-        const result = await this.deliver(deviceId, job.payload, job.options);
+        const result = await this.send(deviceId, job.payload, job.options);
         if (result === null || result.kind === "gone") {
           q.jobs.length = 0; // the device is gone: nothing more to send it
           break;
@@ -233,17 +169,16 @@ export class Notifier {
 
   /** Resolves once nothing is queued, being sent or waiting for a retry. */
   settled(): Promise<void> {
-    if (this.#queues.size === 0 && this.#heard === 0) return Promise.resolve();
+    if (this.#queues.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
   #checkIdle(): void {
-    if (this.#queues.size > 0 || this.#heard > 0) return;
+    if (this.#queues.size > 0) return;
     for (const w of this.#idleWaiters.splice(0)) w();
   }
 
   close(): void {
-    this.#unsubscribe();
     this.#abort.abort();
     let dropped = 0;
     for (const q of this.#queues.values()) {
