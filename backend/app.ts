@@ -16,6 +16,7 @@ import { serverRoutes } from "./http/server.ts";
 import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
 import { pushRoutes } from "./http/push.ts";
+import { alertRoutes } from "./http/alerts.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -27,6 +28,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...serverRoutes(ctx),
     ...settingsRoutes(ctx),
     ...pushRoutes(ctx),
+    ...alertRoutes(ctx),
   ];
 }
 
