@@ -36,6 +36,7 @@ function gib(bytes: number): string {
 export class PanelAlerts {
   #unsubscribe: (() => void)[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
+  #first: ReturnType<typeof setTimeout> | undefined;
   /** Paths told about as low; told again only after they recovered. */
   #low = new Set<string>();
 
@@ -48,12 +49,13 @@ export class PanelAlerts {
         body: e.action === "added" ? `${e.username} can now sign in to the panel.` : `${e.username} can no longer sign in.`,
         details: { User: e.username },
         url: "/users",
-        key: e.username,
+        key: `${e.action} ${e.username}`,
       });
     }));
     if (deps.diskLowPercent > 0) {
       this.#timer = setInterval(() => this.checkDisk(), deps.diskCheckMs);
-      queueMicrotask(() => this.checkDisk());
+      // The first look a little after start-up, not during it.
+      this.#first = setTimeout(() => this.checkDisk(), 10_000);
     }
   }
 
@@ -73,7 +75,7 @@ export class PanelAlerts {
       body: `${e.username} signed in from a new ${news.join(" and a new ")}.`,
       details: { User: e.username, Address: e.address, Device: device },
       url: "/users",
-      key: e.username,
+      key: `${e.username} ${e.address} ${device}`,
     });
   }
 
@@ -108,5 +110,6 @@ export class PanelAlerts {
   close(): void {
     for (const u of this.#unsubscribe) u();
     clearInterval(this.#timer);
+    clearTimeout(this.#first);
   }
 }
