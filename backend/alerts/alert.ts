@@ -19,6 +19,8 @@ export interface Alert {
   also?: AlertEvent[];
   /** Repeats are merged per kind and key (default: the kind alone); e.g. a player's name for joins. */
   key?: string;
+  /** Never merged: what an admin did on purpose (Save & Stop, a start) is news each time. */
+  noMerge?: boolean;
   /** Page of the panel that shows more (push click target). Default "/". */
   url?: string;
   /** ISO time of the event; the dispatcher fills it in when missing. */

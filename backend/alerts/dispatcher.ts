@@ -46,6 +46,7 @@ export class AlertDispatcher {
 
   raise(alert: Alert): void {
     if (this.#closed) return;
+    if (alert.noMerge) return this.#send(alert, 1);
     const key = `${alert.kind}\u0000${alert.key ?? ""}`;
     const open = this.#windows.get(key);
     if (open) {

@@ -49,6 +49,7 @@ export function alertOf(change: StatusChange): Alert | null {
         title: PUSH_MSG.titleStopped,
         body: exit.reason === "killed" ? "Killed from the panel: the game was not saved." : "Saved and stopped from the panel.",
         at,
+        noMerge: true,
       };
     }
     const how = exit.signal ? `Ended by signal ${exit.signal}` : `Exit code ${exit.code ?? "unknown"}`;
@@ -65,6 +66,7 @@ export function alertOf(change: StatusChange): Alert | null {
       title: PUSH_MSG.titleStarted,
       body: `${save} is running on port ${status.port}${version ? ` (Factorio ${version})` : ""}.`,
       details: { Save: save, Port: String(status.port), ...(version ? { Version: version } : {}) },
+      noMerge: true,
     };
   }
   return null;
@@ -107,6 +109,9 @@ export class GameAlerts {
         title: PUSH_MSG.titleBackUp,
         body: `Back up after a crash (down about ${minutes} minute${minutes === 1 ? "" : "s"}). ${alert.body}`,
         also: ["crashed", "start-failed", "still-down"],
+        // A crash loop brings one "back up" per crash: those are merged like the crashes.
+        noMerge: false,
+        key: "back-up",
       });
       return;
     }
