@@ -17,6 +17,7 @@ import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
 import { pushRoutes } from "./http/push.ts";
 import { alertRoutes } from "./http/alerts.ts";
+import { playerHistoryRoutes } from "./http/playerhistory.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -29,6 +30,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...settingsRoutes(ctx),
     ...pushRoutes(ctx),
     ...alertRoutes(ctx),
+    ...playerHistoryRoutes(ctx),
   ];
 }
 

@@ -18,6 +18,7 @@ import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
 import { Alerts } from "./alerts/service.ts";
+import { PlayerHistory } from "./factorio/playerlog/history.ts";
 
 export interface AppContext {
   config: Config;
@@ -37,6 +38,8 @@ export interface AppContext {
   push: PushService;
   /** Alerts: the dispatcher that fans "alert" bus events out to push devices and channels, and the channels. */
   alerts: Alerts;
+  /** Who played when, and the chat, from the game's console lines. */
+  playerHistory: PlayerHistory;
   saves: Saves;
   now: () => number;
   /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
@@ -88,6 +91,15 @@ export async function createContext(
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
   const settings = new ServerSettings(paths, players);
+  const playerHistory = new PlayerHistory({
+    bus,
+    db,
+    log,
+    now,
+    gameState: () => game.state,
+    onlineNow: () => players.online(),
+    countDays: config.playerCountDays,
+  });
 
   const saves = new Saves({
     paths,
@@ -115,6 +127,7 @@ export async function createContext(
     settings,
     push,
     alerts,
+    playerHistory,
     saves,
     now,
     serverState: () => game.state,
@@ -142,6 +155,7 @@ export async function createContext(
   ctx.onClose(() => db.close());
   ctx.onClose(() => push.close());
   ctx.onClose(() => alerts.close());
+  ctx.onClose(() => playerHistory.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
