@@ -68,7 +68,8 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
         return c.json(PANEL_MSG.crossSiteRefused, 403);
       }
       if (!route.public && !c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
-      if (route.requiresStopped && ctx.serverState() !== "stopped") return c.json(PANEL_MSG.serverNotStopped, 423);
+      const label = route.requiresStopped;
+      if (label) return await ctx.game.whileStopped(label, async () => await route.handler(c));
       return await route.handler(c);
     };
     app.on(route.method, route.path, guarded);

@@ -4,7 +4,7 @@
 // channel; enqueue() returns at once, so the panel never waits either.
 
 import type { Logger } from "../log.ts";
-import { retryAfter } from "../push/sender.ts";
+import { retryAfterMs } from "../../shared/util.ts";
 import type { ChannelRow, ChannelStore } from "./store.ts";
 import { type Message, type OutgoingRequest, requestFor } from "./formats.ts";
 
@@ -46,7 +46,7 @@ export async function post(req: OutgoingRequest, timeoutMs: number, signal?: Abo
   if (status >= 200 && status < 300) return { kind: "delivered", status };
   const error = `HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ""}`;
   if (status === 408 || status === 429 || status >= 500) {
-    let wait = retryAfter(res.headers.get("retry-after"));
+    let wait = retryAfterMs(res.headers.get("retry-after"));
     // Discord answers 429 with {"retry_after": 1.5, "global": false} (seconds, fractional).
     try {
       const parsed = JSON.parse(text) as { retry_after?: unknown };

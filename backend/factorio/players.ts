@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FactorioPaths } from "./layout.ts";
-import type { GameControl } from "./game.ts";
+import type { GameControl } from "./game/control.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { writeJsonAtomic } from "../fsutil.ts";
