@@ -619,7 +619,10 @@ export class GameServer implements GameControl {
       if (checking) return;
       checking = true;
       try {
-        const gone = !exists(run.pid) || (++tick % IDENTITY_EVERY === 0 && !await isAlive(run.pid, run.bootStart));
+        // While a stop or kill is pending, look closely every time: an ended game that is not the panel's
+        // child can linger as a zombie until init reaps it.
+        const closely = run.requested !== null || ++tick % IDENTITY_EVERY === 0;
+        const gone = !exists(run.pid) || (closely && !await isAlive(run.pid, run.bootStart));
         if (gone) await this.#ended(run, null, null);
       } finally {
         checking = false;
