@@ -22,6 +22,7 @@ const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
 const Console = lazy(() => import("./pages/Console/Console.tsx"));
 const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
 const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx"));
+const PlayerHistory = lazy(() => import("./pages/PlayerHistory/PlayerHistory.tsx"));
 
 function Loading() {
   return (
@@ -38,6 +39,7 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/mods", element: <Mods /> },
   { path: "/server-settings", element: <ServerSettings /> },
   { path: "/players", element: <Players /> },
+  { path: "/players/history", element: <PlayerHistory /> },
   { path: "/game-settings", element: <GameSettings /> },
   { path: "/console", element: <Console /> },
   { path: "/logs", element: <Logs /> },

@@ -12,6 +12,7 @@ import PeopleIcon from "@mui/icons-material/People";
 import HelpIcon from "@mui/icons-material/Help";
 import GroupsIcon from "@mui/icons-material/Groups";
 import NotificationsIcon from "@mui/icons-material/Notifications";
+import HistoryIcon from "@mui/icons-material/History";
 
 export interface NavItem {
   to: string;
@@ -25,6 +26,7 @@ export const NAV: NavItem[] = [
   { to: "/mods", label: "Mods", icon: <ExtensionIcon /> },
   { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
   { to: "/players", label: "Players", icon: <GroupsIcon /> },
+  { to: "/players/history", label: "Player history", icon: <HistoryIcon /> },
   { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
   { to: "/console", label: "Console", icon: <TerminalIcon /> },
   { to: "/logs", label: "Logs", icon: <ArticleIcon /> },

@@ -28,6 +28,7 @@ import { type FieldErrors, portNumber, type StartField, validateStart } from "..
 import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
 import { formatUtc } from "../../../../shared/format.ts";
 import { logBoxSx } from "../../components/logStyle.ts";
+import { PlayersChart } from "./PlayersChart.tsx";
 
 const STATE_LABEL = { stopped: "Stopped", starting: "Starting", running: "Running", stopping: "Stopping" } as const;
 const STATE_COLOR = { stopped: "error", starting: "warning", running: "success", stopping: "warning" } as const;
@@ -258,6 +259,7 @@ export default function Controls() {
           </Stack>
         </Panel>
         {crashed && <LastCrash exit={crashed} />}
+        <PlayersChart />
       </Box>
     </Page>
   );
