@@ -18,6 +18,8 @@ export interface NavItem {
   to: string;
   label: string;
   icon: ReactNode;
+  /** Highlight only on this exact path (a page with pages below it in the sidebar). */
+  end?: boolean;
 }
 
 export const NAV: NavItem[] = [
@@ -25,7 +27,7 @@ export const NAV: NavItem[] = [
   { to: "/saves", label: "Saves", icon: <SaveIcon /> },
   { to: "/mods", label: "Mods", icon: <ExtensionIcon /> },
   { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
-  { to: "/players", label: "Players", icon: <GroupsIcon /> },
+  { to: "/players", label: "Players", icon: <GroupsIcon />, end: true },
   { to: "/players/history", label: "Player history", icon: <HistoryIcon /> },
   { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
   { to: "/console", label: "Console", icon: <TerminalIcon /> },

@@ -19,7 +19,8 @@ const H = 120;
 export function stepPath(samples: OnlineCountSample[], from: number, to: number, max: number): string {
   const x = (t: number) => ((Math.min(Math.max(t, from), to) - from) / (to - from)) * W;
   const y = (n: number) => H - (n / max) * (H - 8);
-  let d = "";
+  // Before the first sample in the window nobody was seen online.
+  let d = samples.length && Date.parse(samples[0].at) > from ? `M0,${y(0).toFixed(1)}` : "";
   let last = 0;
   for (const s of samples) {
     const t = Date.parse(s.at);
