@@ -15,6 +15,7 @@ import { parsePlayerLine } from "./parse.ts";
 import { PlayerLogStore } from "./store.ts";
 
 export const SAMPLE_EVERY_MS = 10 * 60_000;
+const CHAT_BATCH = 500;
 
 export interface PlayerHistoryDeps {
   bus: EventBus;
@@ -32,6 +33,8 @@ export class PlayerHistory {
   readonly store: PlayerLogStore;
   #unsubscribe: (() => void)[] = [];
   #retention: ReturnType<typeof setInterval>;
+  #chat: [number, string, string][] = [];
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
   /** Settles when the last reconciliation with the game has (tests wait on it). */
   reconciled: Promise<void> = Promise.resolve();
 
@@ -68,9 +71,14 @@ export class PlayerHistory {
     try {
       switch (p.kind) {
         case "chat":
-          this.store.chat(now, p.name, p.message);
+          // Chat is the bulk of the lines: written in batches, one transaction each (a commit per line
+          // would cap it at a few hundred lines a second).
+          this.#chat.push([now, p.name, p.message]);
+          if (this.#chat.length >= CHAT_BATCH) this.flush();
+          else this.#flushTimer ??= setTimeout(() => this.flush(), 0);
           return;
         case "join":
+          this.flush();
           if (!this.store.join(p.name, now)) return;
           this.#sample(now);
           this.deps.bus.emit("alert", {
@@ -82,6 +90,7 @@ export class PlayerHistory {
           });
           return;
         default: {
+          this.flush();
           const reason = p.kind === "leave" ? "left" : p.kind === "kick" ? "kicked" : "banned";
           if (!this.store.leave(p.name, now, reason)) return;
           this.#sample(now);
@@ -97,6 +106,19 @@ export class PlayerHistory {
       }
     } catch (e) {
       this.deps.log.error("Could not record a player line", { error: String(e) });
+    }
+  }
+
+  /** Writes the chat lines not written yet. */
+  flush(): void {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (this.#chat.length === 0) return;
+    const batch = this.#chat.splice(0);
+    try {
+      this.store.chatBatch(batch);
+    } catch (e) {
+      this.deps.log.error("Could not record chat lines", { lines: batch.length, error: String(e) });
     }
   }
 
@@ -142,6 +164,7 @@ export class PlayerHistory {
   }
 
   close(): void {
+    this.flush();
     for (const u of this.#unsubscribe) u();
     clearInterval(this.#retention);
   }

@@ -1,7 +1,7 @@
 // Player history in SQLite: one row per session (joined_at, left_at: NULL while online), chat lines, and
 // samples of how many were online. Times are the panel's clock in ms.
 
-import type { Db } from "../../store/db.ts";
+import { type Db, transaction } from "../../store/db.ts";
 import type { ChatLine, OnlineCountSample, PlayerHistoryRow } from "../../../shared/alerts.ts";
 import type { StatementSync } from "node:sqlite";
 
@@ -54,6 +54,13 @@ export class PlayerLogStore {
 
   chat(at: number, name: string, message: string): void {
     this.#chat.run(at, name, message);
+  }
+
+  /** Many chat lines in one transaction. */
+  chatBatch(lines: [number, string, string][]): void {
+    transaction(this.db, () => {
+      for (const [at, name, message] of lines) this.#chat.run(at, name, message);
+    });
   }
 
   sample(at: number, count: number): void {
