@@ -39,7 +39,7 @@ export function PlayersChart() {
     if (!online) return;
     const load = () => {
       setTo(Date.now());
-      playerHistoryApi.onlineCounts(HOURS).then(setSamples, () => {});
+      playerHistoryApi.onlineCounts(HOURS).then((s) => setSamples(Array.isArray(s) ? s : []), () => {});
     };
     load();
     const timer = setInterval(load, 60_000);
