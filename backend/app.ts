@@ -51,6 +51,8 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
   app.use("*", clientInfo(ctx.config));
   app.use("*", async (c, next) => {
     await next();
+    // Tells the PWA an answer is the panel's own, not a reverse proxy's 502 while the panel is down.
+    c.header("X-Factorio-Panel", "1");
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "same-origin");
     c.header("X-Frame-Options", "DENY");

@@ -22,6 +22,8 @@ import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
 import { Alerts } from "./alerts/service.ts";
 import { PlayerHistory } from "./factorio/playerlog/history.ts";
+import { ModPortal } from "./factorio/portal.ts";
+import { ModManager } from "./factorio/modmanager.ts";
 
 export interface AppContext {
   config: Config;
@@ -46,6 +48,10 @@ export interface AppContext {
   /** Who played when, and the chat, from the game's console lines. */
   playerHistory: PlayerHistory;
   saves: Saves;
+  /** The Factorio mod portal and auth server (token owner-only in the data dir). */
+  portal: ModPortal;
+  /** Installed mods, portal installs and updates, mod packs. */
+  mods: ModManager;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -91,11 +97,11 @@ export async function createContext(
   });
   // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
   const lease = new GameDirLease(() => ctx.serverState());
-  const game = new GameServer({ config, bus, log, now, lease });
+  const paths = factorioPaths(config);
+  const game = new GameServer({ config, paths, bus, log, now, lease });
   const gameOps = new GameOps();
   await game.ready;
   connectGameToHub(game, hub);
-  const paths = factorioPaths(config);
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
   const settings = new ServerSettings(paths, players);
@@ -120,6 +126,17 @@ export async function createContext(
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
+  const portal = new ModPortal({
+    portalUrl: config.modPortalUrl,
+    authUrl: config.authUrl,
+    listCacheMs: config.modPortalCacheMinutes * 60_000,
+    dataDir: config.dataDir,
+    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
+    log,
+    now,
+  });
+  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
+
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
   const ctx: AppContext = {
@@ -138,6 +155,8 @@ export async function createContext(
     alerts,
     playerHistory,
     saves,
+    portal,
+    mods,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
