@@ -47,6 +47,19 @@ export function playTime(seconds: number): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
 }
 
+function SearchField({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <TextField
+      size="small"
+      label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      sx={{ mb: 1.5, width: { xs: "100%", sm: 320 } }}
+      slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> } }}
+    />
+  );
+}
+
 function HistoryTable() {
   const { online } = useSnapshot(connection);
   const [rows, setRows] = useState<PlayerHistoryRow[] | null>(null);
@@ -70,14 +83,7 @@ function HistoryTable() {
 
   return (
     <Panel title="Players history">
-      <TextField
-        size="small"
-        label="Search players"
-        value={q}
-        onChange={(e) => setQ(e.target.value)}
-        sx={{ mb: 1.5, width: { xs: "100%", sm: 320 } }}
-        slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> } }}
-      />
+      <SearchField label="Search players" value={q} onChange={setQ} />
       {rows === null
         ? <Typography color="text.secondary">{online ? "Loading..." : "The history is shown when the panel can be reached."}</Typography>
         : rows.length === 0
@@ -133,14 +139,7 @@ function ChatLog() {
   }, [q, online]);
   return (
     <Panel title="Chat log">
-      <TextField
-        size="small"
-        label="Search chat"
-        value={q}
-        onChange={(e) => setQ(e.target.value)}
-        sx={{ mb: 1.5, width: { xs: "100%", sm: 320 } }}
-        slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> } }}
-      />
+      <SearchField label="Search chat" value={q} onChange={setQ} />
       {lines === null
         ? <Typography color="text.secondary">Loading...</Typography>
         : lines.length === 0
