@@ -32,6 +32,8 @@ const byName = (rows: PlayerHistoryRow[], name: string) => rows.find((r) => r.na
 for (const version of ["1.1", "2.0"] as const) {
   Deno.test(`${version}: joins, chat and leaves become sessions and a chat log; a crash ends every session`, withGamePanel(async (p) => {
     const c = await p.login();
+    const alerts: string[] = [];
+    p.ctx.bus.on("alert", (a) => a.kind.startsWith("player-") && alerts.push(`${a.kind}: ${a.body}`));
     await startGame(c);
     await p.ctx.game.rcon(`/fake-join alice "Jean Luc" Zoë_Ø`);
     await p.ctx.game.rcon(`/fake-chat "Jean Luc" need more iron: 50% please`);
@@ -42,6 +44,12 @@ for (const version of ["1.1", "2.0"] as const) {
       rows.map((r) => [r.name, r.sessions, r.online]).sort(),
       [["Jean Luc", 1, true], ["Zoë_Ø", 1, true], ["alice", 1, false]],
     );
+    assert.deepEqual(alerts, [
+      "player-joined: alice joined the game.",
+      "player-joined: Jean Luc joined the game.",
+      "player-joined: Zoë_Ø joined the game.",
+      "player-left: alice left the game.",
+    ]);
     const alice = byName(rows, "alice")!;
     assert.ok(alice.first_seen <= alice.last_seen);
     assert.ok(alice.play_time_s >= 0);
@@ -61,12 +69,18 @@ for (const version of ["1.1", "2.0"] as const) {
     await p.ctx.game.rcon(`/fake-join alice`);
     await until(() => history(c), (r) => byName(r, "alice")?.sessions === 2, "alice's second session");
 
+    // A kick ends the session (the game's [LEAVE] after the [KICK] changes nothing more).
+    await p.ctx.game.rcon(`/kick Zoë_Ø spamming`);
+    await until(() => history(c), (r) => byName(r, "Zoë_Ø")?.online === false, "Zoë kicked");
+    assert.equal(alerts.at(-1), "player-left: Zoë_Ø was kicked by <server> (spamming).");
+    assert.equal(alerts.filter((a) => a.includes("Zoë_Ø") && a.startsWith("player-left")).length, 1);
+
     await p.ctx.game.rcon("/fake-crash 3").catch(() => {}); // the game dies before it answers
     await waitForStatus(p.ctx, "stopped");
     rows = await history(c);
     assert.deepEqual(rows.map((r) => r.online), [false, false, false], "the crash ended every session");
     const counts = (await c.get("/api/players/online-counts?hours=1")).body as OnlineCountSample[];
-    assert.deepEqual(counts.map((s) => s.count), [1, 2, 3, 2, 3, 0]);
+    assert.deepEqual(counts.map((s) => s.count), [1, 2, 3, 2, 3, 2, 0]);
     assert.equal((await c.get("/api/players/online-counts?hours=0")).status, 400);
   }, { version }));
 }
