@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import { retryAfterMs } from "../../shared/util.ts";
 import type { ChannelRow, ChannelStore } from "./store.ts";
 import { type Message, type OutgoingRequest, requestFor } from "./formats.ts";
+import { TargetQueues } from "./queues.ts";
 
 export type ChannelResult =
   | { kind: "delivered"; status: number }
@@ -80,21 +81,20 @@ export interface DeliveryDeps {
   now: () => number;
 }
 
-export class ChannelDelivery {
+export class ChannelDelivery extends TargetQueues<Queue> {
   /** Tests shorten these. */
   retryDelaysMs = RETRY_DELAYS_MS;
   timeoutMs = SEND_TIMEOUT_MS;
   rateRefillMs = RATE_REFILL_MS;
-  #queues = new Map<number, Queue>();
-  #idle: (() => void)[] = [];
-  #abort = new AbortController();
 
-  constructor(private readonly deps: DeliveryDeps) {}
+  constructor(private readonly deps: DeliveryDeps) {
+    super(deps.log, "alerts");
+  }
 
   enqueue(channelId: number, message: Message): void {
-    if (this.#abort.signal.aborted) return;
-    let q = this.#queues.get(channelId);
-    if (!q) this.#queues.set(channelId, (q = { jobs: [], busy: false, tokens: RATE_BURST, refilledAt: this.deps.now() }));
+    if (this.abort.signal.aborted) return;
+    let q = this.queues.get(channelId);
+    if (!q) this.queues.set(channelId, (q = { jobs: [], busy: false, tokens: RATE_BURST, refilledAt: this.deps.now() }));
     q.jobs.push({ message, attempts: 0 });
     if (q.jobs.length > MAX_QUEUED_PER_CHANNEL) {
       const dropped = q.jobs.splice(0, q.jobs.length - MAX_QUEUED_PER_CHANNEL).length;
@@ -105,7 +105,7 @@ export class ChannelDelivery {
 
   /** Sends one message now and records the outcome on the channel (also "Send test"). */
   async send(row: ChannelRow, message: Message): Promise<ChannelResult> {
-    const result = await post(requestFor(row, message, this.deps.now()), this.timeoutMs, this.#abort.signal);
+    const result = await post(requestFor(row, message, this.deps.now()), this.timeoutMs, this.abort.signal);
     const at = this.deps.now();
     const fields = { channel: row.id, type: row.type, kind: message.kind };
     if (result.kind === "delivered") {
@@ -143,7 +143,7 @@ export class ChannelDelivery {
   async #drain(channelId: number, q: Queue): Promise<void> {
     q.busy = true;
     try {
-      while (q.jobs.length > 0 && !this.#abort.signal.aborted) {
+      while (q.jobs.length > 0 && !this.abort.signal.aborted) {
         const row = this.deps.store.byId(channelId);
         if (!row || row.enabled !== 1) {
           q.jobs.length = 0; // deleted or disabled meanwhile
@@ -173,36 +173,13 @@ export class ChannelDelivery {
       q.jobs.length = 0;
     } finally {
       q.busy = false;
-      if (q.jobs.length === 0 && !q.timer) this.#queues.delete(channelId);
-      this.#checkIdle();
+      if (q.jobs.length === 0 && !q.timer) this.queues.delete(channelId);
+      this.checkIdle();
     }
   }
 
   /** Messages waiting (or being sent) for a channel. */
   pending(channelId: number): number {
-    return this.#queues.get(channelId)?.jobs.length ?? 0;
-  }
-
-  /** Resolves once nothing is queued, being sent or waiting for a retry. */
-  settled(): Promise<void> {
-    if (this.#queues.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idle.push(resolve));
-  }
-
-  #checkIdle(): void {
-    if (this.#queues.size > 0) return;
-    for (const w of this.#idle.splice(0)) w();
-  }
-
-  close(): void {
-    this.#abort.abort();
-    let dropped = 0;
-    for (const q of this.#queues.values()) {
-      clearTimeout(q.timer);
-      dropped += q.jobs.length;
-    }
-    if (dropped > 0) this.deps.log.warn("Shutting down with alerts unsent", { dropped });
-    this.#queues.clear();
-    this.#checkIdle();
+    return this.queues.get(channelId)?.jobs.length ?? 0;
   }
 }

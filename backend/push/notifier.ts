@@ -13,6 +13,7 @@ import { CRITICAL_EVENTS } from "../../shared/alerts.ts";
 import type { PushSubscriptionStore } from "../store/push.ts";
 import type { AlertConsumer, DispatchedAlert } from "../alerts/alert.ts";
 import { inQuietHours } from "./quiet.ts";
+import { TargetQueues } from "../alerts/queues.ts";
 import { type DeliveryOptions, type PushSender, type SendResult, serviceHost } from "./sender.ts";
 
 /** Delays before the 2nd, 3rd, ... attempt; after the last one the message is given up. */
@@ -59,13 +60,13 @@ export interface NotifierDeps {
   now: () => number;
 }
 
-export class Notifier implements AlertConsumer {
+export class Notifier extends TargetQueues<DeviceQueue> implements AlertConsumer {
   /** Tests shorten these; see RETRY_DELAYS_MS. */
   retryDelaysMs = RETRY_DELAYS_MS;
-  #queues = new Map<number, DeviceQueue>();
-  #idleWaiters: (() => void)[] = [];
-  #abort = new AbortController();
-  constructor(private readonly deps: NotifierDeps) {}
+
+  constructor(private readonly deps: NotifierDeps) {
+    super(deps.log, "push notifications");
+  }
 
   deliver(alert: DispatchedAlert): void {
     const critical = alert.audience.some((k) => CRITICAL_EVENTS.includes(k));
@@ -82,9 +83,9 @@ export class Notifier implements AlertConsumer {
 
   /** Queues a message for one device. */
   enqueue(deviceId: number, payload: PushPayload, options: DeliveryOptions): void {
-    if (this.#abort.signal.aborted) return;
-    let q = this.#queues.get(deviceId);
-    if (!q) this.#queues.set(deviceId, (q = { jobs: [], busy: false }));
+    if (this.abort.signal.aborted) return;
+    let q = this.queues.get(deviceId);
+    if (!q) this.queues.set(deviceId, (q = { jobs: [], busy: false }));
     q.jobs.push({ payload, options, attempts: 0, queuedAt: this.deps.now() });
     if (q.jobs.length > MAX_QUEUED_PER_DEVICE) {
       const dropped = q.jobs.splice(0, q.jobs.length - MAX_QUEUED_PER_DEVICE);
@@ -100,7 +101,7 @@ export class Notifier implements AlertConsumer {
   async send(deviceId: number, payload: PushPayload, options: DeliveryOptions): Promise<SendResult | null> {
     const row = this.deps.store.byId(deviceId);
     if (!row) return null;
-    const result = await this.deps.sender.send(row, payload, options, this.#abort.signal);
+    const result = await this.deps.sender.send(row, payload, options, this.abort.signal);
     const now = this.deps.now();
     const fields = { device: row.id, user: row.user_id, service: serviceHost(row.endpoint), kind: payload.kind };
     switch (result.kind) {
@@ -125,7 +126,7 @@ export class Notifier implements AlertConsumer {
   async #drain(deviceId: number, q: DeviceQueue): Promise<void> {
     q.busy = true;
     try {
-      while (q.jobs.length > 0 && !this.#abort.signal.aborted) {
+      while (q.jobs.length > 0 && !this.abort.signal.aborted) {
         const job = q.jobs[0];
         job.attempts++;
         const result = await this.send(deviceId, job.payload, job.options);
@@ -162,31 +163,8 @@ export class Notifier implements AlertConsumer {
       q.jobs.length = 0;
     } finally {
       q.busy = false;
-      if (q.jobs.length === 0 && !q.timer) this.#queues.delete(deviceId);
-      this.#checkIdle();
+      if (q.jobs.length === 0 && !q.timer) this.queues.delete(deviceId);
+      this.checkIdle();
     }
-  }
-
-  /** Resolves once nothing is queued, being sent or waiting for a retry. */
-  settled(): Promise<void> {
-    if (this.#queues.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
-  }
-
-  #checkIdle(): void {
-    if (this.#queues.size > 0) return;
-    for (const w of this.#idleWaiters.splice(0)) w();
-  }
-
-  close(): void {
-    this.#abort.abort();
-    let dropped = 0;
-    for (const q of this.#queues.values()) {
-      clearTimeout(q.timer);
-      dropped += q.jobs.length;
-    }
-    if (dropped > 0) this.deps.log.warn("Shutting down with push notifications unsent", { dropped });
-    this.#queues.clear();
-    this.#checkIdle();
   }
 }
