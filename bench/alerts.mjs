@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { DENO, median, PANEL_PERMISSIONS, percentile, ROOT, startPanel, stopPanel } from "./lib.mjs";
+import { DENO, median, PANEL_PERMISSIONS, panelClient, percentile, ROOT, startPanel, stopPanel } from "./lib.mjs";
 import { startFakeAlerts } from "../tests/fake-alerts/server.mjs";
 import { freeUdpPort, installGame, rconExec } from "../tests/fake-factorio/launch.mjs";
 
@@ -24,19 +24,7 @@ const MERGE_S = 1;
 const factorioDir = installGame(mkdtempSync(join(tmpdir(), "factorio-bench-")));
 const fake = await startFakeAlerts();
 const panel = await startPanel({ args: ["--factorio-dir", factorioDir, "--alert-merge-seconds", String(MERGE_S)] });
-let cookie = "";
-async function api(method, path, body) {
-  const res = await fetch(panel.url + path, {
-    method,
-    headers: { Origin: panel.url, Cookie: cookie, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const set = res.headers.get("set-cookie");
-  if (set) cookie = set.split(";")[0];
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const api = panelClient(panel);
 
 const toReceipt = [];
 const fromExit = [];
