@@ -65,9 +65,10 @@ test("a Discord channel gets the test and the crash embed; players' history and 
 
   await page.goto("/players/history");
   const table = page.getByRole("table", { name: "Players history" });
-  await expect(table.getByRole("row")).toHaveCount(3);
+  // A loaded machine: the page, its data and the tail of the game's log may all take a while.
+  await expect(table.getByRole("row")).toHaveCount(3, { timeout: 60_000 });
   await expect(table).toContainText("Jean Luc");
-  await expect(page.getByRole("list", { name: "Chat lines" })).toContainText("Jean Luc: who took my iron plates?");
+  await expect(page.getByRole("list", { name: "Chat lines" })).toContainText("Jean Luc: who took my iron plates?", { timeout: 30_000 });
   await page.getByLabel("Search chat").fill("nothing like this");
   await expect(page.getByText("Nothing said matches.")).toBeVisible();
   await page.getByLabel("Search chat").fill("");
@@ -77,7 +78,7 @@ test("a Discord channel gets the test and the crash embed; players' history and 
   await page.screenshot({ path: "test-results/e2e/player-history-desktop.png", fullPage: true });
 
   await page.goto("/");
-  await expect(page.getByRole("img", { name: /Players online over the last 24 hours: 0 now, at most 2\./ })).toBeVisible();
+  await expect(page.getByRole("img", { name: /Players online over the last 24 hours: 0 now, at most 2\./ })).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: "test-results/e2e/controls-chart-desktop.png", fullPage: true });
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: "test-results/e2e/controls-chart-phone.png", fullPage: true });
