@@ -66,6 +66,8 @@ export interface ContextOptions {
   quiet?: boolean;
   /** Password of the first user; otherwise PANEL_ADMIN_PASSWORD or a generated one. */
   adminPassword?: string;
+  /** Runs before the first user would be created (an import brings its own users). */
+  beforeBootstrap?: (ctx: AppContext) => Promise<void>;
 }
 
 export interface Bootstrap {
@@ -173,6 +175,7 @@ export async function createContext(
     },
   };
 
+  await opts.beforeBootstrap?.(ctx);
   const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
 
   // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.
