@@ -20,6 +20,8 @@ import { modSettingsRoutes } from "./http/modsettings.ts";
 import { worldRoutes } from "./http/world.ts";
 import { versionRoutes } from "./http/versions.ts";
 import { backupRoutes } from "./http/backups.ts";
+import { alertRoutes } from "./http/alerts.ts";
+import { playerHistoryRoutes } from "./http/playerhistory.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -35,6 +37,8 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...pushRoutes(ctx),
     ...versionRoutes(ctx),
     ...backupRoutes(ctx),
+    ...alertRoutes(ctx),
+    ...playerHistoryRoutes(ctx),
   ];
 }
 

@@ -41,6 +41,10 @@ export interface Config {
   backupsDir: string;
   backupSaveTimeout: number;
   timeZone: string;
+  alertMergeSeconds: number;
+  alertStillDownMinutes: number;
+  alertDiskLowPercent: number;
+  playerCountDays: number;
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -247,6 +251,26 @@ export const OPTIONS: Option<any>[] = [
     help: "seconds before an update restart at which players in game are warned, comma-separated",
     defaultText: "300,60,10", defaultValue: () => ["300", "60", "10"],
     check: (list) => (list.every((n: string) => /^\d{1,4}$/.test(n) && Number(n) <= 3600) ? undefined : "must be whole seconds from 0 to 3600, like 300,60,10"),
+  }),
+  opt({
+    key: "alertMergeSeconds", flag: "alert-merge-seconds", kind: "int", min: 1, max: 86400,
+    help: "repeats of an alert within this many seconds are merged into one message (\"crashed 3 times in 5 minutes\")",
+    defaultText: "300", defaultValue: () => 300,
+  }),
+  opt({
+    key: "alertStillDownMinutes", flag: "alert-still-down-minutes", kind: "int", min: 0, max: 1440,
+    help: "alert again when the game is still down this many minutes after a crash (0: never)",
+    defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "alertDiskLowPercent", flag: "alert-disk-low-percent", kind: "int", min: 0, max: 100,
+    help: "alert when less than this share (percent) of the saves' or data dir's volume is free (0: never)",
+    defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "playerCountDays", flag: "player-count-days", kind: "int", min: 1, max: 3650,
+    help: "days the counts of players online are kept (for the chart on Controls)",
+    defaultText: "30", defaultValue: () => 30,
   }),
 ];
 

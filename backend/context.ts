@@ -10,6 +10,7 @@ import { type Db, openDb } from "./store/db.ts";
 import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
+import { PUSH_MSG } from "../shared/messages.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
 import { GameServer } from "./factorio/game/supervisor.ts";
 import { connectGameToHub } from "./factorio/game/hub.ts";
@@ -23,6 +24,8 @@ import { Saves } from "./factorio/saves.ts";
 import { FactorioVersions } from "./factorio/versions/service.ts";
 import { Updater } from "./factorio/versions/update.ts";
 import { connectVersionsToHub } from "./factorio/versions/hub.ts";
+import { Alerts } from "./alerts/service.ts";
+import { PlayerHistory } from "./factorio/playerlog/history.ts";
 import { ModPortal } from "./factorio/portal.ts";
 import { ModManager } from "./factorio/modmanager.ts";
 import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
@@ -49,6 +52,10 @@ export interface AppContext {
   settings: ServerSettings;
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
+  /** Alerts: the dispatcher that fans "alert" bus events out to push devices and channels, and the channels. */
+  alerts: Alerts;
+  /** Who played when, and the chat, from the game's console lines. */
+  playerHistory: PlayerHistory;
   saves: Saves;
   /** Game versions from factorio.com: install, activate, delete, update check. */
   versions: FactorioVersions;
@@ -99,7 +106,16 @@ export async function createContext(
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
   // Listening before the game is looked for, so a game found ended at start-up is announced too.
-  const push = new PushService({ config, db, bus, log, now });
+  const push = new PushService({ config, db, log, now });
+  const alerts = new Alerts({
+    config,
+    bus,
+    log,
+    db,
+    now,
+    push: push.notifier,
+    diskPaths: [join(config.factorioDir, "saves"), config.dataDir],
+  });
   // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
   const lease = new GameDirLease(() => ctx.serverState());
   const paths = factorioPaths(config);
@@ -110,6 +126,15 @@ export async function createContext(
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
   const settings = new ServerSettings(paths, players);
+  const playerHistory = new PlayerHistory({
+    bus,
+    db,
+    log,
+    now,
+    gameState: () => game.state,
+    onlineNow: () => players.online(),
+    countDays: config.playerCountDays,
+  });
 
   const saves = new Saves({
     paths,
@@ -147,8 +172,21 @@ export async function createContext(
   });
   const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
   mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
-  // Failed backups and scheduled tasks reach the devices that asked for "task-failed" alerts.
-  const alert = (title: string, body: string, url: string) => push.notifier.alert("task-failed", title, body, url);
+  // Failed backups and scheduled tasks are alerts like any other: the dispatcher sends them to the push
+  // devices and channels that asked for them.
+  const alert = (title: string, body: string, url: string) =>
+    bus.emit("alert", { kind: url === "/backups" ? "backup-failed" : "task-failed", title, body, url });
+  // So is a new game version found by the update check.
+  bus.on("factorio.versions", (m) => {
+    if (m.kind !== "update-available") return;
+    bus.emit("alert", {
+      kind: "factorio-update",
+      title: PUSH_MSG.titleUpdate,
+      body: `Factorio ${m.info.latest} is out (${m.info.channel}); the server has ${m.info.current}. Update it from Controls.`,
+      key: m.info.latest,
+      url: "/",
+    });
+  });
   const backups = new Backups({
     dir: config.backupsDir,
     dataDir: config.dataDir,
@@ -192,6 +230,8 @@ export async function createContext(
     players,
     settings,
     push,
+    alerts,
+    playerHistory,
     saves,
     versions,
     updater,
@@ -233,6 +273,8 @@ export async function createContext(
     log.info("No game found: installing Factorio", { version: config.factorioVersion });
     versions.install(config.factorioVersion, { activate: true }).catch((e) => log.error("The first-start install could not start", { error: String(e) }));
   }
+  ctx.onClose(() => alerts.close());
+  ctx.onClose(() => playerHistory.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.

@@ -4,6 +4,7 @@
 import type { ServerExit, ServerState, ServerStatus } from "../shared/api.ts";
 import type { Logger } from "./log.ts";
 import type { VersionsMessage } from "../shared/factorio-versions.ts";
+import type { Alert } from "./alerts/alert.ts";
 
 export interface PanelEvents {
   /** The game's status changed. `exit` is set when the change is the process ending. */
@@ -14,6 +15,12 @@ export interface PanelEvents {
   "sessions.revoked": { sessionIds: string[] };
   /** Game versions: install progress, update progress, or "the list changed" (factorio/versions/). */
   "factorio.versions": VersionsMessage;
+  /** Something admins are told about (alerts/alert.ts); the alert dispatcher fans it out. */
+  alert: Alert;
+  /** A successful sign-in (for the "new sign-in" alert). */
+  "auth.signed-in": { userId: number; username: string; address: string; userAgent: string };
+  /** A panel user was added or removed. */
+  "users.changed": { action: "added" | "removed"; username: string };
 }
 
 export type EventName = keyof PanelEvents;

@@ -29,6 +29,23 @@ export function startPanel({ dataDir, args = [], env = {} } = {}) {
   });
 }
 
+/** A JSON client for a bench panel that keeps the session cookie and sends the panel's own Origin. */
+export function panelClient(panel) {
+  let cookie = "";
+  return async function api(method, path, body) {
+    const res = await fetch(panel.url + path, {
+      method,
+      headers: { Origin: panel.url, Cookie: cookie, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const set = res.headers.get("set-cookie");
+    if (set) cookie = set.split(";")[0];
+    const data = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(data)}`);
+    return data;
+  };
+}
+
 export async function stopPanel(p) {
   const exited = new Promise((r) => p.child.once("exit", r));
   p.child.kill("SIGTERM");

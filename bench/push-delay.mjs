@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { median, percentile, startPanel, stopPanel } from "./lib.mjs";
+import { median, panelClient, percentile, startPanel, stopPanel } from "./lib.mjs";
 import { startFakePush } from "../tests/fake-push/launch.mjs";
 import { freeUdpPort, installGame, rconExec } from "../tests/fake-factorio/launch.mjs";
 
@@ -18,19 +18,7 @@ const crashes = Number(process.argv[2] ?? 20);
 const factorioDir = installGame(mkdtempSync(join(tmpdir(), "factorio-bench-")));
 const fake = await startFakePush();
 const panel = await startPanel({ args: ["--factorio-dir", factorioDir, "--push-ca-file", fake.caFile] });
-let cookie = "";
-async function api(method, path, body) {
-  const res = await fetch(panel.url + path, {
-    method,
-    headers: { Origin: panel.url, Cookie: cookie, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const set = res.headers.get("set-cookie");
-  if (set) cookie = set.split(";")[0];
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const api = panelClient(panel);
 
 const toReceipt = [];
 const fromExit = [];

@@ -1,6 +1,8 @@
 // The API's entity types, written once for both sides. Field names follow the wire format of the
 // long-standing panel this API is compatible with (see docs/architecture.md), hence the snake_case.
 
+import { ALERT_CATALOGUE, type AlertEvent, isAlertEvent, type QuietHours } from "./alerts.ts";
+
 // ---- Session and users ----
 
 export type Role = "admin";
@@ -276,22 +278,17 @@ export interface OnlinePlayers {
 
 // ---- Push notifications ----
 
-/** Server events a device can be alerted about. */
-export type PushEvent = "started" | "stopped" | "crashed" | "update" | "task-failed";
+/** Events a device can be alerted about: every alert event (shared/alerts.ts). */
+export type PushEvent = AlertEvent;
 
 /** The event catalogue, in display order, with what a new device gets unless it chooses. */
-export const PUSH_EVENTS: readonly { event: PushEvent; label: string; help: string; byDefault: boolean }[] = [
-  { event: "crashed", label: "Crashed", help: "The game ended without being asked to (or failed to start).", byDefault: true },
-  { event: "stopped", label: "Stopped", help: "Someone used Save & Stop or Kill.", byDefault: true },
-  { event: "started", label: "Started", help: "The game is up and accepting players.", byDefault: false },
-  { event: "update", label: "Game update", help: "A new Factorio version of the server's channel is out.", byDefault: false },
-  { event: "task-failed", label: "Backup or schedule failed", help: "A backup or a scheduled task failed, or backups ran short of disk space.", byDefault: true },
-];
+export const PUSH_EVENTS = ALERT_CATALOGUE;
 
-export const DEFAULT_PUSH_EVENTS: readonly PushEvent[] = PUSH_EVENTS.filter((e) => e.byDefault).map((e) => e.event);
+/** A new device gets the alerts about the game being down, not the chatter. */
+export const DEFAULT_PUSH_EVENTS: readonly PushEvent[] = ["crashed", "stopped", "start-failed", "still-down"];
 
 export function isPushEvent(value: unknown): value is PushEvent {
-  return typeof value === "string" && PUSH_EVENTS.some((e) => e.event === value);
+  return isAlertEvent(value);
 }
 
 /** GET /api/push/key. */
@@ -324,12 +321,15 @@ export interface PushDevice {
   last_success_at: string | null;
   /** The last failed delivery, when it came after the last success. */
   last_error: string | null;
+  /** No alerts in these hours, except critical ones; null when not set. */
+  quiet_hours: QuietHours | null;
 }
 
 /** POST /api/push/devices/:id. */
 export interface PushDeviceUpdate {
   name?: string;
   events?: PushEvent[];
+  quiet_hours?: QuietHours | null;
 }
 
 /** POST /api/push/test answers one of these per device it tried. */

@@ -1,6 +1,8 @@
 // Every user-facing text the product specification fixes, word for word. Both the backend (validation
 // answers) and the PWA (form errors, flashes) use these, so the two can never drift apart.
 
+import { ALERT_EVENTS, CHANNEL_TYPES } from "./alerts.ts";
+
 export const MSG = {
   // Login
   usernameRequired: "Username is required",
@@ -124,7 +126,8 @@ export const PUSH_MSG = {
   keysInvalid: "The subscription's keys are not valid: p256dh must be a P-256 public key and auth 16 bytes, both base64url.",
   subscriptionRequired: "A subscription (endpoint and keys) is required.",
   nameInvalid: (max: number) => `A device name must be 1 to ${max} characters.`,
-  eventsInvalid: "Events must be a list of: crashed, stopped, started, update.",
+  eventsInvalid: `Events must be a list of: ${ALERT_EVENTS.join(", ")}.`,
+  quietHoursInvalid: 'Quiet hours need a start and an end as "HH:MM" and a time zone such as "Europe/Berlin", or null.',
   deviceNotFound: "No such device. It may have been removed already.",
   tooManyDevices: (max: number) => `You already have ${max} devices with notifications. Remove one first.`,
   deviceRemoved: "Notifications are off for this device.",
@@ -134,6 +137,9 @@ export const PUSH_MSG = {
   titleStopped: "Factorio server stopped",
   titleCrashed: "Factorio server crashed",
   titleUpdate: "Factorio update available",
+  titleStartFailed: "Factorio server failed to start",
+  titleStillDown: "Factorio server still down",
+  titleBackUp: "Factorio server back up",
   titleTest: "Test notification",
   bodyTest: "Notifications from Factorio Panel work on this device.",
 
@@ -142,4 +148,20 @@ export const PUSH_MSG = {
   offlineHint: "Actions need a connection. The panel reconnects by itself.",
   needsConnection: "No connection to the panel: this needs a connection.",
   updateAvailable: "New version available",
+} as const;
+
+/** Alert channels (Notifications page) and their errors. */
+export const CHANNEL_MSG = {
+  typeInvalid: `Type must be one of: ${CHANNEL_TYPES.join(", ")}.`,
+  nameInvalid: (max: number) => `A channel name must be 1 to ${max} characters.`,
+  urlInvalid: "The URL must be a full http:// or https:// address without a user name or password.",
+  topicInvalid: "An ntfy topic is 1 to 64 letters, digits, - or _.",
+  priorityInvalid: "Priority must be a whole number from 1 (min) to 5 (max).",
+  tokenInvalid: "The token must be at most 200 characters, without spaces.",
+  enabledInvalid: "enabled must be true or false.",
+  notFound: "No such channel. It may have been deleted already.",
+  tooMany: (max: number) => `There are already ${max} channels. Delete one first.`,
+  deleted: (name: string) => `Channel ${name} deleted.`,
+  titleTest: "Test alert",
+  bodyTest: "Alerts from Factorio Panel reach this channel.",
 } as const;

@@ -95,6 +95,12 @@ export class Accounts {
     }
     const token = this.#openSession(row.id, client);
     this.deps.log.info("Signed in", { username: row.username, address: client.address });
+    this.deps.bus.emit("auth.signed-in", {
+      userId: row.id,
+      username: row.username,
+      address: client.address,
+      userAgent: client.userAgent,
+    });
     return { token, user: publicUser(row) };
   }
 
@@ -149,6 +155,7 @@ export class Accounts {
       throw e;
     }
     this.deps.log.info("User added", { username });
+    this.deps.bus.emit("users.changed", { action: "added", username });
     return { username, role, email };
   }
 
@@ -167,6 +174,7 @@ export class Accounts {
     });
     this.deps.bus.emit("sessions.revoked", { sessionIds: revoked.ids });
     this.deps.log.info("User removed", { username: revoked.name });
+    this.deps.bus.emit("users.changed", { action: "removed", username: revoked.name });
     return revoked.name;
   }
 

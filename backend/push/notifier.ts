@@ -1,107 +1,43 @@
-// Turns game server status changes into Web Push alerts for every device that wants them.
+// Web Push consumer of the alert dispatcher: every alert goes to the devices that want its kind (and are
+// not in their quiet hours, unless it is critical), tagged per kind so alerts of one kind replace each
+// other on the device.
 //
-// The bus listener only queues: the status change (and everything else the bus feeds) never waits for a
-// push service. Each device has its own first-in-first-out queue, so its alerts arrive in order, one
-// slow or failing device never holds up the others, and a message that fails is retried with backoff
-// before the device's next one goes out. 404/410 ("gone") deletes the subscription at once.
+// deliver() only queues: the dispatcher (and everything behind it) never waits for a push service. Each
+// device has its own first-in-first-out queue, so its alerts arrive in order, one slow or failing device
+// never holds up the others, and a message that fails is retried with backoff before the device's next
+// one goes out. 404/410 ("gone") deletes the subscription at once.
 
-import type { EventBus, PanelEvents } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { PushEvent, PushPayload } from "../../shared/api.ts";
-import type { UpdateInfo } from "../../shared/factorio-versions.ts";
-import { PUSH_MSG } from "../../shared/messages.ts";
-import { formatVersion, parseVersion } from "../../shared/versions.ts";
+import { CRITICAL_EVENTS } from "../../shared/alerts.ts";
 import type { PushSubscriptionStore } from "../store/push.ts";
+import type { AlertConsumer, DispatchedAlert } from "../alerts/alert.ts";
+import { inQuietHours } from "./quiet.ts";
+import { TargetQueues } from "../alerts/queues.ts";
 import { type DeliveryOptions, type PushSender, type SendResult, serviceHost } from "./sender.ts";
 
 /** Delays before the 2nd, 3rd, ... attempt; after the last one the message is given up. */
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** Messages waiting per device beyond this drop the oldest (a device that is down for long). */
 export const MAX_QUEUED_PER_DEVICE = 20;
-/** Longest log line quoted in a crash alert. */
-const LAST_LINE_MAX = 200;
 
-export const DELIVERY: Record<PushEvent | "test", DeliveryOptions> = {
-  // A crash matters a day later too; a start is old news within the hour.
-  crashed: { ttl: 24 * 3600, urgency: "high" },
-  stopped: { ttl: 6 * 3600, urgency: "normal" },
-  started: { ttl: 3600, urgency: "normal" },
-  update: { ttl: 24 * 3600, urgency: "normal" },
-  "task-failed": { ttl: 24 * 3600, urgency: "high" },
-  test: { ttl: 300, urgency: "high" },
-};
-
-/** The alert for a new game version (factorio/versions found it newer than the one running). */
-export function updatePayload(info: UpdateInfo, at: string): PushPayload {
-  return {
-    kind: "update",
-    title: PUSH_MSG.titleUpdate,
-    body: `Factorio ${info.latest} is out (${info.channel}); the server has ${info.current}. Update it from Controls.`,
-    tag: "factorio-update",
-    url: "/",
-    at,
-  };
+/** TTL and urgency: a crash matters a day later too; a start or a join is old news within the hour. */
+export function deliveryFor(kind: PushEvent | "test"): DeliveryOptions {
+  if (kind === "test") return { ttl: 300, urgency: "high" };
+  if (CRITICAL_EVENTS.includes(kind)) return { ttl: 24 * 3600, urgency: "high" };
+  if (kind === "started" || kind === "player-joined" || kind === "player-left") return { ttl: 3600, urgency: "normal" };
+  return { ttl: 6 * 3600, urgency: "normal" };
 }
 
-/** The alerts a status change can be. */
-export type StatusEvent = Exclude<PushEvent, "update" | "task-failed">;
-
-/** Which alert a status change is, if any. */
-export function eventOf(change: PanelEvents["server.status"]): StatusEvent | null {
-  if (change.exit) return change.exit.reason === "crashed" || change.exit.reason === "start-failed" ? "crashed" : "stopped";
-  if (change.status.status === "running" && change.previous !== "running") return "started";
-  return null;
+/** One tag per kind: a device shows the latest alert of each kind. Crashes keep the tag they always had. */
+export function tagOf(kind: PushEvent | "test"): string {
+  if (kind === "crashed") return "factorio-server-crash";
+  return kind === "test" ? "factorio-panel-test" : `factorio-${kind}`;
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
-}
-
-/** The notification for a status change: short title, one or two sentences, tap opens Controls. */
-export function payloadFor(event: StatusEvent, change: PanelEvents["server.status"], at: string): PushPayload {
-  const { status, exit } = change;
-  const save = status.savefile ? `${status.savefile}` : "the game";
-  // The status carries the old API's four-part version ("2.0.72.0"); people know "2.0.72".
-  const parsed = parseVersion(status.fac_version);
-  const version = parsed ? formatVersion(parsed, 3) : status.fac_version;
-  switch (event) {
-    case "started":
-      return {
-        kind: "started",
-        title: PUSH_MSG.titleStarted,
-        body: `${save} is running on port ${status.port}${version ? ` (Factorio ${version})` : ""}.`,
-        tag: "factorio-server-status",
-        url: "/",
-        at,
-      };
-    case "stopped":
-      return {
-        kind: "stopped",
-        title: PUSH_MSG.titleStopped,
-        body: exit?.reason === "killed"
-          ? "Killed from the panel: the game was not saved."
-          : "Saved and stopped from the panel.",
-        tag: "factorio-server-status",
-        url: "/",
-        at: exit?.at ?? at,
-      };
-    case "crashed": {
-      const how = exit?.signal ? `Ended by signal ${exit.signal}` : `Exit code ${exit?.code ?? "unknown"}`;
-      const last = [...(exit?.last_lines ?? [])].reverse().find((l) => l.trim() !== "")
-        // Factorio starts its lines with seconds since start ("  12.345 Error ..."): noise in an alert.
-        ?.replace(/^\s*\d+\.\d{3} /, "");
-      return {
-        kind: "crashed",
-        title: PUSH_MSG.titleCrashed,
-        body: last ? `${how}. Last log line: ${oneLine(last, LAST_LINE_MAX)}` : `${how}.`,
-        // Its own tag: a later "started" must not hide that the game crashed.
-        tag: "factorio-server-crash",
-        url: "/",
-        at: exit?.at ?? at,
-      };
-    }
-  }
+/** The push message for an alert. */
+export function payloadFor(alert: DispatchedAlert): PushPayload {
+  return { kind: alert.kind, title: alert.title, body: alert.body, tag: tagOf(alert.kind), url: alert.url, at: alert.at };
 }
 
 interface Job {
@@ -118,79 +54,38 @@ interface DeviceQueue {
 }
 
 export interface NotifierDeps {
-  bus: EventBus;
   store: PushSubscriptionStore;
   sender: PushSender;
   log: Logger;
   now: () => number;
 }
 
-export class Notifier {
+export class Notifier extends TargetQueues<DeviceQueue> implements AlertConsumer {
   /** Tests shorten these; see RETRY_DELAYS_MS. */
   retryDelaysMs = RETRY_DELAYS_MS;
-  #queues = new Map<number, DeviceQueue>();
-  #idleWaiters: (() => void)[] = [];
-  #abort = new AbortController();
-  /** Status changes heard but not yet turned into queued messages. */
-  #heard = 0;
-  #unsubscribe: () => void;
 
   constructor(private readonly deps: NotifierDeps) {
-    const offVersions = deps.bus.on("factorio.versions", (m) => {
-      if (m.kind !== "update-available") return;
-      this.#heard++;
-      queueMicrotask(() => {
-        try {
-          this.#send("update", updatePayload(m.info, new Date(this.deps.now()).toISOString()));
-        } catch (e) {
-          deps.log.error("Could not queue push notifications", { error: String(e) });
-        } finally {
-          this.#heard--;
-          this.#checkIdle();
-        }
-      });
-    });
-    const offStatus = deps.bus.on("server.status", (change) => {
-      // Off the emitter's stack: reading subscriptions and encrypting is the notifier's time, not the supervisor's.
-      this.#heard++;
-      queueMicrotask(() => {
-        try {
-          this.#onStatus(change);
-        } catch (e) {
-          deps.log.error("Could not queue push notifications", { error: String(e) });
-        } finally {
-          this.#heard--;
-          this.#checkIdle();
-        }
-      });
-    });
-    this.#unsubscribe = () => (offStatus(), offVersions());
+    super(deps.log, "push notifications");
   }
 
-  #onStatus(change: PanelEvents["server.status"]): void {
-    const event = eventOf(change);
-    if (!event) return;
-    this.#send(event, payloadFor(event, change, new Date(this.deps.now()).toISOString()));
-  }
-
-  #send(event: PushEvent, payload: PushPayload): void {
-    const targets = this.deps.store.wanting(event);
+  deliver(alert: DispatchedAlert): void {
+    const critical = alert.audience.some((k) => CRITICAL_EVENTS.includes(k));
+    const now = this.deps.now();
+    const targets = this.deps.store.wantingAny(alert.audience).filter((row) => {
+      if (critical || !row.quiet_start || !row.quiet_end || !row.quiet_tz) return true;
+      return !inQuietHours({ start: row.quiet_start, end: row.quiet_end, tz: row.quiet_tz }, now);
+    });
     if (targets.length === 0) return;
-    this.deps.log.info(`Sending "${event}" push notifications`, { devices: targets.length });
-    for (const row of targets) this.enqueue(row.id, payload, DELIVERY[event]);
-  }
-
-  /** Queues an alert that is not a status change (a failed backup or task) for every device that wants it. */
-  alert(event: PushEvent, title: string, body: string, url: string): void {
-    const payload: PushPayload = { kind: event, title, body, tag: `factorio-${event}`, url, at: new Date(this.deps.now()).toISOString() };
-    for (const row of this.deps.store.wanting(event)) this.enqueue(row.id, payload, DELIVERY[event]);
+    this.deps.log.info(`Sending "${alert.kind}" push notifications`, { devices: targets.length });
+    const payload = payloadFor(alert);
+    for (const row of targets) this.enqueue(row.id, payload, deliveryFor(alert.kind));
   }
 
   /** Queues a message for one device. */
   enqueue(deviceId: number, payload: PushPayload, options: DeliveryOptions): void {
-    if (this.#abort.signal.aborted) return;
-    let q = this.#queues.get(deviceId);
-    if (!q) this.#queues.set(deviceId, (q = { jobs: [], busy: false }));
+    if (this.abort.signal.aborted) return;
+    let q = this.queues.get(deviceId);
+    if (!q) this.queues.set(deviceId, (q = { jobs: [], busy: false }));
     q.jobs.push({ payload, options, attempts: 0, queuedAt: this.deps.now() });
     if (q.jobs.length > MAX_QUEUED_PER_DEVICE) {
       const dropped = q.jobs.splice(0, q.jobs.length - MAX_QUEUED_PER_DEVICE);
@@ -203,10 +98,10 @@ export class Notifier {
   }
 
   /** Sends one message to one device now and records the outcome (also used by "Send test notification"). */
-  async deliver(deviceId: number, payload: PushPayload, options: DeliveryOptions): Promise<SendResult | null> {
+  async send(deviceId: number, payload: PushPayload, options: DeliveryOptions): Promise<SendResult | null> {
     const row = this.deps.store.byId(deviceId);
     if (!row) return null;
-    const result = await this.deps.sender.send(row, payload, options, this.#abort.signal);
+    const result = await this.deps.sender.send(row, payload, options, this.abort.signal);
     const now = this.deps.now();
     const fields = { device: row.id, user: row.user_id, service: serviceHost(row.endpoint), kind: payload.kind };
     switch (result.kind) {
@@ -231,10 +126,10 @@ export class Notifier {
   async #drain(deviceId: number, q: DeviceQueue): Promise<void> {
     q.busy = true;
     try {
-      while (q.jobs.length > 0 && !this.#abort.signal.aborted) {
+      while (q.jobs.length > 0 && !this.abort.signal.aborted) {
         const job = q.jobs[0];
         job.attempts++;
-        const result = await this.deliver(deviceId, job.payload, job.options);
+        const result = await this.send(deviceId, job.payload, job.options);
         if (result === null || result.kind === "gone") {
           q.jobs.length = 0; // the device is gone: nothing more to send it
           break;
@@ -268,32 +163,8 @@ export class Notifier {
       q.jobs.length = 0;
     } finally {
       q.busy = false;
-      if (q.jobs.length === 0 && !q.timer) this.#queues.delete(deviceId);
-      this.#checkIdle();
+      if (q.jobs.length === 0 && !q.timer) this.queues.delete(deviceId);
+      this.checkIdle();
     }
-  }
-
-  /** Resolves once nothing is queued, being sent or waiting for a retry. */
-  settled(): Promise<void> {
-    if (this.#queues.size === 0 && this.#heard === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
-  }
-
-  #checkIdle(): void {
-    if (this.#queues.size > 0 || this.#heard > 0) return;
-    for (const w of this.#idleWaiters.splice(0)) w();
-  }
-
-  close(): void {
-    this.#unsubscribe();
-    this.#abort.abort();
-    let dropped = 0;
-    for (const q of this.#queues.values()) {
-      clearTimeout(q.timer);
-      dropped += q.jobs.length;
-    }
-    if (dropped > 0) this.deps.log.warn("Shutting down with push notifications unsent", { dropped });
-    this.#queues.clear();
-    this.#checkIdle();
   }
 }

@@ -3,7 +3,8 @@
 
 import assert from "node:assert/strict";
 import { changes, subscribeDevice, withPush } from "./testing.ts";
-import { eventOf, payloadFor } from "./notifier.ts";
+import { payloadFor, tagOf } from "./notifier.ts";
+import { alertOf } from "../alerts/game.ts";
 import type { PushPayload } from "../../shared/api.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import type { ReceivedPush } from "../../tests/fake-push/service.ts";
@@ -18,7 +19,8 @@ Deno.test("each kind of status change reaches the devices that want it, signed a
   const crashesOnly = await subscribeDevice(c, fake, { events: ["crashed"] });
   const none = await subscribeDevice(c, fake, { events: [] });
 
-  for (const kind of ["started", "stopped", "killed", "crashed"] as const) {
+  // (A kill right after the stop would be merged with it: alerts/dispatcher_test.ts covers merging.)
+  for (const kind of ["started", "stopped", "crashed"] as const) {
     p.ctx.bus.emit("server.status", changes[kind]());
   }
   p.ctx.bus.emit("server.status", changes.starting()); // not an alert
@@ -28,18 +30,16 @@ Deno.test("each kind of status change reaches the devices that want it, signed a
   assert.deepEqual(got.map((m) => [m.kind, m.title]), [
     ["started", PUSH_MSG.titleStarted],
     ["stopped", PUSH_MSG.titleStopped],
-    ["stopped", PUSH_MSG.titleStopped],
     ["crashed", PUSH_MSG.titleCrashed],
   ], "in order, one per change");
   assert.equal(got[0].body, "my-base.zip is running on port 34197 (Factorio 2.0.28).");
   assert.equal(got[1].body, "Saved and stopped from the panel.");
-  assert.equal(got[2].body, "Killed from the panel: the game was not saved.");
-  assert.equal(got[3].body, "Exit code 1. Last log line: Error Util.cpp:83: Out of memory");
+  assert.equal(got[2].body, "Exit code 1. Last log line: Error Util.cpp:83: Out of memory");
   assert.ok(got.every((m) => m.url === "/"), "a click opens Controls");
   assert.deepEqual(fake.delivered(crashesOnly.sub.id).map((r) => payloadOf(r).kind), ["crashed"]);
   assert.deepEqual(fake.received().filter((r) => r.subscriptionId === none.sub.id), []);
 
-  const crash = fake.delivered(all.sub.id)[3];
+  const crash = fake.delivered(all.sub.id)[2];
   assert.deepEqual(crash.claims?.sub, "mailto:ops@example.org");
   assert.equal(crash.claims?.aud, fake.origin);
   assert.equal(crash.urgency, "high");
@@ -65,23 +65,26 @@ Deno.test("every user's devices get the alert", withPush(async (p, fake) => {
 
 Deno.test("a crash alert names the signal, and quotes only the last non-empty log line, shortened", () => {
   const long = "E".repeat(500);
-  const bySignal = payloadFor("crashed", changes.crashed({ code: null, signal: "SIGSEGV", last_lines: ["first", long, "  "] }), "t");
+  const bySignal = alertOf(changes.crashed({ code: null, signal: "SIGSEGV", last_lines: ["first", long, "  "] }))!;
   assert.match(bySignal.body, /^Ended by signal SIGSEGV\. Last log line: E+…$/);
   assert.ok(bySignal.body.length < 260);
-  const quiet = payloadFor("crashed", changes.crashed({ code: 3, last_lines: [] }), "t");
+  const quiet = alertOf(changes.crashed({ code: 3, last_lines: [] }))!;
   assert.equal(quiet.body, "Exit code 3.");
-  assert.equal(quiet.tag, "factorio-server-crash", "a later start does not replace a crash on the device");
-  assert.equal(payloadFor("started", changes.started(), "t").tag, "factorio-server-status");
-  assert.ok(new TextEncoder().encode(JSON.stringify(bySignal)).length < 1024, "far below the 4 KiB push limit");
+  assert.equal(alertOf(changes.killed())!.body, "Killed from the panel: the game was not saved.");
+  assert.equal(tagOf("crashed"), "factorio-server-crash", "the tag crash alerts always had");
+  assert.equal(tagOf("started"), "factorio-started", "alerts of one kind replace each other, not others");
+  const payload = payloadFor({ ...bySignal, at: "t", url: "/", count: 1, audience: ["crashed"] });
+  assert.ok(new TextEncoder().encode(JSON.stringify(payload)).length < 1024, "far below the 4 KiB push limit");
 });
 
 Deno.test("only starts, stops and crashes are alerts", () => {
-  assert.equal(eventOf(changes.starting()), null);
-  assert.equal(eventOf({ ...changes.started(), previous: "running" }), null);
-  assert.equal(eventOf(changes.started()), "started");
-  assert.equal(eventOf(changes.stopped()), "stopped");
-  assert.equal(eventOf(changes.killed()), "stopped");
-  assert.equal(eventOf(changes.crashed()), "crashed");
+  assert.equal(alertOf(changes.starting()), null);
+  assert.equal(alertOf({ ...changes.started(), previous: "running" }), null);
+  assert.equal(alertOf(changes.started())?.kind, "started");
+  assert.equal(alertOf(changes.stopped())?.kind, "stopped");
+  assert.equal(alertOf(changes.killed())?.kind, "stopped");
+  assert.equal(alertOf(changes.crashed())?.kind, "crashed");
+  assert.equal(alertOf({ ...changes.crashed(), previous: "starting" })?.kind, "start-failed", "a start that never hosted");
 });
 
 Deno.test("subscriptions the push service reports gone (404, 410) are removed", withPush(async (p, fake) => {

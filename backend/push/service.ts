@@ -1,18 +1,19 @@
 // Web Push for the panel: the VAPID keys, each user's devices (subscriptions) and the rules for them,
-// the notifier that alerts devices on status changes, and the test notification.
+// the notifier (one consumer of the alert dispatcher), quiet hours, and the test notification.
 
 import { readFileSync } from "node:fs";
 import { createECDH } from "node:crypto";
 import { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
-import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import { deviceOf, PushSubscriptionStore } from "../store/push.ts";
 import { Conflict, Invalid, NotFound } from "../errors.ts";
 import { loadOrCreateVapidKeys, type VapidKeys } from "./vapid.ts";
 import { PushSender } from "./sender.ts";
-import { DELIVERY, Notifier } from "./notifier.ts";
+import { deliveryFor, Notifier, tagOf } from "./notifier.ts";
+import { parseQuietHours } from "./quiet.ts";
+import type { QuietHours } from "../../shared/alerts.ts";
 import {
   DEFAULT_PUSH_EVENTS,
   isPushEvent,
@@ -29,7 +30,6 @@ const ENDPOINT_MAX = 2048;
 export interface PushDeps {
   config: Config;
   db: Db;
-  bus: EventBus;
   log: Logger;
   now: () => number;
 }
@@ -51,7 +51,7 @@ export class PushService {
     }
     const caCerts = deps.config.pushCaFile ? [readFileSync(deps.config.pushCaFile, "utf8")] : undefined;
     this.#sender = new PushSender(keys, deps.config.pushSubject, { caCerts });
-    this.notifier = new Notifier({ bus: deps.bus, store: this.store, sender: this.#sender, log: deps.log, now: deps.now });
+    this.notifier = new Notifier({ store: this.store, sender: this.#sender, log: deps.log, now: deps.now });
   }
 
   get publicKey(): string {
@@ -109,9 +109,14 @@ export class PushService {
   update(userId: number, id: number, body: Record<string, unknown>): PushDevice {
     const row = this.store.byId(id);
     if (!row || row.user_id !== userId) throw new NotFound(PUSH_MSG.deviceNotFound);
-    const change: { name?: string; events?: PushEvent[] } = {};
+    const change: { name?: string; events?: PushEvent[]; quiet?: QuietHours | null } = {};
     if (body.name !== undefined) change.name = checkName(body.name);
     if (body.events !== undefined) change.events = checkEvents(body.events);
+    if (body.quiet_hours !== undefined) {
+      const quiet = body.quiet_hours === null ? null : parseQuietHours(body.quiet_hours);
+      if (quiet === null && body.quiet_hours !== null) throw new Invalid(PUSH_MSG.quietHoursInvalid);
+      change.quiet = quiet;
+    }
     this.store.update(id, change);
     return deviceOf(this.store.byId(id)!);
   }
@@ -126,10 +131,10 @@ export class PushService {
     if (rows.length === 0) throw new Invalid(PUSH_MSG.noDevices);
     const at = new Date(this.deps.now()).toISOString();
     return await Promise.all(rows.map(async (row): Promise<PushTestResult> => {
-      const result = await this.notifier.deliver(
+      const result = await this.notifier.send(
         row.id,
-        { kind: "test", title: PUSH_MSG.titleTest, body: PUSH_MSG.bodyTest, tag: "factorio-panel-test", url: "/notifications", at },
-        DELIVERY.test,
+        { kind: "test", title: PUSH_MSG.titleTest, body: PUSH_MSG.bodyTest, tag: tagOf("test"), url: "/notifications", at },
+        deliveryFor("test"),
       );
       if (result === null) return { id: row.id, name: row.name, ok: false, status: null, message: PUSH_MSG.deviceNotFound };
       if (result.kind === "delivered") {

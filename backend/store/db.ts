@@ -106,6 +106,67 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX schedule_runs_schedule ON schedule_runs(schedule_id, id);
     `,
   },
+  {
+    // Alerts (issue 16): quiet hours per push device; channels (Discord, Slack, ntfy, signed webhook), whose
+    // URL, token and HMAC secret never leave the panel in full; addresses and devices users signed in from.
+    id: "016-alerts",
+    sql: `
+      ALTER TABLE push_subscriptions ADD COLUMN quiet_start TEXT;
+      ALTER TABLE push_subscriptions ADD COLUMN quiet_end TEXT;
+      ALTER TABLE push_subscriptions ADD COLUMN quiet_tz TEXT;
+      CREATE TABLE alert_channels (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        type TEXT NOT NULL,
+        name TEXT NOT NULL,
+        url TEXT NOT NULL,
+        topic TEXT,
+        priority INTEGER,
+        token TEXT,
+        secret TEXT,
+        events TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        created_at INTEGER NOT NULL,
+        last_delivery_at INTEGER,
+        last_result TEXT,
+        last_ok INTEGER
+      );
+      CREATE TABLE known_sign_ins (
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        first_at INTEGER NOT NULL,
+        PRIMARY KEY (user_id, kind, value)
+      );
+    `,
+  },
+  {
+    // Player history (issue 16): sessions from the game's [JOIN]/[LEAVE] lines, chat, and how many were
+    // online over time.
+    id: "016-player-history",
+    sql: `
+      CREATE TABLE player_sessions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        joined_at INTEGER NOT NULL,
+        left_at INTEGER,
+        end_reason TEXT
+      );
+      CREATE INDEX player_sessions_name ON player_sessions(name);
+      CREATE INDEX player_sessions_open ON player_sessions(left_at) WHERE left_at IS NULL;
+      CREATE TABLE player_chat (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        message TEXT NOT NULL
+      );
+      CREATE INDEX player_chat_at ON player_chat(at);
+      CREATE TABLE player_counts (
+        at INTEGER NOT NULL,
+        count INTEGER NOT NULL
+      );
+      CREATE INDEX player_counts_at ON player_counts(at);
+    `,
+  },
 ];
 
 /** Opens (creating if needed) the database at `path` (":memory:" for tests) and applies migrations. */

@@ -3,6 +3,7 @@
 
 import type { Db } from "./db.ts";
 import { isPushEvent, type PushDevice, type PushEvent } from "../../shared/api.ts";
+import type { QuietHours } from "../../shared/alerts.ts";
 
 export interface PushSubscriptionRow {
   id: number;
@@ -16,9 +17,13 @@ export interface PushSubscriptionRow {
   last_success_at: number | null;
   last_failure_at: number | null;
   last_error: string | null;
+  quiet_start: string | null;
+  quiet_end: string | null;
+  quiet_tz: string | null;
 }
 
-const COLUMNS = "id, user_id, endpoint, p256dh, auth, name, events, created_at, last_success_at, last_failure_at, last_error";
+const COLUMNS =
+  "id, user_id, endpoint, p256dh, auth, name, events, created_at, last_success_at, last_failure_at, last_error, quiet_start, quiet_end, quiet_tz";
 
 export function eventsOf(row: Pick<PushSubscriptionRow, "events">): PushEvent[] {
   return row.events.split(",").filter(isPushEvent);
@@ -34,6 +39,9 @@ export function deviceOf(row: PushSubscriptionRow): PushDevice {
     created_at: new Date(row.created_at).toISOString(),
     last_success_at: row.last_success_at === null ? null : new Date(row.last_success_at).toISOString(),
     last_error: failedLast ? row.last_error : null,
+    quiet_hours: row.quiet_start && row.quiet_end && row.quiet_tz
+      ? { start: row.quiet_start, end: row.quiet_end, tz: row.quiet_tz }
+      : null,
   };
 }
 
@@ -59,8 +67,13 @@ export class PushSubscriptionStore {
 
   /** Every subscription that wants `event`. */
   wanting(event: PushEvent): PushSubscriptionRow[] {
+    return this.wantingAny([event]);
+  }
+
+  /** Every subscription that wants any of `events`. */
+  wantingAny(events: readonly PushEvent[]): PushSubscriptionRow[] {
     return (this.db.prepare(`SELECT ${COLUMNS} FROM push_subscriptions ORDER BY id`).all() as unknown as PushSubscriptionRow[])
-      .filter((r) => eventsOf(r).includes(event));
+      .filter((r) => eventsOf(r).some((e) => events.includes(e)));
   }
 
   countForUser(userId: number): number {
@@ -99,7 +112,12 @@ export class PushSubscriptionStore {
     return this.byEndpoint(s.endpoint)!;
   }
 
-  update(id: number, change: { name?: string; events?: PushEvent[] }): void {
+  update(id: number, change: { name?: string; events?: PushEvent[]; quiet?: QuietHours | null }): void {
+    if (change.quiet !== undefined) {
+      const q = change.quiet;
+      this.db.prepare("UPDATE push_subscriptions SET quiet_start = ?, quiet_end = ?, quiet_tz = ? WHERE id = ?")
+        .run(q?.start ?? null, q?.end ?? null, q?.tz ?? null, id);
+    }
     if (change.name !== undefined) {
       this.db.prepare("UPDATE push_subscriptions SET name = ? WHERE id = ?").run(change.name, id);
     }

@@ -24,6 +24,7 @@ const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
 const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx"));
 const Backups = lazy(() => import("./pages/Backups/Backups.tsx"));
 const Schedules = lazy(() => import("./pages/Schedules/Schedules.tsx"));
+const PlayerHistory = lazy(() => import("./pages/PlayerHistory/PlayerHistory.tsx"));
 
 function Loading() {
   return (
@@ -42,6 +43,7 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/schedules", element: <Schedules /> },
   { path: "/server-settings", element: <ServerSettings /> },
   { path: "/players", element: <Players /> },
+  { path: "/players/history", element: <PlayerHistory /> },
   { path: "/game-settings", element: <GameSettings /> },
   { path: "/console", element: <Console /> },
   { path: "/logs", element: <Logs /> },

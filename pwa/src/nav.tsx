@@ -14,11 +14,14 @@ import GroupsIcon from "@mui/icons-material/Groups";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import BackupIcon from "@mui/icons-material/Backup";
 import ScheduleIcon from "@mui/icons-material/Schedule";
+import HistoryIcon from "@mui/icons-material/History";
 
 export interface NavItem {
   to: string;
   label: string;
   icon: ReactNode;
+  /** Highlight only on this exact path (a page with pages below it in the sidebar). */
+  end?: boolean;
 }
 
 export const NAV: NavItem[] = [
@@ -28,7 +31,8 @@ export const NAV: NavItem[] = [
   { to: "/backups", label: "Backups", icon: <BackupIcon /> },
   { to: "/schedules", label: "Schedules", icon: <ScheduleIcon /> },
   { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
-  { to: "/players", label: "Players", icon: <GroupsIcon /> },
+  { to: "/players", label: "Players", icon: <GroupsIcon />, end: true },
+  { to: "/players/history", label: "Player history", icon: <HistoryIcon /> },
   { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
   { to: "/console", label: "Console", icon: <TerminalIcon /> },
   { to: "/logs", label: "Logs", icon: <ArticleIcon /> },

@@ -42,7 +42,8 @@
 //   anything else: Unknown command "x".
 //
 // The simulator's own knobs:
-//   RCON /fake-join NAME...          players join ([JOIN]); refused when banned, not whitelisted or the server is full
+//   RCON /fake-join NAME...          players join ([JOIN]); refused when banned, not whitelisted or the server is full;
+//                                    "Jean Luc" in double quotes is one name (names with spaces)
 //   RCON /fake-leave NAME...         players leave ([LEAVE])
 //   RCON /fake-chat NAME TEXT        a player says something ([CHAT])
 //   RCON /fake-save-delay MS         later saves take MS milliseconds (a game that hangs while saving)

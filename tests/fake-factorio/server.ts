@@ -61,6 +61,11 @@ function readBans(path: string): Ban[] {
   }
 }
 
+/** Splits on spaces; "double quoted" parts stay one word (player names with spaces). */
+export function quotedWords(text: string): string[] {
+  return [...text.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]).filter((w) => w !== "");
+}
+
 function same(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
@@ -273,15 +278,17 @@ export class HostedGame {
         return line;
       }
       // The simulator's own commands, for tests and the demo.
+      // Names with spaces (servers that do not verify identities allow them) are given in double quotes.
       case "fake-join":
-        return rest.map((n) => this.#join(n)).filter((r) => r !== "").join("\n");
+        return quotedWords(arg).map((n) => this.#join(n)).filter((r) => r !== "").join("\n");
       case "fake-leave":
-        for (const n of rest) if (this.players.get(n)?.online) this.#leave(n);
+        for (const n of quotedWords(arg)) if (this.players.get(n)?.online) this.#leave(n);
         return "";
       case "fake-chat": {
-        const [name, ...words] = rest;
-        if (!name || words.length === 0) return "Usage: /fake-chat <player> <text>";
-        out.event("CHAT", `${name}: ${words.join(" ")}`);
+        // The text is kept as typed; only the name may be quoted.
+        const m = /^(?:"([^"]+)"|(\S+))\s+(\S.*)$/s.exec(arg);
+        if (!m) return "Usage: /fake-chat <player> <text>";
+        out.event("CHAT", `${m[1] ?? m[2]}: ${m[3]}`);
         return "";
       }
       case "fake-flood": {

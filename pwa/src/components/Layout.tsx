@@ -49,7 +49,7 @@ function Sidebar({ onNavigate }: { onNavigate: () => void }) {
       <Divider />
       <List component="nav" aria-label="Main" sx={{ flexGrow: 1, py: 0.5 }}>
         {NAV.map((item) => (
-          <ListItemButton key={item.to} component={NavLink} to={item.to} end={item.to === "/"} onClick={onNavigate}>
+          <ListItemButton key={item.to} component={NavLink} to={item.to} end={item.to === "/" || item.end === true} onClick={onNavigate}>
             <ListItemIcon sx={{ minWidth: 38 }}>{item.icon}</ListItemIcon>
             <ListItemText primary={item.label} />
           </ListItemButton>

@@ -29,6 +29,7 @@ import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
 import { formatUtc } from "../../../../shared/format.ts";
 import { logBoxSx } from "../../components/logStyle.ts";
 import { GameVersionsPanel, useVersions } from "./GameVersions.tsx";
+import { PlayersChart } from "./PlayersChart.tsx";
 
 const STATE_LABEL = { stopped: "Stopped", starting: "Starting", running: "Running", stopping: "Stopping" } as const;
 const STATE_COLOR = { stopped: "error", starting: "warning", running: "success", stopping: "warning" } as const;
@@ -263,6 +264,7 @@ export default function Controls() {
         </Panel>
         {!noGame && <GameVersionsPanel status={status} versions={versions} />}
         {crashed && <LastCrash exit={crashed} />}
+        <PlayersChart />
       </Box>
     </Page>
   );

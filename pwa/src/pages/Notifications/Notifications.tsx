@@ -1,5 +1,6 @@
 // Notifications: turn push alerts on or off for this device, see the devices that get your alerts,
-// choose the events each one gets, rename or remove them, and send a test notification.
+// choose the events each one gets and its quiet hours, rename or remove them, and send a test
+// notification; below, the alert channels (Discord, Slack, ntfy, webhook) of the whole panel.
 
 import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { useCallback, useEffect, useState } from "react";
@@ -40,6 +41,8 @@ import {
 } from "../../push/device.ts";
 import { PUSH_EVENTS, type PushDevice, type PushEvent, type PushTestResult } from "../../../../shared/api.ts";
 import { factorio } from "../../theme.ts";
+import { Channels } from "./Channels.tsx";
+import { QuietHoursLine } from "./QuietHours.tsx";
 
 /** The spec's date format: YYYY-MM-DD HH:MM:SS in UTC. */
 function utc(iso: string): string {
@@ -213,6 +216,7 @@ function DeviceRow(
       {device.last_error && (
         <Typography variant="body2" color="error" sx={{ overflowWrap: "anywhere" }}>Last delivery failed: {device.last_error}</Typography>
       )}
+      <QuietHoursLine device={device} onChanged={onChanged} />
       <FormGroup row aria-label={`Events for ${device.name}`} sx={{ mt: 0.5 }}>
         {PUSH_EVENTS.map((e) => (
           <FormControlLabel
@@ -322,6 +326,7 @@ export default function Notifications() {
             </Stack>
           )}
       </Panel>
+      <Channels />
       <RenameDialog device={renaming} onClose={() => setRenaming(null)} onSaved={load} />
       <ConfirmDialog
         open={removing !== null}

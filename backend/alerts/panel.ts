@@ -1,0 +1,115 @@
+// Alerts about the panel itself: a sign-in from a device or address the user never signed in from, a
+// panel user added or removed, and little space left where saves and backups are kept.
+
+import { existsSync, statfsSync } from "node:fs";
+import { dirname } from "node:path";
+import type { EventBus } from "../events.ts";
+import type { Logger } from "../log.ts";
+import type { Db } from "../store/db.ts";
+import { deviceName } from "../push/service.ts";
+
+export interface PanelAlertsDeps {
+  bus: EventBus;
+  log: Logger;
+  db: Db;
+  now: () => number;
+  /** Folders whose volume is watched (saves, the data dir with backups and packs). */
+  diskPaths: string[];
+  /** Below this share of free space (percent) the disk counts as low; 0 turns the check off. */
+  diskLowPercent: number;
+  diskCheckMs: number;
+}
+
+/** Free space of the volume holding `path`: bytes available to us and the volume's size. */
+export function freeSpace(path: string): { free: number; size: number } {
+  // A folder not made yet (no saves so far) lives on its parent's volume.
+  let at = path;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  const s = statfsSync(at);
+  return { free: s.bavail * s.bsize, size: s.blocks * s.bsize };
+}
+
+function gib(bytes: number): string {
+  return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+}
+
+export class PanelAlerts {
+  #unsubscribe: (() => void)[] = [];
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #first: ReturnType<typeof setTimeout> | undefined;
+  /** Paths told about as low; told again only after they recovered. */
+  #low = new Set<string>();
+
+  constructor(private readonly deps: PanelAlertsDeps) {
+    this.#unsubscribe.push(deps.bus.on("auth.signed-in", (e) => this.#onSignIn(e)));
+    this.#unsubscribe.push(deps.bus.on("users.changed", (e) => {
+      deps.bus.emit("alert", {
+        kind: "user-changed",
+        title: e.action === "added" ? "Panel user added" : "Panel user removed",
+        body: e.action === "added" ? `${e.username} can now sign in to the panel.` : `${e.username} can no longer sign in.`,
+        details: { User: e.username },
+        url: "/users",
+        key: `${e.action} ${e.username}`,
+      });
+    }));
+    if (deps.diskLowPercent > 0) {
+      this.#timer = setInterval(() => this.checkDisk(), deps.diskCheckMs);
+      // The first look a little after start-up, not during it.
+      this.#first = setTimeout(() => this.checkDisk(), 10_000);
+    }
+  }
+
+  #onSignIn(e: { userId: number; username: string; address: string; userAgent: string }): void {
+    const device = deviceName(e.userAgent);
+    const news: string[] = [];
+    const insert = this.deps.db.prepare(
+      "INSERT OR IGNORE INTO known_sign_ins (user_id, kind, value, first_at) VALUES (?, ?, ?, ?)",
+    );
+    const now = this.deps.now();
+    if (Number(insert.run(e.userId, "address", e.address, now).changes) > 0) news.push(`address ${e.address}`);
+    if (Number(insert.run(e.userId, "device", device, now).changes) > 0) news.push(`device ${device}`);
+    if (news.length === 0) return;
+    this.deps.bus.emit("alert", {
+      kind: "new-sign-in",
+      title: "New sign-in",
+      body: `${e.username} signed in from a new ${news.join(" and a new ")}.`,
+      details: { User: e.username, Address: e.address, Device: device },
+      url: "/users",
+      key: `${e.username} ${e.address} ${device}`,
+    });
+  }
+
+  /** Looks at each watched volume once; alerts when one is low, once until it recovers. */
+  checkDisk(): void {
+    for (const path of this.deps.diskPaths) {
+      let space: { free: number; size: number };
+      try {
+        space = freeSpace(path);
+      } catch (e) {
+        this.deps.log.warn("Could not read the free disk space", { path, error: String(e) });
+        continue;
+      }
+      if (space.size === 0) continue;
+      const percent = (space.free / space.size) * 100;
+      if (percent < this.deps.diskLowPercent) {
+        if (this.#low.has(path)) continue;
+        this.#low.add(path);
+        this.deps.bus.emit("alert", {
+          kind: "disk-low",
+          title: "Low disk space",
+          body: `Only ${gib(space.free)} (${percent.toFixed(1)} %) free where ${path} is. Saves and backups may fail.`,
+          details: { Folder: path, Free: gib(space.free), Size: gib(space.size) },
+          key: path,
+        });
+      } else if (percent >= this.deps.diskLowPercent + 1) {
+        this.#low.delete(path);
+      }
+    }
+  }
+
+  close(): void {
+    for (const u of this.#unsubscribe) u();
+    clearInterval(this.#timer);
+    clearTimeout(this.#first);
+  }
+}

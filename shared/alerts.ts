@@ -1,0 +1,164 @@
+// Alerts: the events the panel tells admins about, and the channels (Discord, Slack, ntfy, a signed
+// webhook) that carry them besides Web Push. Used by the backend (dispatcher, channels) and the PWA
+// (Notifications page). The event names are fixed for scripts and clients.
+
+export const ALERT_EVENTS = [
+  "crashed",
+  "stopped",
+  "started",
+  "start-failed",
+  "still-down",
+  "player-joined",
+  "player-left",
+  "factorio-update",
+  "mod-updates",
+  "backup-failed",
+  "task-failed",
+  "disk-low",
+  "new-sign-in",
+  "user-changed",
+] as const;
+
+export type AlertEvent = typeof ALERT_EVENTS[number];
+
+export function isAlertEvent(value: unknown): value is AlertEvent {
+  return typeof value === "string" && (ALERT_EVENTS as readonly string[]).includes(value);
+}
+
+/** The catalogue in display order: label, one line of help, and whether channels and devices get it unless told. */
+export const ALERT_CATALOGUE: readonly { event: AlertEvent; label: string; help: string; byDefault: boolean }[] = [
+  { event: "crashed", label: "Crashed", help: "The game ended without being asked to.", byDefault: true },
+  { event: "start-failed", label: "Failed to start", help: "A start ended before the game was hosting.", byDefault: true },
+  { event: "still-down", label: "Still down", help: "The game is still down some minutes after a crash.", byDefault: true },
+  { event: "stopped", label: "Stopped", help: "Someone used Save & Stop or Kill.", byDefault: true },
+  { event: "started", label: "Started", help: "The game is up and accepting players (also: back up after a crash).", byDefault: false },
+  { event: "player-joined", label: "Player joined", help: "Someone joined the game (noisy).", byDefault: false },
+  { event: "player-left", label: "Player left", help: "Someone left the game (noisy).", byDefault: false },
+  { event: "factorio-update", label: "Factorio update", help: "A new Factorio version is available.", byDefault: true },
+  { event: "mod-updates", label: "Mod updates", help: "Updates are available for installed mods.", byDefault: true },
+  { event: "backup-failed", label: "Backup failed", help: "A backup could not be made.", byDefault: true },
+  { event: "task-failed", label: "Task failed", help: "A scheduled task failed.", byDefault: true },
+  { event: "disk-low", label: "Low disk space", help: "Little space is left where saves and backups are kept.", byDefault: true },
+  { event: "new-sign-in", label: "New sign-in", help: "Someone signed in from a new device or address.", byDefault: true },
+  { event: "user-changed", label: "Panel users", help: "A panel user was added or removed.", byDefault: true },
+];
+
+export const DEFAULT_ALERT_EVENTS: readonly AlertEvent[] = ALERT_CATALOGUE.filter((e) => e.byDefault).map((e) => e.event);
+
+/** Events that reach a push device even in its quiet hours: the game is down or the disk is full. */
+export const CRITICAL_EVENTS: readonly AlertEvent[] = ["crashed", "start-failed", "still-down", "disk-low", "backup-failed"];
+
+export const CHANNEL_TYPES = ["discord", "slack", "ntfy", "webhook"] as const;
+export type ChannelType = typeof CHANNEL_TYPES[number];
+
+export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = {
+  discord: "Discord webhook",
+  slack: "Slack-compatible webhook",
+  ntfy: "ntfy",
+  webhook: "JSON webhook (signed)",
+};
+
+/** One channel as the API answers it: the URL's secret parts masked, the token and HMAC secret never. */
+export interface AlertChannel {
+  id: number;
+  type: ChannelType;
+  name: string;
+  /** The URL with its secret parts (tokens, query) replaced by "••••". */
+  url: string;
+  events: AlertEvent[];
+  enabled: boolean;
+  /** ntfy only: the topic (shortened), the priority 1-5, and whether a token is stored. */
+  topic?: string;
+  priority?: number;
+  has_token?: boolean;
+  created_at: string;
+  last_delivery_at: string | null;
+  /** "HTTP 204", "HTTP 429 (retrying)", "no answer within 10 s" ... */
+  last_result: string | null;
+  last_ok: boolean | null;
+}
+
+/** POST /api/notifications/channels. The webhook's HMAC secret is made by the panel. */
+export interface NewAlertChannel {
+  type: ChannelType;
+  name: string;
+  url: string;
+  events?: AlertEvent[];
+  enabled?: boolean;
+  topic?: string;
+  priority?: number;
+  token?: string;
+}
+
+/** The answer to creating a channel: for a webhook, its HMAC secret, shown this once. */
+export interface CreatedAlertChannel extends AlertChannel {
+  secret?: string;
+}
+
+/** POST /api/notifications/channels/{id}: any of these; url and token replace the stored ones. */
+export interface AlertChannelUpdate {
+  name?: string;
+  url?: string;
+  events?: AlertEvent[];
+  enabled?: boolean;
+  topic?: string;
+  priority?: number;
+  token?: string | null;
+}
+
+/** POST /api/notifications/channels/{id}/test. */
+export interface ChannelTestResult {
+  ok: boolean;
+  /** The endpoint's HTTP status, null when it could not be reached. */
+  status: number | null;
+  message: string;
+}
+
+/** Quiet hours of a push device, in the device's own time zone ("22:00" to "07:00"). */
+export interface QuietHours {
+  start: string;
+  end: string;
+  /** IANA time zone name of the device, e.g. "Europe/Berlin". */
+  tz: string;
+}
+
+/** Header names of the signed webhook. */
+export const WEBHOOK_SIGNATURE_HEADER = "X-Factorio-Panel-Signature";
+export const WEBHOOK_TIMESTAMP_HEADER = "X-Factorio-Panel-Timestamp";
+export const WEBHOOK_EVENT_HEADER = "X-Factorio-Panel-Event";
+
+/** What the signed JSON webhook posts. */
+export interface WebhookBody {
+  event: AlertEvent | "test";
+  title: string;
+  body: string;
+  details: Record<string, string>;
+  at: string;
+  /** How many times this happened within the merge window (1 unless merged). */
+  count: number;
+}
+
+// ---- Player history ----
+
+/** GET /api/players/history: one row per player the panel has seen. */
+export interface PlayerHistoryRow {
+  name: string;
+  first_seen: string;
+  last_seen: string;
+  play_time_s: number;
+  sessions: number;
+  online: boolean;
+}
+
+/** GET /api/players/chat?q=: newest first. */
+export interface ChatLine {
+  at: string;
+  name: string;
+  message: string;
+}
+
+/** GET /api/players/online-counts?hours=: how many were online, at each change. */
+export interface OnlineCountSample {
+  at: string;
+  count: number;
+}
