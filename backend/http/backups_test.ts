@@ -123,7 +123,7 @@ Deno.test("retention: by count and age per reason, locked kept, and the space fl
   let free = 10 * 1024 ** 3;
   const alerts: string[] = [];
   await withGamePanel(async (p) => {
-    p.ctx.bus.on("alert", (a) => void alerts.push(a.title));
+    p.ctx.bus.on("alert", (a) => void (a.kind === "backup-failed" && alerts.push(a.title)));
     const c = await p.login();
     let r = await c.post("/api/backups/settings", { retention: { keep_last: 2, keep_days: null }, min_free_mb: 0 });
     assert.equal(r.status, 200, r.text);

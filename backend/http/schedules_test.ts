@@ -126,7 +126,7 @@ Deno.test("a failed task stops the run unless it continues on failure, and alert
   const clock = new TestClock(Date.parse("2026-06-01T10:00:30Z"));
   await withGamePanel(async (p) => {
     const alerts: string[] = [];
-    p.ctx.bus.on("alert", (a) => void alerts.push(a.title));
+    p.ctx.bus.on("alert", (a) => void (a.kind === "task-failed" && alerts.push(a.title)));
     const c = await p.login();
     const s = await create(c, {
       name: "Broken",

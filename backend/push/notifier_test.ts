@@ -171,7 +171,7 @@ Deno.test("Send test notification reports the push service's answer per device",
 
 Deno.test("a new game version reaches only the devices that opted in", withPush(async (p, fake) => {
   const c = await p.login();
-  const wants = await subscribeDevice(c, fake, { events: ["update"] });
+  const wants = await subscribeDevice(c, fake, { events: ["factorio-update"] });
   const others = await subscribeDevice(c, fake, { events: ["started", "stopped", "crashed"] });
   p.ctx.bus.emit("factorio.versions", {
     kind: "update-available",
@@ -181,7 +181,7 @@ Deno.test("a new game version reaches only the devices that opted in", withPush(
   await p.ctx.push.notifier.settled();
   const got = fake.delivered(wants.sub.id).map(payloadOf);
   assert.deepEqual(got.map((m) => [m.kind, m.title, m.body, m.url]), [
-    ["update", PUSH_MSG.titleUpdate, "Factorio 2.0.77 is out (stable); the server has 2.0.76. Update it from Controls.", "/"],
+    ["factorio-update", PUSH_MSG.titleUpdate, "Factorio 2.0.77 is out (stable); the server has 2.0.76. Update it from Controls.", "/"],
   ]);
   assert.deepEqual(fake.received().filter((r) => r.subscriptionId === others.sub.id), []);
 }));
