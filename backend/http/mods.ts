@@ -62,6 +62,7 @@ export function modRoutes(ctx: AppContext): Route[] {
   });
   const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, ctx.log);
   const live = mods.live;
+  ctx.onClose(() => mods.close());
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
   const update = async (c: Ctx, dir: ModDir) => {
@@ -71,7 +72,8 @@ export function modRoutes(ctx: AppContext): Route[] {
 
   return [
     // ---- Installed mods ----
-    { method: "GET", path: "/api/mods/list", handler: async (c) => c.json(await live.list()) },
+    // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
+    { method: "GET", path: "/api/mods/list", handler: async (c) => c.body(await live.listJson(), 200, { "Content-Type": "application/json" }) },
     {
       method: "POST",
       path: "/api/mods/toggle",

@@ -15,7 +15,8 @@ export function saveRoutes(ctx: AppContext): Route[] {
     {
       method: "GET",
       path: "/api/saves/list",
-      handler: async (c) => c.json(await saves.list()),
+      // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
+      handler: async (c) => c.body(await saves.listJson(), 200, { "Content-Type": "application/json" }),
     },
     {
       method: "GET",
@@ -39,6 +40,7 @@ export function saveRoutes(ctx: AppContext): Route[] {
           const name = saves.uploadName(file.filename);
           await saves.checkUploadedSave(file.tempPath, name);
           await file.commit(inside(saves.dir, name));
+          saves.changed();
           ctx.log.info("Save uploaded", { save: name, bytes: file.size });
         } catch (e) {
           await file.discard();
