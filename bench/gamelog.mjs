@@ -160,6 +160,7 @@ try {
       `(target: >= 10000 lines/s each, p99 < 500 ms)`,
   );
 
+  if (Deno.env.get("BENCH_BURST_ONLY")) throw new Error("done (BENCH_BURST_ONLY)");
   // Status pushes: the game dies, the clients hear "stopped".
   const own = [];
   for (let i = 0; i < KILLS; i++) {

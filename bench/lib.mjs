@@ -15,7 +15,7 @@ import { DENO_PERMISSIONS } from "../scripts/lib.mjs";
 export function startPanel({ dataDir, args = [], env = {} } = {}) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "panel-bench-"));
   const started = performance.now();
-  const child = spawn(DENO, ["run", ...DENO_PERMISSIONS, "backend/main.ts", "--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, ...args], {
+  const child = spawn(DENO, ["run", ...DENO_PERMISSIONS, ...(process.env.BENCH_DENO_FLAGS?.split(" ").filter(Boolean) ?? []), "backend/main.ts", "--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, ...args], {
     cwd: ROOT,
     env: { ...process.env, PANEL_ADMIN_PASSWORD: "bench-password", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,7 @@
 // Serves the built PWA: files from the static dir, and index.html for every extension-less path (the app's
 // own routes), so a reload of /mods works signed in or not. /api and /ws never reach this.
 
+import { existsSync } from "node:fs";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import type { Ctx } from "./routes.ts";
 
@@ -66,7 +67,8 @@ async function precompressed(
     if (!accepts(acceptEncoding, encoding)) continue;
     try {
       const st = await Deno.stat(file + ext);
-      if (st.isFile && (st.mtime?.getTime() ?? 0) >= mtime) return { path: file + ext, size: st.size, encoding };
+      // The build gives the copy its file's mtime; setting it loses the sub-millisecond part, hence the slack.
+      if (st.isFile && (st.mtime?.getTime() ?? 0) >= mtime - 1000) return { path: file + ext, size: st.size, encoding };
     } catch {
       // no such copy: try the next coding, or send the file as it is
     }
@@ -100,7 +102,12 @@ export function staticHandler(staticDir: string) {
     const wanted = normalize(join(root, path));
     if (wanted !== root && !wanted.startsWith(root + sep)) return c.text("Not found", 404);
     const isAppRoute = extname(path) === "";
-    const file = isAppRoute ? join(root, "index.html") : wanted;
+    // /login has its own page with the sign-in card already in it (scripts/prerender.mjs), when built.
+    const file = path === "/login" && existsSync(join(root, "login.html"))
+      ? join(root, "login.html")
+      : isAppRoute
+      ? join(root, "index.html")
+      : wanted;
     try {
       const stat = await Deno.stat(file);
       if (!stat.isFile) throw new Error("not a file");
