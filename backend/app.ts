@@ -17,7 +17,7 @@ import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
 import { pushRoutes } from "./http/push.ts";
 
-const SECURITY_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" };
+const SECURITY_HEADERS = { "X-Factorio-Panel": "1", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" };
 const NO_STORE = { "Cache-Control": "no-store" };
 
 /**
@@ -63,6 +63,7 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
   app.use("*", clientInfo(ctx.config));
   app.use("*", async (c, next) => {
     await next();
+    // X-Factorio-Panel tells the PWA an answer is the panel's own, not a reverse proxy's 502 while it is down.
     setHeaders(c, SECURITY_HEADERS);
   });
   app.use("/api/*", loadSession(ctx.accounts));
@@ -78,7 +79,8 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
         return c.json(PANEL_MSG.crossSiteRefused, 403);
       }
       if (!route.public && !c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
-      if (route.requiresStopped && ctx.serverState() !== "stopped") return c.json(PANEL_MSG.serverNotStopped, 423);
+      const label = route.requiresStopped;
+      if (label) return await ctx.game.whileStopped(label, async () => await route.handler(c));
       return await route.handler(c);
     };
     app.on(route.method, route.path, guarded);

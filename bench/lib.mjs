@@ -5,18 +5,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-export const ROOT = resolve(import.meta.dirname, "..");
-export const DENO = join(ROOT, "node_modules", ".bin", "deno");
-// Benches run the panel exactly as `npm start` does: the same permission flags, never -A.
-export { DENO_PERMISSIONS } from "../scripts/lib.mjs";
-import { DENO_PERMISSIONS } from "../scripts/lib.mjs";
+import { DENO, PANEL_PERMISSIONS, ROOT, spawnPanel } from "../scripts/launcher.mjs";
+
+export { DENO, PANEL_PERMISSIONS, ROOT };
 
 /** Starts backend/main.ts on a free port; resolves once it prints its URL. */
 export function startPanel({ dataDir, args = [], env = {} } = {}) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "panel-bench-"));
   const started = performance.now();
-  const child = spawn(DENO, ["run", ...DENO_PERMISSIONS, ...(process.env.BENCH_DENO_FLAGS?.split(" ").filter(Boolean) ?? []), "backend/main.ts", "--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, ...args], {
-    cwd: ROOT,
+  const child = spawnPanel(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, ...args], {
     env: { ...process.env, PANEL_ADMIN_PASSWORD: "bench-password", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -164,7 +161,7 @@ export async function benchLogin(url) {
 export function startBare(body, contentType = "application/json") {
   const file = join(mkdtempSync(join(tmpdir(), "bench-bare-")), "body");
   writeFileSync(file, body);
-  const child = spawn(DENO, ["run", ...DENO_PERMISSIONS, "bench/bare-server.ts", file, contentType], {
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });

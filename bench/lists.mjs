@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchLogin, DENO, DENO_PERMISSIONS, median, ROOT, startBare, startPanel, stopBare, stopPanel, writeZip, wrk } from "./lib.mjs";
+import { benchLogin, DENO, PANEL_PERMISSIONS, median, ROOT, startBare, startPanel, stopBare, stopPanel, writeZip, wrk } from "./lib.mjs";
 
 const SECONDS = Number(process.argv[2] ?? 4);
 const RUNS = 3;
@@ -15,7 +15,7 @@ const SAVES = [20, 500, 2000];
 const MODS = [10, 300, 1000];
 
 const factorioDir = mkdtempSync(join(tmpdir(), "bench-factorio-"));
-spawnSync(DENO, ["run", ...DENO_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], { cwd: ROOT, stdio: "ignore" });
+spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], { cwd: ROOT, stdio: "ignore" });
 const savesDir = join(factorioDir, "saves");
 const modsDir = join(factorioDir, "mods");
 mkdirSync(savesDir, { recursive: true });

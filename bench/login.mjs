@@ -9,13 +9,13 @@
 
 import { spawn } from "node:child_process";
 import { chromium } from "playwright-core";
-import { DENO, DENO_PERMISSIONS, median, ROOT, startPanel, stopPanel } from "./lib.mjs";
+import { DENO, PANEL_PERMISSIONS, median, ROOT, startPanel, stopPanel } from "./lib.mjs";
 
 const RUNS = Number(process.argv[2] ?? 5);
 const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9, uploadThroughput: (750 * 1024 / 8) * 0.9 };
 
 function startReference() {
-  const child = spawn(DENO, ["run", ...DENO_PERMISSIONS, "bench/login-reference/server.ts"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/login-reference/server.ts"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((ok) => child.stdout.on("data", (d) => {
     const m = /listening on (\S+)/.exec(String(d));
     if (m) ok({ url: m[1], child });

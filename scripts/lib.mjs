@@ -2,11 +2,12 @@
 
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { compressDir } from "./compress.mjs";
 
-export const ROOT = resolve(import.meta.dirname, "..");
-export const DENO = join(ROOT, "node_modules", ".bin", "deno");
+import { DENO, ROOT } from "./launcher.mjs";
+
+export { DENO, ROOT };
 export const BIN = (name) => join(ROOT, "node_modules", ".bin", name);
 
 export function run(cmd, args, opts = {}) {
@@ -60,5 +61,3 @@ export function buildPwa({ onlyIfStale = false } = {}) {
   if (code === 0) compressDir(join(ROOT, "pwa", "dist"));
   return code;
 }
-
-export const DENO_PERMISSIONS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
