@@ -117,3 +117,22 @@ Deno.test("precompressed copies are served to clients that take them; index.html
     rmSync(dist, { recursive: true, force: true });
   }
 });
+
+Deno.test("/login gets login.html (the pre-rendered sign-in card) when built; every other app route index.html", async () => {
+  const dist = mkdtempSync(join(tmpdir(), "dist-"));
+  writeFileSync(join(dist, "index.html"), "<!doctype html><title>app</title>");
+  const p = await startPanel({ args: ["--static-dir", dist] });
+  try {
+    assert.match(await (await fetch(p.url + "/login")).text(), /<title>app<\/title>/, "without login.html, index.html");
+    writeFileSync(join(dist, "login.html"), '<!doctype html><title>app</title><div id="login-shell"></div>');
+    const login = await fetch(p.url + "/login");
+    assert.match(await login.text(), /login-shell/);
+    assert.equal(login.headers.get("Cache-Control"), "no-cache");
+    for (const path of ["/", "/mods", "/login/more", "/help"]) {
+      assert.doesNotMatch(await (await fetch(p.url + path)).text(), /login-shell/, path);
+    }
+  } finally {
+    await p.close();
+    rmSync(dist, { recursive: true, force: true });
+  }
+});
