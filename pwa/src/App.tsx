@@ -8,6 +8,7 @@ import { checkSession } from "./state/session.ts";
 // The sign-in page is part of the first script: a cold load of /login must not wait for a second round
 // trip. The signed-in frame (sidebar, banners) and the pages load on demand.
 import Login from "./pages/Login/Login.tsx";
+import { preloadFrame } from "./preload.ts";
 
 const Layout = lazy(() => import("./components/Layout.tsx").then((m) => ({ default: m.Layout })));
 const ConnectionBanner = lazy(() => import("./components/AppChrome.tsx").then((m) => ({ default: m.ConnectionBanner })));
@@ -69,6 +70,8 @@ export function AppRoutes() {
 
 export function App() {
   useEffect(() => {
+    // Anywhere but the sign-in page the visitor is probably signed in: fetch the frame alongside the check.
+    if (location.pathname !== "/login") preloadFrame();
     void checkSession();
   }, []);
   return (
