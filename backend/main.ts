@@ -6,6 +6,8 @@ import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
+import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "./migrate/fsm.ts";
+import { dryRunTargets, importFsm } from "./migrate/targets.ts";
 
 async function main(): Promise<number> {
   let result;
@@ -23,7 +25,27 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = result.config;
-  const { ctx, bootstrap } = await createContext(config);
+  let fsm: FsmSource | null = null;
+  if (config.importFsm) {
+    try {
+      fsm = readFsm(config.importFsm);
+    } catch (e) {
+      if (!(e instanceof FsmImportError)) throw e;
+      console.error(`factorio-panel: nothing was imported. ${e.message}`);
+      return 1;
+    }
+  }
+  if (config.dryRun) {
+    if (!fsm) {
+      console.error("factorio-panel: --dry-run needs --import-fsm DIR");
+      return 2;
+    }
+    console.log(describeFsmImport(fsm, planFsmImport(fsm, dryRunTargets(config)), true).join("\n"));
+    return 0;
+  }
+  const { ctx, bootstrap } = await createContext(config, {
+    beforeBootstrap: fsm ? async (ctx) => console.log(describeFsmImport(fsm!, await importFsm(ctx, fsm!), false).join("\n")) : undefined,
+  });
   const { app } = createApp(ctx);
 
   const tls = config.httpsCert && config.httpsKey
@@ -76,7 +98,12 @@ async function main(): Promise<number> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
+    if (config.stopGameOnExit && ctx.game.state !== "stopped") {
+      ctx.log.info(`Received ${signal}: saving and stopping the game, then shutting down`);
+      await ctx.game.stop().catch((e) => ctx.log.error("Could not stop the game", { error: String(e) }));
+    } else {
+      ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
+    }
     ctx.hub.closeAll();
     await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 5000))]);
     await ctx.close();
