@@ -277,6 +277,7 @@ export async function createContext(
   ctx.onClose(() => playerHistory.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
+  ctx.onClose(() => saves.close());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
   ctx.onClose(() => game.detach());
 

@@ -1,7 +1,7 @@
 // Shared bits of the benchmark scripts: start a real panel process and read its memory.
 
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -172,4 +172,50 @@ export async function benchLogin(url) {
   });
   if (r.status !== 200) throw new Error(`login failed: ${r.status} ${await r.text()}`);
   return r.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("authentication="));
+}
+
+/** Starts bench/bare-server.ts answering `body` (a string) to every request; resolves to { url, child }. */
+export function startBare(body, contentType = "application/json") {
+  const file = join(mkdtempSync(join(tmpdir(), "bench-bare-")), "body");
+  writeFileSync(file, body);
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  return new Promise((ok, fail) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) ok({ url: m[1], child });
+    });
+    child.on("exit", (code) => fail(new Error(`bare server exited (${code})`)));
+  });
+}
+
+export async function stopBare(b) {
+  const exited = new Promise((r) => b.child.once("exit", r));
+  b.child.kill("SIGTERM");
+  await exited;
+}
+
+/**
+ * Runs Debian's wrk (apt-get install wrk) against `url` for `seconds` with `connections`, and returns
+ * { rps, p50, p99 } (ms). Bounded: 127.0.0.1 only, a fixed duration.
+ */
+export function wrk(url, { connections = 50, seconds = 5, threads = 2, headers = {} } = {}) {
+  if (!/^http:\/\/127\.0\.0\.1:/.test(url)) throw new Error("wrk runs against 127.0.0.1 only");
+  const args = ["-t", String(threads), "-c", String(connections), "-d", `${seconds}s`, "--latency"];
+  for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}: ${v}`);
+  const r = spawnSync("wrk", [...args, url], { encoding: "utf8" });
+  if (r.error) throw new Error(`wrk: ${r.error.message} (apt-get install wrk)`);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
+  const unit = (v, u) => Number(v) * ({ us: 0.001, ms: 1, s: 1000 }[u] ?? 1);
+  const lat = (p) => {
+    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(r.stdout);
+    return m ? unit(m[1], m[2]) : NaN;
+  };
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
+  if (non2xx) throw new Error(`wrk: ${non2xx[1]} failed answers from ${url}`);
+  return { rps, p50: lat(50), p99: lat(99) };
 }

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { median, rssMiB, startPanel, stopPanel } from "./lib.mjs";
+import { median, rssMiB, startBare, startPanel, stopBare, stopPanel } from "./lib.mjs";
 
 const runs = Number(process.argv[2] ?? 7);
 
@@ -44,6 +44,36 @@ for (let i = 0; i < runs; i++) {
 }
 rmSync(dir, { recursive: true, force: true });
 
+// The reference, alternated with nothing else running: a bare Deno.serve (bench/bare-server.ts) started
+// with the same permission flags, from spawn to its first answer, and its memory when idle.
+const bare = [];
+let bareIdle = [];
+for (let i = 0; i < runs; i++) {
+  const started = performance.now();
+  const b = await startBare('"ok"');
+  for (;;) {
+    try {
+      const r = await fetch(b.url + "/");
+      await r.body?.cancel();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+  bare.push(performance.now() - started);
+  if (i === runs - 1) {
+    await new Promise((r) => setTimeout(r, 5000));
+    bareIdle = [rssMiB(b.child.pid), rssMiB(b.child.pid, "VmHWM")];
+  }
+  await stopBare(b);
+}
+
 console.log(`cold start to first answered request, first start (creates db + admin), median of ${runs}: ${median(fresh).toFixed(0)} ms`);
-console.log(`cold start to first answered request, existing data dir, median of ${runs}: ${median(warm).toFixed(0)} ms`);
-console.log(`idle backend memory 5 s after start: RSS ${idle[0].toFixed(1)} MiB (peak ${idle[1].toFixed(1)} MiB)`);
+console.log(
+  `cold start to first answered request, existing data dir, median of ${runs}: ${median(warm).toFixed(0)} ms; ` +
+    `bare Deno.serve, same flags: ${median(bare).toFixed(0)} ms; ratio ${(median(warm) / median(bare)).toFixed(2)} (target <= 2)`,
+);
+console.log(
+  `idle memory 5 s after start: panel RSS ${idle[0].toFixed(1)} MiB (peak ${idle[1].toFixed(1)} MiB); ` +
+    `bare Deno.serve ${bareIdle[0].toFixed(1)} MiB; ratio ${(idle[0] / bareIdle[0]).toFixed(2)} (target: panel <= 61.6 MiB)`,
+);

@@ -3,8 +3,11 @@
 // Client -> server: {room_name: "", controls: {type, value}}
 //   type "subscribe" | "unsubscribe": value is a room name ("gamelog" | "server_status")
 //   type "command": value is console text, sent to the game over RCON
+//   "batch": true on a gamelog subscribe (this PWA): the client takes several lines per message
 // Server -> client: {room_name, message}
-//   gamelog: message is one line of game output (string)
+//   gamelog: message is one line of game output (string); for a client that subscribed with "batch",
+//     the lines printed within one frame (~16 ms) joined by "\n" (a game line never contains one). The
+//     old UI never asks for batches and keeps getting one line per message, as it appends each message.
 //   server_status: message is the ServerStatus object encoded as a JSON string (the old API's shape)
 //   factorio_versions: message is a VersionsMessage (shared/factorio-versions.ts) encoded as JSON
 
@@ -15,8 +18,11 @@ export type ControlType = "subscribe" | "unsubscribe" | "command";
 
 export interface ClientMessage {
   room_name: "";
-  controls: { type: ControlType; value: string };
+  controls: { type: ControlType; value: string; batch?: boolean };
 }
+
+/** How often, at most, a batching client gets a gamelog message while lines keep coming. */
+export const WS_BATCH_MS = 16;
 
 export interface ServerMessage {
   room_name: RoomName;
@@ -50,5 +56,5 @@ export function parseClientMessage(raw: unknown): ClientMessage | null {
   const { type, value } = controls;
   if (type !== "subscribe" && type !== "unsubscribe" && type !== "command") return null;
   if (typeof value !== "string") return null;
-  return { room_name: "", controls: { type, value } };
+  return { room_name: "", controls: controls.batch === true ? { type, value, batch: true } : { type, value } };
 }

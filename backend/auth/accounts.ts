@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Db } from "../store/db.ts";
-import { transaction } from "../store/db.ts";
+import { dataStamp, transaction } from "../store/db.ts";
 import { publicUser, type UserRow, UserStore } from "../store/users.ts";
 import { SessionStore } from "../store/sessions.ts";
 import type { EventBus } from "../events.ts";
@@ -104,9 +104,40 @@ export class Accounts {
     return { token, user: publicUser(row) };
   }
 
+  /**
+   * Sessions already looked up, by cookie token, while nothing was written to the database (dataStamp):
+   * every request asks, and the hash plus two queries were a quarter of a small request's cost. Any write
+   * (logout, password change, user deleted, a session touched) empties it.
+   */
+  #known = new Map<string, { info: SessionInfo; expiresAt: number; lastSeen: number }>();
+  #knownStamp = "";
+
   /** The session a cookie token belongs to, or null when it is unknown or expired. */
   session(token: string | undefined): SessionInfo | null {
     if (!token || token.length > 200) return null;
+    const stamp = dataStamp(this.db);
+    if (stamp !== this.#knownStamp || this.#known.size > 1000) {
+      this.#known.clear();
+      this.#knownStamp = stamp;
+    }
+    const known = this.#known.get(token);
+    const at = this.deps.now();
+    if (known && known.expiresAt > at && at - known.lastSeen <= 60_000) return known.info;
+    const info = this.#lookupSession(token);
+    // Stored under the stamp as it is now: a touch above was a write, so this entry starts a new stamp.
+    if (info) {
+      const row = this.sessions.get(info.id);
+      const stampNow = dataStamp(this.db);
+      if (row && stampNow !== this.#knownStamp) {
+        this.#known.clear();
+        this.#knownStamp = stampNow;
+      }
+      if (row) this.#known.set(token, { info, expiresAt: row.expires_at, lastSeen: row.last_seen_at });
+    }
+    return info;
+  }
+
+  #lookupSession(token: string): SessionInfo | null {
     const id = hashToken(token);
     const row = this.sessions.get(id);
     if (!row) return null;

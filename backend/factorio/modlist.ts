@@ -9,7 +9,19 @@ import { writeJsonAtomic } from "../fsutil.ts";
 type Entry = Record<string, unknown> & { name: string };
 
 export class ModListFile {
+  /** Entries by name, built on first lookup: a list of 1,000 mods is not searched once per mod. */
+  private index: Map<string, Entry> | null = null;
+
   private constructor(private readonly data: Record<string, unknown>, private readonly entries: Entry[]) {}
+
+  private entry(name: string): Entry | undefined {
+    if (!this.index) {
+      this.index = new Map();
+      // The first entry of a name wins, as a linear search would find it.
+      for (const e of this.entries) if (!this.index.has(e.name)) this.index.set(e.name, e);
+    }
+    return this.index.get(name);
+  }
 
   /**
    * Reads the file. A missing file is an empty list (the game enables what it finds). A file that is not
@@ -44,13 +56,13 @@ export class ModListFile {
 
   /** The entry's "enabled", or undefined when the mod has no entry (the game then enables it). */
   enabled(name: string): boolean | undefined {
-    const e = this.entries.find((m) => m.name === name);
+    const e = this.entry(name);
     return e === undefined ? undefined : e.enabled !== false;
   }
 
   /** A version the entry pins, if any. */
   pinned(name: string): string | undefined {
-    const v = this.entries.find((m) => m.name === name)?.version;
+    const v = this.entry(name)?.version;
     return typeof v === "string" ? v : undefined;
   }
 
@@ -60,18 +72,19 @@ export class ModListFile {
 
   /** Sets "enabled", adding an entry when there is none; the entry's other keys stay. */
   set(name: string, enabled: boolean): void {
-    const e = this.entries.find((m) => m.name === name);
+    const e = this.entry(name);
     if (e) e.enabled = enabled;
     else {
       const added = { name, enabled };
       this.entries.push(added);
+      this.index = null;
       (this.data.mods as unknown[]).push(added);
     }
   }
 
   /** Drops a pinned version (after the mod was replaced by another version). */
   unpin(name: string): void {
-    const e = this.entries.find((m) => m.name === name);
+    const e = this.entry(name);
     if (e) delete e.version;
   }
 
@@ -80,6 +93,7 @@ export class ModListFile {
     this.data.mods = mods.filter((m) => (m as Entry)?.name !== name);
     const i = this.entries.findIndex((m) => m.name === name);
     if (i >= 0) this.entries.splice(i, 1);
+    this.index = null;
   }
 
   /** Keeps only the entries `keep` says yes to (anything in "mods" that is not an entry stays). */

@@ -42,8 +42,12 @@ export class ModManager {
 
   constructor(paths: FactorioPaths, packsRoot: string, readonly portal: ModPortal, private readonly log: Logger) {
     this.game = gameInfo(paths);
-    this.live = new ModDir(paths.mods, this.game);
+    this.live = new ModDir(paths.mods, this.game, { cached: true });
     this.packs = new ModPacks(packsRoot, this.game);
+  }
+
+  close(): Promise<void> {
+    return this.live.close();
   }
 
   /** GET /api/mods/portal/info/{name}: the portal's details, releases newest first, versions four-part. */

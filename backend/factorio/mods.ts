@@ -4,7 +4,7 @@
 // cannot be read is listed as broken, never fatal.
 
 import { existsSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mod } from "../../shared/api.ts";
 import { BUILT_IN_MODS, isBuiltInMod } from "../../shared/factorio.ts";
@@ -17,6 +17,10 @@ import { ModListFile } from "./modlist.ts";
 import type { ModPins } from "./modpins.ts";
 import { ModFileError, type ModInfoJson, parseInfoJson, readModFolder, readModZip } from "./modzip.ts";
 import { inside, safeName } from "./paths.ts";
+import { FolderCache, stampOf } from "../cache/foldercache.ts";
+
+/** Mod names sort case-insensitively; one collator, built once (not one per comparison). */
+const byModName = new Intl.Collator("en", { sensitivity: "base" }).compare;
 
 export const MOD_LIST = "mod-list.json";
 export const MOD_SETTINGS = "mod-settings.dat";
@@ -27,9 +31,17 @@ export interface GameInfo {
   version(): string | null;
   /** The built-in mods this game ships (data/<name>/info.json), base first; core is not a mod to list. */
   builtIns(): ModInfoJson[];
+  /** The files both answers come from, for caches built on them. */
+  files: string[];
 }
 
+/** The game's info.json files, read again only when one of them (or the data folder) changed. */
 export function gameInfo(paths: FactorioPaths): GameInfo {
+  const names = BUILT_IN_MODS.filter((n) => n !== "core");
+  // A new game (install, update, version switch) always brings a new data/base/info.json: its stamp alone
+  // says when to read them all again, one stat per listing instead of one per built-in.
+  const files = [join(paths.data, "base", "info.json")];
+  let cached: { stamp: string; version: string | null; builtIns: ModInfoJson[] } | null = null;
   const read = (name: string): ModInfoJson | null => {
     try {
       return parseInfoJson(readFileSync(join(paths.data, name, "info.json"), "utf8"));
@@ -37,13 +49,19 @@ export function gameInfo(paths: FactorioPaths): GameInfo {
       return null;
     }
   };
-  return {
-    version: () => read("base")?.version ?? null,
-    builtIns: () =>
-      BUILT_IN_MODS.filter((n) => n !== "core")
-        .map(read)
-        .filter((m): m is ModInfoJson => m !== null),
+  const current = () => {
+    const stamp = files.map(stampOf).join("|");
+    if (cached?.stamp !== stamp) {
+      const all = names.map((n) => [n, read(n)] as const);
+      cached = {
+        stamp,
+        version: all.find(([n]) => n === "base")?.[1]?.version ?? null,
+        builtIns: all.map(([, m]) => m).filter((m): m is ModInfoJson => m !== null),
+      };
+    }
+    return cached;
   };
+  return { version: () => current().version, builtIns: () => current().builtIns, files };
 }
 
 /** One thing found in a mod folder. */
@@ -58,13 +76,19 @@ interface Found {
 
 // info.json of unchanged zips is not read again: a folder of 200 mods lists without opening 200 files.
 // Bounded: paths come and go (updates rename zips), and a long-running panel must not keep them all.
-const scanCache = new BoundedMap<string, { mtimeMs: number; size: number; found: Found }>(4096);
+const scanCache = new BoundedMap<string, { mtimeMs: number; ctimeMs: number; ino: number | null; size: number; readAt: number; found: Found }>(4096);
 
 async function inspect(dir: string, file: string, st: Stats): Promise<Found> {
   const path = join(dir, file);
   const cached = scanCache.get(path);
-  if (!st.isDirectory() && cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return cached.found;
+  // ctime and inode too: a zip replaced by another with the same size and mtime still differs in those.
+  // Deno gives ctime in whole seconds, so an entry read within about a second of its ctime is read again.
+  if (
+    !st.isDirectory() && cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size &&
+    cached.ctimeMs === st.ctimeMs && cached.ino === st.ino && cached.readAt - st.ctimeMs > 1100
+  ) return cached.found;
   let found: Found;
+  const readAt = Date.now();
   try {
     const info = st.isDirectory() ? readModFolder(path) : await readModZip(path);
     found = { file, path, folder: st.isDirectory(), info, error: null };
@@ -72,17 +96,19 @@ async function inspect(dir: string, file: string, st: Stats): Promise<Found> {
     if (!(e instanceof ModFileError)) throw e;
     found = { file, path, folder: st.isDirectory(), info: null, error: e.message };
   }
-  if (!st.isDirectory()) scanCache.set(path, { mtimeMs: st.mtimeMs, size: st.size, found });
+  if (!st.isDirectory()) scanCache.set(path, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, size: st.size, readAt, found });
   return found;
 }
 
 const locks = new Map<string, Promise<unknown>>();
+/** Listing caches by folder: every change made under the folder's lock drops its listing. */
+const listings = new Map<string, FolderCache<unknown>>();
 
 /** Runs `fn` after every earlier change to the same folder has finished. */
 export function withLock<T>(key: string, fn: () => Promise<T> | T): Promise<T> {
   const before = locks.get(key) ?? Promise.resolve();
   const run = before.then(fn, fn);
-  const tail = run.catch(() => {});
+  const tail = run.catch(() => {}).finally(() => listings.get(key)?.invalidate());
   locks.set(key, tail);
   tail.then(() => {
     if (locks.get(key) === tail) locks.delete(key);
@@ -98,11 +124,57 @@ export interface FolderFile {
   mtime: Date;
 }
 
+/** A listing of a mod folder, and the same as the JSON the API answers. */
+interface ModListing {
+  mods: Mod[];
+  /** The JSON, encoded once: an unchanged list is neither serialized nor encoded again. */
+  json: Uint8Array<ArrayBuffer>;
+  /** info.json of unpacked mod folders: the folder watch does not see inside them. */
+  folders: string[];
+}
+
 export class ModDir {
   /** The admin's pins (the live mods folder only); without it nothing is pinned and pin() is refused. */
   pins?: ModPins;
 
-  constructor(readonly dir: string, private readonly game: GameInfo) {}
+  private readonly listing: FolderCache<ModListing> | null = null;
+
+  /**
+   * `cached`: keep the listing until the folder changes (the live mods folder). A pack's folder is
+   * listed afresh each time; it is opened by name per request.
+   */
+  constructor(readonly dir: string, private readonly game: GameInfo, opts: { cached?: boolean } = {}) {
+    if (opts.cached) {
+      this.listing = new FolderCache<ModListing>({
+        watch: [dir],
+        stamps: [dir, this.modListPath, ...game.files],
+        build: () => this.buildListing(),
+        extraStamps: (l) => l.folders,
+      });
+      listings.set(dir, this.listing as FolderCache<unknown>);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.listing) return;
+    if (listings.get(this.dir) === this.listing) listings.delete(this.dir);
+    await this.listing.close();
+  }
+
+  private async buildListing(): Promise<ModListing> {
+    const found = await this.scan();
+    const mods = this.rows(found);
+    return { mods, json: new TextEncoder().encode(JSON.stringify(mods)), folders: found.filter((f) => f.folder).map((f) => join(f.path, "info.json")) };
+  }
+
+  private listingNow(): Promise<ModListing> {
+    return this.listing ? this.listing.get() : this.buildListing();
+  }
+
+  /** list() as JSON. */
+  async listJson(): Promise<Uint8Array<ArrayBuffer>> {
+    return (await this.listingNow()).json;
+  }
 
   get modListPath(): string {
     return join(this.dir, MOD_LIST);
@@ -116,30 +188,33 @@ export class ModDir {
   async scan(): Promise<Found[]> {
     let names: string[];
     try {
-      names = readdirSync(this.dir);
+      names = await readdir(this.dir);
     } catch (e) {
       if ((e as { code?: string }).code === "ENOENT") return [];
       throw e;
     }
-    const found: Found[] = [];
-    for (const file of names.sort()) {
-      if (file.startsWith(".")) continue;
+    // Every stat (and every changed zip's info.json) in flight at once, not one awaited after another.
+    const found = await Promise.all(names.sort().map(async (file): Promise<Found | null> => {
+      if (file.startsWith(".")) return null;
       let st: Stats;
       try {
-        st = statSync(join(this.dir, file));
+        st = await stat(join(this.dir, file));
       } catch {
-        continue; // removed meanwhile
+        return null; // removed meanwhile
       }
       const zip = st.isFile() && file.toLowerCase().endsWith(".zip");
       const folder = st.isDirectory() && existsSync(join(this.dir, file, "info.json"));
-      if (zip || folder) found.push(await inspect(this.dir, file, st));
-    }
-    return found;
+      return zip || folder ? await inspect(this.dir, file, st) : null;
+    }));
+    return found.filter((f): f is Found => f !== null);
   }
 
   /** The mods of this folder: built-ins first, then by name; one row per mod. */
   async list(): Promise<Mod[]> {
-    const found = await this.scan();
+    return (await this.listingNow()).mods;
+  }
+
+  private rows(found: Found[]): Mod[] {
     const list = ModListFile.read(this.modListPath, { tolerant: true });
     const gameVersion = this.game.version();
     const pins = this.pins?.all() ?? {};
@@ -207,7 +282,7 @@ export class ModDir {
         other_versions: [],
       });
     }
-    mods.sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" }));
+    mods.sort((a, b) => byModName(a.name, b.name));
     return [...rows, ...mods];
   }
 

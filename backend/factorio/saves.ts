@@ -12,6 +12,10 @@ import { Conflict, HttpError, Invalid, NotFound, UnsupportedMediaType } from "..
 import { ensureDir } from "../fsutil.ts";
 import { LOAD_LATEST, type Save, type SaveHeader } from "../../shared/api.ts";
 import { saveUploadNameProblem } from "../../shared/validation.ts";
+import { FolderCache } from "../cache/foldercache.ts";
+
+/** Names with numbers sort as numbers ("save2" before "save10"); one collator, built once. */
+const byName = new Intl.Collator("en", { numeric: true }).compare;
 
 export interface SavesOptions {
   paths: Pick<FactorioPaths, "saves" | "binary" | "root">;
@@ -61,10 +65,36 @@ export async function pump(stream: ReadableStream<Uint8Array>, tail: OutputTail)
   for await (const chunk of stream) tail.push(decoder.decode(chunk, { stream: true }));
 }
 
+/** A listing, and the same listing as the JSON the API answers, so an unchanged list is not serialized again. */
+export interface SaveListing {
+  saves: Save[];
+  /** The JSON, encoded once: an unchanged list is neither serialized nor encoded again. */
+  json: Uint8Array<ArrayBuffer>;
+}
+
 export class Saves {
   private creating: string | null = null;
+  private readonly listing: FolderCache<SaveListing>;
 
-  constructor(private readonly opts: SavesOptions) {}
+  constructor(private readonly opts: SavesOptions) {
+    this.listing = new FolderCache({
+      watch: [opts.paths.saves],
+      stamps: [opts.paths.saves],
+      build: async () => {
+        const saves = await this.scan();
+        return { saves, json: new TextEncoder().encode(JSON.stringify(saves)) };
+      },
+    });
+  }
+
+  /** Tells the listing cache that the panel changed the folder (it would notice anyway; this makes it certain). */
+  changed(): void {
+    this.listing.invalidate();
+  }
+
+  close(): Promise<void> {
+    return this.listing.close();
+  }
 
   /** The save a running --create is making, if any. */
   get creatingNow(): string | null {
@@ -85,6 +115,15 @@ export class Saves {
 
   /** Every save, by name (numbers in names sort as numbers), then the "Load Latest" entry. */
   async list(): Promise<Save[]> {
+    return (await this.listing.get()).saves;
+  }
+
+  /** list() as JSON. */
+  async listJson(): Promise<Uint8Array<ArrayBuffer>> {
+    return (await this.listing.get()).json;
+  }
+
+  private async scan(): Promise<Save[]> {
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -92,16 +131,16 @@ export class Saves {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return [LOAD_LATEST_ENTRY];
       throw e;
     }
-    const saves: Save[] = [];
-    for (const name of names.filter(isListedSave)) {
+    // All stats in flight at once: one after another, 500 saves took 500 round trips to the thread pool.
+    const found = await Promise.all(names.filter(isListedSave).map(async (name): Promise<Save | null> => {
       try {
         const s = await stat(inside(this.dir, name));
-        if (s.isFile()) saves.push({ name, last_mod: s.mtime.toISOString(), size: s.size });
+        return s.isFile() ? { name, last_mod: s.mtime.toISOString(), size: s.size } : null;
       } catch {
-        // removed between readdir and stat, or a dangling link: not a save
+        return null; // removed between readdir and stat, or a dangling link: not a save
       }
-    }
-    saves.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
+    }));
+    const saves = found.filter((s): s is Save => s !== null).sort((a, b) => byName(a.name, b.name));
     return [...saves, LOAD_LATEST_ENTRY];
   }
 
@@ -126,6 +165,7 @@ export class Saves {
     const save = await this.find(input);
     this.refuseInUse(save.name, "delete");
     await rm(save.path);
+    this.changed();
     this.opts.log.info("Save deleted", { save: save.name });
     return `Removed save: ${save.name}`;
   }
@@ -178,6 +218,7 @@ export class Saves {
       return await this.runCreate(name, target, extraArgs);
     } finally {
       this.creating = null;
+      this.changed();
     }
   }
 

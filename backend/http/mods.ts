@@ -47,6 +47,7 @@ export function zipDownload(files: FolderFile[], filename: string): Response {
 export function modRoutes(ctx: AppContext): Route[] {
   const { config, portal, mods } = ctx;
   const live = mods.live;
+  ctx.onClose(() => mods.close());
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
   const update = async (c: Ctx, dir: ModDir) => {
@@ -56,7 +57,8 @@ export function modRoutes(ctx: AppContext): Route[] {
 
   return [
     // ---- Installed mods ----
-    { method: "GET", path: "/api/mods/list", handler: async (c) => c.json(await live.list()) },
+    // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
+    { method: "GET", path: "/api/mods/list", handler: async (c) => c.body(await live.listJson(), 200, { "Content-Type": "application/json" }) },
     {
       method: "POST",
       path: "/api/mods/toggle",

@@ -16,7 +16,8 @@ export function saveRoutes(ctx: AppContext): Route[] {
     {
       method: "GET",
       path: "/api/saves/list",
-      handler: async (c) => c.json(await saves.list()),
+      // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
+      handler: async (c) => c.body(await saves.listJson(), 200, { "Content-Type": "application/json" }),
     },
     {
       method: "GET",
@@ -42,6 +43,7 @@ export function saveRoutes(ctx: AppContext): Route[] {
           // The save about to be replaced is backed up first.
           if (existsSync(inside(saves.dir, name))) await ctx.backups.before("before-upload", [], name);
           await file.commit(inside(saves.dir, name));
+          saves.changed();
           ctx.log.info("Save uploaded", { save: name, bytes: file.size });
         } catch (e) {
           await file.discard();

@@ -1,6 +1,7 @@
 // Serves the built PWA: files from the static dir, and index.html for every extension-less path (the app's
 // own routes), so a reload of /mods works signed in or not. /api and /ws never reach this.
 
+import { existsSync } from "node:fs";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import type { Ctx } from "./routes.ts";
 
@@ -41,6 +42,53 @@ export const CSP = [
   "form-action 'self'",
 ].join("; ");
 
+/** Whether an Accept-Encoding header takes `coding` (listed, and not with q=0). */
+export function accepts(header: string | undefined, coding: string): boolean {
+  if (!header) return false;
+  for (const part of header.toLowerCase().split(",")) {
+    const [name, ...params] = part.trim().split(";");
+    if (name.trim() !== coding) continue;
+    const q = params.map((x) => x.trim()).find((x) => x.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+/**
+ * The precompressed copy the build wrote beside a file (scripts/compress.mjs), when the client takes it
+ * and it is at least as new as the file (a copy left over from an older build is never served).
+ */
+async function precompressed(
+  file: string,
+  mtime: number,
+  acceptEncoding: string | undefined,
+): Promise<{ path: string; size: number; encoding: string } | null> {
+  for (const [encoding, ext] of [["br", ".br"], ["gzip", ".gz"]]) {
+    if (!accepts(acceptEncoding, encoding)) continue;
+    try {
+      const st = await Deno.stat(file + ext);
+      // The build gives the copy its file's mtime; setting it loses the sub-millisecond part, hence the slack.
+      if (st.isFile && (st.mtime?.getTime() ?? 0) >= mtime - 1000) return { path: file + ext, size: st.size, encoding };
+    } catch {
+      // no such copy: try the next coding, or send the file as it is
+    }
+  }
+  return null;
+}
+
+/** Whether a conditional GET can be answered 304: If-None-Match wins over If-Modified-Since (RFC 9110). */
+function notModified(c: Ctx, etag: string, mtime: Date): boolean {
+  const inm = c.req.header("if-none-match");
+  if (inm !== undefined) {
+    return inm.trim() === "*" || inm.split(",").some((t) => t.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
+  }
+  const ims = c.req.header("if-modified-since");
+  if (ims === undefined) return false;
+  const since = Date.parse(ims);
+  // Last-Modified has whole seconds.
+  return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
+}
+
 export function staticHandler(staticDir: string) {
   const root = resolve(staticDir);
   return async (c: Ctx): Promise<Response> => {
@@ -54,29 +102,41 @@ export function staticHandler(staticDir: string) {
     const wanted = normalize(join(root, path));
     if (wanted !== root && !wanted.startsWith(root + sep)) return c.text("Not found", 404);
     const isAppRoute = extname(path) === "";
-    const file = isAppRoute ? join(root, "index.html") : wanted;
+    // /login has its own page with the sign-in card already in it (scripts/prerender.mjs), when built.
+    const file = path === "/login" && existsSync(join(root, "login.html"))
+      ? join(root, "login.html")
+      : isAppRoute
+      ? join(root, "index.html")
+      : wanted;
     try {
-      const fh = await Deno.open(file, { read: true });
-      const stat = await fh.stat();
-      if (!stat.isFile) {
-        fh.close();
-        throw new Error("not a file");
-      }
+      const stat = await Deno.stat(file);
+      if (!stat.isFile) throw new Error("not a file");
+      const mtime = stat.mtime ?? new Date(0);
+      // Weak: the same validator for the plain and the compressed copies of one file.
+      const etag = `W/"${stat.size.toString(36)}-${mtime.getTime().toString(36)}"`;
+      const variant = await precompressed(file, mtime.getTime(), c.req.header("accept-encoding"));
       const headers: Record<string, string> = {
         "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
-        "Content-Length": String(stat.size),
+        "Content-Length": String(variant?.size ?? stat.size),
         "Cache-Control": revalidate(file)
           ? "no-cache"
           : file.includes(`${sep}assets${sep}`)
           ? "public, max-age=31536000, immutable"
           : "public, max-age=3600",
-        "Last-Modified": (stat.mtime ?? new Date()).toUTCString(),
+        "Last-Modified": mtime.toUTCString(),
+        ETag: etag,
+        // Caches must keep the plain and the compressed answers apart, even when this one is plain.
+        Vary: "Accept-Encoding",
       };
+      if (variant) headers["Content-Encoding"] = variant.encoding;
       if (file.endsWith(".html")) headers["Content-Security-Policy"] = CSP;
-      if (c.req.method === "HEAD") {
-        fh.close();
-        return new Response(null, { headers });
+      if (notModified(c, etag, mtime)) {
+        delete headers["Content-Length"];
+        delete headers["Content-Encoding"];
+        return new Response(null, { status: 304, headers });
       }
+      if (c.req.method === "HEAD") return new Response(null, { headers });
+      const fh = await Deno.open(variant?.path ?? file, { read: true });
       // The readable closes the file when it is done or cancelled.
       return new Response(fh.readable, { headers });
     } catch {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { startPanel } from "../testing/harness.ts";
@@ -48,5 +48,91 @@ Deno.test("without a built app, app routes explain how to build it", async () =>
     assert.match(await r.text(), /npm start/);
   } finally {
     await p.close();
+  }
+});
+
+Deno.test("precompressed copies are served to clients that take them; index.html, sw.js and the manifest revalidate with 304", async () => {
+  const { compressDir } = await import("../../scripts/compress.mjs");
+  const { gunzipSync, brotliDecompressSync } = await import("node:zlib");
+  const dist = mkdtempSync(join(tmpdir(), "dist-"));
+  mkdirSync(join(dist, "assets"));
+  const js = "export const answer = 42;\n".repeat(200);
+  const html = "<!doctype html><title>panel</title>" + "<!-- padding -->".repeat(100);
+  writeFileSync(join(dist, "index.html"), html);
+  writeFileSync(join(dist, "assets", "app-abc123.js"), js);
+  writeFileSync(join(dist, "sw.js"), "self.x=1;".repeat(200));
+  writeFileSync(join(dist, "manifest.webmanifest"), JSON.stringify({ name: "Factorio Panel", pad: "x".repeat(2000) }));
+  compressDir(dist);
+  const p = await startPanel({ args: ["--static-dir", dist] });
+  try {
+    const get = (path: string, headers: Record<string, string> = {}) => fetch(p.url + path, { headers });
+    // Deno's fetch would decode for us; raw bytes are what the browser decodes, so read them as they are.
+    let r = await get("/assets/app-abc123.js", { "Accept-Encoding": "gzip, deflate, br" });
+    assert.equal(r.headers.get("Content-Encoding"), "br");
+    assert.equal(r.headers.get("Vary"), "Accept-Encoding");
+    assert.match(r.headers.get("Cache-Control")!, /immutable/);
+    assert.equal(await r.text(), js, "the brotli copy decodes to the file");
+    r = await get("/assets/app-abc123.js", { "Accept-Encoding": "gzip" });
+    assert.equal(r.headers.get("Content-Encoding"), "gzip");
+    assert.equal(await r.text(), js);
+    r = await get("/assets/app-abc123.js", { "Accept-Encoding": "br;q=0, identity" });
+    assert.equal(r.headers.get("Content-Encoding"), null, "q=0 refuses a coding");
+    assert.equal(r.headers.get("Vary"), "Accept-Encoding");
+    assert.equal(await r.text(), js);
+    assert.ok(brotliDecompressSync(readFileSync(join(dist, "assets", "app-abc123.js.br"))).toString() === js);
+    assert.ok(gunzipSync(readFileSync(join(dist, "assets", "app-abc123.js.gz"))).toString() === js);
+
+    for (const path of ["/", "/login", "/sw.js", "/manifest.webmanifest"]) {
+      const first = await get(path, { "Accept-Encoding": "br" });
+      assert.equal(first.status, 200, path);
+      assert.equal(first.headers.get("Cache-Control"), "no-cache", path);
+      const etag = first.headers.get("ETag")!;
+      const lastModified = first.headers.get("Last-Modified")!;
+      assert.ok(etag && lastModified, path);
+      await first.body?.cancel();
+      const again = await get(path, { "Accept-Encoding": "br", "If-None-Match": etag });
+      assert.equal(again.status, 304, `${path} with its ETag`);
+      assert.equal(again.headers.get("ETag"), etag);
+      assert.equal(await again.text(), "");
+      const since = await get(path, { "If-Modified-Since": lastModified });
+      assert.equal(since.status, 304, `${path} with If-Modified-Since`);
+      await since.body?.cancel();
+      const other = await get(path, { "If-None-Match": 'W/"something-else"' });
+      assert.equal(other.status, 200, `${path} with another ETag`);
+      await other.body?.cancel();
+    }
+
+    // A new build of index.html: the old compressed copy (older than the file) is not served, the ETag moves.
+    const before = (await get("/", { "Accept-Encoding": "br" })).headers.get("ETag")!;
+    const newer = html.replace("panel", "panel v2");
+    writeFileSync(join(dist, "index.html"), newer);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(dist, "index.html"), later, later);
+    r = await get("/", { "Accept-Encoding": "br", "If-None-Match": before });
+    assert.equal(r.status, 200, "a changed file is not 304");
+    assert.equal(r.headers.get("Content-Encoding"), null, "a stale compressed copy is not served");
+    assert.equal(await r.text(), newer);
+  } finally {
+    await p.close();
+    rmSync(dist, { recursive: true, force: true });
+  }
+});
+
+Deno.test("/login gets login.html (the pre-rendered sign-in card) when built; every other app route index.html", async () => {
+  const dist = mkdtempSync(join(tmpdir(), "dist-"));
+  writeFileSync(join(dist, "index.html"), "<!doctype html><title>app</title>");
+  const p = await startPanel({ args: ["--static-dir", dist] });
+  try {
+    assert.match(await (await fetch(p.url + "/login")).text(), /<title>app<\/title>/, "without login.html, index.html");
+    writeFileSync(join(dist, "login.html"), '<!doctype html><title>app</title><div id="login-shell"></div>');
+    const login = await fetch(p.url + "/login");
+    assert.match(await login.text(), /login-shell/);
+    assert.equal(login.headers.get("Cache-Control"), "no-cache");
+    for (const path of ["/", "/mods", "/login/more", "/help"]) {
+      assert.doesNotMatch(await (await fetch(p.url + path)).text(), /login-shell/, path);
+    }
+  } finally {
+    await p.close();
+    rmSync(dist, { recursive: true, force: true });
   }
 });

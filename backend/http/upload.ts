@@ -3,7 +3,7 @@
 // (atomic rename into place) or discards it. A cut connection, an over-size file or a failed check leaves
 // nothing behind, and an existing file of the same name is untouched until the new one is complete.
 
-import Busboy from "busboy";
+import type Busboy from "busboy";
 import { Readable } from "node:stream";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -47,9 +47,11 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
   const body = c.req.raw.body;
   if (!body) throw new Invalid(opts.missingMessage);
 
+  // Loaded on the first upload, not at start (start-up time and memory, bench/startup.mjs).
+  const { default: createBusboy } = await import("busboy");
   let busboy: Busboy.Busboy;
   try {
-    busboy = Busboy({
+    busboy = createBusboy({
       headers: { "content-type": type },
       limits: { files: 1, fileSize: opts.maxBytes, fields: 20, fieldSize: 64 * 1024, parts: 30 },
     });

@@ -3,7 +3,6 @@
 // always goes through node:https, which cannot use Deno's TLS settings; fetch can, and it lets an extra
 // CA (--push-ca-file) be trusted for push services behind a private CA, as the tests' fake service is.
 
-import webpush from "web-push";
 import type { VapidKeys } from "./vapid.ts";
 import type { PushPayload } from "../../shared/api.ts";
 import { retryAfterMs } from "../../shared/util.ts";
@@ -49,6 +48,9 @@ export class PushSender {
 
   async send(target: PushTarget, payload: PushPayload, opts: DeliveryOptions, signal?: AbortSignal): Promise<SendResult> {
     let details: { endpoint: string; method: string; headers: Record<string, string | number>; body: Uint8Array | null };
+    // Loaded on the first push, not at start: web-push and its CommonJS dependencies cost start-up time
+    // and memory on every panel, most of which never send a notification (bench/startup.mjs).
+    const { default: webpush } = await import("web-push");
     try {
       details = webpush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
-import webpush from "web-push";
+import { createECDH } from "node:crypto";
 import { writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
 
@@ -58,8 +58,15 @@ export function loadOrCreateVapidKeys(dataDir: string, log: Logger): LoadedKeys 
     renameSync(file, aside);
     log.error(`${VAPID_FILE} is not a valid key pair; kept it as ${aside} and made new keys. Devices must enable notifications again.`);
   }
-  const made = webpush.generateVAPIDKeys();
-  const keys = { publicKey: made.publicKey, privateKey: made.privateKey };
+  // A P-256 key pair as VAPID wants it (what web-push's generateVAPIDKeys makes), without loading
+  // web-push at start: the uncompressed public point, the private scalar padded to 32 bytes.
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const priv = ecdh.getPrivateKey();
+  const keys = {
+    publicKey: ecdh.getPublicKey().toString("base64url"),
+    privateKey: Buffer.concat([Buffer.alloc(32 - priv.length), priv]).toString("base64url"),
+  };
   writeSecretFile(file, JSON.stringify({ ...keys, created_at: new Date().toISOString() }, null, 2) + "\n");
   log.info("Made the VAPID key pair for push notifications", { file: VAPID_FILE });
   return { keys, created: true };

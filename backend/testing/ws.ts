@@ -40,8 +40,9 @@ export class TestSocket {
     this.ws.send(typeof data === "string" ? data : JSON.stringify(data));
   }
 
-  subscribe(room: string): void {
-    this.send({ room_name: "", controls: { type: "subscribe", value: room } });
+  /** `batch`: take several gamelog lines per message, as the PWA does. */
+  subscribe(room: string, opts: { batch?: boolean } = {}): void {
+    this.send({ room_name: "", controls: { type: "subscribe", value: room, ...(opts.batch ? { batch: true } : {}) } });
   }
 
   unsubscribe(room: string): void {

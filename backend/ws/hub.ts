@@ -6,7 +6,7 @@
 import type { WSContext, WSEvents } from "hono/ws";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
-import { isRoomName, parseClientMessage, type RoomName, type ServerMessage } from "../../shared/ws.ts";
+import { isRoomName, parseClientMessage, type RoomName, type ServerMessage, WS_BATCH_MS } from "../../shared/ws.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 
 /** Close codes the PWA understands. */
@@ -33,6 +33,8 @@ export type CommandHandler = (text: string, client: WsClient) => void | Promise<
 
 class Client implements WsClient {
   readonly rooms = new Set<RoomName>();
+  /** Takes gamelog lines in batches (subscribed with "batch"); the old UI wants one line per message. */
+  batched = false;
   #closed = false;
 
   constructor(
@@ -79,6 +81,10 @@ class Client implements WsClient {
 
 export class Hub {
   #clients = new Set<Client>();
+  /** gamelog lines waiting for the next batch, and when the last batch went out. */
+  #pending: string[] = [];
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #lastFlush = 0;
   #replay = new Map<RoomName, () => string[]>();
   #command: CommandHandler | undefined;
 
@@ -87,7 +93,7 @@ export class Hub {
       const ids = new Set(sessionIds);
       for (const c of this.#clients) if (ids.has(c.sessionId)) c.close(WS_CLOSE.signedOut, "Signed out");
     });
-    bus.on("server.log", ({ line }) => this.broadcast("gamelog", line));
+    bus.on("server.log", ({ line }) => this.gameLine(line));
     bus.on("server.status", ({ status }) => this.broadcast("server_status", JSON.stringify(status)));
   }
 
@@ -112,10 +118,32 @@ export class Hub {
     return n;
   }
 
-  broadcast(room: RoomName, message: string): void {
+  /**
+   * A line of game output: at once, one message each, to clients of the old kind; batched per frame to the
+   * others. A burst of 20,000 lines is then a few hundred messages per client instead of 20,000, which is
+   * what lets 50 clients keep up with the game (bench/gamelog.mjs).
+   */
+  private gameLine(line: string): void {
+    this.broadcast("gamelog", line, (c) => !c.batched);
+    this.#pending.push(line);
+    if (this.#flushTimer !== undefined) return;
+    // The first line after a quiet spell goes out at once; while lines keep coming, one batch per frame.
+    const wait = Math.max(0, this.#lastFlush + WS_BATCH_MS - Date.now());
+    this.#flushTimer = setTimeout(() => this.flushLines(), wait);
+  }
+
+  private flushLines(): void {
+    this.#flushTimer = undefined;
+    this.#lastFlush = Date.now();
+    const lines = this.#pending;
+    this.#pending = [];
+    if (lines.length > 0) this.broadcast("gamelog", lines.join("\n"), (c) => c.batched);
+  }
+
+  broadcast(room: RoomName, message: string, only?: (c: Client) => boolean): void {
     let text: string | undefined;
     for (const c of this.#clients) {
-      if (!c.rooms.has(room)) continue;
+      if (!c.rooms.has(room) || (only && !only(c))) continue;
       text ??= JSON.stringify({ room_name: room, message } satisfies ServerMessage);
       // A client dropped as too slow may never finish its close handshake (it does not read): forget it now.
       if (!c.sendText(text) && c.closed) this.#clients.delete(c);
@@ -128,6 +156,9 @@ export class Hub {
   }
 
   closeAll(): void {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    this.#pending = [];
     for (const c of this.#clients) c.close(WS_CLOSE.shuttingDown, "Panel shutting down");
     this.#clients.clear();
   }
@@ -143,10 +174,21 @@ export class Hub {
         if (!client) return;
         const msg = parseClientMessage(evt.data);
         if (!msg) return; // malformed or unknown: ignored, the connection stays
-        const { type, value } = msg.controls;
+        const { type, value, batch } = msg.controls;
         if (type === "subscribe" && isRoomName(value)) {
           if (client.rooms.has(value)) return;
           client.rooms.add(value);
+          if (value === "gamelog") client.batched = batch === true;
+          if (value === "gamelog" && batch) {
+            // Lines still waiting are in the replay: send them to the others first, so none comes twice.
+            if (this.#pending.length > 0) {
+              clearTimeout(this.#flushTimer);
+              this.flushLines();
+            }
+            const replay = this.#replay.get(value)?.() ?? [];
+            if (replay.length > 0) client.send({ room_name: value, message: replay.join("\n") });
+            return;
+          }
           for (const line of this.#replay.get(value)?.() ?? []) client.send({ room_name: value, message: line });
         } else if (type === "unsubscribe" && isRoomName(value)) {
           client.rooms.delete(value);

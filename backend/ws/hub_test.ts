@@ -130,3 +130,30 @@ Deno.test("logging out closes that session's live connections", withPanel(async 
     await otherSession.close();
   }
 }));
+
+Deno.test("gamelog batches: the PWA's batching subscription gets lines joined, the old kind one per message", withPanel(async (p) => {
+  p.ctx.hub.setReplay("gamelog", () => ["old 1", "old 2"]);
+  const c = await p.login();
+  const batched = await TestSocket.connect(c);
+  const classic = await TestSocket.connect(c);
+  try {
+    batched.subscribe("gamelog", { batch: true });
+    classic.subscribe("gamelog");
+    await batched.waitFor(() => batched.messages.length === 1, "the batched replay");
+    await classic.waitFor(() => classic.messages.length === 2, "the replay, line by line");
+    assert.equal(batched.messages[0].message, "old 1\nold 2");
+    for (let i = 0; i < 100; i++) p.ctx.bus.emit("server.log", { line: `line ${i}` });
+    const lines = (s: TestSocket) => s.messages.slice(s === batched ? 1 : 2).flatMap((m) => m.message.split("\n"));
+    await batched.waitFor(() => lines(batched).length === 100, "the batched lines");
+    await classic.waitFor(() => lines(classic).length === 100, "the lines");
+    const want = Array.from({ length: 100 }, (_, i) => `line ${i}`);
+    assert.deepEqual(lines(batched), want);
+    assert.deepEqual(lines(classic), want);
+    assert.ok(batched.messages.length - 1 < 100, "a burst is fewer messages than lines");
+    assert.equal(classic.messages.length, 102, "the old UI's clients get one message per line");
+    assert.ok(classic.messages.every((m) => !m.message.includes("\n")));
+  } finally {
+    await batched.close();
+    await classic.close();
+  }
+}));

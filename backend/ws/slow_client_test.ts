@@ -7,7 +7,7 @@ import { TestSocket } from "../testing/ws.ts";
 import { WS_MAX_BUFFERED } from "./hub.ts";
 
 /** Completes a WebSocket handshake over raw TCP, subscribes to `room`, and then never reads again. */
-async function stalledClient(url: string, cookie: string, room: string): Promise<Deno.TcpConn> {
+async function stalledClient(url: string, cookie: string, room: string, batch = false): Promise<Deno.TcpConn> {
   const { hostname, port } = new URL(url);
   const conn = await Deno.connect({ hostname, port: Number(port) });
   const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
@@ -33,7 +33,7 @@ async function stalledClient(url: string, cookie: string, room: string): Promise
   }
   assert.match(head, /^HTTP\/1\.1 101/);
   // One masked text frame (clients must mask), then silence.
-  const payload = new TextEncoder().encode(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: room } }));
+  const payload = new TextEncoder().encode(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: room, ...(batch ? { batch: true } : {}) } }));
   const mask = crypto.getRandomValues(new Uint8Array(4));
   const frame = new Uint8Array(2 + 4 + payload.length);
   frame[0] = 0x81;
@@ -67,6 +67,32 @@ Deno.test("a client that never reads is dropped; the others keep receiving", wit
     assert.equal(good.closed, null);
     const received = good.messages.filter((m) => m.room_name === "gamelog").length;
     assert.equal(received, lines + 1, "the reading client got every line");
+  } finally {
+    slow.close();
+    await good.close();
+  }
+}));
+
+Deno.test("batched: a client that never reads is dropped; a batching reader gets every line, in order", withPanel(async (p) => {
+  const c = await p.login();
+  const good = await TestSocket.connect(c);
+  const slow = await stalledClient(p.url, c.cookie!, "gamelog", true);
+  try {
+    good.subscribe("gamelog", { batch: true });
+    await good.waitFor(() => p.ctx.hub.roomSize("gamelog") === 2, "both clients in the room");
+    const line = "x".repeat(16 * 1024);
+    const lines = Math.ceil((WS_MAX_BUFFERED * 4) / line.length);
+    for (let i = 0; i < lines; i++) {
+      p.ctx.bus.emit("server.log", { line: `${i} ${line}` });
+      if (i % 64 === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    p.ctx.bus.emit("server.log", { line: "last" });
+    const got = () => good.messages.filter((m) => m.room_name === "gamelog").flatMap((m) => m.message.split("\n"));
+    await good.waitFor(() => got().at(-1) === "last", "the last line", 60_000);
+    assert.equal(p.ctx.hub.clientCount, 1, "the stalled client was dropped");
+    assert.equal(good.closed, null);
+    assert.deepEqual(got().map((l) => l.split(" ")[0]), [...Array.from({ length: lines }, (_, i) => String(i)), "last"]);
+    assert.ok(good.messages.length < lines, "lines travel in batches");
   } finally {
     slow.close();
     await good.close();

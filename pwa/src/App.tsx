@@ -2,14 +2,20 @@ import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { BrowserRouter, Route, Routes } from "react-router-dom";
 import { Box, CircularProgress, CssBaseline, ThemeProvider } from "@mui/material";
 import { theme } from "./theme.ts";
-import { Layout } from "./components/Layout.tsx";
 import { RequireAuth } from "./components/RequireAuth.tsx";
 import { Flash } from "./components/Flash.tsx";
 import { checkSession } from "./state/session.ts";
-import { ConnectionBanner, OpenFromNotifications, UpdatePrompt } from "./components/AppChrome.tsx";
+// The sign-in page is part of the first script: a cold load of /login must not wait for a second round
+// trip. The signed-in frame (sidebar, banners) and the pages load on demand.
+import Login from "./pages/Login/Login.tsx";
+import { preloadFrame } from "./preload.ts";
+
+const Layout = lazy(() => import("./components/Layout.tsx").then((m) => ({ default: m.Layout })));
+const ConnectionBanner = lazy(() => import("./components/AppChrome.tsx").then((m) => ({ default: m.ConnectionBanner })));
+const OpenFromNotifications = lazy(() => import("./components/AppChrome.tsx").then((m) => ({ default: m.OpenFromNotifications })));
+const UpdatePrompt = lazy(() => import("./components/AppChrome.tsx").then((m) => ({ default: m.UpdatePrompt })));
 
 // Pages load on demand, so the first paint only needs the shell.
-const Login = lazy(() => import("./pages/Login/Login.tsx"));
 const Users = lazy(() => import("./pages/Users/Users.tsx"));
 const Saves = lazy(() => import("./pages/Saves/Saves.tsx"));
 const Mods = lazy(() => import("./pages/Mods/Mods.tsx"));
@@ -57,7 +63,7 @@ export function AppRoutes() {
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route path="/login" element={<Login />} />
-        <Route element={<RequireAuth><Layout banner={<ConnectionBanner />} /></RequireAuth>}>
+        <Route element={<RequireAuth><Layout banner={<Suspense fallback={null}><ConnectionBanner /></Suspense>} /></RequireAuth>}>
           {PAGE_ROUTES.map((r) => (
             <Route key={r.path} path={r.path} element={<Suspense fallback={<Loading />}>{r.element}</Suspense>} />
           ))}
@@ -70,6 +76,8 @@ export function AppRoutes() {
 
 export function App() {
   useEffect(() => {
+    // Anywhere but the sign-in page the visitor is probably signed in: fetch the frame alongside the check.
+    if (location.pathname !== "/login") preloadFrame();
     void checkSession();
   }, []);
   return (
@@ -77,10 +85,14 @@ export function App() {
       <CssBaseline />
       <BrowserRouter>
         <AppRoutes />
-        <OpenFromNotifications />
+        <Suspense fallback={null}>
+          <OpenFromNotifications />
+        </Suspense>
       </BrowserRouter>
       <Flash />
-      <UpdatePrompt />
+      <Suspense fallback={null}>
+        <UpdatePrompt />
+      </Suspense>
     </ThemeProvider>
   );
 }

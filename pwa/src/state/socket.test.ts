@@ -50,15 +50,31 @@ describe("LiveSocket", () => {
     socket.connect();
     const first = FakeWebSocket.all[0];
     first.open();
-    expect(first.sent).toEqual([{ room_name: "", controls: { type: "subscribe", value: "gamelog" } }]);
+    expect(first.sent).toEqual([{ room_name: "", controls: { type: "subscribe", value: "gamelog", batch: true } }]);
     first.replay(["line 1", "line 2"]);
     first.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "line 3" }) });
     first.close();
     vi.advanceTimersByTime(10_000);
     const second = FakeWebSocket.all[1];
     second.open();
-    expect(second.sent).toEqual([{ room_name: "", controls: { type: "subscribe", value: "gamelog" } }]);
+    expect(second.sent).toEqual([{ room_name: "", controls: { type: "subscribe", value: "gamelog", batch: true } }]);
     second.replay(["line 1", "line 2", "line 3"]);
     expect(shown).toEqual(["line 1", "line 2", "line 3"]);
+  });
+
+  it("asks for gamelog in batches and hands each line of a batch to the listener; other rooms stay whole", () => {
+    const socket = new LiveSocket();
+    const lines: string[] = [];
+    const statuses: string[] = [];
+    socket.subscribe("gamelog", (line) => lines.push(line));
+    socket.subscribe("server_status", (m) => statuses.push(m));
+    socket.connect();
+    const ws = FakeWebSocket.all.at(-1)!;
+    ws.open();
+    expect(ws.sent).toContainEqual({ room_name: "", controls: { type: "subscribe", value: "server_status" } });
+    ws.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "one\ntwo\nthree" }) });
+    ws.onmessage?.({ data: JSON.stringify({ room_name: "server_status", message: '{"a":"x\\ny"}' }) });
+    expect(lines).toEqual(["one", "two", "three"]);
+    expect(statuses).toEqual(['{"a":"x\\ny"}']);
   });
 });

@@ -3,12 +3,17 @@
 // a dropped connection does not silently stop live updates). On close it reconnects after 5 s.
 
 import { proxy } from "valtio";
-import { type RoomName, type ServerMessage, WS_RECONNECT_MS } from "../../../shared/ws.ts";
+import { type ClientMessage, type RoomName, type ServerMessage, WS_RECONNECT_MS } from "../../../shared/ws.ts";
 
 type Listener = (message: string) => void;
 
 /** Close code the backend uses when the session behind the socket ended. */
 const SIGNED_OUT = 4001;
+
+/** gamelog is asked for in batches (several lines per message, see shared/ws.ts). */
+function subscribeMessage(room: RoomName): ClientMessage {
+  return { room_name: "", controls: room === "gamelog" ? { type: "subscribe", value: room, batch: true } : { type: "subscribe", value: room } };
+}
 
 export class LiveSocket {
   readonly state = proxy({ connected: false });
@@ -42,7 +47,7 @@ export class LiveSocket {
     if (!set) this.#listeners.set(room, (set = new Set()));
     set.add(listener);
     if (onReplay) this.#resets.set(listener, onReplay);
-    if (set.size === 1) this.#send({ room_name: "", controls: { type: "subscribe", value: room } });
+    if (set.size === 1) this.#send(subscribeMessage(room));
     return () => {
       set!.delete(listener);
       this.#resets.delete(listener);
@@ -72,7 +77,7 @@ export class LiveSocket {
       for (const [room, set] of this.#listeners) {
         if (set.size === 0) continue;
         for (const listener of set) this.#resets.get(listener)?.();
-        this.#send({ room_name: "", controls: { type: "subscribe", value: room } });
+        this.#send(subscribeMessage(room));
       }
     };
     ws.onmessage = (e) => {
@@ -82,7 +87,11 @@ export class LiveSocket {
       } catch {
         return;
       }
-      for (const listener of this.#listeners.get(msg.room_name) ?? []) listener(String(msg.message));
+      const listeners = this.#listeners.get(msg.room_name);
+      if (!listeners) return;
+      // gamelog comes in batches of lines (subscribeMessage); every other room one message at a time.
+      const parts = msg.room_name === "gamelog" ? String(msg.message).split("\n") : [String(msg.message)];
+      for (const part of parts) for (const listener of listeners) listener(part);
     };
     ws.onerror = () => ws.close();
     ws.onclose = (e) => {

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { Box, Button, Card, CardContent, Stack, TextField, Typography } from "@mui/material";
-import PrecisionManufacturingIcon from "@mui/icons-material/PrecisionManufacturing";
+import { LoginCard, takeShellValues } from "./LoginCard.tsx";
+import { preloadSignedIn } from "../../preload.ts";
 import { useSnapshot } from "valtio";
 import { usersApi } from "../../api/users.ts";
 import { ApiError } from "../../api/client.ts";
@@ -10,15 +10,22 @@ import { session, signedIn, takeReturn } from "../../state/session.ts";
 import { MSG } from "../../../../shared/messages.ts";
 import { validateLogin } from "../../../../shared/validation.ts";
 import { useForm } from "../../components/useForm.ts";
-import { factorio } from "../../theme.ts";
 
 export default function Login() {
-  const form = useForm({ username: "", password: "" }, validateLogin);
+  // What was typed into the pre-rendered form (login.html) before the app took over.
+  const [initial] = useState(takeShellValues);
+  const form = useForm(initial, validateLogin);
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();
   const { state } = useSnapshot(session);
   const from = (location.state as { from?: string } | null)?.from;
+
+  // While the visitor types: fetch what signing in will show, after the form itself is up.
+  useEffect(() => {
+    const t = setTimeout(preloadSignedIn, 0);
+    return () => clearTimeout(t);
+  }, []);
 
   // Already signed in (a session existed on load): straight to where the visitor was going.
   useEffect(() => {
@@ -38,34 +45,5 @@ export default function Login() {
     }
   }
 
-  return (
-    <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", p: 2 }}>
-      <Card sx={{ width: "100%", maxWidth: 400 }}>
-        <CardContent>
-          <Stack component="form" spacing={2.2} onSubmit={submit} noValidate aria-label="Sign in">
-            <Box sx={{ display: "flex", alignItems: "center", gap: 1.2 }}>
-              <PrecisionManufacturingIcon sx={{ color: factorio.orange, fontSize: 36 }} />
-              <Box>
-                <Typography variant="h5" component="h1">Factorio Panel</Typography>
-                <Typography variant="body2" color="text.secondary">Sign in to manage your server</Typography>
-              </Box>
-            </Box>
-            <TextField
-              label="Username"
-              autoComplete="username"
-              autoFocus
-              {...form.field("username")}
-            />
-            <TextField
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              {...form.field("password")}
-            />
-            <Button type="submit" color="primary" size="large" disabled={busy}>Sign In</Button>
-          </Stack>
-        </CardContent>
-      </Card>
-    </Box>
-  );
+  return <LoginCard onSubmit={submit} busy={busy} username={form.field("username")} password={form.field("password")} />;
 }

@@ -1,0 +1,149 @@
+// A value built from the files of a folder (a listing), kept until something it was built from changes, so
+// a request that finds nothing changed costs the same for 20 files as for 2,000.
+//
+// What tells us that something changed, and why each is needed:
+// - A stamp of a few paths (the folder itself, mod-list.json, ...), taken on every get(): inode, size, mtime
+//   and ctime. Adding, removing or renaming a file in the folder changes the folder's mtime and ctime at
+//   once, synchronously, so the panel's own changes (always write-temp-then-rename) and most outside ones
+//   are seen by the very next request without waiting for any event.
+// - A watch on the folder (inotify): a file written in place, by the game or by hand, does not touch the
+//   folder's times; the watch event marks the value stale.
+// - invalidate(), called by the panel after its own changes, so nothing depends on timestamps for those.
+// - "Racy" stamps (as git calls them): file times come from a coarse kernel clock (a few ms per tick), and
+//   Deno gives ctime in whole seconds, so two changes close together can leave the same times. A value
+//   built within RACY_MS of the newest time in its stamp is not trusted and is built again on the next get().
+// A file replaced with the same size and mtime still gets a new ctime (and usually a new inode): ctime
+// cannot be set from user space, which is why it is part of every stamp.
+
+const RACY_MS = 100;
+
+/** inode, size, mtime and ctime of a path, or "-" when it is missing. */
+export function stampOf(path: string): string {
+  // Deno's own stat: node:fs's builds a Stats object and, for a missing path, a Node-style error on top.
+  try {
+    const s = Deno.statSync(path);
+    return `${s.ino}:${s.size}:${s.mtime?.getTime()}:${s.ctime?.getTime()}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** The newest mtime/ctime in a stamp string (ms), for the racy check. */
+function newestTime(stamp: string): number {
+  let max = 0;
+  for (const part of stamp.split("|")) {
+    if (part === "-") continue;
+    const [, , m, c] = part.split(":");
+    // Deno reports ctime in whole seconds: the real change may be up to a second after the figure.
+    max = Math.max(max, Number(m), Number(c) + 1000);
+  }
+  return max;
+}
+
+export interface FolderCacheOptions<T> {
+  /** The folders to watch (non-recursively); missing ones are watched once they exist. */
+  watch: string[];
+  /** Paths whose stamp is compared on every get(); besides these, `extraStamps` of the last built value. */
+  stamps: string[];
+  build: () => Promise<T>;
+  /** Further paths to stamp, found while building (e.g. the info.json of unpacked mod folders). */
+  extraStamps?: (value: T) => string[];
+}
+
+export class FolderCache<T> {
+  private value: { v: T; stamp: string; gen: number; extra: string[]; trusted: boolean } | null = null;
+  /** Bumped by every watch event and invalidate(): a value built under an older generation is stale. */
+  private gen = 0;
+  private building: Promise<T> | null = null;
+  private buildingGen = -1;
+  private watchers = new Map<string, { ino: string; watcher: Deno.FsWatcher; done: Promise<void> }>();
+  private closed = false;
+
+  constructor(private readonly opts: FolderCacheOptions<T>) {}
+
+  /** Drops the value; the next get() builds it again. */
+  invalidate(): void {
+    this.gen++;
+  }
+
+  private stamp(extra: string[]): string {
+    const own = this.opts.stamps.map(stampOf).join("|");
+    return extra.length ? own + "|" + extra.map(stampOf).join("|") : own;
+  }
+
+  /** The value, built again only when something it depends on changed. */
+  get(): Promise<T> {
+    const cur = this.value;
+    if (cur && cur.trusted && cur.gen === this.gen && cur.stamp === this.stamp(cur.extra)) return Promise.resolve(cur.v);
+    // One build at a time; callers arriving meanwhile share it unless a change came in after it started.
+    if (this.building && this.buildingGen === this.gen) return this.building;
+    return this.rebuild();
+  }
+
+  private rebuild(): Promise<T> {
+    this.ensureWatching();
+    const gen = this.gen;
+    const started = Date.now();
+    const run = (async () => {
+      // Stamped before reading, so a change during the build shows as a different stamp next time.
+      const before = this.stamp([]);
+      const v = await this.opts.build();
+      const extra = this.opts.extraStamps?.(v) ?? [];
+      const stamp = extra.length ? before + "|" + extra.map(stampOf).join("|") : before;
+      const trusted = !this.closed && started - newestTime(stamp) > RACY_MS;
+      this.value = { v, stamp, gen, extra, trusted };
+      return v;
+    })();
+    this.building = run;
+    this.buildingGen = gen;
+    const clear = () => {
+      if (this.building === run) this.building = null;
+    };
+    run.then(clear, clear);
+    return run;
+  }
+
+  /** Starts (or restarts, for a folder that was replaced) the watch of each folder that exists. */
+  private ensureWatching(): void {
+    if (this.closed) return;
+    for (const dir of this.opts.watch) {
+      const ino = stampOf(dir).split(":")[0];
+      const had = this.watchers.get(dir);
+      if (had && had.ino === ino) continue;
+      if (had) {
+        this.watchers.delete(dir);
+        try {
+          had.watcher.close();
+        } catch { /* already closed */ }
+      }
+      if (ino === "-") continue;
+      let watcher: Deno.FsWatcher;
+      try {
+        watcher = Deno.watchFs(dir, { recursive: false });
+      } catch {
+        continue; // no watch (e.g. inotify limit): the stamps and invalidate() still catch most changes
+      }
+      const done = (async () => {
+        try {
+          for await (const _ of watcher) this.gen++;
+        } catch {
+          // the folder went away; the next get() sees its stamp change and watches again
+        }
+        this.gen++;
+      })();
+      this.watchers.set(dir, { ino, watcher, done });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.watchers.values()];
+    this.watchers.clear();
+    for (const w of all) {
+      try {
+        w.watcher.close();
+      } catch { /* already closed */ }
+    }
+    await Promise.all(all.map((w) => w.done));
+  }
+}

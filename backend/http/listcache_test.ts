@@ -1,0 +1,136 @@
+// The save and mod lists are cached until their folder changes (backend/cache/foldercache.ts). These tests
+// change the folders behind the panel's back, and through the panel, and check the very next request sees
+// it: added, removed, renamed, and replaced with a file of the same size and mtime.
+
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { withPanel } from "../testing/harness.ts";
+import { withModPanel } from "../testing/modpanel.ts";
+import { buildModZip } from "../../tests/fake-portal/catalog.ts";
+import type { Mod, Save } from "../../shared/api.ts";
+
+const SAVES = resolve(import.meta.dirname!, "../../tests/fixtures/saves");
+const names = (list: Save[] | Mod[]) => list.map((s) => s.name);
+
+/** Two zips of the same mod, name and version, with different titles and exactly the same size. */
+async function sameSizeZips(): Promise<[Uint8Array, Uint8Array, string, string]> {
+  const make = (title: string) =>
+    buildModZip({ name: "twin", version: "1.0.0", title, author: "t", factorio_version: "1.1", dependencies: [] });
+  const first = await make("Title 1000");
+  for (let i = 1001; i < 1999; i++) {
+    const other = await make(`Title ${i}`);
+    if (other.length === first.length) return [first, other, "Title 1000", `Title ${i}`];
+  }
+  throw new Error("no two zips of the same size");
+}
+
+/** Polls the list until `ok` holds; for changes only the folder watch can see (a file written in place). */
+async function eventually<T>(get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const v = await get();
+    if (ok(v)) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return await get();
+}
+
+Deno.test("saves list: additions, removals, renames and in-place rewrites show up", withPanel(async (p) => {
+  const c = await p.login();
+  const dir = p.ctx.paths.saves;
+  mkdirSync(dir, { recursive: true });
+  const list = async () => (await c.get("/api/saves/list")).body as Save[];
+  assert.deepEqual(names(await list()), ["Load Latest"]);
+  assert.deepEqual(names(await list()), ["Load Latest"], "a cached answer is the same answer");
+
+  copyFileSync(join(SAVES, "test_0_17.zip"), join(dir, "b.zip"));
+  assert.deepEqual(names(await list()), ["b.zip", "Load Latest"], "an added file is seen by the next request");
+  copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "a10.zip"));
+  copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "a9.zip"));
+  assert.deepEqual(names(await list()), ["a9.zip", "a10.zip", "b.zip", "Load Latest"], "numbers sort as numbers");
+
+  renameSync(join(dir, "a9.zip"), join(dir, "c.zip"));
+  assert.deepEqual(names(await list()), ["a10.zip", "b.zip", "c.zip", "Load Latest"], "a rename is seen");
+  rmSync(join(dir, "a10.zip"));
+  assert.deepEqual(names(await list()), ["b.zip", "c.zip", "Load Latest"], "a removal is seen");
+
+  // Replaced by rename (how the game and the panel write) with another file, its mtime set back.
+  const before = statSync(join(dir, "b.zip"));
+  copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "tmp"));
+  renameSync(join(dir, "tmp"), join(dir, "b.zip"));
+  utimesSync(join(dir, "b.zip"), before.atime, before.mtime);
+  const b = (await list()).find((s) => s.name === "b.zip")!;
+  assert.equal(b.size, statSync(join(dir, "b.zip")).size, "the replacement's size is seen");
+
+  // Written in place (no rename: the folder's own times do not change): the folder watch sees it.
+  writeFileSync(join(dir, "c.zip"), new Uint8Array(12345));
+  const seen = await eventually(list, (l) => l.find((s) => s.name === "c.zip")?.size === 12345);
+  assert.equal(seen.find((s) => s.name === "c.zip")?.size, 12345, "an in-place rewrite is seen");
+
+  // The panel's own change.
+  assert.equal((await c.get("/api/saves/rm/b.zip")).status, 200);
+  assert.deepEqual(names(await list()), ["c.zip", "Load Latest"], "a delete through the panel is seen at once");
+  rmSync(dir, { recursive: true });
+  assert.deepEqual(names(await list()), ["Load Latest"], "a removed saves folder lists nothing");
+  mkdirSync(dir);
+  copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "new.zip"));
+  assert.deepEqual(names(await list()), ["new.zip", "Load Latest"], "a folder made again is listed (and watched)");
+}));
+
+Deno.test("mods list: a zip replaced by one of the same size and mtime shows its new content", withModPanel(async (m) => {
+  const list = async () => (await m.c.get("/api/mods/list")).body as Mod[];
+  const [first, other, firstTitle, otherTitle] = await sameSizeZips();
+  const path = join(m.modsDir, "twin_1.0.0.zip");
+  writeFileSync(path, first);
+  const when = new Date(Date.now() - 60_000);
+  utimesSync(path, when, when);
+  assert.equal((await list()).find((x) => x.name === "twin")?.title, firstTitle);
+  assert.equal((await list()).find((x) => x.name === "twin")?.title, firstTitle, "cached");
+
+  // Replaced by rename: same size, same mtime, different content.
+  writeFileSync(join(m.modsDir, "incoming"), other);
+  utimesSync(join(m.modsDir, "incoming"), when, when);
+  renameSync(join(m.modsDir, "incoming"), path);
+  assert.equal(statSync(path).size, first.length);
+  assert.equal(statSync(path).mtimeMs, when.getTime());
+  assert.equal((await list()).find((x) => x.name === "twin")?.title, otherTitle, "the replacement is read");
+
+  // Written in place with the old bytes and the same mtime: only the watch and the ctime tell.
+  writeFileSync(path, first);
+  utimesSync(path, when, when);
+  const seen = await eventually(list, (l) => l.find((x) => x.name === "twin")?.title === firstTitle);
+  assert.equal(seen.find((x) => x.name === "twin")?.title, firstTitle, "an in-place rewrite is read");
+}));
+
+Deno.test("mods list: mod-list.json, the game's version, unpacked folders and the panel's changes", withModPanel(async (m) => {
+  const list = async () => (await m.c.get("/api/mods/list")).body as Mod[];
+  m.addFixture("belt-balancer_2.1.3.zip");
+  assert.equal((await list()).find((x) => x.name === "belt-balancer")?.enabled, true);
+
+  // mod-list.json edited by hand (in place).
+  writeFileSync(join(m.modsDir, "mod-list.json"), JSON.stringify({ mods: [{ name: "base", enabled: true }, { name: "belt-balancer", enabled: false }] }));
+  assert.equal((await list()).find((x) => x.name === "belt-balancer")?.enabled, false, "a hand edit is seen at once");
+
+  // Through the panel.
+  assert.equal((await m.c.post("/api/mods/toggle", { name: "belt-balancer" })).status, 200);
+  assert.equal((await list()).find((x) => x.name === "belt-balancer")?.enabled, true, "a toggle is seen at once");
+  assert.equal((await m.c.post("/api/mods/delete", { name: "belt-balancer" })).status, 200);
+  assert.equal((await list()).find((x) => x.name === "belt-balancer"), undefined, "a delete is seen at once");
+
+  // The game updated under the panel: its base version changes what fits.
+  const infoPath = join(m.factorioDir, "data", "base", "info.json");
+  const base = (await list()).find((x) => x.name === "base")!;
+  const info = JSON.parse(readFileSync(infoPath, "utf8"));
+  writeFileSync(infoPath, JSON.stringify({ ...info, version: "1.1.999" }));
+  assert.notEqual(base.version, "1.1.999");
+  assert.equal((await list()).find((x) => x.name === "base")?.version, "1.1.999", "a new game version is seen at once");
+
+  // An unpacked mod folder, and a change to its info.json (the folder watch does not look inside it).
+  const folder = join(m.modsDir, "unpacked_1.0.0");
+  mkdirSync(folder);
+  const unpacked = { name: "unpacked", version: "1.0.0", title: "Before", author: "t", factorio_version: "1.1" };
+  writeFileSync(join(folder, "info.json"), JSON.stringify(unpacked));
+  assert.equal((await list()).find((x) => x.name === "unpacked")?.title, "Before");
+  writeFileSync(join(folder, "info.json"), JSON.stringify({ ...unpacked, title: "After!" }));
+  assert.equal((await list()).find((x) => x.name === "unpacked")?.title, "After!", "an unpacked mod's change is seen at once");
+}));
