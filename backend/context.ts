@@ -17,6 +17,11 @@ import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
+import { ActivityLog } from "./activity/log.ts";
+import { ApiTokens } from "./auth/tokens.ts";
+import { Access } from "./auth/access.ts";
+import { SecondFactor } from "./auth/secondfactor.ts";
+import { Passkeys } from "./auth/passkeys.ts";
 
 export interface AppContext {
   config: Config;
@@ -24,6 +29,15 @@ export interface AppContext {
   bus: EventBus;
   db: Db;
   accounts: Accounts;
+  /** Who did what (state-changing requests, console commands, sign-ins), kept --activity-days. */
+  activity: ActivityLog;
+  /** API tokens for scripts. */
+  tokens: ApiTokens;
+  /** Resolves a request's cookie or bearer token to a session; lists and revokes sessions. */
+  access: Access;
+  /** TOTP, recovery codes and the pending second sign-in step. */
+  secondFactor: SecondFactor;
+  passkeys: Passkeys;
   hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
   game: GameServer;
@@ -67,6 +81,23 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  const activity = new ActivityLog(db, now, config.activityDays);
+  const tokens = new ApiTokens(db, now);
+  const access = new Access(accounts, tokens, bus, now);
+  const secondFactor = new SecondFactor(db, accounts, { now, log, requiredForAdmins: config.require2faAdmins });
+  const passkeys = new Passkeys(db, now);
+  secondFactor.extraMethods.push((userId) => (passkeys.count(userId) > 0 ? ["passkey"] : []));
+  bus.on("console.command", (e) =>
+    activity.record({
+      username: e.username,
+      via: e.via,
+      address: e.address,
+      userAgent: e.userAgent,
+      action: "console",
+      detail: e.text,
+      status: e.allowed ? 200 : 403,
+    })
+  );
   // Listening before the game is looked for, so a game found ended at start-up is announced too.
   const push = new PushService({ config, db, bus, log, now });
   const game = new GameServer({ config, bus, log, now });
@@ -96,6 +127,11 @@ export async function createContext(
     bus,
     db,
     accounts,
+    activity,
+    tokens,
+    access,
+    secondFactor,
+    passkeys,
     hub,
     game,
     paths,
@@ -120,10 +156,14 @@ export async function createContext(
   };
 
   const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
+  activity.sweep();
 
   // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.
   const sweep = setInterval(() => {
     accounts.sweepExpired();
+    activity.sweep();
+    tokens.sweep();
+    secondFactor.sweep();
     hub.sweep((id) => accounts.sessions.get(id) !== undefined);
   }, 10 * 60_000);
   ctx.onClose(() => db.close());

@@ -11,6 +11,8 @@ export interface PanelEvents {
   "server.log": { line: string };
   /** Sessions were revoked (logout, password change, user deleted): close their live connections. */
   "sessions.revoked": { sessionIds: string[] };
+  /** Console text someone sent over /ws, and whether their role let it through (the activity log). */
+  "console.command": { username: string; via: string; address: string; userAgent: string; text: string; allowed: boolean };
 }
 
 export type EventName = keyof PanelEvents;

@@ -4,12 +4,16 @@
 
 import type { Context } from "hono";
 import type { SessionInfo } from "../auth/accounts.ts";
+import type { Role } from "../../shared/api.ts";
+import type { ActivityNote } from "../activity/log.ts";
 
 export interface Env {
   Variables: {
     session: SessionInfo | null;
     clientAddress: string;
     secure: boolean;
+    /** What the handler adds to the activity record of this request (who tried to sign in, which target). */
+    activity: ActivityNote | undefined;
   };
 }
 
@@ -28,6 +32,27 @@ export interface Route {
   changesState?: boolean;
   /** Refuse with 423 unless the game server is stopped. */
   requiresStopped?: boolean;
+  /**
+   * The weakest role that may call the route (403 below it). Unset means the safe default of
+   * `requiredRole`: viewers read, operators change. Routes about panel users and secrets say "admin";
+   * routes that act only on the caller's own account say "viewer".
+   */
+  role?: Role;
+  /**
+   * Only for a signed-in browser session, not an API token: managing tokens, sessions, passwords and
+   * second factors must need the person, not a script's credential.
+   */
+  interactive?: boolean;
+  /**
+   * Open to an admin who must still set up a second factor (--require-2fa-admins): the account's own
+   * pages, sign-out and the session check. Everything else answers 403 until they have.
+   */
+  beforeEnrolment?: boolean;
+}
+
+/** The role a route needs: declared, or viewer for reads and operator for anything that changes state. */
+export function requiredRole(r: Route): Role {
+  return r.role ?? (changesState(r) ? "operator" : "viewer");
 }
 
 export function changesState(r: Route): boolean {
