@@ -68,7 +68,7 @@ Deno.test("every route answers each role as its declared role says, with a sessi
   assert.ok(checked >= 6 * 40, `walked ${checked} calls`);
 }, { args: OFFLINE }));
 
-Deno.test("the role of each kind of route: users and the activity log are admin's, changes are operator's, reads viewer's", withPanel(async (p) => {
+Deno.test("the role of each kind of route: users and the activity log are admin's, changes are operator's, reads viewer's", withPanel((p) => {
   const role = (n: string) => {
     const r = p.routes.find((x) => name(x) === n);
     assert.ok(r, n);
@@ -87,6 +87,7 @@ Deno.test("the role of each kind of route: users and the activity log are admin'
   for (const n of ["POST /api/user/password", "POST /api/user/tokens", "POST /api/user/sessions/:id/revoke", "POST /api/user/2fa/totp/setup", "POST /api/push/subscribe", "GET /api/logout"]) {
     assert.equal(role(n), "viewer", n);
   }
+  return Promise.resolve();
 }));
 
 Deno.test("an operator may change the server settings but not its passwords and tokens", withGamePanel(async (p) => {

@@ -98,7 +98,7 @@ Deno.test("TOTP: a used code is refused when replayed, also within its window", 
 });
 
 Deno.test("recovery codes work once each, in any case and with or without the dash", async () => {
-  let now = START;
+  const now = START;
   await withPanel(async (p) => {
     const admin = await p.login();
     const { codes } = await enrol(admin, () => now);
