@@ -22,6 +22,8 @@ const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
 const Console = lazy(() => import("./pages/Console/Console.tsx"));
 const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
 const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx"));
+const Activity = lazy(() => import("./pages/Activity/Activity.tsx"));
+const Account = lazy(() => import("./pages/Account/Account.tsx"));
 
 function Loading() {
   return (
@@ -42,6 +44,8 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/console", element: <Console /> },
   { path: "/logs", element: <Logs /> },
   { path: "/user-management", element: <Users /> },
+  { path: "/activity", element: <Activity /> },
+  { path: "/account", element: <Account /> },
   { path: "/notifications", element: <Notifications /> },
   { path: "/help", element: <Help /> },
 ];

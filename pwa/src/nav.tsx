@@ -12,11 +12,16 @@ import PeopleIcon from "@mui/icons-material/People";
 import HelpIcon from "@mui/icons-material/Help";
 import GroupsIcon from "@mui/icons-material/Groups";
 import NotificationsIcon from "@mui/icons-material/Notifications";
+import HistoryIcon from "@mui/icons-material/History";
+import AccountCircleIcon from "@mui/icons-material/AccountCircle";
+import type { Role } from "../../shared/api.ts";
 
 export interface NavItem {
   to: string;
   label: string;
   icon: ReactNode;
+  /** The weakest role that sees the link (viewer when unset). */
+  role?: Role;
 }
 
 export const NAV: NavItem[] = [
@@ -28,7 +33,9 @@ export const NAV: NavItem[] = [
   { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
   { to: "/console", label: "Console", icon: <TerminalIcon /> },
   { to: "/logs", label: "Logs", icon: <ArticleIcon /> },
-  { to: "/user-management", label: "Users", icon: <PeopleIcon /> },
+  { to: "/user-management", label: "Users", icon: <PeopleIcon />, role: "admin" },
+  { to: "/activity", label: "Activity", icon: <HistoryIcon />, role: "admin" },
+  { to: "/account", label: "Account", icon: <AccountCircleIcon /> },
   { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
   { to: "/help", label: "Help", icon: <HelpIcon /> },
 ];

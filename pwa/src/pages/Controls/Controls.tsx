@@ -28,6 +28,7 @@ import { type FieldErrors, portNumber, type StartField, validateStart } from "..
 import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
 import { formatUtc } from "../../../../shared/format.ts";
 import { logBoxSx } from "../../components/logStyle.ts";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 
 const STATE_LABEL = { stopped: "Stopped", starting: "Starting", running: "Running", stopping: "Stopping" } as const;
 const STATE_COLOR = { stopped: "error", starting: "warning", running: "success", stopping: "warning" } as const;
@@ -246,15 +247,14 @@ export default function Controls() {
   const crashed = status?.last_exit?.reason === "crashed" ? status.last_exit : null;
   return (
     <Page title="Controls">
+      <ViewerNote />
       <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: crashed ? "1fr 1fr" : "minmax(0, 720px)" }, alignItems: "start" }}>
         <Panel title="Server">
           <Stack spacing={2.5}>
             <Facts status={status} />
             {status === null
               ? <Typography color="text.secondary">The server's status is not known yet.</Typography>
-              : status.running
-              ? <RunningControls status={status} />
-              : <StartForm />}
+              : <ReadOnly>{status.running ? <RunningControls status={status} /> : <StartForm />}</ReadOnly>}
           </Stack>
         </Panel>
         {crashed && <LastCrash exit={crashed} />}

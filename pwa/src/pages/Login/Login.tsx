@@ -11,10 +11,14 @@ import { MSG } from "../../../../shared/messages.ts";
 import { validateLogin } from "../../../../shared/validation.ts";
 import { useForm } from "../../components/useForm.ts";
 import { factorio } from "../../theme.ts";
+import { isSecondFactor } from "../../api/access.ts";
+import type { SecondFactorRequired } from "../../../../shared/access.ts";
+import { PasskeyButton, SecondStep } from "./SecondStep.tsx";
 
 export default function Login() {
   const form = useForm({ username: "", password: "" }, validateLogin);
   const [busy, setBusy] = useState(false);
+  const [second, setSecond] = useState<SecondFactorRequired["methods"] | null>(null);
   const navigate = useNavigate();
   const location = useLocation();
   const { state } = useSnapshot(session);
@@ -30,7 +34,9 @@ export default function Login() {
     if (!form.check()) return;
     setBusy(true);
     try {
-      signedIn(await usersApi.login({ username: form.values.username.trim(), password: form.values.password }));
+      const answer = await usersApi.login({ username: form.values.username.trim(), password: form.values.password });
+      if (isSecondFactor(answer)) setSecond(answer.methods);
+      else signedIn(answer);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) showFlash(MSG.loginFailed, "error");
     } finally {
@@ -42,14 +48,15 @@ export default function Login() {
     <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", p: 2 }}>
       <Card sx={{ width: "100%", maxWidth: 400 }}>
         <CardContent>
-          <Stack component="form" spacing={2.2} onSubmit={submit} noValidate aria-label="Sign in">
-            <Box sx={{ display: "flex", alignItems: "center", gap: 1.2 }}>
-              <PrecisionManufacturingIcon sx={{ color: factorio.orange, fontSize: 36 }} />
-              <Box>
-                <Typography variant="h5" component="h1">Factorio Panel</Typography>
-                <Typography variant="body2" color="text.secondary">Sign in to manage your server</Typography>
-              </Box>
+          <Box sx={{ display: "flex", alignItems: "center", gap: 1.2, mb: 2.2 }}>
+            <PrecisionManufacturingIcon sx={{ color: factorio.orange, fontSize: 36 }} />
+            <Box>
+              <Typography variant="h5" component="h1">Factorio Panel</Typography>
+              <Typography variant="body2" color="text.secondary">Sign in to manage your server</Typography>
             </Box>
+          </Box>
+          {second ? <SecondStep methods={second} onCancel={() => setSecond(null)} /> : (
+          <Stack component="form" spacing={2.2} onSubmit={submit} noValidate aria-label="Sign in">
             <TextField
               label="Username"
               autoComplete="username"
@@ -63,7 +70,9 @@ export default function Login() {
               {...form.field("password")}
             />
             <Button type="submit" color="primary" size="large" disabled={busy}>Sign In</Button>
+            <PasskeyButton label="Sign in with a passkey" />
           </Stack>
+          )}
         </CardContent>
       </Card>
     </Box>

@@ -32,6 +32,8 @@ import { ModPacks } from "./ModPacks.tsx";
 import { ModsTable } from "./ModsTable.tsx";
 import { UploadMod } from "./UploadMod.tsx";
 import { type Work, WorkProgress } from "./WorkProgress.tsx";
+import { useCan } from "../../state/access.ts";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 
 const TABS = ["Install Mod", "Upload Mod", "Load Mod from Save"] as const;
 
@@ -64,6 +66,7 @@ function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () =>
 }
 
 export default function Mods() {
+  const canChange = useCan("operator");
   const { status } = useSnapshot(server);
   const stopped = status?.status === "stopped";
   const [mods, setMods] = useState<Mod[] | null>(null);
@@ -149,7 +152,8 @@ export default function Mods() {
 
   return (
     <Page title="Mods">
-      <Card>
+      <ViewerNote />
+      {canChange && <Card>
         <Tabs value={tab} onChange={(_, v) => setTab(v)} variant="scrollable" allowScrollButtonsMobile aria-label="Add mods">
           {TABS.map((t) => <Tab key={t} label={t} />)}
         </Tabs>
@@ -158,14 +162,14 @@ export default function Mods() {
           {tab === 1 && <UploadMod onWork={setWork} onChanged={reload} disabled={busy} />}
           {tab === 2 && <LoadFromSave run={run} onChanged={reload} disabled={busy} />}
         </Box>
-      </Card>
+      </Card>}
 
       {work && <Card sx={{ p: 2, position: "sticky", top: { xs: 64, md: 8 }, zIndex: 5 }}><WorkProgress work={work} /></Card>}
 
       <Panel title="Mods">
         <Box sx={{ display: "grid", gap: 2 }}>
           {mods === null ? <Typography color="text.secondary">Loading…</Typography> : (
-            <ModsTable
+            <ReadOnly><ModsTable
               label="Installed mods"
               mods={mods}
               updates={updates}
@@ -173,14 +177,14 @@ export default function Mods() {
               onToggle={(m) => void change(`Switching ${m.name}`, () => modsApi.toggle(m.name))}
               onDelete={(m) => void change(`Deleting ${m.name}`, () => modsApi.remove(m.name))}
               onUpdate={(u) => void update(u)}
-            />
+            /></ReadOnly>
           )}
           {updateNote && <Typography variant="body2" color="text.secondary">{updateNote}</Typography>}
           <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
-            <Button color="error" startIcon={<DeleteSweepIcon />} disabled={busy} onClick={() => setConfirmDeleteAll(true)}>
+            <Button color="error" startIcon={<DeleteSweepIcon />} disabled={busy || !canChange} onClick={() => setConfirmDeleteAll(true)}>
               Delete all Mods
             </Button>
-            <Button startIcon={<UpgradeIcon />} disabled={busy || updates.length === 0} onClick={() => void updateAll()}>
+            <Button startIcon={<UpgradeIcon />} disabled={busy || !canChange || updates.length === 0} onClick={() => void updateAll()}>
               Update all Mods
             </Button>
             <Button color="secondary" startIcon={<DownloadIcon />} href={modsApi.downloadAllUrl} download>
@@ -190,7 +194,7 @@ export default function Mods() {
         </Box>
       </Panel>
 
-      <ModPacks run={run} disabled={busy} onLoaded={reload} version={version} />
+      <ReadOnly><ModPacks run={run} disabled={busy} onLoaded={reload} version={version} /></ReadOnly>
 
       <DeleteAll
         open={confirmDeleteAll}

@@ -28,6 +28,7 @@ import { server } from "../../state/server.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { ALLOW_COMMANDS, SECRET_MASK, type Settings } from "../../../../shared/settings.ts";
 import { buildBody, type Field, type FormValue, type FormValues, initialValues, type Item, layout } from "./form.ts";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 
 const SECRET_KEPT = "A value is stored. Leave it as it is to keep it, or clear the field to remove it.";
 
@@ -228,9 +229,10 @@ export default function ServerSettings() {
 
   return (
     <Page title="Server Settings">
+      <ViewerNote />
       {status && status.status !== "stopped" && <Alert severity="info">{PANEL_MSG.settingsApplyAtNextStart}</Alert>}
       {loaded
-        ? <SettingsForm key={version} loaded={loaded} onSaved={load} />
+        ? <ReadOnly><SettingsForm key={version} loaded={loaded} onSaved={load} /></ReadOnly>
         : failed
         ? <Alert severity="error">The server settings could not be read.</Alert>
         : <CircularProgress aria-label="Loading" />}
