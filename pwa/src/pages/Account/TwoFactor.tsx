@@ -98,7 +98,7 @@ export function TwoFactor({ status, onChanged }: { status: TwoFactorStatus | nul
             <Typography>Scan this with an authenticator app (Aegis, Google Authenticator, 1Password...), then enter the code it shows.</Typography>
             <QrCode text={setup.uri} label="QR code for the authenticator app" />
             <Typography variant="body2" color="text.secondary" sx={{ wordBreak: "break-all" }}>
-              Or type the key: <code>{setup.secret}</code>
+              Or type the key: <code aria-label="Setup key">{setup.secret}</code>
             </Typography>
             <TextField
               label="Code"

@@ -70,7 +70,7 @@ export default function Login() {
               {...form.field("password")}
             />
             <Button type="submit" color="primary" size="large" disabled={busy}>Sign In</Button>
-            <PasskeyButton label="Sign in with a passkey" />
+            <PasskeyButton label="Use a passkey" />
           </Stack>
           )}
         </CardContent>
