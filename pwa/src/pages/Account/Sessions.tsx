@@ -51,7 +51,7 @@ export function Sessions() {
                 {s.address} · last seen {when(s.last_seen_at)}
               </Typography>
             </Box>
-            <Button variant="outlined" color="error" onClick={() => void revoke(s)} aria-label={`Revoke session of ${s.username} on ${deviceOf(s.user_agent)}, ${s.address}`}>
+            <Button variant="outlined" color="error" sx={{ flexShrink: 0, whiteSpace: "nowrap" }} onClick={() => void revoke(s)} aria-label={`Revoke session of ${s.username} on ${deviceOf(s.user_agent)}, ${s.address}`}>
               {s.current ? "Sign out" : "Revoke"}
             </Button>
           </Box>

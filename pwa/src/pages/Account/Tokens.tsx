@@ -84,7 +84,7 @@ export function Tokens() {
                   expires {when(t.expires_at)} · {t.last_used_at ? `last used ${when(t.last_used_at)} from ${t.last_used_address}` : "never used"}
                 </Typography>
               </Box>
-              {t.state === "active" && <Button variant="outlined" color="error" onClick={() => void revoke(t)} aria-label={`Revoke token ${t.name}`}>Revoke</Button>}
+              {t.state === "active" && <Button variant="outlined" color="error" sx={{ flexShrink: 0 }} onClick={() => void revoke(t)} aria-label={`Revoke token ${t.name}`}>Revoke</Button>}
             </Box>
           ))}
         </Stack>
