@@ -23,15 +23,19 @@ export interface Route {
   method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
   handler: (c: Ctx) => Response | Promise<Response>;
-  /** Answer without a session. Only POST /api/login. */
+  /** Answer without a session: only the sign-in steps (password, second factor, passkey). */
   public?: boolean;
   /**
    * A GET that changes state (the old API has some: stop, kill, saves rm/create, logout, portal logout).
    * Every non-GET route counts as state-changing anyway.
    */
   changesState?: boolean;
-  /** Refuse with 423 unless the game server is stopped. */
-  requiresStopped?: boolean;
+  /**
+   * The route changes the game directory and needs the game stopped: what it does, in words ("a mod
+   * upload"). The whole handler holds the directory (game.whileStopped): 423 unless the game is stopped,
+   * and the game does not start until the handler is done (409 naming this).
+   */
+  requiresStopped?: string;
   /**
    * The weakest role that may call the route (403 below it). Unset means the safe default of
    * `requiredRole`: viewers read, operators change. Routes about panel users and secrets say "admin";
