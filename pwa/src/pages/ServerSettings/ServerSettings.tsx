@@ -29,6 +29,8 @@ import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { ALLOW_COMMANDS, SECRET_MASK, type Settings } from "../../../../shared/settings.ts";
 import { buildBody, type Field, type FormValue, type FormValues, initialValues, type Item, layout } from "./form.ts";
 import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
+import { useCan } from "../../state/access.ts";
+import { ACCESS_MSG } from "../../../../shared/access.ts";
 
 const SECRET_KEPT = "A value is stored. Leave it as it is to keep it, or clear the field to remove it.";
 
@@ -49,7 +51,9 @@ function SecretInput({ field, value, error, onChange }: {
   onChange: (v: string) => void;
 }) {
   const [shown, setShown] = useState(false);
-  const help = value === SECRET_MASK ? [SECRET_KEPT, ...field.help] : field.help;
+  // Passwords and tokens are the admin's: an operator sees that one is stored, and cannot change it.
+  const isAdmin = useCan("admin");
+  const help = [...(value === SECRET_MASK ? [SECRET_KEPT] : []), ...(isAdmin ? [] : [ACCESS_MSG.secretsNeedAdmin]), ...field.help];
   return (
     <Box>
       <TextField
@@ -60,6 +64,7 @@ function SecretInput({ field, value, error, onChange }: {
         // Not the panel's own sign-in: keep the browser's password manager out of these fields.
         autoComplete="new-password"
         error={!!error}
+        disabled={!isAdmin}
         onChange={(e) => onChange(e.target.value)}
         slotProps={{
           input: {
