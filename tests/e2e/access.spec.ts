@@ -62,12 +62,22 @@ test("an operator restarts the server but cannot open user management", async ({
   await expect(page.getByTestId("flash").filter({ hasText: PANEL_MSG.serverStopped })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("server-state")).toHaveText("Stopped");
   await startFromControls(page, gamePort);
+  // The restart route, called from the operator's signed-in page.
+  const restarted = await page.evaluate(async () => {
+    const r = await fetch("/api/server/restart", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    return r.status;
+  });
+  expect(restarted).toBe(200);
+  await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 30_000 });
+  await page.screenshot({ path: "test-results/access-operator-controls-1280.png" });
 
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Users" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Activity" })).toHaveCount(0);
   await page.goto("/user-management");
   await expect(page.getByText("Only admins manage panel users.")).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/access-operator-users-390.png" });
   await expect(page.getByRole("form", { name: "Create User" })).toHaveCount(0);
   // The server says the same to a request made by hand.
   const status = await page.evaluate(async () => (await fetch("/api/user/list")).status);
@@ -76,7 +86,8 @@ test("an operator restarts the server but cannot open user management", async ({
   // What the operator did is in the admin's activity log.
   const api = await adminApi(panel.url);
   const log = await api("GET", "/api/activity?user=olga");
-  expect(log.map((e: { action: string }) => e.action).slice(0, 3)).toEqual([
+  expect(log.map((e: { action: string }) => e.action).slice(0, 4)).toEqual([
+    "POST /api/server/restart",
     "POST /api/server/start",
     "GET /api/server/stop",
     "POST /api/server/start",
@@ -154,7 +165,7 @@ test("passkeys: add one with the virtual authenticator, sign in without a passwo
   });
   await page.goto(url + "/account");
   await signIn(page);
-  await expect(page.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Account", level: 1 })).toBeVisible({ timeout: 30_000 });
   await page.getByLabel("Passkey name").fill("Test laptop");
   await page.getByRole("button", { name: "Add Passkey" }).click();
   const list = page.getByRole("list", { name: "Passkeys" });
