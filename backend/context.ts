@@ -173,7 +173,10 @@ export async function createContext(
     activity.sweep();
     tokens.sweep();
     secondFactor.sweep();
-    hub.sweep((id) => accounts.sessions.get(id) !== undefined);
+    // Sockets opened with an API token carry "token:<id>" as their session id.
+    hub.sweep((id) =>
+      id.startsWith("token:") ? tokens.live(Number(id.slice(6))) : accounts.sessions.get(id) !== undefined
+    );
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
   ctx.onClose(() => push.close());

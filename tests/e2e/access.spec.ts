@@ -231,4 +231,19 @@ test("Activity page: filters and CSV export, at both widths", async ({ page, pan
   expect(csv).toContain("POST /api/user/add,olga (operator),200");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: "test-results/access-activity-390.png", fullPage: true });
+
+  // The Users page: a role for each user, chosen when adding.
+  await goTo(page, "Users");
+  const users = page.getByRole("table", { name: "Users" });
+  await expect(users.getByRole("combobox", { name: "Role of olga" })).toHaveText("operator");
+  await page.screenshot({ path: "test-results/access-users-390.png", fullPage: true });
+  await users.getByRole("combobox", { name: "Role of olga" }).click();
+  await page.getByRole("option", { name: "viewer" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.roleChanged("olga", "viewer") })).toBeVisible();
+  await users.getByRole("combobox", { name: "Role of admin" }).click();
+  await page.getByRole("option", { name: "operator" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.lastAdmin("admin") })).toBeVisible();
+  await expect(users.getByRole("combobox", { name: "Role of admin" })).toHaveText("admin");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/access-users-1280.png", fullPage: true });
 });

@@ -40,8 +40,6 @@ function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) 
       select
       size="small"
       value={user.role}
-      label="Role"
-      hiddenLabel
       slotProps={{ htmlInput: { "aria-label": `Role of ${user.username}` } }}
       onChange={async (e) => {
         try {
