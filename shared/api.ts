@@ -29,6 +29,8 @@ export interface User {
   username: string;
   role: Role;
   email: string;
+  /** Only on the signed-in user, when the panel requires a second factor this admin has not set up. */
+  must_enrol?: boolean;
 }
 
 export interface LoginRequest {

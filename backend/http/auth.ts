@@ -33,7 +33,8 @@ export function finishSignIn(c: Ctx, ctx: AppContext, token: string, user: User)
   const previous = c.get("session");
   if (previous?.via === "session") ctx.accounts.logout(previous.id);
   setSessionCookie(c, token, ctx.accounts.sessionSeconds);
-  return user;
+  const row = ctx.accounts.users.byName(user.username);
+  return row && ctx.accounts.mustEnrol(row) ? { ...user, must_enrol: true } : user;
 }
 
 export function authRoutes(ctx: AppContext): Route[] {
@@ -67,7 +68,10 @@ export function authRoutes(ctx: AppContext): Route[] {
       method: "GET",
       path: "/api/user/status",
       beforeEnrolment: true,
-      handler: (c) => c.json(publicUser(sessionOf(c).user)),
+      handler: (c) => {
+        const s = sessionOf(c);
+        return c.json({ ...publicUser(s.user), ...(s.mustEnrol ? { must_enrol: true } : {}) });
+      },
     },
   ];
 }

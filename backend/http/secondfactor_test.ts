@@ -162,7 +162,11 @@ Deno.test("turning TOTP off needs the password and ends the second step", async 
 Deno.test("--require-2fa-admins: an admin without a second factor can only set one up; operators are not held", async () => {
   let now = START;
   await withPanel(async (p) => {
+    const first = p.client();
+    const answer = await first.post("/api/login", { username: "admin", password: ADMIN_PASSWORD });
+    assert.equal(answer.body.must_enrol, true, "the sign-in answer tells the app to open the setup");
     const admin = await p.login();
+    assert.equal((await admin.get("/api/user/status")).body.must_enrol, true);
     const blocked = await admin.get("/api/server/status");
     assert.deepEqual([blocked.status, blocked.body], [403, ACCESS_MSG.enrolFirst]);
     assert.equal((await admin.get("/api/user/status")).status, 200);
@@ -171,6 +175,7 @@ Deno.test("--require-2fa-admins: an admin without a second factor can only set o
     assert.equal((await admin.post("/api/user/add", { username: "x", email: "x@y.z", password: "p", password_confirmation: "p" })).status, 403);
     const { secret } = await enrol(admin, () => now);
     assert.equal((await admin.get("/api/server/status")).status, 200);
+    assert.equal((await admin.get("/api/user/status")).body.must_enrol, undefined);
     const op = { username: "olga", role: "operator", email: "o@e.org", password: "pw-olga", password_confirmation: "pw-olga" };
     assert.equal((await admin.post("/api/user/add", op)).status, 200);
     const olga = await p.login("olga", "pw-olga");

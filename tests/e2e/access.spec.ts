@@ -247,3 +247,25 @@ test("Activity page: filters and CSV export, at both widths", async ({ page, pan
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: "test-results/access-users-1280.png", fullPage: true });
 });
+
+test.describe("with --require-2fa-admins", () => {
+  test.use({ panelArgs: ["--require-2fa-admins"] });
+
+  test("an admin without a second factor is taken to Account until one is set up", async ({ page }) => {
+    await page.goto("/saves");
+    await signIn(page);
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByText("This panel requires admins to use a second factor")).toBeVisible({ timeout: 30_000 });
+    await goTo(page, "Saves");
+    await expect(page).toHaveURL(/\/account$/);
+    await page.getByRole("button", { name: "Set Up Authenticator App" }).click();
+    const secret = (await page.getByLabel("Setup key").textContent())!.trim();
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+    await page.getByLabel("Code", { exact: true }).fill(totp.generate());
+    await page.getByRole("button", { name: "Turn On" }).click();
+    await expect(page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
+    await goTo(page, "Saves");
+    await expect(page).toHaveURL(/\/saves$/);
+    await expect(page.getByRole("heading", { name: "Saves", level: 1 })).toBeVisible();
+  });
+});

@@ -6,7 +6,7 @@ import { useSnapshot } from "valtio";
 import { Page } from "../../components/Page.tsx";
 import { ChangePassword, ROLE_HELP } from "../Users/Users.tsx";
 import { accessApi } from "../../api/access.ts";
-import { session } from "../../state/session.ts";
+import { checkSession, session } from "../../state/session.ts";
 import type { Role } from "../../../../shared/api.ts";
 import type { TwoFactorStatus } from "../../../../shared/access.ts";
 import { TwoFactor } from "./TwoFactor.tsx";
@@ -18,7 +18,11 @@ export default function Account() {
   const { user } = useSnapshot(session);
   const [status, setStatus] = useState<TwoFactorStatus | null>(null);
   const load = useCallback(() => {
-    accessApi.twoFactor().then(setStatus, () => {});
+    accessApi.twoFactor().then((s) => {
+      setStatus(s);
+      // The first factor set up lifts the "set one up first" hold: read the session again.
+      if (session.user?.must_enrol && (s.totp || s.passkeys > 0)) void checkSession();
+    }, () => {});
   }, []);
   useEffect(load, [load]);
   const role = (user?.role as Role | undefined) ?? "viewer";
