@@ -11,6 +11,9 @@ import { PANEL_MSG } from "../../shared/messages.ts";
 
 const PASSWORD = "e2e-role-password";
 
+// Several sign-ins, a game start or two, lazy pages: generous budgets for a machine shared by many jobs.
+test.describe.configure({ timeout: 240_000 });
+
 /** The admin's API session from Node, for setting things up without clicking. */
 async function adminApi(url: string) {
   const res = await fetch(url + "/api/login", {
@@ -55,7 +58,7 @@ test("an operator restarts the server but cannot open user management", async ({
   await addUser(panel.url, "olga", "operator");
   await page.goto("/");
   await signIn(page, "olga", PASSWORD);
-  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
   await startFromControls(page, gamePort);
   // Restart: save & stop, then start again.
   await page.getByRole("button", { name: "Save & Stop Server" }).click();
@@ -144,7 +147,7 @@ test("TOTP: set up from the QR page, then sign-in asks for a code; recovery code
   await page.getByRole("button", { name: "Use a recovery code" }).click();
   await page.getByLabel("Recovery code").fill(recovery);
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
   void panel;
 });
 
@@ -188,14 +191,14 @@ test("passkeys: add one with the virtual authenticator, sign in without a passwo
   // Passwordless.
   await signOut(page);
   await page.getByRole("button", { name: "Use a passkey" }).click();
-  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
 
   // As the second step after the password.
   await signOut(page);
   await signIn(page);
   await expect(page.getByRole("form", { name: "Second step" })).toBeVisible();
   await page.getByRole("button", { name: "Use a passkey" }).click();
-  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
 
   // Removing it brings back the password alone.
   await goTo(page, "Account");
@@ -203,7 +206,7 @@ test("passkeys: add one with the virtual authenticator, sign in without a passwo
   await expect(list.getByText("Work laptop")).toHaveCount(0);
   await signOut(page);
   await signIn(page);
-  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
 });
 
 test("Activity page: filters and CSV export, at both widths", async ({ page, panel }) => {
@@ -211,7 +214,7 @@ test("Activity page: filters and CSV export, at both widths", async ({ page, pan
   await page.goto("/");
   await signIn(page);
   await goTo(page, "Activity");
-  await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("POST /api/user/add").first()).toBeVisible();
   await page.screenshot({ path: "test-results/access-activity-1280.png", fullPage: true });
   await page.getByLabel("User").fill("olga");
@@ -266,6 +269,6 @@ test.describe("with --require-2fa-admins", () => {
     await expect(page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
     await goTo(page, "Saves");
     await expect(page).toHaveURL(/\/saves$/);
-    await expect(page.getByRole("heading", { name: "Saves", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Saves", level: 1 })).toBeVisible({ timeout: 30_000 });
   });
 });
