@@ -41,7 +41,8 @@ describe("Activity", () => {
     await waitFor(() => expect(spy.mock.calls.at(-1)![0]).toBe("/api/activity?user=olga&action=saves&from=2026-11-01&limit=200"));
     const csv = screen.getByRole("link", { name: "Export CSV" });
     expect(csv.getAttribute("href")).toBe("/api/activity?user=olga&action=saves&from=2026-11-01&limit=200&format=csv");
-  });
+    // A table render and a re-render: generous on a loaded machine.
+  }, 30_000);
 
   it("tells a non-admin it is for admins, without asking the server", () => {
     session.user = { username: "vic", role: "viewer", email: "" };
