@@ -27,6 +27,7 @@ import { SecondFactor } from "./auth/secondfactor.ts";
 import { Passkeys } from "./auth/passkeys.ts";
 import { ModPortal } from "./factorio/portal.ts";
 import { ModManager } from "./factorio/modmanager.ts";
+import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
 
 export interface AppContext {
   config: Config;
@@ -74,6 +75,8 @@ export interface ContextOptions {
   quiet?: boolean;
   /** Password of the first user; otherwise PANEL_ADMIN_PASSWORD or a generated one. */
   adminPassword?: string;
+  /** Runs before the first user would be created (an import brings its own users). */
+  beforeBootstrap?: (ctx: AppContext) => Promise<void>;
 }
 
 export interface Bootstrap {
@@ -143,6 +146,7 @@ export async function createContext(
     now,
   });
   const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
+  mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -183,6 +187,7 @@ export async function createContext(
     },
   };
 
+  await opts.beforeBootstrap?.(ctx);
   const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
   activity.sweep();
 

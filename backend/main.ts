@@ -6,6 +6,8 @@ import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
+import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "./migrate/fsm.ts";
+import { dryRunTargets, importFsm } from "./migrate/targets.ts";
 
 async function main(): Promise<number> {
   let result;
@@ -23,7 +25,27 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = result.config;
-  const { ctx, bootstrap } = await createContext(config);
+  let fsm: FsmSource | null = null;
+  if (config.importFsm) {
+    try {
+      fsm = readFsm(config.importFsm);
+    } catch (e) {
+      if (!(e instanceof FsmImportError)) throw e;
+      console.error(`factorio-panel: nothing was imported. ${e.message}`);
+      return 1;
+    }
+  }
+  if (config.dryRun) {
+    if (!fsm) {
+      console.error("factorio-panel: --dry-run needs --import-fsm DIR");
+      return 2;
+    }
+    console.log(describeFsmImport(fsm, planFsmImport(fsm, dryRunTargets(config)), true).join("\n"));
+    return 0;
+  }
+  const { ctx, bootstrap } = await createContext(config, {
+    beforeBootstrap: fsm ? async (ctx) => console.log(describeFsmImport(fsm!, await importFsm(ctx, fsm!), false).join("\n")) : undefined,
+  });
   const { app } = createApp(ctx);
 
   const tls = config.httpsCert && config.httpsKey

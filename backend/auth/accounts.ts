@@ -10,7 +10,7 @@ import { SessionStore } from "../store/sessions.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { Conflict, Invalid, NotFound, TooManyRequests, Unauthorized } from "../errors.ts";
-import { decoyHash, hashPassword, randomPassword, verifyPassword } from "./password.ts";
+import { decoyHash, hashPassword, needsRehash, randomPassword, verifyPassword } from "./password.ts";
 import { LoginLimiter } from "./ratelimit.ts";
 import { writeSecretFile } from "../fsutil.ts";
 import { isRole, type NewUser, type PasswordChange, type Role, type User } from "../../shared/api.ts";
@@ -107,6 +107,11 @@ export class Accounts {
       throw new Unauthorized(MSG.loginFailed);
     }
     this.limiter.succeeded(username);
+    // A hash imported from the old panel is replaced by the panel's own, now that the password is known.
+    if (needsRehash(row.password_hash)) {
+      this.users.setPassword(row.id, await hashPassword(password), this.deps.now());
+      this.deps.log.info("Stored the panel's own password hash for an imported user", { username: row.username });
+    }
     const second = this.secondStep?.(row);
     if (second) return second;
     const token = this.openSession(row.id, client);
