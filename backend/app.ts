@@ -5,7 +5,11 @@ import { type Context, Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
 import type { AppContext } from "./context.ts";
 import { changesState, type Env, type Route } from "./http/routes.ts";
-import { clientInfo, fromOwnSite, loadSession } from "./http/guards.ts";
+import { authorize, clientInfo, fromOwnSite, loadSession } from "./http/guards.ts";
+import { activityRoutes, recordActivity } from "./http/activity.ts";
+import { accessRoutes } from "./http/access.ts";
+import { secondFactorRoutes } from "./http/secondfactor.ts";
+import { passkeyRoutes } from "./http/passkeys.ts";
 import { HttpError } from "./errors.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
@@ -55,6 +59,10 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...backupRoutes(ctx),
     ...alertRoutes(ctx),
     ...playerHistoryRoutes(ctx),
+    ...activityRoutes(ctx),
+    ...accessRoutes(ctx),
+    ...secondFactorRoutes(ctx),
+    ...passkeyRoutes(ctx),
   ];
 }
 
@@ -78,7 +86,7 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
     // X-Factorio-Panel tells the PWA an answer is the panel's own, not a reverse proxy's 502 while it is down.
     setHeaders(c, SECURITY_HEADERS);
   });
-  app.use("/api/*", loadSession(ctx.accounts));
+  app.use("/api/*", loadSession(ctx.access));
   app.use("/api/*", async (c, next) => {
     await next();
     if (!c.res.headers.has("Cache-Control")) setHeaders(c, NO_STORE);
@@ -86,16 +94,21 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
 
   for (const route of routes) {
     const guarded = async (c: Parameters<Route["handler"]>[0]) => {
-      if (changesState(route) && !fromOwnSite(c, ctx.config)) {
+      const session = c.get("session");
+      // A bearer token is never sent by a browser on its own (no cookie comes with it, the loader refuses
+      // both at once), so the cross-site rule is for cookie sessions only.
+      if (changesState(route) && session?.via !== "token" && !fromOwnSite(c, ctx.config)) {
         ctx.log.warn("Refused a cross-site request", { method: route.method, path: c.req.path });
         return c.json(PANEL_MSG.crossSiteRefused, 403);
       }
-      if (!route.public && !c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
+      if (!route.public && !session) return c.json(PANEL_MSG.notSignedIn, 401);
+      const refusal = session && !route.public ? authorize(route, session) : null;
+      if (refusal) return c.json(refusal, 403);
       const label = route.requiresStopped;
       if (label) return await ctx.game.whileStopped(label, async () => await route.handler(c));
       return await route.handler(c);
     };
-    app.on(route.method, route.path, guarded);
+    app.on(route.method, route.path, recordActivity(ctx.activity, route), guarded);
   }
 
   // Unknown API paths: the same 401 as everything else without a session, a JSON 404 with one.
@@ -106,14 +119,24 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
 
   app.get(
     "/ws",
-    loadSession(ctx.accounts),
+    loadSession(ctx.access),
     async (c, next) => {
-      if (!fromOwnSite(c, ctx.config)) return c.json(PANEL_MSG.crossSiteRefused, 403);
+      if (c.get("session")?.via !== "token" && !fromOwnSite(c, ctx.config)) {
+        return c.json(PANEL_MSG.crossSiteRefused, 403);
+      }
       if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
       if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return c.json("Expected a WebSocket upgrade", 426);
       return await next();
     },
-    upgradeWebSocket((c) => ctx.hub.events(c.get("session")!)),
+    upgradeWebSocket((c) => {
+      const session = c.get("session")!;
+      return ctx.hub.events(session, {
+        address: c.get("clientAddress"),
+        userAgent: c.req.header("user-agent") ?? "",
+        // Re-read before each command: a role change or revoke counts at once, not at the next connect.
+        current: () => ctx.access.refresh(session),
+      });
+    }),
   );
 
   const serveStatic = staticHandler(ctx.config.staticDir);

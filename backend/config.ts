@@ -18,6 +18,10 @@ export interface Config {
   allowedOrigins: string[];
   trustProxy: boolean;
   sessionDays: number;
+  /** Days the activity log keeps its records. */
+  activityDays: number;
+  /** Admins must set up a second factor before they can do anything else. */
+  require2faAdmins: boolean;
   maxUploadMb: number;
   modPortalUrl: string;
   authUrl: string;
@@ -133,6 +137,15 @@ export const OPTIONS: Option<any>[] = [
   opt({
     key: "sessionDays", flag: "session-days", kind: "int", min: 1, max: 365,
     help: "days a sign-in lasts", defaultText: "30", defaultValue: () => 30,
+  }),
+  opt({
+    key: "activityDays", flag: "activity-days", kind: "int", min: 1, max: 3650,
+    help: "days the activity log keeps who did what", defaultText: "90", defaultValue: () => 90,
+  }),
+  opt({
+    key: "require2faAdmins", flag: "require-2fa-admins", kind: "bool",
+    help: "admins must set up two-factor sign-in before anything else", defaultText: "false",
+    defaultValue: () => false,
   }),
   opt({
     key: "maxUploadMb", flag: "max-upload-mb", kind: "int", min: 1, max: 1024 * 1024,

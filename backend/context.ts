@@ -26,6 +26,11 @@ import { Updater } from "./factorio/versions/update.ts";
 import { connectVersionsToHub } from "./factorio/versions/hub.ts";
 import { Alerts } from "./alerts/service.ts";
 import { PlayerHistory } from "./factorio/playerlog/history.ts";
+import { ActivityLog } from "./activity/log.ts";
+import { ApiTokens } from "./auth/tokens.ts";
+import { Access } from "./auth/access.ts";
+import { SecondFactor } from "./auth/secondfactor.ts";
+import { Passkeys } from "./auth/passkeys.ts";
 import { ModPortal } from "./factorio/portal.ts";
 import { ModManager } from "./factorio/modmanager.ts";
 import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
@@ -40,6 +45,15 @@ export interface AppContext {
   bus: EventBus;
   db: Db;
   accounts: Accounts;
+  /** Who did what (state-changing requests, console commands, sign-ins), kept --activity-days. */
+  activity: ActivityLog;
+  /** API tokens for scripts. */
+  tokens: ApiTokens;
+  /** Resolves a request's cookie or bearer token to a session; lists and revokes sessions. */
+  access: Access;
+  /** TOTP, recovery codes and the pending second sign-in step. */
+  secondFactor: SecondFactor;
+  passkeys: Passkeys;
   hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
   game: GameServer;
@@ -105,6 +119,23 @@ export async function createContext(
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);
+  const activity = new ActivityLog(db, now, config.activityDays);
+  const tokens = new ApiTokens(db, now);
+  const access = new Access(accounts, tokens, bus, now);
+  const secondFactor = new SecondFactor(db, accounts, { now, log, requiredForAdmins: config.require2faAdmins });
+  const passkeys = new Passkeys(db, now);
+  secondFactor.extraMethods.push((userId) => (passkeys.count(userId) > 0 ? ["passkey"] : []));
+  bus.on("console.command", (e) =>
+    activity.record({
+      username: e.username,
+      via: e.via,
+      address: e.address,
+      userAgent: e.userAgent,
+      action: "console",
+      detail: e.text,
+      status: e.allowed ? 200 : 403,
+    })
+  );
   // Listening before the game is looked for, so a game found ended at start-up is announced too.
   const push = new PushService({ config, db, log, now });
   const alerts = new Alerts({
@@ -223,6 +254,11 @@ export async function createContext(
     bus,
     db,
     accounts,
+    activity,
+    tokens,
+    access,
+    secondFactor,
+    passkeys,
     hub,
     game,
     gameOps,
@@ -257,11 +293,18 @@ export async function createContext(
 
   await opts.beforeBootstrap?.(ctx);
   const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
+  activity.sweep();
 
   // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.
   const sweep = setInterval(() => {
     accounts.sweepExpired();
-    hub.sweep((id) => accounts.sessions.get(id) !== undefined);
+    activity.sweep();
+    tokens.sweep();
+    secondFactor.sweep();
+    // Sockets opened with an API token carry "token:<id>" as their session id.
+    hub.sweep((id) =>
+      id.startsWith("token:") ? tokens.live(Number(id.slice(6))) : accounts.sessions.get(id) !== undefined
+    );
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
   schedules.start();

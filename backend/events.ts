@@ -21,6 +21,8 @@ export interface PanelEvents {
   "auth.signed-in": { userId: number; username: string; address: string; userAgent: string };
   /** A panel user was added or removed. */
   "users.changed": { action: "added" | "removed"; username: string };
+  /** Console text someone sent over /ws, and whether their role let it through (the activity log). */
+  "console.command": { username: string; via: string; address: string; userAgent: string; text: string; allowed: boolean };
 }
 
 export type EventName = keyof PanelEvents;

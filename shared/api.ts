@@ -5,14 +5,34 @@ import { ALERT_CATALOGUE, type AlertEvent, isAlertEvent, type QuietHours } from 
 
 // ---- Session and users ----
 
-export type Role = "admin";
-export const ROLES: readonly Role[] = ["admin"];
+/**
+ * Panel roles, weakest first: viewer reads, operator runs the game (start, stop, console, saves, mods,
+ * players...), admin also manages panel users, notification channels and the settings' secrets.
+ */
+export type Role = "viewer" | "operator" | "admin";
+export const ROLES: readonly Role[] = ["viewer", "operator", "admin"];
+
+export function isRole(v: unknown): v is Role {
+  return typeof v === "string" && (ROLES as readonly string[]).includes(v);
+}
+
+/** True when `have` includes everything `need` may do. */
+export function roleAtLeast(have: Role, need: Role): boolean {
+  return ROLES.indexOf(have) >= ROLES.indexOf(need);
+}
+
+export interface RoleChange {
+  username: string;
+  role: Role;
+}
 
 /** What GET /api/user/status, POST /api/login and GET /api/user/list answer per user. Never a hash. */
 export interface User {
   username: string;
   role: Role;
   email: string;
+  /** Only on the signed-in user, when the panel requires a second factor this admin has not set up. */
+  must_enrol?: boolean;
 }
 
 export interface LoginRequest {

@@ -13,7 +13,8 @@ import { Conflict, Invalid, NotFound, TooManyRequests, Unauthorized } from "../e
 import { decoyHash, hashPassword, needsRehash, randomPassword, verifyPassword } from "./password.ts";
 import { LoginLimiter } from "./ratelimit.ts";
 import { writeSecretFile } from "../fsutil.ts";
-import type { NewUser, PasswordChange, User } from "../../shared/api.ts";
+import { isRole, type NewUser, type PasswordChange, type Role, type User } from "../../shared/api.ts";
+import { ACCESS_MSG, type SecondFactorRequired } from "../../shared/access.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import {
   EMAIL_MAX,
@@ -26,10 +27,22 @@ import {
 } from "../../shared/validation.ts";
 
 export interface SessionInfo {
-  /** The stored hash of the token: an id for the session that is safe to pass around. */
+  /** The stored hash of the cookie token, or "token:<id>" for an API token: safe to pass around. */
   id: string;
   user: UserRow;
+  /** What this request may do: the user's role, or less for an API token with a weaker role. */
+  role: Role;
+  via: "session" | "token";
+  /** Set for API tokens. */
+  token?: { id: number; name: string };
+  /** An admin without a second factor on a panel that requires one: only enrolment is open. */
+  mustEnrol: boolean;
 }
+
+/** What a correct password leads to: a session, or a second step (see auth/secondfactor.ts). */
+export type LoginResult =
+  | { kind: "signedIn"; token: string; user: User }
+  | { kind: "secondFactor"; pending: string; methods: SecondFactorRequired["methods"] };
 
 export const INITIAL_PASSWORD_FILE = "initial-admin-password";
 
@@ -38,6 +51,12 @@ export class Accounts {
   readonly sessions: SessionStore;
   readonly limiter: LoginLimiter;
   readonly #sessionMs: number;
+  /**
+   * Set by the second-factor module: after a correct password, whether a second step is needed (it
+   * answers the pending sign-in), and whether a user must enrol before doing anything else.
+   */
+  secondStep: ((user: UserRow) => LoginResult | null) | undefined;
+  mustEnrol: (user: UserRow) => boolean = () => false;
 
   constructor(
     private readonly db: Db,
@@ -71,7 +90,7 @@ export class Accounts {
   async login(
     body: { username?: unknown; password?: unknown },
     client: { address: string; userAgent: string },
-  ): Promise<{ token: string; user: User }> {
+  ): Promise<LoginResult> {
     const problem = firstError(validateLogin(body));
     if (problem) throw new Invalid(problem);
     const username = String(body.username).trim();
@@ -93,15 +112,11 @@ export class Accounts {
       this.users.setPassword(row.id, await hashPassword(password), this.deps.now());
       this.deps.log.info("Stored the panel's own password hash for an imported user", { username: row.username });
     }
-    const token = this.#openSession(row.id, client);
+    const second = this.secondStep?.(row);
+    if (second) return second;
+    const token = this.openSession(row.id, client);
     this.deps.log.info("Signed in", { username: row.username, address: client.address });
-    this.deps.bus.emit("auth.signed-in", {
-      userId: row.id,
-      username: row.username,
-      address: client.address,
-      userAgent: client.userAgent,
-    });
-    return { token, user: publicUser(row) };
+    return { kind: "signedIn", token, user: publicUser(row) };
   }
 
   /**
@@ -149,7 +164,7 @@ export class Accounts {
     const user = this.users.byId(row.user_id);
     if (!user) return null;
     if (now - row.last_seen_at > 60_000) this.sessions.touch(id, now, row.expires_at);
-    return { id, user };
+    return { id, user, role: user.role, via: "session", mustEnrol: this.mustEnrol(user) };
   }
 
   logout(sessionId: string): void {
@@ -167,8 +182,9 @@ export class Accounts {
     const username = String(body.username).trim();
     const email = String(body.email).trim();
     const password = String(body.password);
+    // No role is the old wire format, from when every user was an admin.
     const role = body.role ?? "admin";
-    if (role !== "admin") throw new Invalid(`Role "${String(role)}" does not exist. The only role is admin.`);
+    if (!isRole(role)) throw new Invalid(ACCESS_MSG.roleUnknown(String(role)));
     if (username.length > USERNAME_MAX || /[\p{Cc}\s]/u.test(username)) {
       throw new Invalid(`Username must be at most ${USERNAME_MAX} characters, without spaces or control characters`);
     }
@@ -185,7 +201,7 @@ export class Accounts {
       if (String(e).includes("UNIQUE")) throw new Conflict(`User ${username} already exists`);
       throw e;
     }
-    this.deps.log.info("User added", { username });
+    this.deps.log.info("User added", { username, role });
     this.deps.bus.emit("users.changed", { action: "added", username });
     return { username, role, email };
   }
@@ -207,6 +223,25 @@ export class Accounts {
     this.deps.log.info("User removed", { username: revoked.name });
     this.deps.bus.emit("users.changed", { action: "removed", username: revoked.name });
     return revoked.name;
+  }
+
+  /** Changes a user's role; the last admin cannot be demoted. Takes effect on the user's next request. */
+  setRole(body: { username?: unknown; role?: unknown }): { username: string; role: Role } {
+    if (typeof body.username !== "string" || body.username.trim() === "") throw new Invalid(MSG.usernameRequired);
+    const role = body.role;
+    if (!isRole(role)) throw new Invalid(ACCESS_MSG.roleUnknown(String(role ?? "")));
+    const username = body.username.trim();
+    const name = transaction(this.db, () => {
+      const row = this.users.byName(username);
+      if (!row) throw new NotFound(`User ${username} does not exist`);
+      if (row.role === "admin" && role !== "admin" && this.users.countByRole("admin") <= 1) {
+        throw new Conflict(ACCESS_MSG.lastAdmin(row.username));
+      }
+      this.users.setRole(row.id, role, this.deps.now());
+      return row.username;
+    });
+    this.deps.log.info("Role changed", { username: name, role });
+    return { username: name, role };
   }
 
   /**
@@ -236,16 +271,20 @@ export class Accounts {
     const initial = join(this.deps.dataDir, INITIAL_PASSWORD_FILE);
     if (session.user.username === "admin" && existsSync(initial)) rmSync(initial, { force: true });
     this.deps.log.info("Password changed", { username: session.user.username });
-    return this.#openSession(session.user.id, client);
+    return this.openSession(session.user.id, client);
   }
 
   sweepExpired(): void {
     this.sessions.deleteExpired(this.deps.now());
   }
 
-  #openSession(userId: number, client: { address: string; userAgent: string }): string {
+  /** A new signed-in session (after the password, after a second factor, or after a passkey). */
+  openSession(userId: number, client: { address: string; userAgent: string }): string {
     const token = randomBytes(32).toString("base64url");
     const now = this.deps.now();
+    const user = this.users.byId(userId);
+    // Every way of signing in ends here, so the "new sign-in" alert hears of each.
+    if (user) this.deps.bus.emit("auth.signed-in", { userId, username: user.username, address: client.address, userAgent: client.userAgent });
     this.sessions.insert({
       tokenHash: hashToken(token),
       userId,

@@ -20,26 +20,32 @@ export function alertRoutes(ctx: AppContext): Route[] {
     {
       method: "GET",
       path: "/api/notifications/channels",
+      // Channels hold webhook secrets and reach everyone: panel admins only.
+      role: "admin",
       handler: (c) => c.json(channels.list()),
     },
     {
       method: "POST",
       path: "/api/notifications/channels",
+      role: "admin",
       handler: async (c) => c.json(channels.create(await readObject(c))),
     },
     {
       method: "POST",
       path: "/api/notifications/channels/:id/test",
+      role: "admin",
       handler: async (c) => c.json(await channels.test(channelId(c.req.param("id")))),
     },
     {
       method: "POST",
       path: "/api/notifications/channels/:id/delete",
+      role: "admin",
       handler: (c) => c.json(channels.delete(channelId(c.req.param("id")))),
     },
     {
       method: "POST",
       path: "/api/notifications/channels/:id",
+      role: "admin",
       handler: async (c) => {
         const id = channelId(c.req.param("id"));
         return c.json(channels.update(id, await readObject(c)));

@@ -7,6 +7,8 @@ import type { Ctx, Route } from "./routes.ts";
 import { sessionOf } from "./routes.ts";
 import { SESSION_COOKIE } from "./guards.ts";
 import { publicUser } from "../store/users.ts";
+import type { User } from "../../shared/api.ts";
+import { secondStepAnswer } from "./secondfactor.ts";
 
 export function setSessionCookie(c: Ctx, token: string, maxAgeSeconds: number): void {
   setCookie(c, SESSION_COOKIE, token, {
@@ -26,6 +28,15 @@ export function clientOf(c: Ctx): { address: string; userAgent: string } {
   return { address: c.get("clientAddress"), userAgent: c.req.header("user-agent") ?? "" };
 }
 
+/** Sets the new session's cookie; a sign-in replaces whatever session this browser had. */
+export function finishSignIn(c: Ctx, ctx: AppContext, token: string, user: User): User {
+  const previous = c.get("session");
+  if (previous?.via === "session") ctx.accounts.logout(previous.id);
+  setSessionCookie(c, token, ctx.accounts.sessionSeconds);
+  const row = ctx.accounts.users.byName(user.username);
+  return row && ctx.accounts.mustEnrol(row) ? { ...user, must_enrol: true } : user;
+}
+
 export function authRoutes(ctx: AppContext): Route[] {
   const { accounts } = ctx;
   return [
@@ -35,18 +46,18 @@ export function authRoutes(ctx: AppContext): Route[] {
       public: true,
       handler: async (c) => {
         const body = await readObject(c);
-        const { token, user } = await accounts.login(body, clientOf(c));
-        // A sign-in replaces whatever session this browser had.
-        const previous = c.get("session");
-        if (previous) accounts.logout(previous.id);
-        setSessionCookie(c, token, accounts.sessionSeconds);
-        return c.json(user);
+        if (typeof body.username === "string") c.set("activity", { user: body.username.trim().slice(0, 100) });
+        const result = await accounts.login(body, clientOf(c));
+        if (result.kind === "secondFactor") return c.json(secondStepAnswer(c, result.pending, result.methods));
+        return c.json(finishSignIn(c, ctx, result.token, result.user));
       },
     },
     {
       method: "GET",
       path: "/api/logout",
       changesState: true,
+      role: "viewer",
+      beforeEnrolment: true,
       handler: (c) => {
         accounts.logout(sessionOf(c).id);
         clearSessionCookie(c);
@@ -56,7 +67,11 @@ export function authRoutes(ctx: AppContext): Route[] {
     {
       method: "GET",
       path: "/api/user/status",
-      handler: (c) => c.json(publicUser(sessionOf(c).user)),
+      beforeEnrolment: true,
+      handler: (c) => {
+        const s = sessionOf(c);
+        return c.json({ ...publicUser(s.user), ...(s.mustEnrol ? { must_enrol: true } : {}) });
+      },
     },
   ];
 }

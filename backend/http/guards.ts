@@ -4,9 +4,12 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { getConnInfo } from "hono/deno";
-import type { Ctx, Env } from "./routes.ts";
+import { type Ctx, type Env, requiredRole, type Route } from "./routes.ts";
+import type { SessionInfo } from "../auth/accounts.ts";
+import { roleAtLeast } from "../../shared/api.ts";
+import { ACCESS_MSG } from "../../shared/access.ts";
 import type { Config } from "../config.ts";
-import type { Accounts } from "../auth/accounts.ts";
+import type { Access } from "../auth/access.ts";
 
 export const SESSION_COOKIE = "authentication";
 
@@ -33,10 +36,14 @@ export function clientInfo(config: Config): MiddlewareHandler<Env> {
   };
 }
 
-export function loadSession(accounts: Accounts): MiddlewareHandler<Env> {
+/** Sets the session from the cookie or an API token; refuses a bad token or both at once. */
+export function loadSession(access: Access): MiddlewareHandler<Env> {
   return async (c, next) => {
-    c.set("session", accounts.session(getCookie(c, SESSION_COOKIE)));
+    const resolved = access.resolve(getCookie(c, SESSION_COOKIE), c.req.header("authorization"), c.get("clientAddress"));
+    if ("refuse" in resolved) return c.json(resolved.refuse.message, resolved.refuse.status);
+    c.set("session", resolved.session);
     await next();
+    return undefined;
   };
 }
 
@@ -60,4 +67,12 @@ export function fromOwnSite(c: Ctx, config: Config): boolean {
   const site = c.req.header("sec-fetch-site");
   if (site !== undefined) return site === "same-origin" || site === "none";
   return true;
+}
+
+/** Why a signed-in caller may not use `route` (a 403 message), or null when it may. */
+export function authorize(route: Route, session: SessionInfo): string | null {
+  if (route.interactive && session.via === "token") return ACCESS_MSG.tokenNotAllowed;
+  if (!roleAtLeast(session.role, requiredRole(route))) return ACCESS_MSG.roleTooWeak(requiredRole(route));
+  if (session.mustEnrol && !route.beforeEnrolment) return ACCESS_MSG.enrolFirst;
+  return null;
 }

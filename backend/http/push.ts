@@ -19,16 +19,22 @@ export function pushRoutes(ctx: AppContext): Route[] {
   return [
     {
       method: "GET",
+      // Alerts to one's own devices: any role may have them.
+      role: "viewer",
       path: "/api/push/key",
       handler: (c) => c.json({ publicKey: push.publicKey }),
     },
     {
       method: "GET",
+      // Alerts to one's own devices: any role may have them.
+      role: "viewer",
       path: "/api/push/devices",
       handler: (c) => c.json(push.devices(sessionOf(c).user.id)),
     },
     {
       method: "POST",
+      // Alerts to one's own devices: any role may have them.
+      role: "viewer",
       path: "/api/push/subscribe",
       handler: async (c) => {
         const body = await readObject(c);
@@ -37,6 +43,8 @@ export function pushRoutes(ctx: AppContext): Route[] {
     },
     {
       method: "POST",
+      // Alerts to one's own devices: any role may have them.
+      role: "viewer",
       path: "/api/push/unsubscribe",
       handler: async (c) => {
         push.unsubscribe(sessionOf(c).user.id, await readObject(c));
@@ -45,6 +53,8 @@ export function pushRoutes(ctx: AppContext): Route[] {
     },
     {
       method: "POST",
+      // Alerts to one's own devices: any role may have them.
+      role: "viewer",
       path: "/api/push/devices/:id",
       handler: async (c) => {
         const body = await readObject(c);
@@ -53,6 +63,8 @@ export function pushRoutes(ctx: AppContext): Route[] {
     },
     {
       method: "POST",
+      // Alerts to one's own devices: any role may have them.
+      role: "viewer",
       path: "/api/push/test",
       handler: async (c) => c.json(await push.test(sessionOf(c).user.id, await readObject(c))),
     },

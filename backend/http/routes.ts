@@ -4,12 +4,16 @@
 
 import type { Context } from "hono";
 import type { SessionInfo } from "../auth/accounts.ts";
+import type { Role } from "../../shared/api.ts";
+import type { ActivityNote } from "../activity/log.ts";
 
 export interface Env {
   Variables: {
     session: SessionInfo | null;
     clientAddress: string;
     secure: boolean;
+    /** What the handler adds to the activity record of this request (who tried to sign in, which target). */
+    activity: ActivityNote | undefined;
   };
 }
 
@@ -19,7 +23,7 @@ export interface Route {
   method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
   handler: (c: Ctx) => Response | Promise<Response>;
-  /** Answer without a session. Only POST /api/login. */
+  /** Answer without a session: only the sign-in steps (password, second factor, passkey). */
   public?: boolean;
   /**
    * A GET that changes state (the old API has some: stop, kill, saves rm/create, logout, portal logout).
@@ -32,6 +36,27 @@ export interface Route {
    * and the game does not start until the handler is done (409 naming this).
    */
   requiresStopped?: string;
+  /**
+   * The weakest role that may call the route (403 below it). Unset means the safe default of
+   * `requiredRole`: viewers read, operators change. Routes about panel users and secrets say "admin";
+   * routes that act only on the caller's own account say "viewer".
+   */
+  role?: Role;
+  /**
+   * Only for a signed-in browser session, not an API token: managing tokens, sessions, passwords and
+   * second factors must need the person, not a script's credential.
+   */
+  interactive?: boolean;
+  /**
+   * Open to an admin who must still set up a second factor (--require-2fa-admins): the account's own
+   * pages, sign-out and the session check. Everything else answers 403 until they have.
+   */
+  beforeEnrolment?: boolean;
+}
+
+/** The role a route needs: declared, or viewer for reads and operator for anything that changes state. */
+export function requiredRole(r: Route): Role {
+  return r.role ?? (changesState(r) ? "operator" : "viewer");
 }
 
 export function changesState(r: Route): boolean {

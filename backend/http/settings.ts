@@ -5,6 +5,15 @@ import type { Route } from "./routes.ts";
 import { readObject } from "./body.ts";
 import { readConfigIni } from "../factorio/configini.ts";
 import type { PlayerList } from "../../shared/players.ts";
+import { sessionOf } from "./routes.ts";
+import { Forbidden } from "../errors.ts";
+import { ACCESS_MSG } from "../../shared/access.ts";
+import { isSecretSetting, SECRET_MASK } from "../../shared/settings.ts";
+
+/** Whether an update would set a secret to something other than its stored value. */
+function changesSecret(body: Record<string, unknown>, stored: Record<string, unknown>): boolean {
+  return Object.entries(body).some(([k, v]) => isSecretSetting(k) && v !== SECRET_MASK && v !== (stored[k] ?? ""));
+}
 
 export function settingsRoutes(ctx: AppContext): Route[] {
   const { settings, players } = ctx;
@@ -29,7 +38,13 @@ export function settingsRoutes(ctx: AppContext): Route[] {
       method: "POST",
       path: "/api/settings/update",
       handler: async (c) => {
-        await settings.update(await readObject(c));
+        const body = await readObject(c);
+        // Operators run the server but may not read or replace its passwords and tokens (factorio.com
+        // account, game password): the values come back masked, and changing one needs an admin.
+        if (sessionOf(c).role !== "admin" && changesSecret(body, settings.readStored().value)) {
+          throw new Forbidden(ACCESS_MSG.secretsNeedAdmin);
+        }
+        await settings.update(body);
         return c.json("Settings successfully saved");
       },
     },

@@ -31,7 +31,7 @@ Deno.test("adding a user: the spec's validation messages, and nothing is stored 
     [{ ...alice, password: "", password_confirmation: "" }, 400, MSG.passwordRequired],
     [{ ...alice, password_confirmation: "" }, 400, MSG.passwordConfirmationMismatch],
     [{ ...alice, password_confirmation: "different" }, 400, MSG.passwordConfirmationMismatch],
-    [{ ...alice, role: "superuser" }, 400, /only role is admin/],
+    [{ ...alice, role: "superuser" }, 400, /Roles are admin, operator and viewer/],
     [{ ...alice, email: "not an address" }, 400, /valid email/],
     [{ ...alice, username: "al ice" }, 400, /without spaces/],
     [{ ...alice, username: "x".repeat(65) }, 400, /at most 64/],
@@ -50,7 +50,7 @@ Deno.test("adding a user: the spec's validation messages, and nothing is stored 
   await p.login("alice", alice.password);
 }));
 
-Deno.test("a role left out defaults to admin, the only role", withPanel(async (p) => {
+Deno.test("a role left out defaults to admin (the old wire format)", withPanel(async (p) => {
   const c = await p.login();
   const { role: _role, ...noRole } = alice;
   assert.equal((await c.post("/api/user/add", noRole)).status, 200);

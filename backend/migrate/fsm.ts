@@ -134,7 +134,7 @@ function readUsers(file: string): FsmUser[] {
  * users, which FSM reserved to nobody in particular.
  */
 export function roleFor(fsmRole: string): Role {
-  return (fsmRole.trim().toLowerCase() === "admin" ? "admin" : "operator") as Role;
+  return fsmRole.trim().toLowerCase() === "admin" ? "admin" : "operator";
 }
 
 

@@ -167,6 +167,62 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX player_counts_at ON player_counts(at);
     `,
   },
+  {
+    // Accounts and access (issue 17): the activity log, API tokens, TOTP, recovery codes and passkeys.
+    // The id names the issue so parallel branches cannot pick the same one.
+    id: "017-access",
+    sql: `
+      CREATE TABLE activity (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        username TEXT NOT NULL DEFAULT '',
+        via TEXT NOT NULL DEFAULT '',
+        address TEXT NOT NULL DEFAULT '',
+        user_agent TEXT NOT NULL DEFAULT '',
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT '',
+        status INTEGER NOT NULL
+      );
+      CREATE INDEX activity_at ON activity(at);
+      CREATE TABLE api_tokens (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        last_used_address TEXT NOT NULL DEFAULT '',
+        revoked_at INTEGER
+      );
+      CREATE INDEX api_tokens_user ON api_tokens(user_id);
+      CREATE TABLE totp (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        secret TEXT NOT NULL,
+        confirmed_at INTEGER,
+        last_step INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE recovery_codes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        code_hash TEXT NOT NULL,
+        used_at INTEGER
+      );
+      CREATE INDEX recovery_codes_user ON recovery_codes(user_id);
+      CREATE TABLE passkeys (
+        id TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        public_key BLOB NOT NULL,
+        counter INTEGER NOT NULL,
+        transports TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER
+      );
+      CREATE INDEX passkeys_user ON passkeys(user_id);
+    `,
+  },
 ];
 
 /** Opens (creating if needed) the database at `path` (":memory:" for tests) and applies migrations. */

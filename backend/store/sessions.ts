@@ -11,6 +11,18 @@ export interface SessionRow {
   last_seen_at: number;
 }
 
+/** A session as its owner sees it in the list of signed-in devices (rowid as a stable, non-secret id). */
+export interface SessionListRow {
+  id: number;
+  token_hash: string;
+  user_id: number;
+  username: string;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
 export class SessionStore {
   constructor(private readonly db: Db) {}
 
@@ -45,6 +57,21 @@ export class SessionStore {
     const del = this.db.prepare("DELETE FROM sessions WHERE token_hash = ?");
     for (const h of doomed) del.run(h);
     return doomed;
+  }
+
+  /** Live sessions, of one user or (null) of everyone, most recently seen first. */
+  list(userId: number | null, now: number): SessionListRow[] {
+    return this.db.prepare(
+      `SELECT s.rowid AS id, s.token_hash, s.user_id, u.username, s.ip, s.user_agent, s.created_at, s.last_seen_at
+       FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.expires_at > ? AND (? IS NULL OR s.user_id = ?) ORDER BY s.last_seen_at DESC`,
+    ).all(now, userId, userId) as unknown as SessionListRow[];
+  }
+
+  byRowId(id: number): { token_hash: string; user_id: number } | undefined {
+    return this.db.prepare("SELECT token_hash, user_id FROM sessions WHERE rowid = ?").get(id) as
+      | { token_hash: string; user_id: number }
+      | undefined;
   }
 
   deleteExpired(now: number): number {

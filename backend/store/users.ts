@@ -44,6 +44,10 @@ export class UserStore {
     return Number(r.lastInsertRowid);
   }
 
+  setRole(id: number, role: Role, now: number): void {
+    this.db.prepare("UPDATE users SET role = ?, updated_at = ? WHERE id = ?").run(role, now, id);
+  }
+
   setPassword(id: number, passwordHash: string, now: number): void {
     this.db.prepare("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?").run(passwordHash, now, id);
   }

@@ -8,6 +8,16 @@ import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { isRoomName, parseClientMessage, type RoomName, type ServerMessage, WS_BATCH_MS } from "../../shared/ws.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
+import { roleAtLeast } from "../../shared/api.ts";
+import { ACCESS_MSG } from "../../shared/access.ts";
+
+/** Where a socket comes from, and how to re-read its identity before a command. */
+export interface SocketOrigin {
+  address: string;
+  userAgent: string;
+  /** The session as it is now; null once it has ended. */
+  current: () => SessionInfo | null;
+}
 
 /** Close codes the PWA understands. */
 export const WS_CLOSE = {
@@ -163,7 +173,7 @@ export class Hub {
     this.#clients.clear();
   }
 
-  events(session: SessionInfo): WSEvents<WebSocket> {
+  events(session: SessionInfo, origin?: SocketOrigin): WSEvents<WebSocket> {
     let client: Client | undefined;
     return {
       onOpen: (_evt, ws) => {
@@ -194,6 +204,24 @@ export class Hub {
           client.rooms.delete(value);
         } else if (type === "command" && this.#command && value.trim() !== "") {
           const c = client;
+          const now = origin ? origin.current() : session;
+          if (!now) {
+            c.close(WS_CLOSE.signedOut, "Signed out");
+            return;
+          }
+          const allowed = roleAtLeast(now.role, "operator") && !now.mustEnrol;
+          this.bus.emit("console.command", {
+            username: now.user.username,
+            via: now.via === "token" ? `token ${now.token?.name ?? ""}` : "session",
+            address: origin?.address ?? "",
+            userAgent: origin?.userAgent ?? "",
+            text: value.trim(),
+            allowed,
+          });
+          if (!allowed) {
+            c.send({ room_name: "gamelog", message: ACCESS_MSG.consoleNotAllowed });
+            return;
+          }
           Promise.resolve()
             .then(() => this.#command!(value, c))
             .catch((e) => this.log.warn("Console command failed", { error: String(e) }));

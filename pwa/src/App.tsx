@@ -31,6 +31,8 @@ const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx
 const Backups = lazy(() => import("./pages/Backups/Backups.tsx"));
 const Schedules = lazy(() => import("./pages/Schedules/Schedules.tsx"));
 const PlayerHistory = lazy(() => import("./pages/PlayerHistory/PlayerHistory.tsx"));
+const Activity = lazy(() => import("./pages/Activity/Activity.tsx"));
+const Account = lazy(() => import("./pages/Account/Account.tsx"));
 
 function Loading() {
   return (
@@ -54,6 +56,8 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/console", element: <Console /> },
   { path: "/logs", element: <Logs /> },
   { path: "/user-management", element: <Users /> },
+  { path: "/activity", element: <Activity /> },
+  { path: "/account", element: <Account /> },
   { path: "/notifications", element: <Notifications /> },
   { path: "/help", element: <Help /> },
 ];

@@ -15,6 +15,8 @@ import NotificationsIcon from "@mui/icons-material/Notifications";
 import BackupIcon from "@mui/icons-material/Backup";
 import ScheduleIcon from "@mui/icons-material/Schedule";
 import HistoryIcon from "@mui/icons-material/History";
+import AccountCircleIcon from "@mui/icons-material/AccountCircle";
+import type { Role } from "../../shared/api.ts";
 
 export interface NavItem {
   to: string;
@@ -22,6 +24,8 @@ export interface NavItem {
   icon: ReactNode;
   /** Highlight only on this exact path (a page with pages below it in the sidebar). */
   end?: boolean;
+  /** The weakest role that sees the link (viewer when unset). */
+  role?: Role;
 }
 
 export const NAV: NavItem[] = [
@@ -36,7 +40,9 @@ export const NAV: NavItem[] = [
   { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
   { to: "/console", label: "Console", icon: <TerminalIcon /> },
   { to: "/logs", label: "Logs", icon: <ArticleIcon /> },
-  { to: "/user-management", label: "Users", icon: <PeopleIcon /> },
+  { to: "/user-management", label: "Users", icon: <PeopleIcon />, role: "admin" },
+  { to: "/activity", label: "Activity", icon: <HistoryIcon />, role: "admin" },
+  { to: "/account", label: "Account", icon: <AccountCircleIcon /> },
   { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
   { to: "/help", label: "Help", icon: <HelpIcon /> },
 ];

@@ -1,8 +1,10 @@
 import { api } from "./client.ts";
 import type { LoginRequest, NewUser, PasswordChange, User } from "../../../shared/api.ts";
+import type { SecondFactorRequired } from "../../../shared/access.ts";
 
 export const usersApi = {
-  login: (body: LoginRequest) => api.post<User>("/api/login", body, { expect401: true }),
+  /** The user, or a second step to take (see api/access.ts). */
+  login: (body: LoginRequest) => api.post<User | SecondFactorRequired>("/api/login", body, { expect401: true }),
   logout: () => api.get<string>("/api/logout"),
   status: () => api.get<User>("/api/user/status", { quiet: true }),
   list: () => api.get<User[]>("/api/user/list"),

@@ -23,6 +23,7 @@ import { NAV } from "../nav.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { logout, session } from "../state/session.ts";
 import { factorio } from "../theme.ts";
+import { type Role, roleAtLeast } from "../../../shared/api.ts";
 
 const DRAWER_WIDTH = 248;
 
@@ -48,7 +49,7 @@ function Sidebar({ onNavigate }: { onNavigate: () => void }) {
       </Box>
       <Divider />
       <List component="nav" aria-label="Main" sx={{ flexGrow: 1, py: 0.5 }}>
-        {NAV.map((item) => (
+        {NAV.filter((item) => roleAtLeast((user?.role as Role | undefined) ?? "admin", item.role ?? "viewer")).map((item) => (
           <ListItemButton key={item.to} component={NavLink} to={item.to} end={item.to === "/" || item.end === true} onClick={onNavigate}>
             <ListItemIcon sx={{ minWidth: 38 }}>{item.icon}</ListItemIcon>
             <ListItemText primary={item.label} />
@@ -59,7 +60,7 @@ function Sidebar({ onNavigate }: { onNavigate: () => void }) {
       <List>
         <ListItemButton onClick={() => void logout()}>
           <ListItemIcon sx={{ minWidth: 38 }}><LogoutIcon /></ListItemIcon>
-          <ListItemText primary="Logout" secondary={user ? `Signed in as ${user.username}` : undefined} />
+          <ListItemText primary="Logout" secondary={user ? `Signed in as ${user.username} (${user.role})` : undefined} />
         </ListItemButton>
       </List>
     </Box>

@@ -9,7 +9,7 @@ import { rememberReturn, session } from "../state/session.ts";
  * login can bring them back.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { state, endedBy } = useSnapshot(session);
+  const { state, endedBy, user } = useSnapshot(session);
   const location = useLocation();
   if (state === "unknown") {
     return (
@@ -24,5 +24,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     rememberReturn(from);
     return <Navigate to="/login" replace state={{ from }} />;
   }
+  // The panel requires this admin to set up a second factor first: nothing else would answer anyway.
+  if (user?.must_enrol && location.pathname !== "/account") return <Navigate to="/account" replace />;
   return <>{children}</>;
 }

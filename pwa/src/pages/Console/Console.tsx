@@ -8,6 +8,8 @@ import { showFlash } from "../../state/flash.ts";
 import { MSG } from "../../../../shared/messages.ts";
 import { factorio } from "../../theme.ts";
 import { logBoxSx } from "../../components/logStyle.ts";
+import { useCan } from "../../state/access.ts";
+import { ACCESS_MSG } from "../../../../shared/access.ts";
 
 /** Lines the console keeps on screen; older ones scroll away for good. */
 export const CONSOLE_MAX_LINES = 2000;
@@ -125,6 +127,7 @@ function CommandInput() {
 export default function Console() {
   const { status } = useSnapshot(server);
   const running = status?.status === "running";
+  const canSend = useCan("operator");
   return (
     <Page title="Console">
       <Panel title="Console">
@@ -132,7 +135,7 @@ export default function Console() {
           ? (
             <Box sx={{ display: "grid", gap: 2 }}>
               <GameLog />
-              <CommandInput />
+              {canSend ? <CommandInput /> : <Typography color="text.secondary">{ACCESS_MSG.consoleNotAllowed}</Typography>}
             </Box>
           )
           : <Typography>{MSG.consoleUnavailable}</Typography>}

@@ -30,6 +30,7 @@ import { formatUtc } from "../../../../shared/format.ts";
 import { logBoxSx } from "../../components/logStyle.ts";
 import { GameVersionsPanel, useVersions } from "./GameVersions.tsx";
 import { PlayersChart } from "./PlayersChart.tsx";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 
 const STATE_LABEL = { stopped: "Stopped", starting: "Starting", running: "Running", stopping: "Stopping" } as const;
 const STATE_COLOR = { stopped: "error", starting: "warning", running: "success", stopping: "warning" } as const;
@@ -250,6 +251,7 @@ export default function Controls() {
   const noGame = versions.data !== null && !versions.data.gameFound;
   return (
     <Page title="Controls">
+      <ViewerNote />
       <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) minmax(0, 1fr)" }, alignItems: "start", maxWidth: 1480 }}>
         {noGame && <GameVersionsPanel status={status} versions={versions} />}
         <Panel title="Server">
@@ -257,9 +259,7 @@ export default function Controls() {
             <Facts status={status} />
             {status === null
               ? <Typography color="text.secondary">The server's status is not known yet.</Typography>
-              : status.running
-              ? <RunningControls status={status} />
-              : <StartForm />}
+              : <ReadOnly>{status.running ? <RunningControls status={status} /> : <StartForm />}</ReadOnly>}
           </Stack>
         </Panel>
         {!noGame && <GameVersionsPanel status={status} versions={versions} />}

@@ -65,4 +65,35 @@ describe("Login form", () => {
     expect(session.state).toBe("signedOut");
     expect(JSON.parse(fetchSpy.mock.calls[0][1].body)).toEqual({ username: "admin", password: "wrong" });
   });
+
+  it("a second factor: the code step follows the password, and a wrong code says so in place", async () => {
+    const answers = [
+      new Response(JSON.stringify({ second_factor: true, methods: ["totp", "recovery"] })),
+      new Response(JSON.stringify("The code is wrong or was already used."), { status: 401 }),
+      new Response(JSON.stringify({ username: "admin", role: "admin", email: "" })),
+    ];
+    fetchSpy.mockImplementation(async (_url: string, init?: RequestInit) =>
+      init?.method === "POST" ? answers.shift()! : new Response("null")
+    );
+    renderLogin();
+    fireEvent.change(screen.getByLabelText("Username"), { target: { value: "admin" } });
+    fireEvent.change(screen.getByLabelText("Password"), { target: { value: "right" } });
+    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    const code = await screen.findByLabelText("Code from your authenticator app");
+    expect(session.state).toBe("signedOut");
+    fireEvent.change(code, { target: { value: "123456" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText("The code is wrong or was already used.")).toBeTruthy();
+    expect(session.state).toBe("signedOut");
+    fireEvent.click(screen.getByRole("button", { name: "Use a recovery code" }));
+    fireEvent.change(screen.getByLabelText("Recovery code"), { target: { value: "abcde-fghjk" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText("home page")).toBeTruthy();
+    const posts = fetchSpy.mock.calls.filter((c) => c[1]?.method === "POST");
+    expect(posts.map((c) => [c[0], JSON.parse(c[1].body)])).toEqual([
+      ["/api/login", { username: "admin", password: "right" }],
+      ["/api/login/second-factor", { code: "123456" }],
+      ["/api/login/second-factor", { recovery_code: "abcde-fghjk" }],
+    ]);
+  });
 });

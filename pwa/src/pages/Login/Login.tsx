@@ -10,12 +10,16 @@ import { session, signedIn, takeReturn } from "../../state/session.ts";
 import { MSG } from "../../../../shared/messages.ts";
 import { validateLogin } from "../../../../shared/validation.ts";
 import { useForm } from "../../components/useForm.ts";
+import { isSecondFactor } from "../../api/access.ts";
+import type { SecondFactorRequired } from "../../../../shared/access.ts";
+import { PasskeyButton, SecondStep } from "./SecondStep.tsx";
 
 export default function Login() {
   // What was typed into the pre-rendered form (login.html) before the app took over.
   const [initial] = useState(takeShellValues);
   const form = useForm(initial, validateLogin);
   const [busy, setBusy] = useState(false);
+  const [second, setSecond] = useState<SecondFactorRequired["methods"] | null>(null);
   const navigate = useNavigate();
   const location = useLocation();
   const { state } = useSnapshot(session);
@@ -37,7 +41,9 @@ export default function Login() {
     if (!form.check()) return;
     setBusy(true);
     try {
-      signedIn(await usersApi.login({ username: form.values.username.trim(), password: form.values.password }));
+      const answer = await usersApi.login({ username: form.values.username.trim(), password: form.values.password });
+      if (isSecondFactor(answer)) setSecond(answer.methods);
+      else signedIn(answer);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) showFlash(MSG.loginFailed, "error");
     } finally {
@@ -45,5 +51,14 @@ export default function Login() {
     }
   }
 
-  return <LoginCard onSubmit={submit} busy={busy} username={form.field("username")} password={form.field("password")} />;
+  return (
+    <LoginCard
+      onSubmit={submit}
+      busy={busy}
+      username={form.field("username")}
+      password={form.field("password")}
+      extra={<PasskeyButton label="Use a passkey" />}
+      replaceForm={second ? <SecondStep methods={second} onCancel={() => setSecond(null)} /> : undefined}
+    />
+  );
 }

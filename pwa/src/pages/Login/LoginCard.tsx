@@ -3,7 +3,7 @@
 // picture with real inputs: it cannot submit (no <form>, the button is disabled) until the app takes over,
 // and what was typed into it is carried over (takeShellValues).
 
-import type { ChangeEvent, FormEvent } from "react";
+import type { ChangeEvent, FormEvent, ReactNode } from "react";
 import { Box, Button, Card, CardContent, Stack, TextField, Typography } from "@mui/material";
 import PrecisionManufacturingIcon from "@mui/icons-material/PrecisionManufacturing";
 import { factorio } from "../../theme.ts";
@@ -19,6 +19,18 @@ interface FieldProps {
   helperText?: string;
 }
 
+function Heading() {
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1.2 }}>
+      <PrecisionManufacturingIcon sx={{ color: factorio.orange, fontSize: 36 }} />
+      <Box>
+        <Typography variant="h5" component="h1">Factorio Panel</Typography>
+        <Typography variant="body2" color="text.secondary">Sign in to manage your server</Typography>
+      </Box>
+    </Box>
+  );
+}
+
 export function LoginCard(props: {
   onSubmit?: (e: FormEvent) => void;
   busy?: boolean;
@@ -26,24 +38,32 @@ export function LoginCard(props: {
   password: FieldProps;
   /** The build-time copy: no form element and a disabled button, so nothing can be sent before the app runs. */
   shell?: boolean;
+  /** Below the Sign In button (the passkey button; not in the build-time copy). */
+  extra?: ReactNode;
+  /** Shown in the card instead of the form (the second sign-in step). */
+  replaceForm?: ReactNode;
 }) {
   const { shell = false } = props;
   return (
     <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", p: 2 }}>
       <Card sx={{ width: "100%", maxWidth: 400 }}>
         <CardContent>
-          <Stack component={shell ? "div" : "form"} spacing={2.2} onSubmit={props.onSubmit} noValidate aria-label="Sign in">
-            <Box sx={{ display: "flex", alignItems: "center", gap: 1.2 }}>
-              <PrecisionManufacturingIcon sx={{ color: factorio.orange, fontSize: 36 }} />
-              <Box>
-                <Typography variant="h5" component="h1">Factorio Panel</Typography>
-                <Typography variant="body2" color="text.secondary">Sign in to manage your server</Typography>
-              </Box>
-            </Box>
-            <TextField label="Username" autoComplete="username" autoFocus={!shell} {...props.username} />
-            <TextField label="Password" type="password" autoComplete="current-password" {...props.password} />
-            <Button type={shell ? "button" : "submit"} color="primary" size="large" disabled={shell || props.busy}>Sign In</Button>
-          </Stack>
+          {props.replaceForm
+            ? (
+              <Stack spacing={2.2}>
+                <Heading />
+                {props.replaceForm}
+              </Stack>
+            )
+            : (
+              <Stack component={shell ? "div" : "form"} spacing={2.2} onSubmit={props.onSubmit} noValidate aria-label="Sign in">
+                <Heading />
+                <TextField label="Username" autoComplete="username" autoFocus={!shell} {...props.username} />
+                <TextField label="Password" type="password" autoComplete="current-password" {...props.password} />
+                <Button type={shell ? "button" : "submit"} color="primary" size="large" disabled={shell || props.busy}>Sign In</Button>
+                {props.extra}
+              </Stack>
+            )}
         </CardContent>
       </Card>
     </Box>

@@ -33,6 +33,8 @@ import { ModsTable } from "./ModsTable.tsx";
 import { ModSettings } from "./ModSettings.tsx";
 import { UploadMod } from "./UploadMod.tsx";
 import { type Work, WorkProgress } from "./WorkProgress.tsx";
+import { useCan } from "../../state/access.ts";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 
 const TABS = ["Install Mod", "Upload Mod", "Load Mod from Save"] as const;
 type PageTab = "mods" | "settings";
@@ -75,6 +77,7 @@ function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () =>
 }
 
 export default function Mods() {
+  const canChange = useCan("operator");
   const { status } = useSnapshot(server);
   const stopped = status?.status === "stopped";
   const [mods, setMods] = useState<Mod[] | null>(null);
@@ -153,7 +156,7 @@ export default function Mods() {
       <Page title="Mods">
         <PageTabs value={pageTab} onChange={setPageTab} />
         <Panel title="Mod settings">
-          <ModSettings readOnly={!stopped} />
+          <ModSettings readOnly={!stopped || !canChange} />
         </Panel>
       </Page>
     );
@@ -173,8 +176,9 @@ export default function Mods() {
 
   return (
     <Page title="Mods">
+      <ViewerNote />
       <PageTabs value={pageTab} onChange={setPageTab} />
-      <Card>
+      {canChange && <Card>
         <Tabs value={tab} onChange={(_, v) => setTab(v)} variant="scrollable" allowScrollButtonsMobile aria-label="Add mods">
           {TABS.map((t) => <Tab key={t} label={t} />)}
         </Tabs>
@@ -183,14 +187,14 @@ export default function Mods() {
           {tab === 1 && <UploadMod onWork={setWork} onChanged={reload} disabled={busy} />}
           {tab === 2 && <LoadFromSave run={run} onChanged={reload} disabled={busy} />}
         </Box>
-      </Card>
+      </Card>}
 
       {work && <Card sx={{ p: 2, position: "sticky", top: { xs: 64, md: 8 }, zIndex: 5 }}><WorkProgress work={work} /></Card>}
 
       <Panel title="Mods">
         <Box sx={{ display: "grid", gap: 2 }}>
           {mods === null ? <Typography color="text.secondary">Loading…</Typography> : (
-            <ModsTable
+            <ReadOnly><ModsTable
               label="Installed mods"
               mods={mods}
               updates={updates}
@@ -199,14 +203,14 @@ export default function Mods() {
               onDelete={(m) => void change(`Deleting ${m.name}`, () => modsApi.remove(m.name))}
               onUpdate={(u) => void update(u)}
               onPin={(m, pinned) => void change(`${pinned ? "Pinning" : "Unpinning"} ${m.name}`, () => modsApi.pin(m.name, pinned))}
-            />
+            /></ReadOnly>
           )}
           {updateNote && <Typography variant="body2" color="text.secondary">{updateNote}</Typography>}
           <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
-            <Button color="error" startIcon={<DeleteSweepIcon />} disabled={busy} onClick={() => setConfirmDeleteAll(true)}>
+            <Button color="error" startIcon={<DeleteSweepIcon />} disabled={busy || !canChange} onClick={() => setConfirmDeleteAll(true)}>
               Delete all Mods
             </Button>
-            <Button startIcon={<UpgradeIcon />} disabled={busy || updates.length === 0} onClick={() => void updateAll()}>
+            <Button startIcon={<UpgradeIcon />} disabled={busy || !canChange || updates.length === 0} onClick={() => void updateAll()}>
               Update all Mods
             </Button>
             <Button color="secondary" startIcon={<DownloadIcon />} href={modsApi.downloadAllUrl} download>
@@ -216,7 +220,7 @@ export default function Mods() {
         </Box>
       </Panel>
 
-      <ModPacks run={run} disabled={busy} onLoaded={reload} version={version} />
+      <ReadOnly><ModPacks run={run} disabled={busy} onLoaded={reload} version={version} /></ReadOnly>
 
       <DeleteAll
         open={confirmDeleteAll}

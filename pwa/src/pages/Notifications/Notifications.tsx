@@ -42,6 +42,8 @@ import {
 import { PUSH_EVENTS, type PushDevice, type PushEvent, type PushTestResult } from "../../../../shared/api.ts";
 import { factorio } from "../../theme.ts";
 import { Channels } from "./Channels.tsx";
+import { session } from "../../state/session.ts";
+import { type Role, roleAtLeast } from "../../../../shared/api.ts";
 import { QuietHoursLine } from "./QuietHours.tsx";
 
 /** The spec's date format: YYYY-MM-DD HH:MM:SS in UTC. */
@@ -238,6 +240,7 @@ function DeviceRow(
 
 export default function Notifications() {
   const { online } = useSnapshot(connection);
+  const { user } = useSnapshot(session);
   const [devices, setDevices] = useState<PushDevice[] | null>(null);
   const [hereEndpoint, setHereEndpoint] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -326,7 +329,8 @@ export default function Notifications() {
             </Stack>
           )}
       </Panel>
-      <Channels />
+      {/* Channels are the whole panel's and hold webhook secrets: admins only (the server enforces it). */}
+      {roleAtLeast((user?.role as Role | undefined) ?? "admin", "admin") && <Channels />}
       <RenameDialog device={renaming} onClose={() => setRenaming(null)} onSaved={load} />
       <ConfirmDialog
         open={removing !== null}

@@ -36,6 +36,7 @@ import { PANEL_MSG } from "../../../../shared/messages.ts";
 import { banReasonError, LIST_TITLES, type PlayerList, playerNameError } from "../../../../shared/players.ts";
 import type { FieldErrors } from "../../../../shared/validation.ts";
 import { useForm } from "../../components/useForm.ts";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 
 type Apply = (lists: PlayerLists) => void;
 
@@ -274,8 +275,9 @@ export default function Players() {
   return (
     <Page title="Players">
       {state && <Alert severity="info">{running ? PANEL_MSG.playersLive : state === "stopped" ? PANEL_MSG.playersStopped : PANEL_MSG.playersBusy}</Alert>}
-      <Online running={running} onDone={setLists} />
-      {lists && (
+      <ViewerNote />
+      <ReadOnly><Online running={running} onDone={setLists} /></ReadOnly>
+      {lists && <ReadOnly>{(
         <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: "1fr 1fr" }, alignItems: "start" }}>
           <Panel title="Admins">
             <Stack spacing={2}>
@@ -312,7 +314,7 @@ export default function Players() {
             </Panel>
           </Box>
         </Box>
-      )}
+      )}</ReadOnly>}
     </Page>
   );
 }

@@ -32,6 +32,8 @@ import { LOAD_LATEST, type Save } from "../../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { saveUploadNameProblem } from "../../../../shared/validation.ts";
 import { formatSaveDate, formatSaveSize } from "./format.ts";
+import { useCan } from "../../state/access.ts";
+import { ViewerNote } from "../../components/ReadOnly.tsx";
 import { WorldGenerator } from "./generator/WorldGenerator.tsx";
 import { Scenarios } from "./Scenarios.tsx";
 
@@ -298,6 +300,7 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
 export default function Saves() {
   const [saves, setSaves] = useState<Save[]>([]);
   const [confirm, setConfirm] = useState<string | null>(null);
+  const canChange = useCan("operator");
   const { status } = useSnapshot(server);
   const load = useCallback(() => {
     savesApi.list().then(setSaves, () => {});
@@ -316,10 +319,13 @@ export default function Saves() {
 
   return (
     <Page title="Saves">
-      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
-        <CreateSave onCreated={load} />
-        <UploadSave onUploaded={load} />
-      </Box>
+      <ViewerNote />
+      {canChange && (
+        <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
+          <CreateSave onCreated={load} />
+          <UploadSave onUploaded={load} />
+        </Box>
+      )}
       <SavesTable saves={saves} onDelete={setConfirm} onRefresh={load} />
       <Scenarios onStarted={load} />
       <ConfirmDialog

@@ -28,6 +28,9 @@ import { server } from "../../state/server.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { ALLOW_COMMANDS, SECRET_MASK, type Settings } from "../../../../shared/settings.ts";
 import { buildBody, type Field, type FormValue, type FormValues, initialValues, type Item, layout } from "./form.ts";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
+import { useCan } from "../../state/access.ts";
+import { ACCESS_MSG } from "../../../../shared/access.ts";
 
 const SECRET_KEPT = "A value is stored. Leave it as it is to keep it, or clear the field to remove it.";
 
@@ -48,7 +51,9 @@ function SecretInput({ field, value, error, onChange }: {
   onChange: (v: string) => void;
 }) {
   const [shown, setShown] = useState(false);
-  const help = value === SECRET_MASK ? [SECRET_KEPT, ...field.help] : field.help;
+  // Passwords and tokens are the admin's: an operator sees that one is stored, and cannot change it.
+  const isAdmin = useCan("admin");
+  const help = [...(value === SECRET_MASK ? [SECRET_KEPT] : []), ...(isAdmin ? [] : [ACCESS_MSG.secretsNeedAdmin]), ...field.help];
   return (
     <Box>
       <TextField
@@ -59,6 +64,7 @@ function SecretInput({ field, value, error, onChange }: {
         // Not the panel's own sign-in: keep the browser's password manager out of these fields.
         autoComplete="new-password"
         error={!!error}
+        disabled={!isAdmin}
         onChange={(e) => onChange(e.target.value)}
         slotProps={{
           input: {
@@ -228,9 +234,10 @@ export default function ServerSettings() {
 
   return (
     <Page title="Server Settings">
+      <ViewerNote />
       {status && status.status !== "stopped" && <Alert severity="info">{PANEL_MSG.settingsApplyAtNextStart}</Alert>}
       {loaded
-        ? <SettingsForm key={version} loaded={loaded} onSaved={load} />
+        ? <ReadOnly><SettingsForm key={version} loaded={loaded} onSaved={load} /></ReadOnly>
         : failed
         ? <Alert severity="error">The server settings could not be read.</Alert>
         : <CircularProgress aria-label="Loading" />}

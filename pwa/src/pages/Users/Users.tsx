@@ -1,8 +1,10 @@
 import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import {
+  Alert,
   Box,
   Button,
+  MenuItem,
   Stack,
   Table,
   TableBody,
@@ -21,8 +23,40 @@ import { validateNewUser, validatePasswordChange } from "../../../../shared/vali
 import { useForm } from "../../components/useForm.ts";
 import { session } from "../../state/session.ts";
 import { useSnapshot } from "valtio";
+import { accessApi } from "../../api/access.ts";
+import { useCan } from "../../state/access.ts";
+import { type Role, ROLES } from "../../../../shared/api.ts";
 
-function UserList({ users, onDelete }: { users: User[]; onDelete: (u: string) => void }) {
+/** What each role may do, in the words the create form and the list show. */
+export const ROLE_HELP: Record<Role, string> = {
+  admin: "Everything, including panel users and the server's passwords.",
+  operator: "Start, stop, console, saves, mods, players; not panel users or passwords.",
+  viewer: "Reads status, logs, saves, mods and players; changes nothing.",
+};
+
+function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) {
+  return (
+    <TextField
+      select
+      size="small"
+      value={user.role}
+      slotProps={{ htmlInput: { "aria-label": `Role of ${user.username}` } }}
+      onChange={async (e) => {
+        try {
+          showFlash(await accessApi.setRole(user.username, e.target.value as Role), "success");
+        } catch {
+          // flashed by the client (the last admin must stay one)
+        }
+        onChanged();
+      }}
+      sx={{ minWidth: 130 }}
+    >
+      {ROLES.map((r) => <MenuItem key={r} value={r}>{r}</MenuItem>)}
+    </TextField>
+  );
+}
+
+function UserList({ users, onDelete, onChanged }: { users: User[]; onDelete: (u: string) => void; onChanged: () => void }) {
   const { user: me } = useSnapshot(session);
   return (
     <Panel title="List of Users">
@@ -40,7 +74,7 @@ function UserList({ users, onDelete }: { users: User[]; onDelete: (u: string) =>
             {users.map((u) => (
               <TableRow key={u.username}>
                 <TableCell>{u.username}{me?.username === u.username ? " (you)" : ""}</TableCell>
-                <TableCell>{u.role}</TableCell>
+                <TableCell><RoleSelect user={u} onChanged={onChanged} /></TableCell>
                 <TableCell>{u.email}</TableCell>
                 <TableCell align="right">
                   <DeleteButton title={`Delete ${u.username}`} label={`Delete user ${u.username}`} onClick={() => onDelete(u.username)} />
@@ -54,7 +88,7 @@ function UserList({ users, onDelete }: { users: User[]; onDelete: (u: string) =>
   );
 }
 
-function ChangePassword() {
+export function ChangePassword() {
   const form = useForm({ old_password: "", new_password: "", new_password_confirmation: "" }, validatePasswordChange);
   const [busy, setBusy] = useState(false);
   async function submit(e: FormEvent) {
@@ -91,13 +125,14 @@ function ChangePassword() {
 function CreateUser({ onCreated }: { onCreated: () => void }) {
   const form = useForm({ username: "", email: "", password: "", password_confirmation: "" }, validateNewUser);
   const [busy, setBusy] = useState(false);
+  const [role, setRole] = useState<Role>("admin");
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!form.check()) return;
     setBusy(true);
     const v = form.values;
     try {
-      const message = await usersApi.add({ ...v, username: v.username.trim(), email: v.email.trim(), role: "admin" });
+      const message = await usersApi.add({ ...v, username: v.username.trim(), email: v.email.trim(), role });
       showFlash(message, "success");
       form.reset();
       onCreated();
@@ -111,7 +146,9 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
     <Panel title="Create User">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Create User">
         <TextField label="Username" autoComplete="off" {...form.field("username")} />
-        <TextField label="Role" name="role" value="admin" slotProps={{ input: { readOnly: true } }} helperText="Every user is an admin." />
+        <TextField select label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as Role)} helperText={ROLE_HELP[role]}>
+          {ROLES.map((r) => <MenuItem key={r} value={r}>{r}</MenuItem>)}
+        </TextField>
         <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
         <TextField label="Password" type="password" autoComplete="new-password" {...form.field("password")} />
         <TextField label="Password Confirmation" type="password" autoComplete="new-password" {...form.field("password_confirmation")} />
@@ -122,11 +159,19 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
 }
 
 export default function Users() {
+  const isAdmin = useCan("admin");
   const [users, setUsers] = useState<User[]>([]);
   const load = useCallback(() => {
-    usersApi.list().then(setUsers, () => {});
-  }, []);
+    if (isAdmin) usersApi.list().then(setUsers, () => {});
+  }, [isAdmin]);
   useEffect(load, [load]);
+  if (!isAdmin) {
+    return (
+      <Page title="Users">
+        <Alert severity="info">Only admins manage panel users. Your own password, sessions and sign-in are under Account.</Alert>
+      </Page>
+    );
+  }
 
   async function remove(username: string) {
     try {
@@ -139,7 +184,7 @@ export default function Users() {
 
   return (
     <Page title="Users">
-      <UserList users={users} onDelete={(u) => void remove(u)} />
+      <UserList users={users} onDelete={(u) => void remove(u)} onChanged={load} />
       <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
         <ChangePassword />
         <CreateUser onCreated={load} />

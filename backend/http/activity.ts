@@ -1,0 +1,75 @@
+// The activity log over HTTP: the recorder every route of the table passes through, and the admin's
+// query (JSON, or CSV for a spreadsheet).
+
+import type { MiddlewareHandler } from "hono";
+import type { AppContext } from "../context.ts";
+import { changesState, type Env, type Route } from "./routes.ts";
+import { ACTIVITY_LIMIT_DEFAULT, activityCsv, type ActivityLog } from "../activity/log.ts";
+import { Invalid } from "../errors.ts";
+
+/**
+ * Records each state-changing request once the answer is known (also errors: onError has set the
+ * response by then). Requests that name nobody (no session, no sign-in name) are not recorded: a scanner
+ * hitting the API must not fill the log.
+ */
+export function recordActivity(log: ActivityLog, route: Route): MiddlewareHandler<Env> {
+  const action = `${route.method} ${route.path}`;
+  const logged = changesState(route);
+  return async (c, next) => {
+    c.set("activity", undefined);
+    await next();
+    if (!logged) return;
+    const session = c.get("session");
+    const note = c.get("activity");
+    const username = note?.user ?? session?.user.username;
+    if (!username) return;
+    const target = c.req.path !== route.path ? decodeURIComponent(c.req.path) : "";
+    log.record({
+      username,
+      via: session ? (session.via === "token" ? `token ${session.token?.name ?? ""}` : "session") : "",
+      address: c.get("clientAddress"),
+      userAgent: c.req.header("user-agent") ?? "",
+      action,
+      detail: [note?.detail, target].filter(Boolean).join(" "),
+      status: c.res.status,
+    });
+  };
+}
+
+/** A date bound from the query: an ISO time or a day (YYYY-MM-DD, which as `to` means its end). */
+function bound(raw: string | undefined, end: boolean): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  const t = Date.parse(day ? raw + "T00:00:00Z" : raw);
+  if (Number.isNaN(t)) throw new Invalid(`"${raw}" is not a date (use YYYY-MM-DD)`);
+  return day && end ? t + 24 * 3600_000 - 1 : t;
+}
+
+export function activityRoutes(ctx: AppContext): Route[] {
+  return [
+    {
+      method: "GET",
+      path: "/api/activity",
+      role: "admin",
+      handler: (c) => {
+        const q = c.req.query();
+        const limit = q.limit === undefined ? ACTIVITY_LIMIT_DEFAULT : Number(q.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new Invalid("limit must be a whole number above 0");
+        const entries = ctx.activity.query({
+          user: q.user?.trim() || undefined,
+          action: q.action?.trim() || undefined,
+          from: bound(q.from, false),
+          to: bound(q.to, true),
+          limit,
+        });
+        if (q.format === "csv") {
+          return c.body(activityCsv(entries), 200, {
+            "Content-Type": "text/csv; charset=utf-8",
+            "Content-Disposition": 'attachment; filename="activity.csv"',
+          });
+        }
+        return c.json(entries);
+      },
+    },
+  ];
+}

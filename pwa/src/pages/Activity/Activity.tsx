@@ -1,0 +1,155 @@
+// The activity log for admins: who did what, when, from where, with which result; filters and CSV.
+
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+  useMediaQuery,
+} from "@mui/material";
+import { useTheme } from "@mui/material/styles";
+import DownloadIcon from "@mui/icons-material/Download";
+import { Page, Panel } from "../../components/Page.tsx";
+import { accessApi, type ActivityFilter, activityQuery } from "../../api/access.ts";
+import { useCan } from "../../state/access.ts";
+import type { ActivityEntry } from "../../../../shared/access.ts";
+
+const EMPTY: ActivityFilter = { user: "", action: "", from: "", to: "", limit: 200 };
+
+function when(iso: string): string {
+  return iso.replace("T", " ").slice(0, 19) + " UTC";
+}
+
+function Result({ status }: { status: number }) {
+  const ok = status < 400;
+  return <Chip size="small" label={status} color={ok ? "success" : status === 401 || status === 403 ? "warning" : "error"} variant="outlined" />;
+}
+
+/** A short name for a browser from its user agent, for the narrow list. */
+export function deviceOf(ua: string): string {
+  if (ua === "") return "unknown device";
+  const browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrome\//.test(ua) ? "Chrome"
+    : /Safari\//.test(ua) ? "Safari" : ua.split(/[\s/]/)[0];
+  const os = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Windows/.test(ua) ? "Windows"
+    : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : "";
+  return os ? `${browser} on ${os}` : browser;
+}
+
+function Entries({ entries }: { entries: ActivityEntry[] }) {
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up("md"), { noSsr: true });
+  if (entries.length === 0) return <Typography color="text.secondary">Nothing recorded matches.</Typography>;
+  if (!wide) {
+    return (
+      <Stack spacing={1} component="ul" sx={{ listStyle: "none", p: 0, m: 0 }} aria-label="Activity">
+        {entries.map((e) => (
+          <Box component="li" key={e.id} sx={{ borderBottom: 1, borderColor: "divider", pb: 1 }}>
+            <Box sx={{ display: "flex", gap: 1, alignItems: "center", justifyContent: "space-between" }}>
+              <Typography sx={{ fontWeight: 600, wordBreak: "break-all" }}>{e.action}</Typography>
+              <Result status={e.status} />
+            </Box>
+            {e.detail && <Typography variant="body2" sx={{ wordBreak: "break-all" }}>{e.detail}</Typography>}
+            <Typography variant="body2" color="text.secondary">
+              {e.username || "-"}{e.via.startsWith("token") ? ` (${e.via})` : ""} · {when(e.at)}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">{e.address} · {deviceOf(e.user_agent)}</Typography>
+          </Box>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <TableContainer>
+      <Table size="small" aria-label="Activity">
+        <TableHead>
+          <TableRow>
+            <TableCell>When</TableCell>
+            <TableCell>User</TableCell>
+            <TableCell>What</TableCell>
+            <TableCell>Result</TableCell>
+            <TableCell>From</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {entries.map((e) => (
+            <TableRow key={e.id}>
+              <TableCell sx={{ whiteSpace: "nowrap" }}>{when(e.at)}</TableCell>
+              <TableCell>{e.username || "-"}{e.via.startsWith("token") ? <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>{e.via}</Typography> : null}</TableCell>
+              <TableCell sx={{ wordBreak: "break-all" }}>
+                {e.action}
+                {e.detail && <Typography variant="body2" color="text.secondary">{e.detail}</Typography>}
+              </TableCell>
+              <TableCell><Result status={e.status} /></TableCell>
+              <TableCell>
+                {e.address}
+                <Typography variant="caption" color="text.secondary" sx={{ display: "block" }} title={e.user_agent}>{deviceOf(e.user_agent)}</Typography>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+export default function Activity() {
+  const isAdmin = useCan("admin");
+  const [filter, setFilter] = useState<ActivityFilter>(EMPTY);
+  const [applied, setApplied] = useState<ActivityFilter>(EMPTY);
+  const [entries, setEntries] = useState<ActivityEntry[] | null>(null);
+
+  const load = useCallback(() => {
+    if (isAdmin) accessApi.activity(applied).then(setEntries, () => setEntries([]));
+  }, [applied, isAdmin]);
+  useEffect(load, [load]);
+
+  if (!isAdmin) {
+    return <Page title="Activity"><Alert severity="info">Only admins can read the activity log.</Alert></Page>;
+  }
+
+  const set = (k: keyof ActivityFilter) => (e: { target: { value: string } }) => setFilter({ ...filter, [k]: e.target.value });
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setApplied({ ...filter });
+  }
+
+  return (
+    <Page
+      title="Activity"
+      actions={
+        <Button component="a" href={activityQuery(applied, true)} download="activity.csv" variant="outlined" startIcon={<DownloadIcon />}>
+          Export CSV
+        </Button>
+      }
+    >
+      <Panel title="Filter">
+        <Box
+          component="form"
+          aria-label="Filter activity"
+          onSubmit={submit}
+          sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr 1fr", md: "repeat(5, 1fr) auto" }, alignItems: "start" }}
+        >
+          <TextField label="User" value={filter.user} onChange={set("user")} slotProps={{ htmlInput: { autoCapitalize: "off" } }} />
+          <TextField label="Action" value={filter.action} onChange={set("action")} placeholder="saves, console, login" />
+          <TextField label="From" type="date" value={filter.from} onChange={set("from")} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField label="To" type="date" value={filter.to} onChange={set("to")} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField label="Limit" type="number" value={filter.limit} onChange={set("limit")} slotProps={{ htmlInput: { min: 1, max: 10000 } }} />
+          <Button type="submit" sx={{ minHeight: 56 }}>Apply</Button>
+        </Box>
+      </Panel>
+      <Panel title="Recorded">
+        {entries === null ? <Typography color="text.secondary">Loading...</Typography> : <Entries entries={entries} />}
+      </Panel>
+    </Page>
+  );
+}

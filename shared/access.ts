@@ -1,0 +1,106 @@
+// Accounts and access: the wire types and texts of roles, the activity log, API tokens, sessions and
+// second factors, for both sides.
+
+import type { Role } from "./api.ts";
+
+export const ACCESS_MSG = {
+  roleTooWeak: (need: Role) => `This needs the ${need} role.`,
+  tokenNotAllowed: "API tokens cannot do this; sign in to the panel.",
+  cookieAndToken: "Send either a session cookie or an API token, not both.",
+  badToken: "The API token is unknown, expired or revoked.",
+  roleUnknown: (role: string) => `Role "${role}" does not exist. Roles are admin, operator and viewer.`,
+  lastAdmin: (name: string) => `User ${name} is the last admin and must stay one`,
+  roleChanged: (name: string, role: Role) => `User ${name} is now ${role}.`,
+  consoleNotAllowed: "Viewers can read the console but not send commands.",
+  secretsNeedAdmin: "Only admins can change the server's passwords and tokens.",
+  tokenNameRequired: "Token name is required",
+  tokenRoleAboveUser: "A token cannot have a stronger role than its user.",
+  tokenExpiryRange: (max: number) => `Expires in days must be a whole number from 1 to ${max}`,
+  tokenNotFound: "No such token",
+  tokenRevoked: "Token revoked",
+  sessionNotFound: "No such session",
+  sessionRevoked: "Session revoked",
+  enrolFirst: "Admins must set up two-factor sign-in first: open Account.",
+  secondFactorExpired: "The sign-in took too long; enter your password again.",
+  codeWrong: "The code is wrong or was already used.",
+  totpNotStarted: "Start the two-factor setup first.",
+  totpEnabled: "Two-factor sign-in is on.",
+  totpDisabled: "Two-factor sign-in is off.",
+  passwordWrong: "The password is wrong",
+  passkeyNotFound: "No such passkey",
+  passkeyFailed: "The passkey could not be verified.",
+} as const;
+
+/** One record of GET /api/activity. */
+export interface ActivityEntry {
+  id: number;
+  /** ISO time. */
+  at: string;
+  username: string;
+  /** "session", "token <name>" or "" (no session: a failed sign-in). */
+  via: string;
+  address: string;
+  user_agent: string;
+  /** "POST /api/saves/upload", "console", "sign-in"... */
+  action: string;
+  detail: string;
+  status: number;
+}
+
+export interface ApiToken {
+  id: number;
+  name: string;
+  role: Role;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  last_used_address: string;
+  /** Expired or revoked tokens are listed until they are swept, so their owner sees what happened. */
+  state: "active" | "expired" | "revoked";
+}
+
+export interface NewApiToken {
+  name: string;
+  role: Role;
+  expires_days: number;
+}
+
+export const TOKEN_MAX_DAYS = 3650;
+
+export interface SessionEntry {
+  id: number;
+  username: string;
+  address: string;
+  user_agent: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The session this request came with. */
+  current: boolean;
+}
+
+/** POST /api/login answers this instead of the user when a second step is needed. */
+export interface SecondFactorRequired {
+  second_factor: true;
+  methods: ("totp" | "recovery" | "passkey")[];
+}
+
+export interface TwoFactorStatus {
+  totp: boolean;
+  recovery_codes_left: number;
+  passkeys: number;
+  /** This panel makes a second factor mandatory for admins. */
+  required_for_admins: boolean;
+}
+
+export interface TotpSetup {
+  secret: string;
+  /** otpauth://totp/... for the QR code. */
+  uri: string;
+}
+
+export interface Passkey {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}

@@ -1,0 +1,274 @@
+// Roles, two-factor sign-in and passkeys in the browser: an operator runs the server but has no user
+// management; a viewer reads the console but cannot send; TOTP set up from the QR page; passkeys made
+// and used with Chromium's virtual authenticator (DevTools WebAuthn domain).
+
+import * as OTPAuth from "otpauth";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./game-fixtures.ts";
+import { ADMIN_PASSWORD, signIn, signOut } from "./fixtures.ts";
+import { ACCESS_MSG } from "../../shared/access.ts";
+import { PANEL_MSG } from "../../shared/messages.ts";
+
+const PASSWORD = "e2e-role-password";
+
+// Several sign-ins, a game start or two, lazy pages: generous budgets for a machine shared by many jobs.
+test.describe.configure({ timeout: 240_000 });
+
+/** The admin's API session from Node, for setting things up without clicking. */
+async function adminApi(url: string) {
+  const res = await fetch(url + "/api/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: url },
+    body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+  });
+  const cookie = res.headers.getSetCookie()[0].split(";")[0];
+  await res.body?.cancel();
+  return async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(url + path, {
+      method,
+      headers: { "Content-Type": "application/json", Origin: url, Cookie: cookie },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+    return JSON.parse(text);
+  };
+}
+
+async function addUser(url: string, username: string, role: string) {
+  const api = await adminApi(url);
+  await api("POST", "/api/user/add", { username, role, email: `${username}@example.org`, password: PASSWORD, password_confirmation: PASSWORD });
+}
+
+async function goTo(page: Page, link: string): Promise<void> {
+  const menu = page.getByRole("button", { name: "Open menu" });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link }).click();
+}
+
+async function startFromControls(page: Page, port: number): Promise<void> {
+  const form = page.getByRole("form", { name: "Start Server" });
+  await form.getByLabel("IP").fill("127.0.0.1");
+  await form.getByLabel("Port").fill(String(port));
+  await form.getByRole("button", { name: "Start Server" }).click();
+  await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 30_000 });
+}
+
+test("an operator restarts the server but cannot open user management", async ({ page, panel, gamePort }) => {
+  await addUser(panel.url, "olga", "operator");
+  await page.goto("/");
+  await signIn(page, "olga", PASSWORD);
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
+  await startFromControls(page, gamePort);
+  // Restart: save & stop, then start again.
+  await page.getByRole("button", { name: "Save & Stop Server" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: PANEL_MSG.serverStopped })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("server-state")).toHaveText("Stopped");
+  await startFromControls(page, gamePort);
+  // The restart route, called from the operator's signed-in page.
+  const restarted = await page.evaluate(async () => {
+    const r = await fetch("/api/server/restart", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    return r.status;
+  });
+  expect(restarted).toBe(200);
+  await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 30_000 });
+  await page.screenshot({ path: "test-results/access-operator-controls-1280.png" });
+
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Users" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Activity" })).toHaveCount(0);
+  await page.goto("/user-management");
+  await expect(page.getByText("Only admins manage panel users.")).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/access-operator-users-390.png" });
+  await expect(page.getByRole("form", { name: "Create User" })).toHaveCount(0);
+  // The server says the same to a request made by hand.
+  const status = await page.evaluate(async () => (await fetch("/api/user/list")).status);
+  expect(status).toBe(403);
+
+  // What the operator did is in the admin's activity log.
+  const api = await adminApi(panel.url);
+  const log = await api("GET", "/api/activity?user=olga");
+  expect(log.map((e: { action: string }) => e.action).slice(0, 4)).toEqual([
+    "POST /api/server/restart",
+    "POST /api/server/start",
+    "GET /api/server/stop",
+    "POST /api/server/start",
+  ]);
+});
+
+test("a viewer sees the console but cannot send", async ({ page, panel, gamePort }) => {
+  await addUser(panel.url, "vic", "viewer");
+  const api = await adminApi(panel.url);
+  await api("POST", "/api/server/start", { bindip: "127.0.0.1", port: gamePort, savefile: "world.zip" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await signIn(page, "vic", PASSWORD);
+  await expect(page.getByTestId("server-state")).toHaveText("Running");
+  await expect(page.getByRole("button", { name: "Save & Stop Server" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Kill Server" })).toBeDisabled();
+
+  await goTo(page, "Console");
+  const log = page.getByRole("log", { name: "Game log" });
+  await expect(log).toContainText("Hosting game at IP ADDR");
+  await expect(page.getByLabel("Command")).toHaveCount(0);
+  await expect(page.getByText(ACCESS_MSG.consoleNotAllowed)).toBeVisible();
+  await page.screenshot({ path: "test-results/access-viewer-console-390.png" });
+
+  // A command sent by hand over the socket is refused by the server, and the console says so.
+  await page.evaluate(() => {
+    const ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/ws");
+    ws.onopen = () => ws.send(JSON.stringify({ room_name: "", controls: { type: "command", value: "/ban alice" } }));
+  });
+  await expect.poll(async () => (await api("GET", "/api/activity?action=console"))[0]?.status).toBe(403);
+  await expect(log).not.toContainText("vic> /ban alice");
+});
+
+test("TOTP: set up from the QR page, then sign-in asks for a code; recovery codes shown once", async ({ page, panel }) => {
+  await page.goto("/");
+  await signIn(page);
+  await goTo(page, "Account");
+  await page.getByRole("button", { name: "Set Up Authenticator App" }).click();
+  await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
+  const secret = (await page.getByLabel("Setup key").textContent())!.trim();
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+  await page.screenshot({ path: "test-results/access-totp-setup-1280.png", fullPage: true });
+  await page.getByLabel("Code", { exact: true }).fill(totp.generate());
+  await page.getByRole("button", { name: "Turn On" }).click();
+  const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  const recovery = (await codes.first().textContent())!;
+
+  await signOut(page);
+  await signIn(page);
+  await expect(page.getByRole("form", { name: "Second step" })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/access-second-step-390.png" });
+  await page.getByRole("button", { name: "Use a recovery code" }).click();
+  await page.getByLabel("Recovery code").fill(recovery);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
+  void panel;
+});
+
+test("passkeys: add one with the virtual authenticator, sign in without a password, and as the second step", async ({ page, panel }) => {
+  // WebAuthn needs a host name (an IP address cannot be a relying party): localhost is a secure context.
+  const url = panel.url.replace("127.0.0.1", "localhost");
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  await page.goto(url + "/account");
+  await signIn(page);
+  await expect(page.getByRole("heading", { name: "Account", level: 1 })).toBeVisible({ timeout: 30_000 });
+  await page.getByLabel("Passkey name").fill("Test laptop");
+  await page.getByRole("button", { name: "Add Passkey" }).click();
+  const list = page.getByRole("list", { name: "Passkeys" });
+  await expect(list.getByText("Test laptop")).toBeVisible();
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0].rpId).toBe("localhost");
+  expect(credentials[0].isResidentCredential).toBe(true);
+
+  // Rename it.
+  await page.getByRole("button", { name: "Rename passkey Test laptop" }).click();
+  await page.getByLabel("New name").fill("Work laptop");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(list.getByText("Work laptop")).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/access-account-1280.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/access-account-390.png", fullPage: true });
+
+  // Passwordless.
+  await signOut(page);
+  await page.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
+
+  // As the second step after the password.
+  await signOut(page);
+  await signIn(page);
+  await expect(page.getByRole("form", { name: "Second step" })).toBeVisible();
+  await page.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
+
+  // Removing it brings back the password alone.
+  await goTo(page, "Account");
+  await page.getByRole("button", { name: "Remove passkey Work laptop" }).click();
+  await expect(list.getByText("Work laptop")).toHaveCount(0);
+  await signOut(page);
+  await signIn(page);
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
+});
+
+test("Activity page: filters and CSV export, at both widths", async ({ page, panel }) => {
+  await addUser(panel.url, "olga", "operator");
+  await page.goto("/");
+  await signIn(page);
+  await goTo(page, "Activity");
+  await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("POST /api/user/add").first()).toBeVisible();
+  await page.screenshot({ path: "test-results/access-activity-1280.png", fullPage: true });
+  await page.getByLabel("User").fill("olga");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("Nothing recorded matches.")).toBeVisible();
+  await page.getByLabel("User").fill("admin");
+  await page.getByLabel("Action").fill("user/add");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("POST /api/login")).toHaveCount(0);
+  await expect(page.getByText("POST /api/user/add")).toBeVisible();
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe("activity.csv");
+  const csv = await (await import("node:fs/promises")).readFile((await file.path())!, "utf8");
+  expect(csv.split("\r\n")[0]).toBe("at,username,via,address,user_agent,action,detail,status");
+  expect(csv).toContain("POST /api/user/add,olga (operator),200");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/access-activity-390.png", fullPage: true });
+
+  // The Users page: a role for each user, chosen when adding.
+  await goTo(page, "Users");
+  const users = page.getByRole("table", { name: "Users" });
+  await expect(users.getByRole("combobox", { name: "Role of olga" })).toHaveText("operator");
+  await page.screenshot({ path: "test-results/access-users-390.png", fullPage: true });
+  await users.getByRole("combobox", { name: "Role of olga" }).click();
+  await page.getByRole("option", { name: "viewer" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.roleChanged("olga", "viewer") })).toBeVisible();
+  await users.getByRole("combobox", { name: "Role of admin" }).click();
+  await page.getByRole("option", { name: "operator" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.lastAdmin("admin") })).toBeVisible();
+  await expect(users.getByRole("combobox", { name: "Role of admin" })).toHaveText("admin");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/access-users-1280.png", fullPage: true });
+});
+
+test.describe("with --require-2fa-admins", () => {
+  test.use({ panelArgs: ["--require-2fa-admins"] });
+
+  test("an admin without a second factor is taken to Account until one is set up", async ({ page }) => {
+    await page.goto("/saves");
+    await signIn(page);
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByText("This panel requires admins to use a second factor")).toBeVisible({ timeout: 30_000 });
+    await goTo(page, "Saves");
+    await expect(page).toHaveURL(/\/account$/);
+    await page.getByRole("button", { name: "Set Up Authenticator App" }).click();
+    const secret = (await page.getByLabel("Setup key").textContent())!.trim();
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+    await page.getByLabel("Code", { exact: true }).fill(totp.generate());
+    await page.getByRole("button", { name: "Turn On" }).click();
+    await expect(page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
+    await goTo(page, "Saves");
+    await expect(page).toHaveURL(/\/saves$/);
+    await expect(page.getByRole("heading", { name: "Saves", level: 1 })).toBeVisible({ timeout: 30_000 });
+  });
+});
