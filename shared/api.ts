@@ -11,6 +11,8 @@ export interface User {
   username: string;
   role: Role;
   email: string;
+  /** Only on the session user: true while they still use the password the first start generated. */
+  generated_password?: boolean;
 }
 
 export interface LoginRequest {

@@ -56,6 +56,12 @@ export const PANEL_MSG = {
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
   internalError: "Something went wrong in the panel. The panel log has the details.",
 
+  // Users
+  passwordRule: "At least 10 characters.",
+  passwordTooShort: "Password must be at least 10 characters",
+  cannotDeleteSelf: "You cannot delete your own account while signed in with it. Another admin can delete it.",
+  generatedPassword: "You signed in with the password the panel generated at its first start. Choose your own now.",
+
   // Mods and the mod portal
   tokenRequired: "Token is required",
   modFileRequired: "Mod file is required",

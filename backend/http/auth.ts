@@ -6,7 +6,6 @@ import { readObject } from "./body.ts";
 import type { Ctx, Route } from "./routes.ts";
 import { sessionOf } from "./routes.ts";
 import { SESSION_COOKIE } from "./guards.ts";
-import { publicUser } from "../store/users.ts";
 
 export function setSessionCookie(c: Ctx, token: string, maxAgeSeconds: number): void {
   setCookie(c, SESSION_COOKIE, token, {
@@ -56,7 +55,7 @@ export function authRoutes(ctx: AppContext): Route[] {
     {
       method: "GET",
       path: "/api/user/status",
-      handler: (c) => c.json(publicUser(sessionOf(c).user)),
+      handler: (c) => c.json(accounts.sessionUser(sessionOf(c).user)),
     },
   ];
 }

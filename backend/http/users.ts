@@ -4,7 +4,7 @@ import type { AppContext } from "../context.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
 import { sessionOf } from "./routes.ts";
-import { clearSessionCookie, clientOf, setSessionCookie } from "./auth.ts";
+import { clientOf, setSessionCookie } from "./auth.ts";
 
 export function userRoutes(ctx: AppContext): Route[] {
   const { accounts } = ctx;
@@ -26,9 +26,7 @@ export function userRoutes(ctx: AppContext): Route[] {
       method: "POST",
       path: "/api/user/remove",
       handler: async (c) => {
-        const me = sessionOf(c);
-        const removed = accounts.remove(await readObject(c));
-        if (removed.toLowerCase() === me.user.username.toLowerCase()) clearSessionCookie(c);
+        const removed = accounts.remove(await readObject(c), sessionOf(c).user);
         return c.json(`User: ${removed} successfully removed.`);
       },
     },
