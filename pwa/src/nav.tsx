@@ -1,4 +1,5 @@
-// The sidebar links, in the spec's order. An area that adds a page adds its link here.
+// The sidebar links, in groups a newcomer can scan on a phone: the server itself, the world it runs, the
+// people who play on it, and the panel. An area that adds a page adds its link to the group it belongs to.
 
 import type { ReactNode } from "react";
 import DashboardIcon from "@mui/icons-material/Dashboard";
@@ -19,16 +20,51 @@ export interface NavItem {
   icon: ReactNode;
 }
 
-export const NAV: NavItem[] = [
-  { to: "/", label: "Controls", icon: <DashboardIcon /> },
-  { to: "/saves", label: "Saves", icon: <SaveIcon /> },
-  { to: "/mods", label: "Mods", icon: <ExtensionIcon /> },
-  { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
-  { to: "/players", label: "Players", icon: <GroupsIcon /> },
-  { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
-  { to: "/console", label: "Console", icon: <TerminalIcon /> },
-  { to: "/logs", label: "Logs", icon: <ArticleIcon /> },
-  { to: "/user-management", label: "Users", icon: <PeopleIcon /> },
-  { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
-  { to: "/help", label: "Help", icon: <HelpIcon /> },
+export type NavGroupId = "server" | "world" | "players" | "panel";
+
+export interface NavGroup {
+  id: NavGroupId;
+  label: string;
+  items: NavItem[];
+}
+
+export const NAV_GROUPS: NavGroup[] = [
+  {
+    id: "server",
+    label: "Server",
+    items: [
+      { to: "/", label: "Controls", icon: <DashboardIcon /> },
+      { to: "/console", label: "Console", icon: <TerminalIcon /> },
+      { to: "/logs", label: "Logs", icon: <ArticleIcon /> },
+      { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
+    ],
+  },
+  {
+    id: "world",
+    label: "World",
+    items: [
+      { to: "/saves", label: "Saves", icon: <SaveIcon /> },
+      { to: "/mods", label: "Mods", icon: <ExtensionIcon /> },
+      { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
+    ],
+  },
+  {
+    id: "players",
+    label: "Players",
+    items: [
+      { to: "/players", label: "Players", icon: <GroupsIcon /> },
+    ],
+  },
+  {
+    id: "panel",
+    label: "Panel",
+    items: [
+      { to: "/user-management", label: "Users", icon: <PeopleIcon /> },
+      { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
+      { to: "/help", label: "Help", icon: <HelpIcon /> },
+    ],
+  },
 ];
+
+/** Every link, group by group. */
+export const NAV: NavItem[] = NAV_GROUPS.flatMap((g) => g.items);
