@@ -41,8 +41,11 @@ export type ServerState = "stopped" | "starting" | "running" | "stopping";
 
 /** How the last run of the game ended, for the UI and the notifier. */
 export interface ServerExit {
-  /** "stopped": Save & Stop; "killed": Kill; "crashed": an exit the panel did not ask for. */
-  reason: "stopped" | "killed" | "crashed";
+  /**
+   * "stopped": Save & Stop; "killed": Kill; "crashed": an exit the panel did not ask for; "start-failed":
+   * the game ended before it hosted (a bad save, a port in use): a failed start, not a crash.
+   */
+  reason: "stopped" | "killed" | "crashed" | "start-failed";
   code: number | null;
   signal: string | null;
   at: string;
@@ -62,6 +65,9 @@ export interface ServerStatus {
   /** ISO time of the last status change. */
   since: string;
   last_exit: ServerExit | null;
+  /** False when the game's executable is not where the panel looks for it (factorio_dir names where). */
+  factorio_found?: boolean;
+  factorio_dir?: string;
 }
 
 export interface FactorioVersionInfo {

@@ -1,5 +1,6 @@
 // Game server control and the game's log: status, version, start, save & stop, kill, log tail.
 
+import { existsSync } from "node:fs";
 import type { AppContext } from "../context.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
@@ -27,7 +28,8 @@ export function serverRoutes(ctx: AppContext): Route[] {
     {
       method: "GET",
       path: "/api/server/status",
-      handler: (c) => c.json(game.status()),
+      // Whether the game is where the panel looks, so Controls can say so before an action fails.
+      handler: (c) => c.json({ ...game.status(), factorio_found: existsSync(ctx.config.factorioBinary), factorio_dir: ctx.config.factorioDir }),
     },
     {
       method: "GET",

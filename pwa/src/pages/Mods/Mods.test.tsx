@@ -6,7 +6,7 @@ import type { Searcher } from "./portalSearch.ts";
 import Mods from "./Mods.tsx";
 import { server } from "../../state/server.ts";
 import { flash } from "../../state/flash.ts";
-import { MSG } from "../../../../shared/messages.ts";
+import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import type { Mod, ServerStatus } from "../../../../shared/api.ts";
 
 const status = (s: ServerStatus["status"]): ServerStatus => ({
@@ -97,10 +97,12 @@ describe("Mods page", () => {
   const renderPage = () => render(<MemoryRouter><Mods /></MemoryRouter>);
 
   for (const s of [null, "running", "starting", "stopping"] as const) {
-    it(`while the server is ${s ?? "unknown"}, says changes are disabled and lists the mods read-only`, async () => {
+    it(`while the server is ${s ?? "unknown"}, says why changes wait and lists the mods read-only`, async () => {
       server.status = s ? status(s) : null;
       renderPage();
-      expect(await screen.findByText(MSG.modsDisabledWhileRunning)).toBeTruthy();
+      // Unknown is not "running": it says it is still finding out.
+      expect(await screen.findByText(s ? MSG.modsDisabledWhileRunning : PANEL_MSG.modsWaitForStatus)).toBeTruthy();
+      if (!s) expect(screen.queryByText(MSG.modsDisabledWhileRunning)).toBeNull();
       expect(await screen.findByText("Belt Balancer")).toBeTruthy();
       expect(screen.queryByRole("tab")).toBeNull();
       expect((screen.getByRole("switch", { name: "Enable belt-balancer" }) as HTMLInputElement).disabled).toBe(true);

@@ -28,6 +28,7 @@ import { showFlash } from "../../state/flash.ts";
 import { server } from "../../state/server.ts";
 import { InstallMod } from "./InstallMod.tsx";
 import { LoadFromSave } from "./LoadFromSave.tsx";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ModPacks } from "./ModPacks.tsx";
 import { ModsTable } from "./ModsTable.tsx";
 import { UploadMod } from "./UploadMod.tsx";
@@ -51,7 +52,7 @@ function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () =>
         />
       </DialogContent>
       <DialogActions>
-        <Button color="secondary" onClick={onClose}>Cancel</Button>
+        <Button color="secondary" onClick={onClose} autoFocus>Cancel</Button>
         <Button color="error" onClick={() => {
           onConfirm(modSettings);
           onClose();
@@ -72,6 +73,7 @@ export default function Mods() {
   const [tab, setTab] = useState(0);
   const [work, setWork] = useState<Work | null>(null);
   const [confirmDeleteAll, setConfirmDeleteAll] = useState(false);
+  const [toDelete, setToDelete] = useState<Mod | null>(null);
   // Bumped after changes that packs care about (a pack loaded, mods changed).
   const [version, setVersion] = useState(0);
 
@@ -139,7 +141,10 @@ export default function Mods() {
   if (!stopped) {
     return (
       <Page title="Mods">
-        <Alert severity="warning">{MSG.modsDisabledWhileRunning}</Alert>
+        {status === null
+          // Not known yet (loading, or offline): do not claim the server runs.
+          ? <Alert severity="info">{PANEL_MSG.modsWaitForStatus}</Alert>
+          : <Alert severity="warning">{MSG.modsDisabledWhileRunning}</Alert>}
         <Panel title="Mods">
           <ModsTable label="Installed mods" mods={mods ?? []} readOnly />
         </Panel>
@@ -171,7 +176,7 @@ export default function Mods() {
               updates={updates}
               disabled={busy}
               onToggle={(m) => void change(`Switching ${m.name}`, () => modsApi.toggle(m.name))}
-              onDelete={(m) => void change(`Deleting ${m.name}`, () => modsApi.remove(m.name))}
+              onDelete={setToDelete}
               onUpdate={(u) => void update(u)}
             />
           )}
@@ -191,6 +196,19 @@ export default function Mods() {
       </Panel>
 
       <ModPacks run={run} disabled={busy} onLoaded={reload} version={version} />
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete Mod"
+        message={toDelete ? PANEL_MSG.deleteModConfirm(toDelete.name) : ""}
+        confirmLabel="Delete"
+        danger
+        onConfirm={() => {
+          const m = toDelete;
+          if (m) void change(`Deleting ${m.name}`, () => modsApi.remove(m.name));
+        }}
+        onClose={() => setToDelete(null)}
+      />
 
       <DeleteAll
         open={confirmDeleteAll}

@@ -16,11 +16,13 @@ import { Page, Panel } from "../../components/Page.tsx";
 import { usersApi } from "../../api/users.ts";
 import { showFlash } from "../../state/flash.ts";
 import type { User } from "../../../../shared/api.ts";
-import { MSG } from "../../../../shared/messages.ts";
+import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { validateNewUser, validatePasswordChange } from "../../../../shared/validation.ts";
 import { useForm } from "../../components/useForm.ts";
 import { session } from "../../state/session.ts";
 import { useSnapshot } from "valtio";
+import { useLocation } from "react-router-dom";
 
 function UserList({ users, onDelete }: { users: User[]; onDelete: (u: string) => void }) {
   const { user: me } = useSnapshot(session);
@@ -43,7 +45,16 @@ function UserList({ users, onDelete }: { users: User[]; onDelete: (u: string) =>
                 <TableCell>{u.role}</TableCell>
                 <TableCell>{u.email}</TableCell>
                 <TableCell align="right">
-                  <DeleteButton title={`Delete ${u.username}`} label={`Delete user ${u.username}`} onClick={() => onDelete(u.username)} />
+                  {me?.username === u.username
+                    ? (
+                      <DeleteButton
+                        title="You cannot delete your own account"
+                        label={`Delete user ${u.username} (not possible: it is you)`}
+                        disabled
+                        onClick={() => {}}
+                      />
+                    )
+                    : <DeleteButton title={`Delete ${u.username}`} label={`Delete user ${u.username}`} onClick={() => onDelete(u.username)} />}
                 </TableCell>
               </TableRow>
             ))}
@@ -65,6 +76,8 @@ function ChangePassword() {
       await usersApi.changePassword(form.values);
       showFlash(MSG.passwordChanged, "success");
       form.reset();
+      // The generated password is gone: the layout stops asking to change it.
+      if (session.user) session.user = { ...session.user, generated_password: undefined };
     } catch {
       // the client flashed the server's message
     } finally {
@@ -72,10 +85,17 @@ function ChangePassword() {
     }
   }
   return (
+    <Box id="change-password" sx={{ scrollMarginTop: 16 }}>
     <Panel title="Change Password">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Change Password">
         <TextField label="Old Password" type="password" autoComplete="current-password" {...form.field("old_password")} />
-        <TextField label="New Password" type="password" autoComplete="new-password" {...form.field("new_password")} />
+        <TextField
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field("new_password")}
+          helperText={form.field("new_password").helperText ?? PANEL_MSG.passwordRule}
+        />
         <TextField
           label="New Password Confirmation"
           type="password"
@@ -85,6 +105,7 @@ function ChangePassword() {
         <Box><Button type="submit" disabled={busy}>Change Password</Button></Box>
       </Stack>
     </Panel>
+    </Box>
   );
 }
 
@@ -113,7 +134,13 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
         <TextField label="Username" autoComplete="off" {...form.field("username")} />
         <TextField label="Role" name="role" value="admin" slotProps={{ input: { readOnly: true } }} helperText="Every user is an admin." />
         <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
-        <TextField label="Password" type="password" autoComplete="new-password" {...form.field("password")} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field("password")}
+          helperText={form.field("password").helperText ?? PANEL_MSG.passwordRule}
+        />
         <TextField label="Password Confirmation" type="password" autoComplete="new-password" {...form.field("password_confirmation")} />
         <Box><Button type="submit" disabled={busy}>Create User</Button></Box>
       </Stack>
@@ -128,6 +155,15 @@ export default function Users() {
   }, []);
   useEffect(load, [load]);
 
+  const [toDelete, setToDelete] = useState<string | null>(null);
+  const { hash } = useLocation();
+  // From the "change the generated password" prompt: bring the form into view and focus it.
+  useEffect(() => {
+    if (hash !== "#change-password") return;
+    const el = document.getElementById("change-password");
+    el?.scrollIntoView({ block: "start" });
+    el?.querySelector("input")?.focus();
+  }, [hash]);
   async function remove(username: string) {
     try {
       showFlash(await usersApi.remove(username), "success");
@@ -139,7 +175,16 @@ export default function Users() {
 
   return (
     <Page title="Users">
-      <UserList users={users} onDelete={(u) => void remove(u)} />
+      <UserList users={users} onDelete={setToDelete} />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete User"
+        message={`Delete the user ${toDelete ?? ""}? They are signed out at once and can no longer sign in.`}
+        confirmLabel="Delete"
+        danger
+        onConfirm={() => toDelete && void remove(toDelete)}
+        onClose={() => setToDelete(null)}
+      />
       <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
         <ChangePassword />
         <CreateUser onCreated={load} />
