@@ -60,13 +60,17 @@ function Sidebar({ onLeave }: { onLeave: (e: MouseEvent, to: Leave) => void }) {
       <Divider />
       <Box component="nav" aria-label="Main" sx={{ flexGrow: 1, overflowY: "auto" }}>
         {NAV_GROUPS.map((group) => (
+          // Divs with role "group", not lists: the links are anchors, which a <ul> may not hold directly.
           <List
             key={group.id}
+            component="div"
+            role="group"
             dense
             aria-labelledby={`nav-${group.id}`}
             subheader={
               <ListSubheader
                 id={`nav-${group.id}`}
+                component="div"
                 disableSticky
                 sx={{ bgcolor: "transparent", color: factorio.muted, lineHeight: "28px", mt: 0.5, fontWeight: 700, textTransform: "uppercase", fontSize: "0.72rem", letterSpacing: 0.8 }}
               >

@@ -96,6 +96,6 @@ export function shownStatus(
   lastKnown: LastKnown | null,
   online: boolean,
 ): { status: ServerStatus | null; confirmedAt: string | null } {
-  if (live || online || !lastKnown) return { status: live, confirmedAt: null };
+  if (online || !lastKnown) return { status: live, confirmedAt: null };
   return { status: lastKnown.status, confirmedAt: lastKnown.at };
 }

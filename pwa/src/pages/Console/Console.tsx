@@ -162,7 +162,7 @@ function CommandInput() {
   return (
     <Box
       component="form"
-      aria-label="Send a command"
+      aria-label="Send to the game"
       onSubmit={(e) => {
         e.preventDefault();
         send();
@@ -187,7 +187,7 @@ function CommandInput() {
         : "Enter sends; the up and down arrows bring back earlier commands."}
     />
     {phone && (
-      <IconButton aria-label="Previous command" onClick={previous} disabled={history.length === 0} sx={{ mt: 0 }}>
+      <IconButton aria-label="Previous" onClick={previous} disabled={history.length === 0} sx={{ mt: 0 }}>
         <HistoryIcon />
       </IconButton>
     )}

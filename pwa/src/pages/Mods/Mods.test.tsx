@@ -110,6 +110,23 @@ describe("Mods page", () => {
     });
   }
 
+  it("deleting one mod asks first, with Cancel focused", async () => {
+    server.status = status("stopped");
+    renderPage();
+    fireEvent.click(await screen.findByRole("button", { name: "Delete belt-balancer" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.textContent).toContain(PANEL_MSG.deleteModConfirm("belt-balancer"));
+    const calls = () => fetchSpy.mock.calls.filter(([u]) => u === "/api/mods/delete");
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Cancel"));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(calls()).toHaveLength(0);
+    fireEvent.click(await screen.findByRole("button", { name: "Delete belt-balancer" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(calls()).toHaveLength(1));
+    expect(JSON.parse(String(calls()[0][1]?.body))).toEqual({ name: "belt-balancer" });
+  });
+
   it("when stopped: the three tabs, the Mods card with its buttons, the Mod packs card", async () => {
     server.status = status("stopped");
     renderPage();
