@@ -11,7 +11,10 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
-import { connectGameToHub, GameServer } from "./factorio/process.ts";
+import { GameServer } from "./factorio/game/supervisor.ts";
+import { connectGameToHub } from "./factorio/game/hub.ts";
+import { GameDirLease } from "./factorio/game/lease.ts";
+import { GameOps } from "./factorio/game/ops.ts";
 import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
 import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
@@ -27,6 +30,8 @@ export interface AppContext {
   hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
   game: GameServer;
+  /** One queue of game operations (start, stop, restart, backups, updates, scheduled tasks); kill skips it. */
+  gameOps: GameOps;
   paths: FactorioPaths;
   /** The admin, white and ban lists (the game's files), live over RCON while the game runs. */
   players: Players;
@@ -36,7 +41,7 @@ export interface AppContext {
   push: PushService;
   saves: Saves;
   now: () => number;
-  /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
+  /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
   /** Registers work to do on shutdown (in reverse order of registration). */
   onClose(fn: () => void | Promise<void>): void;
@@ -69,7 +74,10 @@ export async function createContext(
   const hub = new Hub(bus, log);
   // Listening before the game is looked for, so a game found ended at start-up is announced too.
   const push = new PushService({ config, db, bus, log, now });
-  const game = new GameServer({ config, bus, log, now });
+  // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
+  const lease = new GameDirLease(() => ctx.serverState());
+  const game = new GameServer({ config, bus, log, now, lease });
+  const gameOps = new GameOps();
   await game.ready;
   connectGameToHub(game, hub);
   const paths = factorioPaths(config);
@@ -98,6 +106,7 @@ export async function createContext(
     accounts,
     hub,
     game,
+    gameOps,
     paths,
     players,
     settings,

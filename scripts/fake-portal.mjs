@@ -3,10 +3,11 @@
 // Arguments after `--` go to the double, e.g. `npm run fake-portal -- --port 8090 --extra-mods 500`.
 
 import { spawn } from "node:child_process";
-import { DENO, DENO_PERMISSIONS, ensureDeps, ROOT } from "./lib.mjs";
+import { ensureDeps } from "./lib.mjs";
+import { DENO, PANEL_PERMISSIONS, ROOT } from "./launcher.mjs";
 
 ensureDeps();
-const child = spawn(DENO, ["run", ...DENO_PERMISSIONS, "tests/fake-portal/main.ts", ...process.argv.slice(2)], {
+const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "--no-prompt", "tests/fake-portal/main.ts", ...process.argv.slice(2)], {
   cwd: ROOT,
   stdio: ["inherit", "pipe", "inherit"],
 });

@@ -6,7 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, buildPwa, DENO, ensureDeps, ROOT } from "./lib.mjs";
+import { BIN, buildPwa, ensureDeps } from "./lib.mjs";
+import { DENO, denoTestArgs, ROOT } from "./launcher.mjs";
 
 const SUITES = ["deno", "vitest", "e2e"];
 const argv = process.argv.slice(2);
@@ -32,7 +33,7 @@ function capture(cmd, args, env = {}) {
 const results = [];
 
 if (suites.includes("deno")) {
-  const { code, out } = capture(DENO, ["test", "--allow-all", "--parallel", ...extra], { NO_COLOR: "1" });
+  const { code, out } = capture(DENO, denoTestArgs(["--parallel", ...extra]), { NO_COLOR: "1" });
   const m = /(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(out);
   if (m) results.push(["deno", Number(m[1]), Number(m[2]) + (code !== 0 && Number(m[2]) === 0 ? 1 : 0)]);
   else results.push(["deno", 0, 1]); // did not get as far as running tests (type error, crash)

@@ -19,7 +19,7 @@ import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { Conflict, Forbidden, HttpError, Invalid, NotFound, PayloadTooLarge, TooManyRequests, Upstream } from "../errors.ts";
 import { writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
-import { formatBytes } from "../http/upload.ts";
+import { formatBytes, retryAfterMs, sleep } from "../../shared/util.ts";
 
 export interface PortalOptions {
   portalUrl: string;
@@ -50,16 +50,9 @@ const MAX_INLINE_WAIT_S = 10;
 const MAX_REDIRECTS = 5;
 const DOWNLOAD_PATH = /^\/download\/[^/?#\\]+\/[^/?#\\]+$/;
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 function retryAfterSeconds(header: string | null): number | null {
-  if (!header) return null;
-  const n = Number(header);
-  if (Number.isFinite(n) && n >= 0) return n;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, (at - Date.now()) / 1000);
+  const ms = retryAfterMs(header);
+  return ms === null ? null : ms / 1000;
 }
 
 /**

@@ -75,13 +75,13 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/toggle",
-      requiresStopped: true,
+      requiresStopped: "switching a mod on or off",
       handler: async (c) => c.json(await live.toggle(requiredName(await readObject(c)))),
     },
     {
       method: "POST",
       path: "/api/mods/delete",
-      requiresStopped: true,
+      requiresStopped: "deleting a mod",
       handler: async (c) => {
         const name = requiredName(await readObject(c));
         await live.delete(name);
@@ -91,18 +91,18 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/delete/all",
-      requiresStopped: true,
+      requiresStopped: "deleting all mods",
       handler: async (c) => {
         const body = await optionalObject(c);
         await live.deleteAll({ modSettings: field(body, "delete_mod_settings") === true });
         return c.json(null);
       },
     },
-    { method: "POST", path: "/api/mods/update", requiresStopped: true, handler: (c) => update(c, live) },
+    { method: "POST", path: "/api/mods/update", requiresStopped: "updating a mod", handler: (c) => update(c, live) },
     {
       method: "POST",
       path: "/api/mods/upload",
-      requiresStopped: true,
+      requiresStopped: "a mod upload",
       handler: async (c) => {
         ensureDir(live.dir);
         const file = await receiveUpload(c, {
@@ -161,7 +161,7 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/portal/install",
-      requiresStopped: true,
+      requiresStopped: "a mod install",
       handler: async (c) => {
         const body = await readObject(c);
         ensureDir(live.dir);
@@ -171,7 +171,7 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/portal/install/multiple",
-      requiresStopped: true,
+      requiresStopped: "a mod install",
       handler: async (c) => {
         const body = await readJson(c);
         ensureDir(live.dir);
@@ -203,7 +203,7 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/packs/:pack/load",
-      requiresStopped: true,
+      requiresStopped: "loading a mod pack",
       handler: async (c) => {
         await mods.packs.load(c.req.param("pack"), live);
         return c.json({ mods: await live.list() });

@@ -34,9 +34,13 @@ export default function Controls() {
   const { status, confirmedAt } = shownStatus(snap.status as ServerStatus | null, snap.lastKnown as LastKnown | null, online);
   const exit = exitToShow(status);
   const missing = status?.factorio_found === false;
+  // The server's own "no Factorio" problem comes first when the game is missing; NoFactorio says it with
+  // what to do.
+  const problems = (missing ? status.problems?.slice(1) : status?.problems) ?? [];
   return (
     <Page title="Controls">
-      {missing && <NoFactorio dir={status.factorio_dir ?? "the Factorio directory"} />}
+      {missing && <NoFactorio dir={status.factorio_dir || "the Factorio directory"} />}
+      {problems.map((p) => <Alert key={p} severity="warning">{p}</Alert>)}
       <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: exit ? "1fr 1fr" : "minmax(0, 720px)" }, alignItems: "start" }}>
         <Panel title="Server">
           <Stack spacing={2.5}>

@@ -88,7 +88,7 @@ export function Facts({ status, stale }: { status: ServerStatus | null; stale: s
           <Fact label="Save" value={status.savefile} testId="server-save" />
         </>
       )}
-      {up && status && <Fact label="Uptime" value={formatUptime(now - Date.parse(status.since))} testId="server-uptime" />}
+      {up && status && <Fact label="Uptime" value={formatUptime(now - Date.parse(status.started_at ?? status.since))} testId="server-uptime" />}
       {up && (
         <Fact
           label="Players online"
