@@ -72,7 +72,7 @@ for (const vp of VIEWPORTS) {
     test.use({ viewport: vp.viewport, isMobile: vp.isMobile, hasTouch: vp.hasTouch });
 
     test("every page: no serious or critical axe violation; 44 px touch targets on a phone", async ({ page, gamePort }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(600_000);
       await page.goto("/login");
       expect(await seriousViolations(page), "login").toEqual([]);
       await openSignedIn(page, "/");
@@ -178,6 +178,9 @@ test("Controls: the start form keeps its values after a failed start and a stop;
     await expect(page.getByTestId("server-state")).toHaveText("Stopped", { timeout: 30_000 });
     await expect(form.getByLabel("IP")).toHaveValue("127.0.0.1");
     await expect(form.getByLabel("Port")).toHaveValue(String(gamePort));
+    // A failed start is not a crash: its own card, with the game's last lines.
+    await expect(page.getByRole("region", { name: "Last start failed" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Last crash" })).toHaveCount(0);
   } finally {
     blocker.close();
   }
@@ -189,6 +192,16 @@ test("Controls: the start form keeps its values after a failed start and a stop;
   await expect(page.getByRole("region", { name: /Last crash|Last start failed/ })).toHaveCount(0);
   await expect(page.getByTestId("server-uptime")).toHaveText(/less than a minute|\d+ min/);
   await expect(page.getByTestId("server-players")).toHaveText("none");
+
+  // Restart asks first (Cancel focused), then saves, stops and starts the same save again.
+  await page.getByRole("button", { name: "Restart Server" }).click();
+  const restart = page.getByRole("dialog", { name: "Restart Server" });
+  await expect(restart).toContainText(PANEL_MSG.restartConfirm);
+  await expect(restart.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await restart.getByRole("button", { name: "Restart Server" }).click();
+  await expect(page.getByTestId("flash").first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 60_000 });
+  await expect(page.getByTestId("server-save")).toHaveText("world.zip");
   await page.screenshot({ path: `${SHOTS}/desktop-running.png`, fullPage: true });
 
   // Save & stop: the badge says Stopping on the way, and the form comes back with the same values.
@@ -302,5 +315,30 @@ test("after the first sign-in with the generated password, the panel asks to cha
     await expect(page.getByTestId("generated-password")).toHaveCount(0);
   } finally {
     await own.stop();
+  }
+});
+
+test("no Factorio in the directory: start-up and Controls say so, naming the directory and what to do", async ({ page }) => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const empty = mkdtempSync(join(tmpdir(), "no-factorio-"));
+  const own = await startPanelProcess({ args: ["--factorio-dir", empty] });
+  try {
+    await expect.poll(() => own.output()).toContain(`No Factorio found in ${empty}`);
+    expect(own.output()).toContain("Phones need HTTPS");
+    await page.goto(`${own.url}/`);
+    await signIn(page);
+    const note = page.getByTestId("no-factorio");
+    await expect(note).toContainText(`No Factorio found in ${empty}`);
+    await expect(note).toContainText("factorio.com/download");
+    await expect(page.getByRole("button", { name: "Start Server" })).toBeDisabled();
+    for (const [name, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `${SHOTS}/${name}-no-factorio.png`, fullPage: true });
+    }
+  } finally {
+    await own.stop();
+    rmSync(empty, { recursive: true, force: true });
   }
 });
