@@ -124,7 +124,7 @@ export const theme = createTheme({
     MuiListItemButton: {
       styleOverrides: {
         root: {
-          minHeight: 44,
+          [TOUCH]: { minHeight: 44 },
           borderLeft: "3px solid transparent",
           "&.active": {
             borderLeftColor: factorio.orange,

@@ -62,7 +62,7 @@ function smallTargets(page: Page): Promise<string[]> {
 
 async function visit(page: Page, path: string, title: string): Promise<void> {
   await page.goto(path);
-  await expect(page.getByRole("heading", { name: title, level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: title, level: 1 })).toBeVisible({ timeout: 30_000 });
   // Lazy content (lists, forms) settles before it is checked.
   await page.waitForLoadState("networkidle");
 }
@@ -250,7 +250,7 @@ test.describe("Server Settings on a phone", () => {
     const bar = page.getByTestId("save-bar");
     await expect(bar).toBeInViewport();
     await expect(bar).toContainText("No changes");
-    await page.getByLabel("Name", { exact: true }).fill("My changed server");
+    await page.getByLabel("name", { exact: true }).fill("My changed server");
     await expect(bar).toContainText("Unsaved changes");
     await page.mouse.wheel(0, 2000);
     await expect(bar.getByRole("button", { name: "Save" })).toBeInViewport();
@@ -263,7 +263,7 @@ test.describe("Server Settings on a phone", () => {
     await expect(dialog.getByRole("button", { name: "Stay" })).toBeFocused();
     await dialog.getByRole("button", { name: "Stay" }).click();
     await expect(page.getByRole("heading", { name: "Server Settings", level: 1 })).toBeVisible();
-    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("My changed server");
+    await expect(page.getByLabel("name", { exact: true })).toHaveValue("My changed server");
 
     await page.getByRole("button", { name: "Open menu" }).click();
     await page.getByRole("link", { name: "Help" }).click();
@@ -311,7 +311,7 @@ test("after the first sign-in with the generated password, the panel asks to cha
     await expect(page.getByTestId("flash").filter({ hasText: "Password changed" })).toBeVisible();
     await expect(prompt).toHaveCount(0);
     await page.reload();
-    await expect(page.getByRole("heading", { name: "Users", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Users", level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId("generated-password")).toHaveCount(0);
   } finally {
     await own.stop();
