@@ -95,7 +95,7 @@ function Sidebar({ onLeave }: { onLeave: (e: MouseEvent, to: Leave) => void }) {
         ))}
       </Box>
       <Divider />
-      <List>
+      <List component="div">
         <ListItemButton onClick={(e) => onLeave(e, "logout")}>
           <ListItemIcon sx={{ minWidth: 38 }}><LogoutIcon /></ListItemIcon>
           <ListItemText
