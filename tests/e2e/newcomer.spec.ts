@@ -330,7 +330,7 @@ test("no Factorio in the directory: start-up and Controls say so, naming the dir
     await page.goto(`${own.url}/`);
     await signIn(page);
     const note = page.getByTestId("no-factorio");
-    await expect(note).toContainText(`No Factorio found in ${empty}`);
+    await expect(note).toContainText(`No Factorio found in ${empty}`, { timeout: 30_000 });
     await expect(note).toContainText("factorio.com/download");
     await expect(page.getByRole("button", { name: "Start Server" })).toBeDisabled();
     for (const [name, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
