@@ -26,6 +26,7 @@ export interface Config {
   autoRestart: boolean;
   autoRestartMax: number;
   autoRestartDelay: number;
+  stopGameOnExit: boolean;
   pushSubject: string;
   pushCaFile: string | null;
   saveCreateTimeout: number;
@@ -159,6 +160,11 @@ export const OPTIONS: Option<any>[] = [
     key: "autoRestartDelay", flag: "auto-restart-delay", kind: "int", min: 1, max: 3600,
     help: "seconds before the first automatic restart (doubling after each crash in a row, up to 10 minutes)",
     defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "stopGameOnExit", flag: "stop-game-on-exit", kind: "bool",
+    help: "save and stop the game when the panel exits (for containers, where the game cannot outlive the panel)",
+    defaultText: "false", defaultValue: () => false,
   }),
   opt({
     key: "pushSubject", flag: "push-subject", kind: "string",

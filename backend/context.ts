@@ -20,6 +20,8 @@ import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
+import { ModPortal } from "./factorio/portal.ts";
+import { ModManager } from "./factorio/modmanager.ts";
 
 export interface AppContext {
   config: Config;
@@ -40,6 +42,10 @@ export interface AppContext {
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
   saves: Saves;
+  /** The Factorio mod portal and auth server (token owner-only in the data dir). */
+  portal: ModPortal;
+  /** Installed mods, portal installs and updates, mod packs. */
+  mods: ModManager;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -76,11 +82,11 @@ export async function createContext(
   const push = new PushService({ config, db, bus, log, now });
   // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
   const lease = new GameDirLease(() => ctx.serverState());
-  const game = new GameServer({ config, bus, log, now, lease });
+  const paths = factorioPaths(config);
+  const game = new GameServer({ config, paths, bus, log, now, lease });
   const gameOps = new GameOps();
   await game.ready;
   connectGameToHub(game, hub);
-  const paths = factorioPaths(config);
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
   const settings = new ServerSettings(paths, players);
@@ -95,6 +101,17 @@ export async function createContext(
     },
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
+
+  const portal = new ModPortal({
+    portalUrl: config.modPortalUrl,
+    authUrl: config.authUrl,
+    listCacheMs: config.modPortalCacheMinutes * 60_000,
+    dataDir: config.dataDir,
+    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
+    log,
+    now,
+  });
+  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -112,6 +129,8 @@ export async function createContext(
     settings,
     push,
     saves,
+    portal,
+    mods,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),

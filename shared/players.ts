@@ -27,6 +27,7 @@ export function banReasonError(reason: unknown): string | undefined {
   if (reason === undefined) return undefined;
   if (typeof reason !== "string") return "The ban reason must be text";
   if (reason.length > BAN_REASON_MAX) return `The ban reason must be at most ${BAN_REASON_MAX} characters`;
+  // deno-lint-ignore no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(reason)) return "The ban reason must be a single line";
   return undefined;
 }

@@ -37,3 +37,45 @@ export function formatBytes(n: number): string {
   if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;
   return `${n} bytes`;
 }
+
+/**
+ * An abort signal that fires after `ms` without activity: `touch()` on every sign of life (a chunk of a
+ * download). A slow but moving transfer never times out; a stalled one does.
+ */
+export function idleTimeout(ms: number): { signal: AbortSignal; touch(): void; clear(): void } {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new DOMException(`no data for ${ms / 1000} s`, "TimeoutError")), ms);
+  };
+  touch();
+  return { signal: controller.signal, touch, clear: () => clearTimeout(timer) };
+}
+
+/**
+ * A Map that keeps at most `limit` entries: setting one more drops the least recently set or read one.
+ * For caches whose keys come from outside (file paths, mod names), so they cannot grow without bound.
+ */
+export class BoundedMap<K, V> extends Map<K, V> {
+  constructor(readonly limit: number) {
+    super();
+  }
+
+  override get(key: K): V | undefined {
+    const value = super.get(key);
+    if (value !== undefined) {
+      // Most recently used goes last.
+      super.delete(key);
+      super.set(key, value);
+    }
+    return value;
+  }
+
+  override set(key: K, value: V): this {
+    super.delete(key);
+    super.set(key, value);
+    while (this.size > this.limit) super.delete(super.keys().next().value as K);
+    return this;
+  }
+}

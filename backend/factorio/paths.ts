@@ -20,6 +20,7 @@ const MAX_NAME_BYTES = 200;
 export function safeName(input: unknown, what: string, rules: NameRules = {}): string {
   if (typeof input !== "string" || input.trim() === "") throw new Invalid(`${what} is required`);
   let name = input.trim();
+  // deno-lint-ignore no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new Invalid(`${what} must not contain control characters`);
   if (name.includes("/") || name.includes("\\")) throw new Invalid(`${what} must not contain / or \\`);
   if (name === "." || name === ".." || name.includes("..")) throw new Invalid(`${what} must not contain ".."`);

@@ -97,7 +97,9 @@ export class Players {
     try {
       return JSON.parse(readFileSync(this.#optionsFile, "utf8")).use_whitelist === true;
     } catch {
-      return false;
+      // Never set here. A factorio-docker volume (config/rconpw) enforces a whitelist that has names in it;
+      // keep doing what it did. Anywhere else the panel's own default: off.
+      return existsSync(join(this.#o.paths.configDir, "rconpw")) && this.#names("whitelist").length > 0;
     }
   }
 

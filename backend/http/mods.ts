@@ -2,12 +2,8 @@
 // installed mods is flagged requiresStopped (423 while the game is not stopped); pack changes touch only
 // the pack's own folder, except loading one.
 
-import { join } from "node:path";
 import type { AppContext } from "../context.ts";
-import { factorioPaths } from "../factorio/layout.ts";
-import { ModManager } from "../factorio/modmanager.ts";
 import type { FolderFile, ModDir } from "../factorio/mods.ts";
-import { ModPortal } from "../factorio/portal.ts";
 import { fileChunks, zipStream } from "../factorio/zip.ts";
 import { ensureDir } from "../fsutil.ts";
 import { Invalid, UnsupportedMediaType } from "../errors.ts";
@@ -49,18 +45,7 @@ export function zipDownload(files: FolderFile[], filename: string): Response {
 }
 
 export function modRoutes(ctx: AppContext): Route[] {
-  const { config } = ctx;
-  const paths = factorioPaths(config);
-  const portal = new ModPortal({
-    portalUrl: config.modPortalUrl,
-    authUrl: config.authUrl,
-    listCacheMs: config.modPortalCacheMinutes * 60_000,
-    dataDir: config.dataDir,
-    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
-    log: ctx.log,
-    now: ctx.now,
-  });
-  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, ctx.log);
+  const { config, portal, mods } = ctx;
   const live = mods.live;
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
@@ -175,7 +160,11 @@ export function modRoutes(ctx: AppContext): Route[] {
       handler: async (c) => {
         const body = await readJson(c);
         ensureDir(live.dir);
-        return c.json(await mods.installMultiple(live, body));
+        const result = await mods.installMultiple(live, body);
+        // Some mods could not be installed: not a success. The old UI shows red for any non-2xx; the
+        // message names each failure; the rest of the result still says what was installed.
+        if (result.failed.length > 0) return c.json({ ...result, message: PANEL_MSG.modsNotAllInstalled(result.failed) }, 424);
+        return c.json(result);
       },
     },
 

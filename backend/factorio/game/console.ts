@@ -21,7 +21,7 @@ export interface RconSecret {
 
 function validSecret(s: unknown): s is RconSecret {
   const o = s as RconSecret;
-  return typeof o?.password === "string" && o.password.length >= 16 && Number.isInteger(o.port) && o.port >= 0 &&
+  return typeof o?.password === "string" && o.password.length > 0 && !/\s/.test(o.password) && Number.isInteger(o.port) && o.port >= 0 &&
     o.port < 65536;
 }
 
@@ -44,10 +44,21 @@ function freePort(): number {
 /** The RCON port and password, and what is wrong with their file, if anything. */
 export class RconSecretStore {
   #secret: RconSecret | null = null;
+  /** The password kept by someone else (factorio-docker's config/rconpw), used as it is. */
+  #external: string | null = null;
   /** A problem with rcon.json found at start-up, in plain words (shown on Controls), or null. */
   problem: string | null = null;
 
-  constructor(private readonly file: string, private readonly wantedPort: number, private readonly log: Logger) {
+  constructor(
+    private readonly file: string,
+    private readonly wantedPort: number,
+    private readonly log: Logger,
+    externalPasswordFile?: string,
+  ) {
+    if (externalPasswordFile && existsSync(externalPasswordFile)) {
+      const pw = readFileSync(externalPasswordFile, "utf8").trim();
+      if (pw) this.#external = pw;
+    }
     if (!existsSync(file)) return;
     try {
       const parsed = JSON.parse(readFileSync(file, "utf8"));
@@ -61,6 +72,7 @@ export class RconSecretStore {
   }
 
   known(): RconSecret | null {
+    if (this.#secret && this.#external) return { ...this.#secret, password: this.#external };
     return this.#secret;
   }
 
@@ -87,6 +99,11 @@ export class RconSecretStore {
     let changed = false;
     if (!secret) {
       secret = { port: 0, password: randomBytes(24).toString("base64url") };
+      changed = true;
+    }
+    // factorio-docker keeps its RCON password in config/rconpw: the game is started with that one.
+    if (this.#external && secret.password !== this.#external) {
+      secret.password = this.#external;
       changed = true;
     }
     if (this.wantedPort > 0 && secret.port !== this.wantedPort) {
@@ -116,7 +133,7 @@ export class RconSecretStore {
   }
 
   redact(line: string): string {
-    const pw = this.#secret?.password;
+    const pw = this.known()?.password;
     return pw ? line.replaceAll(pw, REDACTED) : line;
   }
 }

@@ -29,7 +29,7 @@ import {
 } from "../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../shared/messages.ts";
 import { within } from "../../../shared/util.ts";
-import { exists, isAlive, onPsMissing, startOf } from "./liveness.ts";
+import { exists, inspect, isAlive, onPsMissing, startOf } from "./liveness.ts";
 import { GameConsole, RconSecretStore } from "./console.ts";
 import { planLaunch, spawnGame, tightenGameFiles } from "./launch.ts";
 import { GameVersion } from "./version.ts";
@@ -66,6 +66,8 @@ const ROTATE_CHECK_MS = 60_000;
 
 export interface GameServerDeps {
   config: Config;
+  /** Where things are in the Factorio directory (computed once, in context.ts). */
+  paths?: FactorioPaths;
   bus: EventBus;
   log: Logger;
   now: () => number;
@@ -98,11 +100,16 @@ export class GameServer implements GameControl {
   readonly ready: Promise<void>;
 
   constructor(private readonly deps: GameServerDeps) {
-    this.paths = factorioPaths(deps.config);
+    this.paths = deps.paths ?? factorioPaths(deps.config);
     this.lease = deps.lease ?? new GameDirLease(() => this.#state);
     this.#since = deps.now();
     onPsMissing((text) => deps.log.warn(text));
-    this.secrets = new RconSecretStore(this.#file("rcon.json"), deps.config.rconPort, deps.log);
+    this.secrets = new RconSecretStore(
+      this.#file("rcon.json"),
+      deps.config.rconPort,
+      deps.log,
+      join(this.paths.configDir, "rconpw"),
+    );
     this.#console = new GameConsole(this.secrets);
     this.#version = new GameVersion(() => this.paths, deps.log, () => {
       if (this.#state !== "stopped") this.#publish(this.#state, null);
@@ -567,6 +574,11 @@ export class GameServer implements GameControl {
       // Published once the context is built, so the notifier hears about a crash while the panel was down.
       setTimeout(() => !this.#detached && this.#publish("running", exit), 0);
       return;
+    }
+    if (this.secrets.problem) {
+      // rcon.json is unreadable, but the running game was started with the secret on its command line.
+      const info = await inspect(record.pid);
+      if (info) this.secrets.recoverFrom(info.args);
     }
     let offset = 0;
     try {
