@@ -8,6 +8,17 @@ import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
 import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "./migrate/fsm.ts";
 import { dryRunTargets, importFsm } from "./migrate/targets.ts";
+import { existsSync } from "node:fs";
+import { startupLines } from "./startup.ts";
+
+/** The machine's addresses; an empty list where the system will not tell (the panel still starts). */
+function networkInterfaces(): { family: string; address: string; internal?: boolean }[] {
+  try {
+    return Deno.networkInterfaces().map((i) => ({ family: i.family, address: i.address, internal: i.address.startsWith("127.") }));
+  } catch {
+    return [];
+  }
+}
 
 async function main(): Promise<number> {
   let result;
@@ -51,7 +62,7 @@ async function main(): Promise<number> {
   const tls = config.httpsCert && config.httpsKey
     ? { cert: Deno.readTextFileSync(config.httpsCert), key: Deno.readTextFileSync(config.httpsKey) }
     : {};
-  const scheme = config.httpsCert ? "https" : "http";
+  const scheme: "http" | "https" = config.httpsCert ? "https" : "http";
 
   let server: Deno.HttpServer;
   try {
@@ -60,9 +71,15 @@ async function main(): Promise<number> {
       hostname: config.bind,
       ...tls,
       onListen: ({ port }) => {
-        const shown = config.bind === "0.0.0.0" || config.bind === "::" ? "localhost" : config.bind;
-        const url = `${scheme}://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
-        console.log(`Factorio Panel listening on ${url}`);
+        console.log(startupLines({
+          scheme,
+          bind: config.bind,
+          port,
+          interfaces: networkInterfaces(),
+          factorioDir: config.factorioDir,
+          factorioBinary: config.factorioBinary,
+          binaryFound: existsSync(config.factorioBinary),
+        }).join("\n"));
         ctx.log.info("Listening", { bind: config.bind, port, scheme });
         if (bootstrap.createdAdmin?.password) {
           console.log(

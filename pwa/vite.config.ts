@@ -18,6 +18,9 @@ export default defineConfig({
       injectRegister: false,
       registerType: "prompt",
       injectManifest: {
+        // A classic script, which is what a service worker registered without `type: "module"` is. The
+        // plugin's default ("es") builds it with Rolldown's deprecated inlineDynamicImports and warns.
+        rollupFormat: "iife",
         // The shell: scripts, styles, fonts, index.html, and the icons the page itself links. The plugin adds
         // the manifest and its icons; listing those here too (svg, webmanifest, the manifest's PNGs) would
         // precache them twice.

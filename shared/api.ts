@@ -33,6 +33,8 @@ export interface User {
   email: string;
   /** Only on the signed-in user, when the panel requires a second factor this admin has not set up. */
   must_enrol?: boolean;
+  /** Only on the session user: true while they still use the password the first start generated. */
+  generated_password?: boolean;
 }
 
 export interface LoginRequest {

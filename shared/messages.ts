@@ -60,6 +60,17 @@ export const PANEL_MSG = {
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
   internalError: "Something went wrong in the panel. The panel log has the details.",
 
+  // Users
+  passwordRule: "At least 10 characters.",
+  passwordTooShort: "Password must be at least 10 characters",
+  cannotDeleteSelf: "You cannot delete your own account while signed in with it. Another admin can delete it.",
+  modsWaitForStatus: "Checking whether the server is running: mods can be changed once it is known to be stopped.",
+  deleteModConfirm: (name: string) => `Delete the mod ${name}? Saves that use it will not load until it is installed again.`,
+  replaceSaveConfirm: (name: string) => `A save named ${name} already exists. Replace it with the uploaded file? The current ${name} is lost.`,
+  restartConfirm: "Restart the server? It saves the map, stops, and starts again with the same save, address and port. Players are disconnected for a moment.",
+  unsavedChanges: "You have unsaved changes. Leave this page and lose them?",
+  generatedPassword: "You signed in with the password the panel generated at its first start. Choose your own now.",
+
   // Mods and the mod portal
   tokenRequired: "Token is required",
   modFileRequired: "Mod file is required",

@@ -13,6 +13,13 @@ function absent(value: unknown): boolean {
   return typeof value !== "string" || value === "";
 }
 
+/** New and changed passwords; signing in with an older, shorter one still works. */
+export const PASSWORD_MIN = 10;
+
+function tooShort(value: unknown): boolean {
+  return typeof value === "string" && [...value].length < PASSWORD_MIN;
+}
+
 export function validateLogin(v: { username?: unknown; password?: unknown }): FieldErrors<"username" | "password"> {
   const e: FieldErrors<"username" | "password"> = {};
   if (blank(v.username)) e.username = MSG.usernameRequired;
@@ -32,6 +39,7 @@ export function validateNewUser(v: {
   if (blank(v.username)) e.username = MSG.usernameRequired;
   if (blank(v.email)) e.email = MSG.emailRequired;
   if (absent(v.password)) e.password = MSG.passwordRequired;
+  else if (tooShort(v.password)) e.password = PANEL_MSG.passwordTooShort;
   if (absent(v.password_confirmation) || v.password_confirmation !== v.password) {
     e.password_confirmation = MSG.passwordConfirmationMismatch;
   }
@@ -48,6 +56,7 @@ export function validatePasswordChange(v: {
   const e: FieldErrors<PasswordChangeField> = {};
   if (absent(v.old_password)) e.old_password = MSG.oldPasswordRequired;
   if (absent(v.new_password)) e.new_password = MSG.newPasswordRequired;
+  else if (tooShort(v.new_password)) e.new_password = PANEL_MSG.passwordTooShort;
   if (absent(v.new_password_confirmation)) e.new_password_confirmation = MSG.newPasswordConfirmationRequired;
   return e;
 }

@@ -116,7 +116,12 @@ export class Accounts {
     if (second) return second;
     const token = this.openSession(row.id, client);
     this.deps.log.info("Signed in", { username: row.username, address: client.address });
-    return { kind: "signedIn", token, user: publicUser(row) };
+    return { kind: "signedIn", token, user: this.sessionUser(row) };
+  }
+
+  /** The signed-in user as the sign-in and session answers show it. */
+  sessionUser(row: UserRow): User {
+    return this.usesGeneratedPassword(row) ? { ...publicUser(row), generated_password: true } : publicUser(row);
   }
 
   /**
@@ -206,7 +211,13 @@ export class Accounts {
     return { username, role, email };
   }
 
-  remove(body: { username?: unknown }): string {
+  /** True while `user` is the first-start admin and the generated password has not been changed. */
+  usesGeneratedPassword(user: UserRow): boolean {
+    return user.username === "admin" && existsSync(join(this.deps.dataDir, INITIAL_PASSWORD_FILE));
+  }
+
+  /** `me`: the signed-in user, who may not delete themselves (one tap would lock them out). */
+  remove(body: { username?: unknown }, me: UserRow): string {
     if (typeof body.username !== "string" || body.username.trim() === "") throw new Invalid(MSG.usernameRequired);
     const username = body.username.trim();
     const revoked = transaction(this.db, () => {
@@ -215,6 +226,7 @@ export class Accounts {
       if (row.role === "admin" && this.users.countByRole("admin") <= 1) {
         throw new Conflict(`User ${row.username} is the last admin and cannot be deleted`);
       }
+      if (row.id === me.id) throw new Conflict(PANEL_MSG.cannotDeleteSelf);
       const ids = this.sessions.deleteForUser(row.id);
       this.users.delete(row.id);
       return { ids, name: row.username };

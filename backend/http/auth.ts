@@ -6,7 +6,6 @@ import { readObject } from "./body.ts";
 import type { Ctx, Route } from "./routes.ts";
 import { sessionOf } from "./routes.ts";
 import { SESSION_COOKIE } from "./guards.ts";
-import { publicUser } from "../store/users.ts";
 import type { User } from "../../shared/api.ts";
 import { secondStepAnswer } from "./secondfactor.ts";
 
@@ -70,7 +69,7 @@ export function authRoutes(ctx: AppContext): Route[] {
       beforeEnrolment: true,
       handler: (c) => {
         const s = sessionOf(c);
-        return c.json({ ...publicUser(s.user), ...(s.mustEnrol ? { must_enrol: true } : {}) });
+        return c.json({ ...accounts.sessionUser(s.user), ...(s.mustEnrol ? { must_enrol: true } : {}) });
       },
     },
   ];

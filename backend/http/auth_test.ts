@@ -183,7 +183,7 @@ Deno.test("PANEL_ADMIN_PASSWORD sets the first password and no file is written",
   await p.login("admin", ADMIN_PASSWORD);
 }));
 
-Deno.test("changing the admin password removes the initial password file", async () => {
+Deno.test("the generated password is flagged until changed; changing it removes the initial password file", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "panel-boot-"));
   try {
     const r = loadConfig(["--data-dir", dataDir], {});
@@ -194,13 +194,17 @@ Deno.test("changing the admin password removes the initial password file", async
     const p = await startPanel({ dataDir });
     try {
       const c = await p.login("admin", password);
+      assert.equal((await c.get("/api/user/status")).body.generated_password, true);
       const res = await c.post("/api/user/password", {
         old_password: password,
-        new_password: "changed!",
-        new_password_confirmation: "changed!",
+        new_password: "changed password",
+        new_password_confirmation: "changed password",
       });
       assert.equal(res.status, 200);
       assert.ok(!existsSync(join(dataDir, INITIAL_PASSWORD_FILE)));
+      assert.deepEqual((await c.get("/api/user/status")).body, { username: "admin", role: "admin", email: "" });
+      const again = await p.login("admin", "changed password");
+      assert.equal((await again.get("/api/user/status")).body.generated_password, undefined);
     } finally {
       await p.close();
     }

@@ -32,7 +32,7 @@ export function userRoutes(ctx: AppContext): Route[] {
       role: "admin",
       handler: async (c) => {
         const me = sessionOf(c);
-        const removed = accounts.remove(await readObject(c));
+        const removed = accounts.remove(await readObject(c), me.user);
         c.set("activity", { detail: removed });
         if (removed.toLowerCase() === me.user.username.toLowerCase()) clearSessionCookie(c);
         return c.json(`User: ${removed} successfully removed.`);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ADMIN_PASSWORD, withPanel } from "../testing/harness.ts";
-import { MSG } from "../../shared/messages.ts";
+import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 
 const alice = {
   username: "alice",
@@ -32,6 +32,8 @@ Deno.test("adding a user: the spec's validation messages, and nothing is stored 
     [{ ...alice, password_confirmation: "" }, 400, MSG.passwordConfirmationMismatch],
     [{ ...alice, password_confirmation: "different" }, 400, MSG.passwordConfirmationMismatch],
     [{ ...alice, role: "superuser" }, 400, /Roles are admin, operator and viewer/],
+    [{ ...alice, password: "a", password_confirmation: "a" }, 400, PANEL_MSG.passwordTooShort],
+    [{ ...alice, password: "123456789", password_confirmation: "123456789" }, 400, PANEL_MSG.passwordTooShort],
     [{ ...alice, email: "not an address" }, 400, /valid email/],
     [{ ...alice, username: "al ice" }, 400, /without spaces/],
     [{ ...alice, username: "x".repeat(65) }, 400, /at most 64/],
@@ -76,25 +78,30 @@ Deno.test("removing users: unknown is 404, the last admin is kept, removal revok
   assert.equal((await c.get("/api/user/list")).body.length, 1);
 }));
 
-Deno.test("removing yourself (not the last admin) signs you out", withPanel(async (p) => {
+Deno.test("removing yourself is refused, even when another admin is left", withPanel(async (p) => {
   const admin = await p.login();
   await admin.post("/api/user/add", alice);
   const me = await p.login("alice", alice.password);
-  const r = await me.post("/api/user/remove", { username: "alice" });
-  assert.equal(r.status, 200);
-  assert.equal(me.cookie, undefined);
-  assert.equal((await me.get("/api/user/status")).status, 401);
+  for (const name of ["alice", "ALICE"]) {
+    const r = await me.post("/api/user/remove", { username: name });
+    assert.deepEqual([r.status, r.body], [409, PANEL_MSG.cannotDeleteSelf]);
+  }
+  assert.equal((await me.get("/api/user/status")).status, 200, "still signed in");
+  assert.equal((await admin.get("/api/user/list")).body.length, 2);
+  // Another admin can.
+  assert.equal((await admin.post("/api/user/remove", { username: "alice" })).status, 200);
 }));
 
 Deno.test("changing the password: required fields, matching confirmation, correct old password", withPanel(async (p) => {
   const c = await p.login();
-  const good = { old_password: ADMIN_PASSWORD, new_password: "brand new", new_password_confirmation: "brand new" };
+  const good = { old_password: ADMIN_PASSWORD, new_password: "brand new one", new_password_confirmation: "brand new one" };
   const cases: [Record<string, unknown>, string][] = [
     [{ ...good, old_password: "" }, MSG.oldPasswordRequired],
     [{ ...good, new_password: "" }, MSG.newPasswordRequired],
     [{ ...good, new_password_confirmation: "" }, MSG.newPasswordConfirmationRequired],
     [{ ...good, new_password_confirmation: "brand old" }, "New Password Confirmation must match the New Password"],
     [{ ...good, old_password: "wrong" }, "Old Password is wrong"],
+    [{ ...good, new_password: "too short", new_password_confirmation: "too short" }, PANEL_MSG.passwordTooShort],
   ];
   for (const [body, message] of cases) {
     const r = await c.post("/api/user/password", body);
@@ -103,5 +110,5 @@ Deno.test("changing the password: required fields, matching confirmation, correc
   // Nothing changed: the old password still works.
   await p.login("admin", ADMIN_PASSWORD);
   assert.equal((await c.post("/api/user/password", good)).status, 200);
-  await p.login("admin", "brand new");
+  await p.login("admin", "brand new one");
 }));

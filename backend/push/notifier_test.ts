@@ -53,8 +53,8 @@ Deno.test("each kind of status change reaches the devices that want it, signed a
 
 Deno.test("every user's devices get the alert", withPush(async (p, fake) => {
   const admin = await p.login();
-  await admin.post("/api/user/add", { username: "eve", role: "admin", email: "e@x.y", password: "pw", password_confirmation: "pw" });
-  const eve = await p.login("eve", "pw");
+  await admin.post("/api/user/add", { username: "eve", role: "admin", email: "e@x.y", password: "pw".repeat(5), password_confirmation: "pw".repeat(5) });
+  const eve = await p.login("eve", "pw".repeat(5));
   const a = await subscribeDevice(admin, fake);
   const e = await subscribeDevice(eve, fake);
   p.ctx.bus.emit("server.status", changes.crashed());

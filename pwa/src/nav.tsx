@@ -1,4 +1,5 @@
-// The sidebar links, in the spec's order. An area that adds a page adds its link here.
+// The sidebar links, in groups a newcomer can scan on a phone: the server itself, the world it runs, the
+// people who play on it, and the panel. An area that adds a page adds its link to the group it belongs to.
 
 import type { ReactNode } from "react";
 import DashboardIcon from "@mui/icons-material/Dashboard";
@@ -16,6 +17,7 @@ import BackupIcon from "@mui/icons-material/Backup";
 import ScheduleIcon from "@mui/icons-material/Schedule";
 import HistoryIcon from "@mui/icons-material/History";
 import AccountCircleIcon from "@mui/icons-material/AccountCircle";
+import ManageSearchIcon from "@mui/icons-material/ManageSearch";
 import type { Role } from "../../shared/api.ts";
 
 export interface NavItem {
@@ -28,21 +30,56 @@ export interface NavItem {
   role?: Role;
 }
 
-export const NAV: NavItem[] = [
-  { to: "/", label: "Controls", icon: <DashboardIcon /> },
-  { to: "/saves", label: "Saves", icon: <SaveIcon /> },
-  { to: "/mods", label: "Mods", icon: <ExtensionIcon /> },
-  { to: "/backups", label: "Backups", icon: <BackupIcon /> },
-  { to: "/schedules", label: "Schedules", icon: <ScheduleIcon /> },
-  { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
-  { to: "/players", label: "Players", icon: <GroupsIcon />, end: true },
-  { to: "/players/history", label: "Player history", icon: <HistoryIcon /> },
-  { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
-  { to: "/console", label: "Console", icon: <TerminalIcon /> },
-  { to: "/logs", label: "Logs", icon: <ArticleIcon /> },
-  { to: "/user-management", label: "Users", icon: <PeopleIcon />, role: "admin" },
-  { to: "/activity", label: "Activity", icon: <HistoryIcon />, role: "admin" },
-  { to: "/account", label: "Account", icon: <AccountCircleIcon /> },
-  { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
-  { to: "/help", label: "Help", icon: <HelpIcon /> },
+export type NavGroupId = "server" | "world" | "players" | "panel";
+
+export interface NavGroup {
+  id: NavGroupId;
+  label: string;
+  items: NavItem[];
+}
+
+export const NAV_GROUPS: NavGroup[] = [
+  {
+    id: "server",
+    label: "Server",
+    items: [
+      { to: "/", label: "Controls", icon: <DashboardIcon /> },
+      { to: "/console", label: "Console", icon: <TerminalIcon /> },
+      { to: "/logs", label: "Logs", icon: <ArticleIcon /> },
+      { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
+      { to: "/schedules", label: "Schedules", icon: <ScheduleIcon /> },
+    ],
+  },
+  {
+    id: "world",
+    label: "World",
+    items: [
+      { to: "/saves", label: "Saves", icon: <SaveIcon /> },
+      { to: "/backups", label: "Backups", icon: <BackupIcon /> },
+      { to: "/mods", label: "Mods", icon: <ExtensionIcon /> },
+      { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },
+    ],
+  },
+  {
+    id: "players",
+    label: "Players",
+    items: [
+      { to: "/players", label: "Players", icon: <GroupsIcon />, end: true },
+      { to: "/players/history", label: "Player history", icon: <HistoryIcon /> },
+    ],
+  },
+  {
+    id: "panel",
+    label: "Panel",
+    items: [
+      { to: "/user-management", label: "Users", icon: <PeopleIcon />, role: "admin" },
+      { to: "/activity", label: "Activity", icon: <ManageSearchIcon />, role: "admin" },
+      { to: "/account", label: "Account", icon: <AccountCircleIcon /> },
+      { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
+      { to: "/help", label: "Help", icon: <HelpIcon /> },
+    ],
+  },
 ];
+
+/** Every link, group by group. */
+export const NAV: NavItem[] = NAV_GROUPS.flatMap((g) => g.items);

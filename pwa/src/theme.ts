@@ -15,11 +15,16 @@ export const factorio = {
   muted: "#a8a29c",
   orange: "#ff9f1b",
   green: "#5eb663",
-  red: "#e3412b",
+  // Light enough for red text on the charcoal frames (4.9:1), with dark text on red buttons (7.2:1):
+  // white on the game's own darker red only reaches 4.15:1, below WCAG AA.
+  red: "#ff7361",
   grey: "#8e8e8e",
 };
 
 const bevel = `inset 0 0 0 1px #000, inset 2px 2px 0 ${factorio.frameLight}, 0 3px 8px rgba(0,0,0,0.55)`;
+/** Phones and small tablets: every control at least 44 px in both directions, so a thumb hits it. */
+const TOUCH = "@media (max-width: 899.95px)";
+
 const insetShadow = "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000";
 
 export const theme = createTheme({
@@ -28,7 +33,7 @@ export const theme = createTheme({
     primary: { main: factorio.orange, contrastText: "#1a1208" },
     secondary: { main: factorio.grey, contrastText: "#111" },
     success: { main: factorio.green, contrastText: "#0b1a0c" },
-    error: { main: factorio.red },
+    error: { main: factorio.red, contrastText: "#1a0a08" },
     warning: { main: "#f0c419" },
     background: { default: factorio.page, paper: factorio.frame },
     text: { primary: factorio.text, secondary: factorio.muted },
@@ -72,6 +77,7 @@ export const theme = createTheme({
       defaultProps: { variant: "contained", disableElevation: true },
       styleOverrides: {
         root: {
+          [TOUCH]: { minHeight: 44 },
           borderRadius: 2,
           boxShadow: "inset 0 0 0 1px #000, inset 1px 1px 0 rgba(255,255,255,0.35)",
           "&:hover": { boxShadow: "inset 0 0 0 1px #000, inset 1px 1px 0 rgba(255,255,255,0.5)" },
@@ -79,9 +85,20 @@ export const theme = createTheme({
       },
     },
     MuiTextField: { defaultProps: { variant: "outlined", size: "small", fullWidth: true } },
+    MuiIconButton: { styleOverrides: { root: { [TOUCH]: { minWidth: 44, minHeight: 44 } } } },
+    MuiCheckbox: { styleOverrides: { root: { [TOUCH]: { padding: 10 } } } },
+    MuiSwitch: {
+      styleOverrides: {
+        // The thumb's hit area is the switch base; 44 px high on phones, the track centred in it.
+        root: { [TOUCH]: { height: 44, padding: 15 } },
+        switchBase: { [TOUCH]: { padding: 12 } },
+      },
+    },
+    MuiTab: { styleOverrides: { root: { [TOUCH]: { minHeight: 48 } } } },
     MuiOutlinedInput: {
       styleOverrides: {
         root: {
+          [TOUCH]: { minHeight: 44 },
           backgroundColor: factorio.insetDeep,
           boxShadow: "inset 0 2px 3px rgba(0,0,0,0.8)",
         },
@@ -107,6 +124,7 @@ export const theme = createTheme({
     MuiListItemButton: {
       styleOverrides: {
         root: {
+          [TOUCH]: { minHeight: 44 },
           borderLeft: "3px solid transparent",
           "&.active": {
             borderLeftColor: factorio.orange,

@@ -66,6 +66,7 @@ test("create a user, sign in as them, change their password, delete them, sign o
   await page.goto("/user-management");
   await signIn(page, "admin", ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Delete user bob" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: "User: bob successfully removed." })).toBeVisible();
   await expect(users.getByRole("row", { name: /bob/ })).toHaveCount(0);
   await signOut(page);

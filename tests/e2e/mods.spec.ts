@@ -87,6 +87,7 @@ test("upload a mod, create a pack, change the mods, load the pack back", async (
   await installed(page).getByRole("switch", { name: "Enable space-age" }).click();
   await expect(installed(page).getByRole("switch", { name: "Enable space-age" })).not.toBeChecked();
   await installed(page).getByRole("button", { name: "Delete belt-balancer" }).click();
+  await page.getByRole("dialog", { name: "Delete Mod" }).getByRole("button", { name: "Delete" }).click();
   await expect(installed(page).getByRole("row", { name: /Belt Balancer/ })).toHaveCount(0);
 
   await page.getByRole("button", { name: "Load mod pack Weekend" }).click();

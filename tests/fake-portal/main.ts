@@ -1,5 +1,5 @@
 // The fake mod portal as a process, for e2e tests, the benchmark and trying the Mods page by hand:
-//   deno run -A tests/fake-portal/main.ts [--extra-mods N] [--port P]
+//   npm run fake-portal -- [--extra-mods N] [--port P]
 // Prints one line of JSON with the URLs once it listens, e.g.
 //   {"url":"http://127.0.0.1:41234","cdnUrl":"http://127.0.0.1:41235","mods":13}
 // Start the panel with --mod-portal-url <url> --auth-url <url>; log in as engineer / "correct horse battery".

@@ -8,5 +8,7 @@ export const serverApi = {
   start: (body: StartRequest) => api.post<string>("/api/server/start", body),
   stop: () => api.get<string>("/api/server/stop"),
   kill: () => api.get<string>("/api/server/kill"),
+  /** Save & stop, then start the same save again; answers once the game hosts again. */
+  restart: () => api.post<string>("/api/server/restart", {}),
   logTail: (lines?: number) => api.get<string[]>(`/api/log/tail${lines ? `?lines=${lines}` : ""}`),
 };

@@ -1,22 +1,35 @@
 import { Chip } from "@mui/material";
 import { useSnapshot } from "valtio";
-import { badgeOf, server } from "../state/server.ts";
+import { badgeOf, type BadgeLabel, type LastKnown, server, shownStatus } from "../state/server.ts";
+import { connection } from "../state/connection.ts";
+import type { ServerStatus } from "../../../shared/api.ts";
 
-const COLORS = { Running: "success", Stopped: "error", Unknown: "default" } as const;
+const COLORS: Record<BadgeLabel, "success" | "error" | "warning" | "default"> = {
+  Running: "success",
+  Stopped: "error",
+  Starting: "warning",
+  Stopping: "warning",
+  Unknown: "default",
+};
 
-/** Running (green), Stopped (red), otherwise Unknown (grey), as the spec's sidebar shows it. */
+/** The server's state for the sidebar; offline, the last confirmed one, dashed to say it may be stale. */
 export function StatusBadge() {
-  const { status } = useSnapshot(server);
+  const snap = useSnapshot(server);
+  const { online } = useSnapshot(connection);
+  const { status, confirmedAt } = shownStatus(snap.status as ServerStatus | null, snap.lastKnown as LastKnown | null, online);
   const label = badgeOf(status);
-  const detail = status && label === "Unknown" ? ` (${status.status})` : "";
+  const stale = confirmedAt !== null;
   return (
     <Chip
       size="small"
       label={label}
       color={COLORS[label]}
-      title={`Server status: ${label}${detail}`}
+      variant={stale ? "outlined" : "filled"}
+      title={stale ? `Server status: ${label} (last known; the panel is not answering)` : `Server status: ${label}`}
+      aria-label={stale ? `Server status: ${label}, last known` : `Server status: ${label}`}
       data-testid="status-badge"
-      sx={label === "Unknown" ? { bgcolor: "#6b6b6b", color: "#f2f2f2" } : undefined}
+      data-stale={stale || undefined}
+      sx={label === "Unknown" ? { bgcolor: "#6b6b6b", color: "#f2f2f2" } : stale ? { borderStyle: "dashed" } : undefined}
     />
   );
 }

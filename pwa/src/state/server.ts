@@ -70,9 +70,32 @@ export function stopStatusUpdates(): void {
   server.status = null;
 }
 
-/** The badge label of the spec: Running, Stopped, or Unknown for everything else. */
-export function badgeOf(status: Pick<ServerStatus, "status"> | null): "Running" | "Stopped" | "Unknown" {
-  if (status?.status === "running") return "Running";
-  if (status?.status === "stopped") return "Stopped";
-  return "Unknown";
+export type BadgeLabel = "Running" | "Stopped" | "Starting" | "Stopping" | "Unknown";
+
+const BADGE: Record<ServerStatus["status"], BadgeLabel> = {
+  running: "Running",
+  stopped: "Stopped",
+  starting: "Starting",
+  stopping: "Stopping",
+};
+
+/**
+ * The badge label: the spec's Running and Stopped, and Starting and Stopping in between (a badge saying
+ * "Unknown" while the page says "Stopping" reads as a fault). Unknown only when nothing is known.
+ */
+export function badgeOf(status: Pick<ServerStatus, "status"> | null): BadgeLabel {
+  return status ? BADGE[status.status] ?? "Unknown" : "Unknown";
+}
+
+/**
+ * What to show as the server's status: the live one, or offline the last one the panel confirmed
+ * (flagged, with its time), so the badge, the Controls card and the offline banner agree.
+ */
+export function shownStatus(
+  live: ServerStatus | null,
+  lastKnown: LastKnown | null,
+  online: boolean,
+): { status: ServerStatus | null; confirmedAt: string | null } {
+  if (online || !lastKnown) return { status: live, confirmedAt: null };
+  return { status: lastKnown.status, confirmedAt: lastKnown.at };
 }

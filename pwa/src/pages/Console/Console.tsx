@@ -1,5 +1,8 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
-import { Box, TextField, Typography } from "@mui/material";
+import { Box, Button, IconButton, TextField, Typography, useMediaQuery } from "@mui/material";
+import SendIcon from "@mui/icons-material/Send";
+import HistoryIcon from "@mui/icons-material/History";
+import ArrowDownwardIcon from "@mui/icons-material/ArrowDownward";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { server } from "../../state/server.ts";
@@ -18,11 +21,21 @@ const HISTORY_MAX = 100;
 // Earlier commands, newest last. Module state: it survives leaving the page and coming back.
 const history: string[] = [];
 
-/** The live game log: replayed recent lines on open, then live, following the bottom unless scrolled up. */
+/**
+ * The live game log: replayed recent lines on open, then live, following the bottom unless the user
+ * scrolled up. Only a scroll upwards stops following: the scroll event of our own jump to the bottom
+ * arrives after more lines may have grown the box, and must not count as the user leaving the bottom.
+ */
 function GameLog() {
   const [lines, setLines] = useState<{ id: number; text: string }[]>([]);
   const box = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
+  const lastTop = useRef(0);
+  const [following, setFollowing] = useState(true);
+  const setFollow = (on: boolean) => {
+    follow.current = on;
+    setFollowing(on);
+  };
 
   useEffect(() => {
     let id = 0;
@@ -41,25 +54,54 @@ function GameLog() {
 
   useEffect(() => {
     const el = box.current;
-    if (el && follow.current) el.scrollTop = el.scrollHeight;
+    if (el && follow.current) {
+      el.scrollTop = el.scrollHeight;
+      lastTop.current = el.scrollTop;
+    }
   }, [lines]);
 
+  const toBottom = () => {
+    const el = box.current;
+    if (!el) return;
+    setFollow(true);
+    el.scrollTop = el.scrollHeight;
+    lastTop.current = el.scrollTop;
+  };
+
   return (
+    <Box sx={{ position: "relative" }}>
     <Box
       ref={box}
       role="log"
       aria-label="Game log"
       aria-live="polite"
+      tabIndex={0}
+      data-following={following}
       onScroll={(e) => {
         const el = e.currentTarget;
-        follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+        const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+        if (atBottom) setFollow(true);
+        else if (el.scrollTop < lastTop.current - 2) setFollow(false);
+        lastTop.current = el.scrollTop;
       }}
-      sx={[logBoxSx, { height: { xs: "55vh", md: "62vh" } }]}
+      sx={[logBoxSx, { height: { xs: "calc(100dvh - 330px)", md: "62vh" }, minHeight: 200 }]}
     >
       {lines.length === 0 && <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>Waiting for the game's output...</Typography>}
       {lines.map((l) => (
         <Box key={l.id} sx={{ color: lineColor(l.text) }}>{l.text}</Box>
       ))}
+    </Box>
+    {!following && (
+      <Button
+        size="small"
+        color="secondary"
+        startIcon={<ArrowDownwardIcon />}
+        onClick={toBottom}
+        sx={{ position: "absolute", right: 12, bottom: 12 }}
+      >
+        Newest lines
+      </Button>
+    )}
     </Box>
   );
 }
@@ -71,24 +113,40 @@ function lineColor(line: string): string | undefined {
   return undefined;
 }
 
-/** The command line: Enter sends and clears, up/down walk through earlier commands. */
+/**
+ * The command line: Enter or Send sends and clears; on a keyboard, up/down walk through earlier commands,
+ * on a phone the Previous button does.
+ */
 function CommandInput() {
   const [text, setText] = useState("");
   const [pos, setPos] = useState<number | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+
+  function send() {
+    const command = text.trim();
+    if (command === "") return;
+    if (!socket.command(command)) {
+      showFlash("Not connected to the panel: the command was not sent. It reconnects in a few seconds.", "error");
+      return;
+    }
+    if (history[history.length - 1] !== command) history.push(command);
+    if (history.length > HISTORY_MAX) history.shift();
+    setText("");
+    setPos(null);
+  }
+
+  function previous() {
+    if (history.length === 0) return;
+    const next = pos === null ? history.length - 1 : Math.max(0, pos - 1);
+    setPos(next);
+    setText(history[next]);
+    input.current?.focus();
+  }
 
   function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
     if (e.key === "Enter") {
       e.preventDefault();
-      const command = text.trim();
-      if (command === "") return;
-      if (!socket.command(command)) {
-        showFlash("Not connected to the panel: the command was not sent. It reconnects in a few seconds.", "error");
-        return;
-      }
-      if (history[history.length - 1] !== command) history.push(command);
-      if (history.length > HISTORY_MAX) history.shift();
-      setText("");
-      setPos(null);
+      send();
     } else if (e.key === "ArrowUp" && history.length > 0) {
       e.preventDefault();
       const next = pos === null ? history.length - 1 : Math.max(0, pos - 1);
@@ -107,8 +165,19 @@ function CommandInput() {
     }
   }
 
+  const phone = useMediaQuery("(pointer: coarse), (max-width: 899.95px)");
   return (
+    <Box
+      component="form"
+      aria-label="Send to the game"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+      sx={{ display: "flex", gap: 1, alignItems: "flex-start" }}
+    >
     <TextField
+      inputRef={input}
       label="Command"
       placeholder="/players, /time, or text to chat as the server"
       value={text}
@@ -117,10 +186,20 @@ function CommandInput() {
         setPos(null);
       }}
       onKeyDown={onKeyDown}
-      autoFocus
+      // On a phone the keyboard would cover the log the moment the page opens.
+      autoFocus={!phone}
       slotProps={{ htmlInput: { autoComplete: "off", autoCapitalize: "off", spellCheck: false, enterKeyHint: "send" } }}
-      helperText="Enter sends; the up and down arrows bring back earlier commands."
+      helperText={phone
+        ? "Send runs it; Previous brings back earlier commands."
+        : "Enter sends; the up and down arrows bring back earlier commands."}
     />
+    {phone && (
+      <IconButton aria-label="Previous" onClick={previous} disabled={history.length === 0} sx={{ mt: 0 }}>
+        <HistoryIcon />
+      </IconButton>
+    )}
+    <Button type="submit" endIcon={<SendIcon />} sx={{ flexShrink: 0, minHeight: 44 }}>Send</Button>
+    </Box>
   );
 }
 

@@ -16,7 +16,7 @@ export default function Help() {
       <Panel title="Bugs and help">
         <Stack spacing={1}>
           <Typography>Found a bug, or stuck? Look through the issue tracker, or open a new issue there.</Typography>
-          <Link href={PROJECT_ISSUES_URL} target="_blank" rel="noopener noreferrer" sx={{ display: "inline-flex", gap: 0.5, alignItems: "center" }}>
+          <Link href={PROJECT_ISSUES_URL} target="_blank" rel="noopener noreferrer" sx={{ display: "inline-flex", gap: 0.5, alignItems: "center", minHeight: { xs: 44, md: "auto" } }}>
             Issue tracker <OpenInNewIcon fontSize="inherit" />
           </Link>
         </Stack>
@@ -24,7 +24,7 @@ export default function Help() {
       <Panel title="Helpful resources">
         <Stack spacing={1}>
           <Typography>How multiplayer and dedicated servers work, from the Factorio wiki.</Typography>
-          <Link href={FACTORIO_MULTIPLAYER_WIKI_URL} target="_blank" rel="noopener noreferrer" sx={{ display: "inline-flex", gap: 0.5, alignItems: "center" }}>
+          <Link href={FACTORIO_MULTIPLAYER_WIKI_URL} target="_blank" rel="noopener noreferrer" sx={{ display: "inline-flex", gap: 0.5, alignItems: "center", minHeight: { xs: 44, md: "auto" } }}>
             Factorio wiki: Multiplayer <OpenInNewIcon fontSize="inherit" />
           </Link>
         </Stack>

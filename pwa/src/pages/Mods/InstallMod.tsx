@@ -82,7 +82,7 @@ function PortalLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
       )}
       <Box sx={{ display: "flex", gap: 2, alignItems: "center", flexWrap: "wrap" }}>
         <Button type="submit" disabled={busy}>Login</Button>
-        <Link component="button" type="button" onClick={() => {
+        <Link component="button" type="button" sx={{ minHeight: { xs: 44, md: "auto" } }} onClick={() => {
           setWithToken(!withToken);
           setErrors({});
         }}>

@@ -6,7 +6,7 @@ import type { Searcher } from "./portalSearch.ts";
 import Mods from "./Mods.tsx";
 import { server } from "../../state/server.ts";
 import { flash } from "../../state/flash.ts";
-import { MSG } from "../../../../shared/messages.ts";
+import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import type { Mod, ServerStatus } from "../../../../shared/api.ts";
 
 const status = (s: ServerStatus["status"]): ServerStatus => ({
@@ -101,16 +101,35 @@ describe("Mods page", () => {
   const renderPage = () => render(<MemoryRouter><Mods /></MemoryRouter>);
 
   for (const s of [null, "running", "starting", "stopping"] as const) {
-    it(`while the server is ${s ?? "unknown"}, says changes are disabled and lists the mods read-only`, async () => {
+    it(`while the server is ${s ?? "unknown"}, says why changes wait and lists the mods read-only`, async () => {
       server.status = s ? status(s) : null;
       renderPage();
-      expect(await screen.findByText(MSG.modsDisabledWhileRunning)).toBeTruthy();
+      // Unknown is not "running": it says it is still finding out.
+      expect(await screen.findByText(s ? MSG.modsDisabledWhileRunning : PANEL_MSG.modsWaitForStatus)).toBeTruthy();
+      if (!s) expect(screen.queryByText(MSG.modsDisabledWhileRunning)).toBeNull();
       expect(await screen.findByText("Belt Balancer")).toBeTruthy();
       expect(screen.queryByRole("tab", { name: "Install Mod" })).toBeNull();
       expect((screen.getByRole("switch", { name: "Enable belt-balancer" }) as HTMLInputElement).disabled).toBe(true);
       expect(screen.queryByRole("button", { name: "Delete belt-balancer" })).toBeNull();
     });
   }
+
+  it("deleting one mod asks first, with Cancel focused", async () => {
+    server.status = status("stopped");
+    renderPage();
+    fireEvent.click(await screen.findByRole("button", { name: "Delete belt-balancer" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.textContent).toContain(PANEL_MSG.deleteModConfirm("belt-balancer"));
+    const calls = () => fetchSpy.mock.calls.filter(([u]) => u === "/api/mods/delete");
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Cancel"));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(calls()).toHaveLength(0);
+    fireEvent.click(await screen.findByRole("button", { name: "Delete belt-balancer" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(calls()).toHaveLength(1));
+    expect(JSON.parse(String(calls()[0][1]?.body))).toEqual({ name: "belt-balancer" });
+  });
 
   it("when stopped: the three tabs, the Mods card with its buttons, the Mod packs card", async () => {
     server.status = status("stopped");

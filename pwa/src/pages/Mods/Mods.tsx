@@ -28,6 +28,7 @@ import { showFlash } from "../../state/flash.ts";
 import { server } from "../../state/server.ts";
 import { InstallMod } from "./InstallMod.tsx";
 import { LoadFromSave } from "./LoadFromSave.tsx";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ModPacks } from "./ModPacks.tsx";
 import { ModsTable } from "./ModsTable.tsx";
 import { ModSettings } from "./ModSettings.tsx";
@@ -64,7 +65,7 @@ function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () =>
         />
       </DialogContent>
       <DialogActions>
-        <Button color="secondary" onClick={onClose}>Cancel</Button>
+        <Button color="secondary" onClick={onClose} autoFocus>Cancel</Button>
         <Button color="error" onClick={() => {
           onConfirm(modSettings);
           onClose();
@@ -87,6 +88,7 @@ export default function Mods() {
   const [pageTab, setPageTab] = useState<PageTab>("mods");
   const [work, setWork] = useState<Work | null>(null);
   const [confirmDeleteAll, setConfirmDeleteAll] = useState(false);
+  const [toDelete, setToDelete] = useState<Mod | null>(null);
   // Bumped after changes that packs care about (a pack loaded, mods changed).
   const [version, setVersion] = useState(0);
 
@@ -166,7 +168,10 @@ export default function Mods() {
     return (
       <Page title="Mods">
         <PageTabs value={pageTab} onChange={setPageTab} />
-        <Alert severity="warning">{MSG.modsDisabledWhileRunning}</Alert>
+        {status === null
+          // Not known yet (loading, or offline): do not claim the server runs.
+          ? <Alert severity="info">{PANEL_MSG.modsWaitForStatus}</Alert>
+          : <Alert severity="warning">{MSG.modsDisabledWhileRunning}</Alert>}
         <Panel title="Mods">
           <ModsTable label="Installed mods" mods={mods ?? []} readOnly />
         </Panel>
@@ -200,7 +205,7 @@ export default function Mods() {
               updates={updates}
               disabled={busy}
               onToggle={(m) => void change(`Switching ${m.name}`, () => modsApi.toggle(m.name))}
-              onDelete={(m) => void change(`Deleting ${m.name}`, () => modsApi.remove(m.name))}
+              onDelete={setToDelete}
               onUpdate={(u) => void update(u)}
               onPin={(m, pinned) => void change(`${pinned ? "Pinning" : "Unpinning"} ${m.name}`, () => modsApi.pin(m.name, pinned))}
             /></ReadOnly>
@@ -221,6 +226,19 @@ export default function Mods() {
       </Panel>
 
       <ReadOnly><ModPacks run={run} disabled={busy} onLoaded={reload} version={version} /></ReadOnly>
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete Mod"
+        message={toDelete ? PANEL_MSG.deleteModConfirm(toDelete.name) : ""}
+        confirmLabel="Delete"
+        danger
+        onConfirm={() => {
+          const m = toDelete;
+          if (m) void change(`Deleting ${m.name}`, () => modsApi.remove(m.name));
+        }}
+        onClose={() => setToDelete(null)}
+      />
 
       <DeleteAll
         open={confirmDeleteAll}

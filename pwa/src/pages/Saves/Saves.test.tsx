@@ -38,6 +38,10 @@ class FakeXhr {
     this.url = url;
   }
   setRequestHeader() {}
+  // The panel's own answers carry no proxy marker to look for.
+  getResponseHeader(): string | null {
+    return null;
+  }
   send(body: FormData) {
     this.body = body;
     FakeXhr.last = this;

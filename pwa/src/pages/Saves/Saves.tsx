@@ -17,6 +17,7 @@ import {
   TextField,
   Tooltip,
   Typography,
+  useMediaQuery,
 } from "@mui/material";
 import DownloadIcon from "@mui/icons-material/Download";
 import RefreshIcon from "@mui/icons-material/Refresh";
@@ -36,6 +37,7 @@ import { useCan } from "../../state/access.ts";
 import { ViewerNote } from "../../components/ReadOnly.tsx";
 import { WorldGenerator } from "./generator/WorldGenerator.tsx";
 import { Scenarios } from "./Scenarios.tsx";
+import { insetBox } from "../../theme.ts";
 
 /** A failed create: the reason, then the game's output scrolled to its end, where the game says why. */
 function CreateFailure({ message, onClose }: { message: string; onClose: () => void }) {
@@ -136,8 +138,9 @@ function CreateSave({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-function UploadSave({ onUploaded }: { onUploaded: () => void }) {
+function UploadSave({ onUploaded, existing }: { onUploaded: () => void; existing: string[] }) {
   const [file, setFile] = useState<File | null>(null);
+  const [replace, setReplace] = useState<File | null>(null);
   const [error, setError] = useState<string>();
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const abort = useRef<() => void>(undefined);
@@ -151,6 +154,12 @@ function UploadSave({ onUploaded }: { onUploaded: () => void }) {
     const problem = saveUploadNameProblem(file.name);
     if (problem) return setError(problem);
     setError(undefined);
+    // Same name: the upload would replace that save, so ask first.
+    if (existing.includes(file.name)) return setReplace(file);
+    await upload(file);
+  }
+
+  async function upload(file: File) {
     setProgress({ loaded: 0, total: file.size });
     const job = savesApi.upload(file, setProgress);
     abort.current = job.abort;
@@ -212,6 +221,15 @@ function UploadSave({ onUploaded }: { onUploaded: () => void }) {
           {progress && <Button color="secondary" onClick={() => abort.current?.()}>Cancel</Button>}
         </Box>
       </Stack>
+      <ConfirmDialog
+        open={replace !== null}
+        title="Replace save"
+        message={replace ? PANEL_MSG.replaceSaveConfirm(replace.name) : ""}
+        confirmLabel="Replace"
+        danger
+        onConfirm={() => replace && void upload(replace)}
+        onClose={() => setReplace(null)}
+      />
     </Panel>
   );
 }
@@ -230,7 +248,41 @@ function SaveDate({ iso }: { iso: string }) {
   );
 }
 
+function SaveActions({ save, onDelete }: { save: Save; onDelete: (name: string) => void }) {
+  return (
+    <>
+      <Tooltip title="Download">
+        <IconButton component="a" href={savesApi.downloadUrl(save.name)} download={save.name} aria-label={`Download ${save.name}`}>
+          <DownloadIcon />
+        </IconButton>
+      </Tooltip>
+      <DeleteButton title="Delete" label={`Delete ${save.name}`} onClick={() => onDelete(save.name)} />
+    </>
+  );
+}
+
+/** Phones: one card per save, name on top, date and size below, the actions at the right at full size. */
+function SavesCards({ saves, onDelete }: { saves: Save[]; onDelete: (name: string) => void }) {
+  return (
+    <Box component="ul" aria-label="Saves" sx={{ listStyle: "none", m: 0, p: 0, display: "grid", gap: 1 }}>
+      {saves.map((s) => (
+        <Box component="li" key={s.name} sx={[insetBox, { p: 1.25, display: "flex", alignItems: "center", gap: 1 }]}>
+          <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+            <Typography sx={{ fontWeight: 700, overflowWrap: "anywhere" }}>{s.name}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {s.name === LOAD_LATEST ? "Starts the newest save" : `${formatSaveDate(s.last_mod)} · ${formatSaveSize(s.size)}`}
+            </Typography>
+          </Box>
+          {s.name !== LOAD_LATEST && <Box sx={{ display: "flex", flexShrink: 0 }}><SaveActions save={s} onDelete={onDelete} /></Box>}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
 function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (name: string) => void; onRefresh: () => void }) {
+  // Below MUI's "sm" breakpoint, written out so the page needs no theme provider.
+  const narrow = useMediaQuery("(max-width: 599.95px)", { noSsr: true });
   return (
     <Panel
       title="Saves"
@@ -240,6 +292,7 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
         </Tooltip>
       }
     >
+      {narrow ? <SavesCards saves={saves} onDelete={onDelete} /> : (
       <TableContainer>
         <Table size="small" aria-label="Saves">
           <TableHead>
@@ -269,23 +322,7 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
                     <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}><SaveDate iso={s.last_mod} /></TableCell>
                     <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">{formatSaveSize(s.size)}</TableCell>
                     <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">
-                      <Tooltip title="Download">
-                        <IconButton
-                          component="a"
-                          href={savesApi.downloadUrl(s.name)}
-                          download={s.name}
-                          aria-label={`Download ${s.name}`}
-                          sx={{ p: { xs: 0.5, sm: 1 } }}
-                        >
-                          <DownloadIcon />
-                        </IconButton>
-                      </Tooltip>
-                      <DeleteButton
-                        title="Delete"
-                        label={`Delete ${s.name}`}
-                        onClick={() => onDelete(s.name)}
-                        sx={{ p: { xs: 0.5, sm: 1 } }}
-                      />
+                      <SaveActions save={s} onDelete={onDelete} />
                     </TableCell>
                   </TableRow>
                 )
@@ -293,6 +330,7 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
           </TableBody>
         </Table>
       </TableContainer>
+      )}
     </Panel>
   );
 }
@@ -323,7 +361,7 @@ export default function Saves() {
       {canChange && (
         <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
           <CreateSave onCreated={load} />
-          <UploadSave onUploaded={load} />
+          <UploadSave onUploaded={load} existing={saves.map((s) => s.name)} />
         </Box>
       )}
       <SavesTable saves={saves} onDelete={setConfirm} onRefresh={load} />

@@ -25,6 +25,7 @@ import { Page } from "../../components/Page.tsx";
 import { settingsApi } from "../../api/settings.ts";
 import { showFlash } from "../../state/flash.ts";
 import { server } from "../../state/server.ts";
+import { useUnsavedChanges } from "../../state/unsaved.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { ALLOW_COMMANDS, SECRET_MASK, type Settings } from "../../../../shared/settings.ts";
 import { buildBody, type Field, type FormValue, type FormValues, initialValues, type Item, layout } from "./form.ts";
@@ -155,9 +156,12 @@ function SettingInput({ field, value, error, onChange }: {
 }
 
 function SettingsForm({ loaded, onSaved }: { loaded: Settings; onSaved: () => void }) {
-  const [values, setValues] = useState<FormValues>(() => initialValues(loaded));
+  const [initial] = useState<FormValues>(() => initialValues(loaded));
+  const [values, setValues] = useState<FormValues>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const dirty = JSON.stringify(values) !== JSON.stringify(initial);
+  useUnsavedChanges(dirty);
   const formRef = useRef<HTMLFormElement>(null);
   const items: Item[] = layout(loaded);
 
@@ -183,7 +187,8 @@ function SettingsForm({ loaded, onSaved }: { loaded: Settings; onSaved: () => vo
   }
 
   return (
-    <Card component="form" ref={formRef} onSubmit={submit} noValidate aria-label="Server Settings">
+    // overflow visible: a clipping card would keep the sticky Save bar from sticking to the screen.
+    <Card component="form" ref={formRef} onSubmit={submit} noValidate aria-label="Server Settings" sx={{ overflow: "visible" }}>
       <CardContent>
         <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
           {items.map((item) =>
@@ -204,11 +209,37 @@ function SettingsForm({ loaded, onSaved }: { loaded: Settings; onSaved: () => vo
               )
           )}
         </Box>
-        <Box sx={{ mt: 3, display: "flex", gap: 2, alignItems: "center" }}>
-          <Button type="submit" disabled={busy}>Save</Button>
-          {busy && <CircularProgress size={22} aria-label="Saving" />}
-        </Box>
       </CardContent>
+      {/* The Save bar stays in view at the bottom while the long form scrolls (above the phone's bottom bar). */}
+      <Box
+        data-testid="save-bar"
+        sx={{
+          position: "sticky",
+          bottom: { xs: 60, md: 0 },
+          zIndex: 3,
+          display: "flex",
+          gap: 1.5,
+          alignItems: "center",
+          flexWrap: "wrap",
+          px: 2,
+          py: 1.25,
+          bgcolor: "#2a292a",
+          borderTop: "1px solid #000",
+          boxShadow: "0 -4px 8px rgba(0,0,0,0.45)",
+        }}
+      >
+        <Typography variant="body2" sx={{ flexGrow: 1, color: dirty ? "warning.main" : "text.secondary" }} role="status">
+          {dirty ? "Unsaved changes" : "No changes"}
+        </Typography>
+        {busy && <CircularProgress size={22} aria-label="Saving" />}
+        <Button color="secondary" disabled={busy || !dirty} onClick={() => {
+          setValues(initial);
+          setErrors({});
+        }}>
+          Discard
+        </Button>
+        <Button type="submit" disabled={busy}>Save</Button>
+      </Box>
     </Card>
   );
 }

@@ -18,7 +18,8 @@ import { Page, Panel } from "../../components/Page.tsx";
 import { usersApi } from "../../api/users.ts";
 import { showFlash } from "../../state/flash.ts";
 import type { User } from "../../../../shared/api.ts";
-import { MSG } from "../../../../shared/messages.ts";
+import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { validateNewUser, validatePasswordChange } from "../../../../shared/validation.ts";
 import { useForm } from "../../components/useForm.ts";
 import { session } from "../../state/session.ts";
@@ -26,6 +27,7 @@ import { useSnapshot } from "valtio";
 import { accessApi } from "../../api/access.ts";
 import { useCan } from "../../state/access.ts";
 import { type Role, ROLES } from "../../../../shared/api.ts";
+import { useLocation } from "react-router-dom";
 
 /** What each role may do, in the words the create form and the list show. */
 export const ROLE_HELP: Record<Role, string> = {
@@ -77,7 +79,16 @@ function UserList({ users, onDelete, onChanged }: { users: User[]; onDelete: (u:
                 <TableCell><RoleSelect user={u} onChanged={onChanged} /></TableCell>
                 <TableCell>{u.email}</TableCell>
                 <TableCell align="right">
-                  <DeleteButton title={`Delete ${u.username}`} label={`Delete user ${u.username}`} onClick={() => onDelete(u.username)} />
+                  {me?.username === u.username
+                    ? (
+                      <DeleteButton
+                        title="You cannot delete your own account"
+                        label={`Delete user ${u.username} (not possible: it is you)`}
+                        disabled
+                        onClick={() => {}}
+                      />
+                    )
+                    : <DeleteButton title={`Delete ${u.username}`} label={`Delete user ${u.username}`} onClick={() => onDelete(u.username)} />}
                 </TableCell>
               </TableRow>
             ))}
@@ -99,6 +110,8 @@ export function ChangePassword() {
       await usersApi.changePassword(form.values);
       showFlash(MSG.passwordChanged, "success");
       form.reset();
+      // The generated password is gone: the layout stops asking to change it.
+      if (session.user) session.user = { ...session.user, generated_password: undefined };
     } catch {
       // the client flashed the server's message
     } finally {
@@ -106,10 +119,17 @@ export function ChangePassword() {
     }
   }
   return (
+    <Box id="change-password" sx={{ scrollMarginTop: 16 }}>
     <Panel title="Change Password">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Change Password">
         <TextField label="Old Password" type="password" autoComplete="current-password" {...form.field("old_password")} />
-        <TextField label="New Password" type="password" autoComplete="new-password" {...form.field("new_password")} />
+        <TextField
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field("new_password")}
+          helperText={form.field("new_password").helperText ?? PANEL_MSG.passwordRule}
+        />
         <TextField
           label="New Password Confirmation"
           type="password"
@@ -119,6 +139,7 @@ export function ChangePassword() {
         <Box><Button type="submit" disabled={busy}>Change Password</Button></Box>
       </Stack>
     </Panel>
+    </Box>
   );
 }
 
@@ -150,7 +171,13 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
           {ROLES.map((r) => <MenuItem key={r} value={r}>{r}</MenuItem>)}
         </TextField>
         <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
-        <TextField label="Password" type="password" autoComplete="new-password" {...form.field("password")} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field("password")}
+          helperText={form.field("password").helperText ?? PANEL_MSG.passwordRule}
+        />
         <TextField label="Password Confirmation" type="password" autoComplete="new-password" {...form.field("password_confirmation")} />
         <Box><Button type="submit" disabled={busy}>Create User</Button></Box>
       </Stack>
@@ -173,6 +200,15 @@ export default function Users() {
     );
   }
 
+  const [toDelete, setToDelete] = useState<string | null>(null);
+  const { hash } = useLocation();
+  // From the "change the generated password" prompt: bring the form into view and focus it.
+  useEffect(() => {
+    if (hash !== "#change-password") return;
+    const el = document.getElementById("change-password");
+    el?.scrollIntoView({ block: "start" });
+    el?.querySelector("input")?.focus();
+  }, [hash]);
   async function remove(username: string) {
     try {
       showFlash(await usersApi.remove(username), "success");
@@ -184,7 +220,16 @@ export default function Users() {
 
   return (
     <Page title="Users">
-      <UserList users={users} onDelete={(u) => void remove(u)} onChanged={load} />
+      <UserList users={users} onDelete={setToDelete} onChanged={load} />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete User"
+        message={`Delete the user ${toDelete ?? ""}? They are signed out at once and can no longer sign in.`}
+        confirmLabel="Delete"
+        danger
+        onConfirm={() => toDelete && void remove(toDelete)}
+        onClose={() => setToDelete(null)}
+      />
       <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
         <ChangePassword />
         <CreateUser onCreated={load} />

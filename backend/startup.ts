@@ -1,0 +1,56 @@
+// What the panel prints when it starts listening: where to open it (this machine and the LAN addresses a
+// phone on the same network can use), why a phone wants HTTPS, and whether the game is where the panel
+// looks for it. A newcomer reads this first, so it names paths and next steps rather than internals.
+
+export interface StartupFacts {
+  scheme: "http" | "https";
+  bind: string;
+  port: number;
+  /** From Deno.networkInterfaces(); only IPv4 LAN addresses are shown (a phone types them). */
+  interfaces: { family: string; address: string; internal?: boolean }[];
+  factorioDir: string;
+  factorioBinary: string;
+  binaryFound: boolean;
+}
+
+const ANY = new Set(["0.0.0.0", "::", ""]);
+
+function isLoopback(address: string): boolean {
+  return address.startsWith("127.") || address === "::1";
+}
+
+function hostPart(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** The addresses to open the panel at: localhost first, then each LAN address when bound to all. */
+export function panelUrls(f: Pick<StartupFacts, "scheme" | "bind" | "port" | "interfaces">): { local: string; lan: string[] } {
+  const url = (host: string) => `${f.scheme}://${hostPart(host)}:${f.port}`;
+  if (!ANY.has(f.bind)) return { local: url(f.bind), lan: [] };
+  const lan = f.interfaces
+    .filter((i) => i.family === "IPv4" && !i.internal && !isLoopback(i.address))
+    .map((i) => url(i.address));
+  return { local: url("localhost"), lan: [...new Set(lan)] };
+}
+
+export function startupLines(f: StartupFacts): string[] {
+  const { local, lan } = panelUrls(f);
+  const lines = [`Factorio Panel listening on ${local}`];
+  if (lan.length > 0) lines.push(`  On your network: ${lan.join(", ")}`);
+  if (f.scheme === "http") {
+    lines.push(
+      "  Phones need HTTPS to install the panel as an app and to get alerts: serve it with --https-cert and",
+      "  --https-key, or behind a reverse proxy with a certificate (see the README, Deployment).",
+    );
+  }
+  if (!f.binaryFound) {
+    lines.push(
+      "",
+      `No Factorio found in ${f.factorioDir} (looked for ${f.factorioBinary}).`,
+      "  Download the headless server for Linux from https://factorio.com/download and unpack it there, or",
+      "  start the panel with --factorio-dir pointing at your Factorio directory. To try the panel without",
+      "  the game, run `npm run demo`.",
+    );
+  }
+  return lines;
+}
