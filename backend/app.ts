@@ -83,6 +83,10 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
       if (!fromOwnSite(c, ctx.config)) return c.json(PANEL_MSG.crossSiteRefused, 403);
       if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
       if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return c.json("Expected a WebSocket upgrade", 426);
+      // The gate limits frame sizes only on connections that opened with the upgrade (browsers always do).
+      if ((c.env as { webSocketGuarded?: boolean } | undefined)?.webSocketGuarded === false) {
+        return c.json("Open the WebSocket on a new connection", 400);
+      }
       return await next();
     },
     upgradeWebSocket((c) => ctx.hub.events(c.get("session")!)),

@@ -6,6 +6,7 @@ import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
+import { Gate } from "./serve/gate.ts";
 
 async function main(): Promise<number> {
   let result;
@@ -28,39 +29,41 @@ async function main(): Promise<number> {
 
   const tls = config.httpsCert && config.httpsKey
     ? { cert: Deno.readTextFileSync(config.httpsCert), key: Deno.readTextFileSync(config.httpsKey) }
-    : {};
+    : undefined;
   const scheme = config.httpsCert ? "https" : "http";
 
-  let server: Deno.HttpServer;
+  let server: Gate;
   try {
-    server = Deno.serve({
+    server = new Gate({
       port: config.port,
       hostname: config.bind,
-      ...tls,
-      onListen: ({ port }) => {
-        const shown = config.bind === "0.0.0.0" || config.bind === "::" ? "localhost" : config.bind;
-        const url = `${scheme}://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
-        console.log(`Factorio Panel listening on ${url}`);
-        ctx.log.info("Listening", { bind: config.bind, port, scheme });
-        if (bootstrap.createdAdmin?.password) {
-          console.log(
-            [
-              "",
-              "First start: created the user admin.",
-              `  Username: ${bootstrap.createdAdmin.username}`,
-              `  Password: ${bootstrap.createdAdmin.password}`,
-              `The password is also in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} (readable only by you).`,
-              "Sign in and change it under Users; the file is removed when you do.",
-              "",
-            ].join("\n"),
-          );
-        }
-      },
+      tls,
+      limits: { maxConnections: config.maxConnections, maxPerAddress: config.trustProxy ? null : undefined },
+      log: ctx.log,
+      handler: (req, info) => app.fetch(req, info),
       onError: (err) => {
         ctx.log.error("Request failed", { error: String(err) });
         return new Response(JSON.stringify("Internal error"), { status: 500 });
       },
-    }, app.fetch);
+    });
+    const port = server.addr.port;
+    const shown = config.bind === "0.0.0.0" || config.bind === "::" ? "localhost" : config.bind;
+    const url = `${scheme}://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
+    console.log(`Factorio Panel listening on ${url}`);
+    ctx.log.info("Listening", { bind: config.bind, port, scheme });
+    if (bootstrap.createdAdmin?.password) {
+      console.log(
+        [
+          "",
+          "First start: created the user admin.",
+          `  Username: ${bootstrap.createdAdmin.username}`,
+          `  Password: ${bootstrap.createdAdmin.password}`,
+          `The password is also in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} (readable only by you).`,
+          "Sign in and change it under Users; the file is removed when you do.",
+          "",
+        ].join("\n"),
+      );
+    }
   } catch (e) {
     const why = e instanceof Deno.errors.AddrInUse
       ? `port ${config.port} is already in use (choose another with --port)`

@@ -1,0 +1,435 @@
+// The connection gate: the panel's public listener. Deno.serve has no connection limit and no idle or
+// header timeout, and a failed accept (EMFILE under a flood) ends its server for good. So the panel
+// accepts connections itself, here, and relays each one to a Deno.serve bound to 127.0.0.1 on a port of
+// its own. The gate
+//   - survives accept errors (logged, at most once a minute), and sheds a waiting connection to free a file;
+//   - caps connections, in total and per client address; at the cap the longest-waiting connection that has
+//     not sent a request yet makes room, so a flood of idle sockets cannot keep a real browser out;
+//   - closes a connection that has sent no whole request within `headerTimeoutMs` of opening, one where
+//     the panel has nothing in hand and sent nothing for `idleTimeoutMs`, and one that stopped reading
+//     what the panel sends for as long;
+//   - reads the frame headers of WebSocket connections and cuts one that sends a message over the limit;
+//   - terminates TLS itself (so it can read those frames), and tells the handler the client's real address.
+// Each relayed connection uses three file descriptors (client, gate to server, server side), so the
+// default cap (250) stays inside the usual soft limit of 1024 open files.
+
+import type { Logger } from "../log.ts";
+import { FrameLimiter } from "./wsframes.ts";
+
+export interface GateLimits {
+  maxConnections: number;
+  /** null: no per-address cap (behind a reverse proxy every connection comes from the proxy). */
+  maxPerAddress: number | null;
+  headerTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxWsMessageBytes: number;
+}
+
+export const DEFAULT_LIMITS: GateLimits = {
+  maxConnections: 250,
+  maxPerAddress: 64,
+  headerTimeoutMs: 15_000,
+  idleTimeoutMs: 60_000,
+  maxWsMessageBytes: 64 * 1024,
+};
+
+/** What the handler learns about the connection a request came on. */
+export interface GateInfo {
+  remoteAddr: Deno.NetAddr;
+  /** The first request on its connection asked for a WebSocket: the gate reads its frames. */
+  webSocketGuarded: boolean;
+}
+
+export type GateHandler = (req: Request, info: GateInfo) => Response | Promise<Response>;
+
+export interface GateOptions {
+  hostname: string;
+  port: number;
+  tls?: { cert: string; key: string };
+  limits?: Partial<GateLimits>;
+  log: Logger;
+  handler: GateHandler;
+  onError?: (error: unknown) => Response | Promise<Response>;
+  now?: () => number;
+}
+
+export interface GateStats {
+  open: number;
+  refused: number;
+  shed: number;
+  timedOut: number;
+  acceptErrors: number;
+}
+
+const BUFFER = 32 * 1024;
+const MAX_FIRST_HEAD = 16 * 1024;
+const SWEEP_MS = 1000;
+const ERROR_LOG_MS = 60_000;
+
+interface Link {
+  client: Deno.Conn;
+  inner: Deno.Conn | null;
+  address: string;
+  port: number;
+  opened: number;
+  requests: number;
+  inFlight: number;
+  /** Last byte to the client, or last request start or end. */
+  lastServed: number;
+  lastByte: number;
+  ws: boolean;
+  /** A whole request head came: the client is doing something, so it is not shed for newcomers. */
+  headSeen: boolean;
+  /** Since when a write to the client has been waiting (a client that stopped reading). */
+  writingSince: number | null;
+  closed: boolean;
+}
+
+export class Gate {
+  readonly addr: Deno.NetAddr;
+  readonly stats: GateStats = { open: 0, refused: 0, shed: 0, timedOut: 0, acceptErrors: 0 };
+  readonly finished: Promise<void>;
+  #opts: GateOptions;
+  #limits: GateLimits;
+  #now: () => number;
+  #listener: Deno.Listener;
+  #links = new Set<Link>();
+  #byInnerPort = new Map<number, Link>();
+  #perAddress = new Map<string, number>();
+  #inner: Deno.HttpServer<Deno.NetAddr> | null = null;
+  #innerPort = 0;
+  #closing = false;
+  #sweeper: ReturnType<typeof setInterval>;
+  #lastErrorLog = new Map<string, number>();
+  /** The connection cap: the configured one, or lower once the process ran out of files. */
+  #cap: number;
+
+  constructor(opts: GateOptions) {
+    this.#opts = opts;
+    this.#limits = { ...DEFAULT_LIMITS };
+    for (const [k, v] of Object.entries(opts.limits ?? {})) {
+      if (v !== undefined) (this.#limits as unknown as Record<string, unknown>)[k] = v;
+    }
+    this.#now = opts.now ?? Date.now;
+    this.#cap = this.#limits.maxConnections;
+    this.#startInner();
+    this.#listener = opts.tls
+      ? Deno.listenTls({ hostname: opts.hostname, port: opts.port, ...opts.tls, alpnProtocols: ["http/1.1"] })
+      : Deno.listen({ hostname: opts.hostname, port: opts.port });
+    this.addr = this.#listener.addr as Deno.NetAddr;
+    this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
+    this.finished = this.#acceptLoop();
+  }
+
+  /** Stops accepting, closes every connection and the inner server. */
+  async shutdown(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    clearInterval(this.#sweeper);
+    try {
+      this.#listener.close();
+    } catch {
+      // already closed
+    }
+    for (const link of [...this.#links]) this.#close(link);
+    await this.#inner?.shutdown();
+    await this.finished;
+  }
+
+  #startInner(): void {
+    let server: Deno.HttpServer<Deno.NetAddr>;
+    try {
+      server = this.#serveInner();
+    } catch (e) {
+      // Out of files right now: try again shortly (the relays shed connections meanwhile).
+      this.#logError("inner", "Could not start the panel's internal server; trying again", e);
+      setTimeout(() => {
+        if (!this.#closing) this.#startInner();
+      }, 200);
+      return;
+    }
+    this.#inner = server;
+    this.#innerPort = server.addr.port;
+    // Deno.serve ends for good on an accept error; a new one on a new port takes over.
+    server.finished.catch((e) => {
+      if (this.#closing) return;
+      this.#outOfFiles(e);
+      this.#logError("inner", "The panel's internal server stopped; starting it again", e);
+      setTimeout(() => {
+        if (!this.#closing) this.#startInner();
+      }, 200);
+    });
+  }
+
+  #serveInner(): Deno.HttpServer<Deno.NetAddr> {
+    return Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {}, onError: this.#opts.onError },
+      (req, info) => this.#handle(req, info),
+    );
+  }
+
+  /**
+   * On EMFILE/ENFILE the process is out of files at the current number of connections: the cap drops
+   * below it for the rest of the run, so later floods stop at the cap instead of at the system's limit.
+   */
+  #outOfFiles(e: unknown): void {
+    const text = String((e as Error)?.message ?? e);
+    if (!/too many open files|os error 2[34]\b/i.test(text)) return;
+    const learned = Math.max(10, this.#links.size - 8);
+    if (learned >= this.#cap) return;
+    this.#cap = learned;
+    this.#opts.log.warn(
+      `Out of open files at ${this.#links.size} connections; holding at most ${learned} from now on ` +
+        "(raise the open-file limit, e.g. LimitNOFILE in the systemd unit, to allow more)",
+    );
+  }
+
+  async #handle(req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Promise<Response> {
+    const link = this.#byInnerPort.get(info.remoteAddr.port);
+    // Only the gate connects to the inner port; anyone else on this machine is sent to the real one.
+    if (!link) return new Response(JSON.stringify("Connect to the panel's own address"), { status: 421 });
+    link.requests++;
+    link.inFlight++;
+    link.lastServed = this.#now();
+    try {
+      return await this.#opts.handler(req, {
+        remoteAddr: { transport: "tcp", hostname: link.address, port: link.port },
+        webSocketGuarded: link.ws && link.requests === 1,
+      });
+    } finally {
+      link.inFlight--;
+      link.lastServed = this.#now();
+    }
+  }
+
+  async #acceptLoop(): Promise<void> {
+    while (!this.#closing) {
+      let conn: Deno.Conn;
+      try {
+        conn = await this.#listener.accept();
+      } catch (e) {
+        if (this.#closing || e instanceof Deno.errors.BadResource) return;
+        this.stats.acceptErrors++;
+        this.#outOfFiles(e);
+        this.#logError("accept", "Could not accept a connection", e);
+        // Out of files: let go of the longest-waiting idle connection, then try again.
+        this.#shedOne();
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      this.#admit(conn);
+    }
+  }
+
+  #admit(client: Deno.Conn): void {
+    const remote = client.remoteAddr as Deno.NetAddr;
+    const address = remote.hostname;
+    const { maxPerAddress } = this.#limits;
+    const fromHere = this.#perAddress.get(address) ?? 0;
+    if (maxPerAddress !== null && fromHere >= maxPerAddress && !this.#shedOne(address)) {
+      this.stats.refused++;
+      this.#logError("per-address", "Refused a connection: too many from one address", null, { address });
+      closeQuietly(client);
+      return;
+    }
+    while (this.#links.size >= this.#cap) {
+      if (this.#shedOne()) continue;
+      this.stats.refused++;
+      this.#logError("cap", "Refused a connection: the panel holds its maximum", null, { max: this.#cap });
+      closeQuietly(client);
+      return;
+    }
+    const now = this.#now();
+    const link: Link = {
+      client, inner: null, address, port: remote.port, opened: now, requests: 0, inFlight: 0,
+      lastServed: now, lastByte: now, ws: false, headSeen: false, writingSince: null, closed: false,
+    };
+    this.#links.add(link);
+    this.#perAddress.set(address, (this.#perAddress.get(address) ?? 0) + 1);
+    this.stats.open = this.#links.size;
+    void this.#relay(link);
+  }
+
+  async #relay(link: Link): Promise<void> {
+    try {
+      if ("setNoDelay" in link.client) (link.client as Deno.TcpConn).setNoDelay(true);
+      // The server is reached only once a whole request head has come: an idle socket costs one file.
+      const first = await this.#readFirstHead(link);
+      if (!first || link.closed) return;
+      const inner = await Deno.connect({ hostname: "127.0.0.1", port: this.#innerPort });
+      if (link.closed) return closeQuietly(inner);
+      inner.setNoDelay(true);
+      link.inner = inner;
+      this.#byInnerPort.set((inner.localAddr as Deno.NetAddr).port, link);
+      await Promise.all([this.#toServer(link, inner, first), this.#toClient(link, inner)]);
+    } catch (e) {
+      if (!link.closed) {
+        this.#outOfFiles(e);
+        this.#logError("relay", "Could not relay a connection", e);
+      }
+    } finally {
+      this.#close(link);
+    }
+  }
+
+  /**
+   * Reads the first request's head whole (up to 16 KiB) to learn whether it opens a WebSocket; null when
+   * the client leaves first.
+   */
+  async #readFirstHead(link: Link): Promise<{ bytes: Uint8Array; end: number } | null> {
+    const buf = new Uint8Array(4096);
+    let bytes: Uint8Array = new Uint8Array(0);
+    while (!link.closed) {
+      const n = await link.client.read(buf);
+      if (n === null) return null;
+      link.lastByte = this.#now();
+      bytes = concat(bytes, buf.subarray(0, n));
+      const end = headEnd(bytes);
+      if (end !== -1 || bytes.length >= MAX_FIRST_HEAD) {
+        link.headSeen = true;
+        return { bytes, end };
+      }
+    }
+    return null;
+  }
+
+  /** Client to server; on a WebSocket connection every frame header is checked before it passes. */
+  async #toServer(link: Link, inner: Deno.Conn, first: { bytes: Uint8Array; end: number }): Promise<void> {
+    let limiter: FrameLimiter | null = null;
+    try {
+      let chunk = first.bytes;
+      if (first.end !== -1 && isWebSocketRequest(first.bytes.subarray(0, first.end))) {
+        link.ws = true;
+        limiter = new FrameLimiter(this.#limits.maxWsMessageBytes);
+        await writeAll(inner, first.bytes.subarray(0, first.end));
+        chunk = first.bytes.subarray(first.end);
+      }
+      const buf = new Uint8Array(BUFFER);
+      while (!link.closed) {
+        if (limiter && !limiter.feed(chunk)) {
+          this.#logError("ws", "Closed a WebSocket that sent " + limiter.refused, null, { address: link.address });
+          this.#close(link);
+          return;
+        }
+        if (chunk.length > 0) await writeAll(inner, chunk);
+        const n = await link.client.read(buf);
+        if (n === null) break;
+        link.lastByte = this.#now();
+        chunk = buf.subarray(0, n);
+      }
+      // The client finished sending; the answer may still be on its way.
+      await inner.closeWrite().catch(() => {});
+    } catch {
+      this.#close(link);
+    }
+  }
+
+  async #toClient(link: Link, inner: Deno.Conn): Promise<void> {
+    const buf = new Uint8Array(BUFFER);
+    try {
+      while (!link.closed) {
+        const n = await inner.read(buf);
+        if (n === null) break;
+        link.lastServed = link.lastByte = this.#now();
+        link.writingSince = link.lastServed;
+        await writeAll(link.client, buf.subarray(0, n));
+        link.writingSince = null;
+      }
+    } catch {
+      // the client or the server went away
+    }
+    this.#close(link);
+  }
+
+  #sweep(): void {
+    const now = this.#now();
+    const { headerTimeoutMs, idleTimeoutMs } = this.#limits;
+    for (const link of this.#links) {
+      const waited = link.requests === 0 && now - link.opened > headerTimeoutMs;
+      // A WebSocket is idle only when neither side sent anything (Deno pings every 30 s).
+      const idle = link.inFlight === 0 &&
+        (link.ws ? now - link.lastByte > 2 * idleTimeoutMs : now - link.lastServed > idleTimeoutMs);
+      const stalled = link.writingSince !== null && now - link.writingSince > idleTimeoutMs;
+      if (waited || stalled || (link.requests > 0 && idle)) {
+        this.stats.timedOut++;
+        this.#close(link);
+      }
+    }
+  }
+
+  /**
+   * Closes the connection (from `address`, when given) that has waited longest without sending a request;
+   * false when there is none.
+   */
+  #shedOne(address?: string): boolean {
+    let oldest: Link | null = null;
+    for (const link of this.#links) {
+      if (address !== undefined && link.address !== address) continue;
+      if (!link.headSeen && (!oldest || link.opened < oldest.opened)) oldest = link;
+    }
+    if (!oldest) return false;
+    this.stats.shed++;
+    this.#close(oldest);
+    return true;
+  }
+
+  #close(link: Link): void {
+    if (link.closed) return;
+    link.closed = true;
+    closeQuietly(link.client);
+    if (link.inner) {
+      this.#byInnerPort.delete((link.inner.localAddr as Deno.NetAddr).port);
+      closeQuietly(link.inner);
+    }
+    this.#links.delete(link);
+    const left = (this.#perAddress.get(link.address) ?? 1) - 1;
+    if (left > 0) this.#perAddress.set(link.address, left);
+    else this.#perAddress.delete(link.address);
+    this.stats.open = this.#links.size;
+  }
+
+  /** Logs a kind of trouble at most once a minute, so a flood cannot fill the log. */
+  #logError(kind: string, message: string, error: unknown, fields: Record<string, unknown> = {}): void {
+    const now = this.#now();
+    if (now - (this.#lastErrorLog.get(kind) ?? -Infinity) < ERROR_LOG_MS) return;
+    this.#lastErrorLog.set(kind, now);
+    this.#opts.log.warn(message, {
+      ...fields,
+      ...(error ? { error: String((error as Error)?.message ?? error) } : {}),
+      ...this.stats,
+    });
+  }
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // already closed
+  }
+}
+
+async function writeAll(conn: Deno.Conn, data: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < data.length) off += await conn.write(data.subarray(off));
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Offset just past the blank line ending an HTTP head, or -1. */
+function headEnd(bytes: Uint8Array): number {
+  for (let i = 3; i < bytes.length; i++) {
+    if (bytes[i] === 10 && bytes[i - 1] === 13 && bytes[i - 2] === 10 && bytes[i - 3] === 13) return i + 1;
+  }
+  return -1;
+}
+
+function isWebSocketRequest(head: Uint8Array): boolean {
+  const text = new TextDecoder("latin1").decode(head);
+  return text.startsWith("GET ") && /^upgrade:[ \t]*websocket[ \t]*\r?$/im.test(text);
+}
