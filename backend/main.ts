@@ -6,7 +6,7 @@ import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
-import { Gate } from "./serve/gate.ts";
+import { Gate, gateLimits } from "./serve/gate.ts";
 
 async function main(): Promise<number> {
   let result;
@@ -38,7 +38,7 @@ async function main(): Promise<number> {
       port: config.port,
       hostname: config.bind,
       tls,
-      limits: { maxConnections: config.maxConnections, maxPerAddress: config.trustProxy ? null : undefined },
+      limits: gateLimits(config),
       log: ctx.log,
       handler: (req, info) => app.fetch(req, info),
       onError: (err) => {

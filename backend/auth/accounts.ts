@@ -10,7 +10,10 @@ import { SessionStore } from "../store/sessions.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { Conflict, Invalid, NotFound, TooManyRequests, Unauthorized } from "../errors.ts";
-import { decoyHash, hashPassword, randomPassword, verifyPassword } from "./password.ts";
+import { decoyHash, hashPassword, hashWaiting, randomPassword, verifyPassword } from "./password.ts";
+
+/** Sign-ins waiting for a password hash beyond which more are refused (429) instead of queued. */
+const HASH_LINE_MAX = 16;
 import { LoginLimiter } from "./ratelimit.ts";
 import { writeSecretFile } from "../fsutil.ts";
 import type { NewUser, PasswordChange, User } from "../../shared/api.ts";
@@ -38,6 +41,8 @@ export class Accounts {
   readonly sessions: SessionStore;
   readonly limiter: LoginLimiter;
   readonly #sessionMs: number;
+  /** User and address pairs that signed in since start (the sessions table remembers older ones). */
+  readonly #goodAddresses = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -76,18 +81,23 @@ export class Accounts {
     if (problem) throw new Invalid(problem);
     const username = String(body.username).trim();
     const password = String(body.password);
-    const wait = this.limiter.retryAfterMs(username, client.address);
-    if (wait > 0) throw new TooManyRequests(PANEL_MSG.tooManyLogins(wait / 1000), wait / 1000);
-
     const row = username.length <= USERNAME_MAX ? this.users.byName(username) : undefined;
+    const known = row !== undefined &&
+      (this.#goodAddresses.has(`${row.id}\n${client.address}`) || this.sessions.hasAddress(row.id, client.address));
+    const wait = this.limiter.retryAfterMs(username, client.address, known);
+    if (wait > 0) throw new TooManyRequests(PANEL_MSG.tooManyLogins(wait / 1000), wait / 1000);
+    if (hashWaiting() >= HASH_LINE_MAX) throw new TooManyRequests(PANEL_MSG.signInBusy, 2);
+    // Counted now, before the hash runs, so parallel attempts cannot all pass the check above.
+    const giveBack = this.limiter.reserve(username, client.address);
+
     const ok = password.length <= PASSWORD_MAX &&
       await verifyPassword(password, row?.password_hash ?? await decoyHash()) && row !== undefined;
     if (!ok || !row) {
-      this.limiter.failed(username, client.address);
       this.deps.log.warn("Failed sign-in", { username, address: client.address });
       throw new Unauthorized(MSG.loginFailed);
     }
-    this.limiter.succeeded(username);
+    giveBack();
+    this.#goodAddresses.add(`${row.id}\n${client.address}`);
     const token = this.#openSession(row.id, client);
     this.deps.log.info("Signed in", { username: row.username, address: client.address });
     return { token, user: publicUser(row) };

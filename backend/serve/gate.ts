@@ -33,6 +33,11 @@ export const DEFAULT_LIMITS: GateLimits = {
   maxWsMessageBytes: 64 * 1024,
 };
 
+/** The limits from the panel's options: behind a reverse proxy every connection has the proxy's address. */
+export function gateLimits(config: { maxConnections: number; trustProxy: boolean }): Partial<GateLimits> {
+  return { maxConnections: config.maxConnections, ...(config.trustProxy ? { maxPerAddress: null } : {}) };
+}
+
 /** What the handler learns about the connection a request came on. */
 export interface GateInfo {
   remoteAddr: Deno.NetAddr;
@@ -99,6 +104,7 @@ export class Gate {
   #inner: Deno.HttpServer<Deno.NetAddr> | null = null;
   #innerPort = 0;
   #closing = false;
+  #slotFreed: (() => void) | null = null;
   #sweeper: ReturnType<typeof setInterval>;
   #lastErrorLog = new Map<string, number>();
   /** The connection cap: the configured one, or lower once the process ran out of files. */
@@ -132,6 +138,7 @@ export class Gate {
       // already closed
     }
     for (const link of [...this.#links]) this.#close(link);
+    this.#slotFreed?.();
     await this.#inner?.shutdown();
     await this.finished;
   }
@@ -204,6 +211,13 @@ export class Gate {
 
   async #acceptLoop(): Promise<void> {
     while (!this.#closing) {
+      // At the cap: make room from a waiting or idle connection, or leave newcomers in the kernel's queue
+      // until one closes (they wait there instead of being turned away).
+      while (this.#links.size >= this.#cap && !this.#closing) {
+        if (this.#shedOne()) continue;
+        this.#logError("cap", "At the connection cap; new connections wait until one closes", null, { max: this.#cap });
+        await new Promise<void>((r) => (this.#slotFreed = r));
+      }
       let conn: Deno.Conn;
       try {
         conn = await this.#listener.accept();
@@ -229,13 +243,6 @@ export class Gate {
     if (maxPerAddress !== null && fromHere >= maxPerAddress && !this.#shedOne(address)) {
       this.stats.refused++;
       this.#logError("per-address", "Refused a connection: too many from one address", null, { address });
-      closeQuietly(client);
-      return;
-    }
-    while (this.#links.size >= this.#cap) {
-      if (this.#shedOne()) continue;
-      this.stats.refused++;
-      this.#logError("cap", "Refused a connection: the panel holds its maximum", null, { max: this.#cap });
       closeQuietly(client);
       return;
     }
@@ -358,15 +365,21 @@ export class Gate {
   }
 
   /**
-   * Closes the connection (from `address`, when given) that has waited longest without sending a request;
-   * false when there is none.
+   * Closes one connection (from `address`, when given) to make room: the one that has waited longest
+   * without sending a request, else the kept-alive one idle the longest; false when there is neither.
    */
   #shedOne(address?: string): boolean {
     let oldest: Link | null = null;
+    let idlest: Link | null = null;
     for (const link of this.#links) {
       if (address !== undefined && link.address !== address) continue;
-      if (!link.headSeen && (!oldest || link.opened < oldest.opened)) oldest = link;
+      if (!link.headSeen) {
+        if (!oldest || link.opened < oldest.opened) oldest = link;
+      } else if (link.inFlight === 0 && !link.ws && link.writingSince === null && link.requests > 0) {
+        if (!idlest || link.lastServed < idlest.lastServed) idlest = link;
+      }
     }
+    oldest ??= idlest;
     if (!oldest) return false;
     this.stats.shed++;
     this.#close(oldest);
@@ -382,6 +395,8 @@ export class Gate {
       closeQuietly(link.inner);
     }
     this.#links.delete(link);
+    this.#slotFreed?.();
+    this.#slotFreed = null;
     const left = (this.#perAddress.get(link.address) ?? 1) - 1;
     if (left > 0) this.#perAddress.set(link.address, left);
     else this.#perAddress.delete(link.address);

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from "../config.ts";
 import { type AppContext, createContext } from "../context.ts";
 import { createApp } from "../app.ts";
 import type { Route } from "../http/routes.ts";
-import { Gate } from "../serve/gate.ts";
+import { Gate, gateLimits } from "../serve/gate.ts";
 
 export const ADMIN_PASSWORD = "test-admin-password";
 
@@ -114,7 +114,7 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
   const server = new Gate({
     port: 0,
     hostname: "127.0.0.1",
-    limits: { maxConnections: config.maxConnections },
+    limits: gateLimits(config),
     log: ctx.log,
     handler: (req, info) => app.fetch(req, info),
   });
