@@ -71,3 +71,14 @@ export class Upstream extends HttpError {
     super(status, message);
   }
 }
+
+/**
+ * Something the admin must fix before the panel can start (an unreadable database, ...). main.ts prints
+ * its message, one line naming the file and the remedy, instead of a stack trace.
+ */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartupError";
+  }
+}

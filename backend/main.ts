@@ -7,6 +7,7 @@ import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
 import { Gate, gateLimits } from "./serve/gate.ts";
+import { StartupError } from "./errors.ts";
 
 async function main(): Promise<number> {
   let result;
@@ -24,7 +25,17 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = result.config;
-  const { ctx, bootstrap } = await createContext(config);
+  let made;
+  try {
+    made = await createContext(config);
+  } catch (e) {
+    if (e instanceof StartupError) {
+      console.error(`factorio-panel: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+  const { ctx, bootstrap } = made;
   const { app } = createApp(ctx);
 
   const tls = config.httpsCert && config.httpsKey
