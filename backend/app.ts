@@ -6,7 +6,7 @@ import { upgradeWebSocket } from "hono/deno";
 import type { AppContext } from "./context.ts";
 import { changesState, type Env, type Route } from "./http/routes.ts";
 import { clientInfo, fromOwnSite, loadSession } from "./http/guards.ts";
-import { HttpError } from "./errors.ts";
+import { areaOfPath, HttpError, isNoSpace } from "./errors.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
@@ -39,6 +39,11 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       // deno-lint-ignore no-explicit-any
       return c.json(err.message, err.status as any);
+    }
+    if (isNoSpace(err)) {
+      // 507: the disk is full; the message says where, so the admin knows what to free.
+      ctx.log.error("No space left on the device", { method: c.req.method, path: c.req.path, error: String(err) });
+      return c.json(PANEL_MSG.noSpace(areaOfPath(c.req.path)), 507);
     }
     ctx.log.error("Unhandled error", { method: c.req.method, path: c.req.path, error: String(err?.stack ?? err) });
     return c.json(PANEL_MSG.internalError, 500);

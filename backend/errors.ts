@@ -82,3 +82,25 @@ export class StartupError extends Error {
     this.name = "StartupError";
   }
 }
+
+/** True for "no space left on the device" from node:fs, Deno or SQLite (full disk). */
+export function isNoSpace(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+    if (e.code === "ENOSPC" || e.code === "SQLITE_FULL") return true;
+    if (typeof e.message === "string" && /no space left on device|os error 28|database or disk is full/i.test(e.message)) {
+      return true;
+    }
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** What a request was writing, by its path, for the full-disk answer. */
+export function areaOfPath(path: string): string {
+  if (path.startsWith("/api/saves")) return "the saves";
+  if (path.startsWith("/api/mods/packs")) return "the mod packs";
+  if (path.startsWith("/api/mods")) return "the mods";
+  if (path.startsWith("/api/settings") || path.startsWith("/api/config")) return "the server settings";
+  if (path.startsWith("/api/players")) return "the player lists";
+  return "the panel's data";
+}

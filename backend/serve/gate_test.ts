@@ -3,58 +3,15 @@
 
 import assert from "node:assert/strict";
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Gate, type GateLimits } from "./gate.ts";
 import { createLogger } from "../log.ts";
 import { startPanel } from "../testing/harness.ts";
 import { TestSocket } from "../testing/ws.ts";
-
-const ROOT = new URL("../..", import.meta.url).pathname;
-const PERMISSIONS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+import { spawnPanelProcess } from "../testing/process.ts";
 
 /** The panel as `npm start` runs it, under `ulimit -n <files>`. */
-async function spawnPanel(files: number, args: string[]) {
-  const dataDir = mkdtempSync(join(tmpdir(), "panel-flood-"));
-  const child = new Deno.Command("sh", {
-    args: [
-      "-c", `ulimit -n ${files}; exec "$@"`, "sh",
-      Deno.execPath(), "run", ...PERMISSIONS, "backend/main.ts",
-      "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...args,
-    ],
-    cwd: ROOT,
-    env: { PANEL_ADMIN_PASSWORD: "flood-test-password", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let out = "";
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) out += chunk;
-  };
-  const done = Promise.all([collect(child.stdout), collect(child.stderr)]);
-  let exited: Deno.CommandStatus | null = null;
-  child.status.then((s) => (exited = s));
-  const deadline = Date.now() + 60_000;
-  let url: string | undefined;
-  while (!url) {
-    if (exited || Date.now() > deadline) throw new Error(`panel did not start:\n${out}`);
-    url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const port = Number(new URL(url).port);
-  return {
-    url,
-    port,
-    alive: () => exited === null,
-    output: () => out,
-    stop: async () => {
-      if (!exited) child.kill("SIGTERM");
-      await child.status;
-      await done;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+function spawnPanel(files: number, args: string[]) {
+  return spawnPanelProcess({ shell: `ulimit -n ${files}`, args });
 }
 
 async function openIdle(port: number, count: number): Promise<Deno.Conn[]> {
