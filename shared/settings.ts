@@ -158,10 +158,11 @@ export function validateSettings(body: Record<string, unknown>, current: Record<
   const errors: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) {
     if (isCommentKey(key)) continue;
-    const rule = SETTING_RULES[key];
+    // Own keys only: "constructor", "toString" or "__proto__" must not pass as rules or file keys.
+    const rule = Object.hasOwn(SETTING_RULES, key) ? SETTING_RULES[key] : undefined;
     let error: string | undefined;
     if (rule) error = ruleError(key, rule, value);
-    else if (!(key in current)) error = settingMessages.unknown(key);
+    else if (!Object.hasOwn(current, key)) error = settingMessages.unknown(key);
     else error = sameTypeError(key, current[key], value);
     if (!error && rule?.type === "flags") error = flagsError(key, value as Record<string, unknown>, current[key]);
     if (error) errors[key] = error;
@@ -170,7 +171,7 @@ export function validateSettings(body: Record<string, unknown>, current: Record<
 }
 
 function flagsError(key: string, value: Record<string, unknown>, current: unknown): string | undefined {
-  const known = new Set([...VISIBILITY_FLAGS, ...(isPlainObject(current) ? Object.keys(current) : [])]);
+  const known = new Set<string>([...VISIBILITY_FLAGS, ...(isPlainObject(current) ? Object.keys(current) : [])]);
   for (const [flag, v] of Object.entries(value)) {
     if (!known.has(flag)) return `${key}.${flag} is not a ${key} option of the game.`;
     if (typeof v !== "boolean") return settingMessages.bool(`${key}.${flag}`);
