@@ -2,6 +2,7 @@
 // which values are secrets, and the rules both the Server Settings form and POST /api/settings/update
 // apply, so the form refuses exactly what the server would refuse, with the same words.
 
+import { unsafeTextError } from "./validation.ts";
 export type SettingsValue = string | number | boolean | null | SettingsValue[] | { [key: string]: SettingsValue };
 export type Settings = Record<string, SettingsValue>;
 
@@ -165,9 +166,21 @@ export function validateSettings(body: Record<string, unknown>, current: Record<
     else if (!Object.hasOwn(current, key)) error = settingMessages.unknown(key);
     else error = sameTypeError(key, current[key], value);
     if (!error && rule?.type === "flags") error = flagsError(key, value as Record<string, unknown>, current[key]);
+    if (!error) error = textError(key, value);
     if (error) errors[key] = error;
   }
   return errors;
+}
+
+/** Text in the file must be clean (NULs and bidi controls were written before); a description may have lines. */
+function textError(key: string, value: unknown): string | undefined {
+  const texts = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  for (const text of texts) {
+    const checked = key === "description" ? text.replace(/\r?\n|\t/g, " ") : text;
+    const problem = unsafeTextError(checked, key);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 function flagsError(key: string, value: Record<string, unknown>, current: unknown): string | undefined {

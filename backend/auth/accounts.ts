@@ -22,6 +22,7 @@ import {
   EMAIL_MAX,
   firstError,
   PASSWORD_MAX,
+  UNSAFE_TEXT,
   USERNAME_MAX,
   validateLogin,
   validateNewUser,
@@ -137,7 +138,8 @@ export class Accounts {
     const password = String(body.password);
     const role = body.role ?? "admin";
     if (role !== "admin") throw new Invalid(`Role "${String(role)}" does not exist. The only role is admin.`);
-    if (username.length > USERNAME_MAX || /[\p{Cc}\s]/u.test(username)) {
+    // The raw name: trim() would quietly drop a trailing U+2028 or newline.
+    if (username.length > USERNAME_MAX || /[\p{Cc}\s]/u.test(username) || UNSAFE_TEXT.test(String(body.username))) {
       throw new Invalid(`Username must be at most ${USERNAME_MAX} characters, without spaces or control characters`);
     }
     if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(email)) {
