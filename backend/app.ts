@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
 import type { AppContext } from "./context.ts";
 import { changesState, type Env, type Route } from "./http/routes.ts";
-import { clientInfo, fromOwnSite, loadSession } from "./http/guards.ts";
+import { clientInfo, fromOwnSite, hostAllowed, loadSession } from "./http/guards.ts";
 import { areaOfPath, HttpError, isNoSpace } from "./errors.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
@@ -49,6 +49,7 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
     return c.json(PANEL_MSG.internalError, 500);
   });
 
+  app.use("*", hostAllowed(ctx.config));
   app.use("*", clientInfo(ctx.config));
   app.use("*", async (c, next) => {
     await next();
