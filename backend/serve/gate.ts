@@ -3,8 +3,10 @@
 // accepts connections itself, here, and relays each one to a Deno.serve bound to 127.0.0.1 on a port of
 // its own. The gate
 //   - survives accept errors (logged, at most once a minute), and sheds a waiting connection to free a file;
-//   - caps connections, in total and per client address; at the cap the longest-waiting connection that has
-//     not sent a request yet makes room, so a flood of idle sockets cannot keep a real browser out;
+//   - caps connections in total: at the cap the longest-waiting connection that has not sent a request yet
+//     (or else the longest-idle kept-alive one) makes room, so a flood of idle sockets cannot keep a real
+//     browser out; with none to spare, newcomers wait in the kernel's queue;
+//   - serves at most `maxPerAddress` connections of one client address at once; more from it wait their turn;
 //   - closes a connection that has sent no whole request within `headerTimeoutMs` of opening, one where
 //     the panel has nothing in hand and sent nothing for `idleTimeoutMs`, and one that stopped reading
 //     what the panel sends for as long;
@@ -69,6 +71,7 @@ export interface GateStats {
 const BUFFER = 32 * 1024;
 const MAX_FIRST_HEAD = 16 * 1024;
 const SWEEP_MS = 1000;
+const SHED_GRACE_MS = 500;
 const ERROR_LOG_MS = 60_000;
 
 interface Link {
@@ -87,6 +90,10 @@ interface Link {
   headSeen: boolean;
   /** Since when a write to the client has been waiting (a client that stopped reading). */
   writingSince: number | null;
+  /** Relaying: one of the `maxPerAddress` connections its address may have served at once. */
+  turn: boolean;
+  /** Set while it waits for a turn. */
+  go: (() => void) | null;
   closed: boolean;
 }
 
@@ -101,6 +108,8 @@ export class Gate {
   #links = new Set<Link>();
   #byInnerPort = new Map<number, Link>();
   #perAddress = new Map<string, number>();
+  #turns = new Map<string, number>();
+  #queues = new Map<string, Link[]>();
   #inner: Deno.HttpServer<Deno.NetAddr> | null = null;
   #innerPort = 0;
   #closing = false;
@@ -216,7 +225,11 @@ export class Gate {
       while (this.#links.size >= this.#cap && !this.#closing) {
         if (this.#shedOne()) continue;
         this.#logError("cap", "At the connection cap; new connections wait until one closes", null, { max: this.#cap });
-        await new Promise<void>((r) => (this.#slotFreed = r));
+        // Until one closes, or a just-accepted silent one is old enough to be shed.
+        await new Promise<void>((r) => {
+          this.#slotFreed = r;
+          setTimeout(r, SHED_GRACE_MS);
+        });
       }
       let conn: Deno.Conn;
       try {
@@ -239,17 +252,11 @@ export class Gate {
     const remote = client.remoteAddr as Deno.NetAddr;
     const address = remote.hostname;
     const { maxPerAddress } = this.#limits;
-    const fromHere = this.#perAddress.get(address) ?? 0;
-    if (maxPerAddress !== null && fromHere >= maxPerAddress && !this.#shedOne(address)) {
-      this.stats.refused++;
-      this.#logError("per-address", "Refused a connection: too many from one address", null, { address });
-      closeQuietly(client);
-      return;
-    }
     const now = this.#now();
     const link: Link = {
       client, inner: null, address, port: remote.port, opened: now, requests: 0, inFlight: 0,
-      lastServed: now, lastByte: now, ws: false, headSeen: false, writingSince: null, closed: false,
+      lastServed: now, lastByte: now, ws: false, headSeen: false, writingSince: null, turn: false, go: null,
+      closed: false,
     };
     this.#links.add(link);
     this.#perAddress.set(address, (this.#perAddress.get(address) ?? 0) + 1);
@@ -263,6 +270,8 @@ export class Gate {
       // The server is reached only once a whole request head has come: an idle socket costs one file.
       const first = await this.#readFirstHead(link);
       if (!first || link.closed) return;
+      await this.#takeTurn(link);
+      if (link.closed) return;
       const inner = await Deno.connect({ hostname: "127.0.0.1", port: this.#innerPort });
       if (link.closed) return closeQuietly(inner);
       inner.setNoDelay(true);
@@ -298,6 +307,53 @@ export class Gate {
       }
     }
     return null;
+  }
+
+  /**
+   * Waits until the link's address has fewer than `maxPerAddress` connections being served, so one address
+   * cannot use every file, while its further connections queue (one file each) instead of being refused.
+   */
+  async #takeTurn(link: Link): Promise<void> {
+    const max = this.#limits.maxPerAddress;
+    const busy = this.#turns.get(link.address) ?? 0;
+    if (max === null || busy < max) {
+      this.#turns.set(link.address, busy + 1);
+      link.turn = true;
+      return;
+    }
+    this.#logError("per-address", "Connections from one address wait their turn", null, { address: link.address, max });
+    const queue = this.#queues.get(link.address) ?? [];
+    this.#queues.set(link.address, queue);
+    await new Promise<void>((go) => {
+      link.go = go;
+      queue.push(link);
+    });
+  }
+
+  /** Hands a finished link's turn to the next waiting connection from its address. */
+  #passTurn(link: Link): void {
+    if (!link.turn) {
+      const queue = this.#queues.get(link.address);
+      const i = queue?.indexOf(link) ?? -1;
+      if (i !== -1) queue!.splice(i, 1);
+      if (queue?.length === 0) this.#queues.delete(link.address);
+      link.go?.();
+      return;
+    }
+    link.turn = false;
+    const queue = this.#queues.get(link.address);
+    const next = queue?.shift();
+    if (queue?.length === 0) this.#queues.delete(link.address);
+    if (next) {
+      next.turn = true;
+      next.opened = this.#now();
+      next.go?.();
+      next.go = null;
+      return;
+    }
+    const left = (this.#turns.get(link.address) ?? 1) - 1;
+    if (left > 0) this.#turns.set(link.address, left);
+    else this.#turns.delete(link.address);
   }
 
   /** Client to server; on a WebSocket connection every frame header is checked before it passes. */
@@ -352,12 +408,17 @@ export class Gate {
     const now = this.#now();
     const { headerTimeoutMs, idleTimeoutMs } = this.#limits;
     for (const link of this.#links) {
-      const waited = link.requests === 0 && now - link.opened > headerTimeoutMs;
+      // Waiting for its address's turn is not the client's delay; the clock starts at its turn.
+      const queued = link.headSeen && !link.turn;
+      const waited = link.requests === 0 && !queued && now - link.opened > headerTimeoutMs;
       // A WebSocket is idle only when neither side sent anything (Deno pings every 30 s).
       const idle = link.inFlight === 0 &&
         (link.ws ? now - link.lastByte > 2 * idleTimeoutMs : now - link.lastServed > idleTimeoutMs);
       const stalled = link.writingSince !== null && now - link.writingSince > idleTimeoutMs;
-      if (waited || stalled || (link.requests > 0 && idle)) {
+      // A kept-alive connection that is done gives its turn to one of its address waiting for it.
+      const makeWay = this.#queues.has(link.address) && link.turn && link.requests > 0 && link.inFlight === 0 &&
+        !link.ws && link.writingSince === null && now - link.lastServed > SWEEP_MS;
+      if (waited || stalled || (link.requests > 0 && idle) || makeWay) {
         this.stats.timedOut++;
         this.#close(link);
       }
@@ -369,11 +430,14 @@ export class Gate {
    * without sending a request, else the kept-alive one idle the longest; false when there is neither.
    */
   #shedOne(address?: string): boolean {
+    const now = this.#now();
     let oldest: Link | null = null;
     let idlest: Link | null = null;
     for (const link of this.#links) {
       if (address !== undefined && link.address !== address) continue;
       if (!link.headSeen) {
+        // A connection just accepted may have its request on the way: not shed in its first moment.
+        if (now - link.opened < SHED_GRACE_MS) continue;
         if (!oldest || link.opened < oldest.opened) oldest = link;
       } else if (link.inFlight === 0 && !link.ws && link.writingSince === null && link.requests > 0) {
         if (!idlest || link.lastServed < idlest.lastServed) idlest = link;
@@ -395,6 +459,7 @@ export class Gate {
       closeQuietly(link.inner);
     }
     this.#links.delete(link);
+    this.#passTurn(link);
     this.#slotFreed?.();
     this.#slotFreed = null;
     const left = (this.#perAddress.get(link.address) ?? 1) - 1;

@@ -205,3 +205,23 @@ Deno.test("a WebSocket upgrade after another request on the same connection is r
     await panel.close();
   }
 });
+
+Deno.test("connections over the per-address limit wait their turn, and every one is answered", async () => {
+  await withGate({ maxPerAddress: 4 }, async (gate) => {
+    const one = async () => {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+      await conn.write(enc.encode("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+      let text = "";
+      const buf = new Uint8Array(4096);
+      try {
+        for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) text += new TextDecoder().decode(buf.subarray(0, n));
+      } catch (e) {
+        text += String(e);
+      }
+      conn.close();
+      return text.split("\r\n")[0];
+    };
+    const lines = await Promise.all(Array.from({ length: 40 }, one));
+    assert.deepEqual(lines, Array(40).fill("HTTP/1.1 200 OK"));
+  });
+});
