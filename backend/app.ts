@@ -53,6 +53,8 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
   app.use("*", clientInfo(ctx.config));
   app.use("*", async (c, next) => {
     await next();
+    // Tells the PWA an answer is the panel's own, not a reverse proxy's 502 while the panel is down.
+    c.header("X-Factorio-Panel", "1");
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "same-origin");
     c.header("X-Frame-Options", "DENY");
@@ -70,7 +72,8 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
         return c.json(PANEL_MSG.crossSiteRefused, 403);
       }
       if (!route.public && !c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
-      if (route.requiresStopped && ctx.serverState() !== "stopped") return c.json(PANEL_MSG.serverNotStopped, 423);
+      const label = route.requiresStopped;
+      if (label) return await ctx.game.whileStopped(label, async () => await route.handler(c));
       return await route.handler(c);
     };
     app.on(route.method, route.path, guarded);

@@ -27,6 +27,7 @@ export interface Config {
   autoRestart: boolean;
   autoRestartMax: number;
   autoRestartDelay: number;
+  stopGameOnExit: boolean;
   pushSubject: string;
   pushCaFile: string | null;
   saveCreateTimeout: number;
@@ -44,6 +45,8 @@ interface Option<K extends keyof Config = keyof Config> {
   /** Computed after every other option is known (for defaults that depend on other options). */
   defaultValue: (c: Partial<Config>) => Config[K];
   check?: (value: Config[K]) => string | undefined;
+  /** The value as the panel uses it, once checked (e.g. an origin without its trailing slash). */
+  normalize?: (value: Config[K]) => Config[K];
   min?: number;
   max?: number;
 }
@@ -106,9 +109,13 @@ export const OPTIONS: Option<any>[] = [
     help: "extra origins allowed to change state, comma-separated (e.g. https://panel.example.org behind a proxy)",
     defaultText: "none", defaultValue: () => [],
     check: (list) => {
-      const bad = list.find((o) => !isOrigin(o));
-      return bad === undefined ? undefined : `has "${bad}", which is not an origin like https://host:port`;
+      const bad = list.find((o) => originOf(o) === null);
+      return bad === undefined
+        ? undefined
+        : `has "${bad}", which is not an origin like https://host:port (no path, query or user name: a browser's Origin never has them)`;
     },
+    // Browsers send the origin in its canonical form: lower-case host, no default port, no slash.
+    normalize: (list) => list.map((o) => originOf(o)!),
   }),
   opt({
     key: "trustProxy", flag: "trust-proxy", kind: "bool",
@@ -159,6 +166,11 @@ export const OPTIONS: Option<any>[] = [
     key: "autoRestartDelay", flag: "auto-restart-delay", kind: "int", min: 1, max: 3600,
     help: "seconds before the first automatic restart (doubling after each crash in a row, up to 10 minutes)",
     defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "stopGameOnExit", flag: "stop-game-on-exit", kind: "bool",
+    help: "save and stop the game when the panel exits (for containers, where the game cannot outlive the panel)",
+    defaultText: "false", defaultValue: () => false,
   }),
   opt({
     key: "pushSubject", flag: "push-subject", kind: "string",
@@ -255,6 +267,7 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
     if (value === null || !o.check) continue;
     const problem = (o.check as (v: unknown) => string | undefined)(value);
     if (problem) throw new ConfigError(`Invalid value for ${label(o)}: ${JSON.stringify(value)} ${problem}`);
+    if (o.normalize) record[o.key] = (o.normalize as (v: unknown) => unknown)(value);
   }
   if ((config.httpsCert === null) !== (config.httpsKey === null)) {
     throw new ConfigError("Options --https-cert and --https-key must be given together");
@@ -342,11 +355,14 @@ function httpUrl(v: string): string | undefined {
   return "is not an http(s) URL without query, like https://mods.factorio.com";
 }
 
-function isOrigin(v: string): boolean {
+/** The origin a browser would send for `v`, or null when no browser's Origin could ever equal it. */
+function originOf(v: string): string | null {
   try {
-    const u = new URL(v);
-    return (u.protocol === "http:" || u.protocol === "https:") && u.origin === v.replace(/\/$/, "");
+    const u = new URL(v.trim());
+    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+    if (u.username || u.password || u.search || u.hash || (u.pathname !== "/" && u.pathname !== "")) return null;
+    return u.origin;
   } catch {
-    return false;
+    return null;
   }
 }

@@ -58,6 +58,9 @@ Deno.test("bad values stop start-up with one line naming the option", () => {
     [["--trust-proxy=maybe"], {}, /--trust-proxy/],
     [["--https-cert", "/nonexistent/cert.pem", "--https-key", "/nonexistent/key.pem"], {}, /--https-cert/],
     [["--allowed-origins", "example.org"], {}, /--allowed-origins/],
+    // A path, query or user name can never equal a browser's Origin: refused rather than never matching.
+    [["--allowed-origins", "https://host.example/panel"], {}, /--allowed-origins.*no path/],
+    [["--allowed-origins", "https://user@host.example"], {}, /--allowed-origins/],
     [["--frobnicate"], {}, /Unknown option --frobnicate/],
     [["--port"], {}, /--port needs a value/],
     [["stray"], {}, /Unexpected argument "stray"/],
@@ -120,4 +123,9 @@ Deno.test("lists and booleans parse from flags and variables", () => {
   assert.equal(c.trustProxy, true);
   assert.deepEqual(c.allowedOrigins, ["https://a.example", "https://b.example:8443"]);
   assert.equal(cfg([], { PANEL_TRUST_PROXY: "no" }).trustProxy, false);
+});
+
+Deno.test("allowed origins are kept as browsers send them: no trailing slash, lower-case host, no default port", () => {
+  const c = cfg(["--allowed-origins", "https://Panel.Example.org/,https://b.example:443,http://c.example:8080/"]);
+  assert.deepEqual(c.allowedOrigins, ["https://panel.example.org", "https://b.example", "http://c.example:8080"]);
 });

@@ -12,12 +12,17 @@ import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
-import { connectGameToHub, GameServer } from "./factorio/process.ts";
+import { GameServer } from "./factorio/game/supervisor.ts";
+import { connectGameToHub } from "./factorio/game/hub.ts";
+import { GameDirLease } from "./factorio/game/lease.ts";
+import { GameOps } from "./factorio/game/ops.ts";
 import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
 import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
+import { ModPortal } from "./factorio/portal.ts";
+import { ModManager } from "./factorio/modmanager.ts";
 
 export interface AppContext {
   config: Config;
@@ -28,6 +33,8 @@ export interface AppContext {
   hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
   game: GameServer;
+  /** One queue of game operations (start, stop, restart, backups, updates, scheduled tasks); kill skips it. */
+  gameOps: GameOps;
   paths: FactorioPaths;
   /** The admin, white and ban lists (the game's files), live over RCON while the game runs. */
   players: Players;
@@ -36,8 +43,12 @@ export interface AppContext {
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
   saves: Saves;
+  /** The Factorio mod portal and auth server (token owner-only in the data dir). */
+  portal: ModPortal;
+  /** Installed mods, portal installs and updates, mod packs. */
+  mods: ModManager;
   now: () => number;
-  /** State of the game server; routes flagged requiresStopped answer 423 unless it is "stopped". */
+  /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
   /** Registers work to do on shutdown (in reverse order of registration). */
   onClose(fn: () => void | Promise<void>): void;
@@ -72,10 +83,13 @@ export async function createContext(
   const hub = new Hub(bus, log);
   // Listening before the game is looked for, so a game found ended at start-up is announced too.
   const push = new PushService({ config, db, bus, log, now });
-  const game = new GameServer({ config, bus, log, now });
+  // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
+  const lease = new GameDirLease(() => ctx.serverState());
+  const paths = factorioPaths(config);
+  const game = new GameServer({ config, paths, bus, log, now, lease });
+  const gameOps = new GameOps();
   await game.ready;
   connectGameToHub(game, hub);
-  const paths = factorioPaths(config);
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
   const settings = new ServerSettings(paths, players);
@@ -91,6 +105,17 @@ export async function createContext(
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
+  const portal = new ModPortal({
+    portalUrl: config.modPortalUrl,
+    authUrl: config.authUrl,
+    listCacheMs: config.modPortalCacheMinutes * 60_000,
+    dataDir: config.dataDir,
+    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
+    log,
+    now,
+  });
+  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
+
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
   const ctx: AppContext = {
@@ -101,11 +126,14 @@ export async function createContext(
     accounts,
     hub,
     game,
+    gameOps,
     paths,
     players,
     settings,
     push,
     saves,
+    portal,
+    mods,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),

@@ -90,7 +90,12 @@ async function main(): Promise<number> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
+    if (config.stopGameOnExit && ctx.game.state !== "stopped") {
+      ctx.log.info(`Received ${signal}: saving and stopping the game, then shutting down`);
+      await ctx.game.stop().catch((e) => ctx.log.error("Could not stop the game", { error: String(e) }));
+    } else {
+      ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
+    }
     ctx.hub.closeAll();
     await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 5000))]);
     await ctx.close();

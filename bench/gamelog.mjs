@@ -8,10 +8,10 @@
 
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { DENO, percentile, ROOT } from "./lib.mjs";
+import { DENO, PANEL_PERMISSIONS, percentile, ROOT } from "./lib.mjs";
 
 if (typeof Deno === "undefined") {
-  const r = spawnSync(DENO, ["run", "-A", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
 

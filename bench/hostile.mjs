@@ -12,7 +12,7 @@ import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DENO, DENO_PERMISSIONS, ROOT } from "../scripts/lib.mjs";
+import { DENO, panelDenoArgs, ROOT } from "../scripts/launcher.mjs";
 
 const FLOOD = Number(process.argv[2] ?? 1100);
 const HOLD_S = Number(process.argv[3] ?? 20);
@@ -22,7 +22,7 @@ function startPanel() {
   const dataDir = mkdtempSync(join(tmpdir(), "panel-hostile-"));
   const child = spawn("sh", [
     "-c", 'ulimit -n 1024; exec "$@"', "sh",
-    DENO, "run", ...DENO_PERMISSIONS, "backend/main.ts", "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir,
+    DENO, ...panelDenoArgs(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir]),
   ], { cwd: ROOT, env: { ...process.env, PANEL_ADMIN_PASSWORD: PASSWORD, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let exited = null;

@@ -5,15 +5,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-export const ROOT = resolve(import.meta.dirname, "..");
-export const DENO = join(ROOT, "node_modules", ".bin", "deno");
+import { DENO, PANEL_PERMISSIONS, ROOT, spawnPanel } from "../scripts/launcher.mjs";
+
+export { DENO, PANEL_PERMISSIONS, ROOT };
 
 /** Starts backend/main.ts on a free port; resolves once it prints its URL. */
 export function startPanel({ dataDir, args = [], env = {} } = {}) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "panel-bench-"));
   const started = performance.now();
-  const child = spawn(DENO, ["run", "-A", "backend/main.ts", "--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, ...args], {
-    cwd: ROOT,
+  const child = spawnPanel(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, ...args], {
     env: { ...process.env, PANEL_ADMIN_PASSWORD: "bench-password", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

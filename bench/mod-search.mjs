@@ -13,14 +13,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { DENO, median, percentile, ROOT, startPanel, stopPanel } from "./lib.mjs";
+import { DENO, median, PANEL_PERMISSIONS, percentile, ROOT, startPanel, stopPanel } from "./lib.mjs";
 
 const entries = Number(process.argv[2] ?? 20_000);
 const QUERIES = ["belt balancer", "train", "logistics", "space exploration", "quality module", "robot", "inserter", "factory planner", "solar", "rail signals"];
 
 const factorioDir = mkdtempSync(join(tmpdir(), "bench-factorio-"));
-spawnSync(DENO, ["run", "-A", "tests/fake-factorio/install.ts", factorioDir, "2.0"], { cwd: ROOT, stdio: "ignore" });
-const portal = spawn(DENO, ["run", "-A", "tests/fake-portal/main.ts", "--extra-mods", String(entries)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], { cwd: ROOT, stdio: "ignore" });
+const portal = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-portal/main.ts", "--extra-mods", String(entries)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
 const portalUrl = await new Promise((ok) => portal.stdout.once("data", (d) => ok(JSON.parse(String(d)).url)));
 const panel = await startPanel({ args: ["--factorio-dir", factorioDir, "--mod-portal-url", portalUrl, "--auth-url", portalUrl] });
 const browser = await chromium.launch({

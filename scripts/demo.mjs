@@ -3,10 +3,11 @@
 // is none, and starts the panel on 127.0.0.1 with its data in demo-data/panel. Arguments after `--` go
 // to the panel (e.g. `npm run demo -- --port 9000`); DEMO_FACTORIO_VERSION=1.1|2.0|2.1 picks the game.
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildPwa, DENO, DENO_PERMISSIONS, ensureDeps, ROOT } from "./lib.mjs";
+import { buildPwa, ensureDeps } from "./lib.mjs";
+import { DENO, PANEL_PERMISSIONS, ROOT, spawnPanel } from "./launcher.mjs";
 
 const DEMO = join(ROOT, "demo-data");
 const FACTORIO = join(DEMO, "factorio");
@@ -21,7 +22,7 @@ if (buildPwa({ onlyIfStale: true }) !== 0) {
 
 const binary = join(FACTORIO, "bin", "x64", "factorio");
 if (!existsSync(binary)) {
-  const r = spawnSync(DENO, ["run", ...DENO_PERMISSIONS, "tests/fake-factorio/install.ts", FACTORIO, version], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", FACTORIO, version], { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 const saves = join(FACTORIO, "saves");
@@ -32,7 +33,7 @@ if (!readdirSync(saves).some((n) => n.endsWith(".zip"))) {
 }
 
 const args = ["--data-dir", DATA, "--factorio-dir", FACTORIO, "--bind", "127.0.0.1", ...process.argv.slice(2)];
-const child = spawn(DENO, ["run", ...DENO_PERMISSIONS, "backend/main.ts", ...args], { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"] });
+const child = spawnPanel(args, { stdio: ["inherit", "pipe", "inherit"] });
 child.stdout.on("data", (d) => {
   process.stdout.write(d);
   if (!/listening on/.test(String(d))) return;

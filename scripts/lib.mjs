@@ -2,10 +2,11 @@
 
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 
-export const ROOT = resolve(import.meta.dirname, "..");
-export const DENO = join(ROOT, "node_modules", ".bin", "deno");
+import { DENO, ROOT } from "./launcher.mjs";
+
+export { DENO, ROOT };
 export const BIN = (name) => join(ROOT, "node_modules", ".bin", name);
 
 export function run(cmd, args, opts = {}) {
@@ -57,5 +58,3 @@ export function buildPwa({ onlyIfStale = false } = {}) {
   if (code === 0) code = run(BIN("vite"), ["build", "-c", "pwa/vite.config.ts", "--logLevel", "warn"]);
   return code;
 }
-
-export const DENO_PERMISSIONS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];

@@ -6,7 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, buildPwa, DENO, ensureDeps, ROOT } from "./lib.mjs";
+import { BIN, buildPwa, ensureDeps } from "./lib.mjs";
+import { DENO, denoTestArgs, ROOT } from "./launcher.mjs";
 
 const SUITES = ["deno", "vitest", "e2e"];
 const argv = process.argv.slice(2);
@@ -32,7 +33,15 @@ function capture(cmd, args, env = {}) {
 const results = [];
 
 if (suites.includes("deno")) {
-  const { code, out } = capture(DENO, ["test", "--allow-all", "--parallel", ...extra], { NO_COLOR: "1" });
+  // The smoke tests run `npm start` and `npm run compile`, which build the web app when it is stale; build
+  // it once here, so parallel test files never build it at the same time.
+  if (buildPwa({ onlyIfStale: true }) !== 0) results.push(["pwa build", 0, 1]);
+  // Lint first (deno.json says what and which rules): a lint error counts as one failure.
+  if (extra.length === 0) {
+    const lint = capture(DENO, ["lint"], { NO_COLOR: "1" });
+    if (lint.code !== 0) results.push(["deno lint", 0, 1]);
+  }
+  const { code, out } = capture(DENO, denoTestArgs(["--parallel", ...extra]), { NO_COLOR: "1" });
   const m = /(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(out);
   if (m) results.push(["deno", Number(m[1]), Number(m[2]) + (code !== 0 && Number(m[2]) === 0 ? 1 : 0)]);
   else results.push(["deno", 0, 1]); // did not get as far as running tests (type error, crash)

@@ -39,8 +39,11 @@ export type ServerState = "stopped" | "starting" | "running" | "stopping";
 
 /** How the last run of the game ended, for the UI and the notifier. */
 export interface ServerExit {
-  /** "stopped": Save & Stop; "killed": Kill; "crashed": an exit the panel did not ask for. */
-  reason: "stopped" | "killed" | "crashed";
+  /**
+   * "stopped": Save & Stop; "killed": Kill; "crashed": an exit the panel did not ask for after the game was
+   * hosting; "start-failed": the game ended while starting (a bad save, a taken port, a broken mod).
+   */
+  reason: "stopped" | "killed" | "crashed" | "start-failed";
   code: number | null;
   signal: string | null;
   at: string;
@@ -60,6 +63,14 @@ export interface ServerStatus {
   /** ISO time of the last status change. */
   since: string;
   last_exit: ServerExit | null;
+  /** ISO time the current run started (uptime), null while stopped. */
+  started_at: string | null;
+  /** Whether the game's executable exists where the panel looks for it. */
+  factorio_found: boolean;
+  /** The Factorio directory, for "no game found in ..." messages. */
+  factorio_dir: string;
+  /** Things the admin should know about the game server right now, in plain words (empty when all is well). */
+  problems: string[];
 }
 
 export interface FactorioVersionInfo {

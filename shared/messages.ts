@@ -46,6 +46,8 @@ export const MSG = {
 
 // Texts of our own (not fixed by the spec), kept here so tests and UI share them.
 export const PANEL_MSG = {
+  modsNotAllInstalled: (failed: { name: string; version: string; reason: string }[]) =>
+    `Some mods could not be installed: ${failed.map((f) => `${f.name} ${f.version} (${f.reason})`).join("; ")}.`,
   notSignedIn: "You are not signed in.",
   crossSiteRefused: "Request refused: it came from another site.",
   serverNotStopped: "This is not possible while the Factorio server is running. Stop the server first.",

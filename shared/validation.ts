@@ -103,6 +103,7 @@ export function saveUploadNameProblem(filename: string): string | undefined {
  * and paragraph separators (U+2028/2029) and the bidi embeddings, overrides and isolates (U+202A-202E,
  * U+2066-2069). They can end a line early in a log or a file, hide text, or show a name backwards.
  */
+// deno-lint-ignore no-control-regex
 export const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** The message for `what` when `text` holds an unsafe character; undefined when it is clean. */

@@ -42,8 +42,8 @@ Deno.test("new keys are appended at the end of their object with the members' in
   const out = updateJsonText(example, next);
   assert.deepEqual(JSON.parse(out), next);
   assert.deepEqual(Object.keys(JSON.parse(out)), Object.keys(next));
-  assert.match(out, /"maximum_segment_size_peer_count": 10,\n  "future_setting": true\n}/);
-  assert.match(out, /"lan": true,\n    "steam": true\n  }/);
+  assert.match(out, /"maximum_segment_size_peer_count": 10,\n {2}"future_setting": true\n}/);
+  assert.match(out, /"lan": true,\n {4}"steam": true\n {2}}/);
 });
 
 Deno.test("a byte order mark and CRLF line ends survive", () => {

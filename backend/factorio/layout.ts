@@ -25,6 +25,8 @@ export interface FactorioPaths {
   banlist: string;
   /** The log the game itself writes in its write-data directory (truncated at each start). */
   currentLog: string;
+  /** The game's log of its previous run. */
+  previousLog: string;
   /** The --console-log copy of the server console (chat, joins, leaves). */
   consoleLog: string;
 }
@@ -50,6 +52,7 @@ export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBina
     whitelist: join(configDir, "server-whitelist.json"),
     banlist: join(configDir, "server-banlist.json"),
     currentLog: join(root, "factorio-current.log"),
+    previousLog: join(root, "factorio-previous.log"),
     consoleLog: join(root, "factorio-console.log"),
   };
 }

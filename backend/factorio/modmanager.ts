@@ -48,7 +48,13 @@ export class ModManager {
 
   /** GET /api/mods/portal/info/{name}: the portal's details, releases newest first, versions four-part. */
   async portalInfo(name: unknown): Promise<PortalModInfo> {
-    const mod = await this.portal.details(this.checkName(name));
+    const checked = this.checkName(name);
+    // The game's own mods are not on the portal: a valid record with no releases, without asking it
+    // (the old UI asks for every listed mod and showed an error for each built-in one).
+    if (isBuiltInMod(checked)) {
+      return { name: checked, title: checked, owner: "Wube Software", summary: "Ships with the game.", downloads_count: 0, releases: [] };
+    }
+    const mod = await this.portal.details(checked);
     const game = this.game.version() ?? "";
     return {
       name: mod.name,

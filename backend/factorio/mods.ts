@@ -8,6 +8,7 @@ import { rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mod } from "../../shared/api.ts";
 import { BUILT_IN_MODS, isBuiltInMod } from "../../shared/factorio.ts";
+import { BoundedMap } from "../../shared/util.ts";
 import { modFileName, modFitsGame } from "../../shared/mods.ts";
 import { compareVersionStrings, fourPartVersion } from "../../shared/versions.ts";
 import { Invalid, NotFound } from "../errors.ts";
@@ -55,7 +56,8 @@ interface Found {
 }
 
 // info.json of unchanged zips is not read again: a folder of 200 mods lists without opening 200 files.
-const scanCache = new Map<string, { mtimeMs: number; size: number; found: Found }>();
+// Bounded: paths come and go (updates rename zips), and a long-running panel must not keep them all.
+const scanCache = new BoundedMap<string, { mtimeMs: number; size: number; found: Found }>(4096);
 
 async function inspect(dir: string, file: string, st: Stats): Promise<Found> {
   const path = join(dir, file);

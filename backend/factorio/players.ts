@@ -7,11 +7,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FactorioPaths } from "./layout.ts";
-import type { GameControl } from "./game.ts";
+import type { GameControl } from "./game/control.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { writeJsonAtomic } from "../fsutil.ts";
-import { Conflict, Invalid, NotFound } from "../errors.ts";
+import { Conflict, Invalid, NotFound, Upstream } from "../errors.ts";
 import type { BanEntry, PlayerLists } from "../../shared/api.ts";
 import { banReasonError, LIST_TITLES, type PlayerList, playerNameError, sameName } from "../../shared/players.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
@@ -97,7 +97,9 @@ export class Players {
     try {
       return JSON.parse(readFileSync(this.#optionsFile, "utf8")).use_whitelist === true;
     } catch {
-      return false;
+      // Never set here. A factorio-docker volume (config/rconpw) enforces a whitelist that has names in it;
+      // keep doing what it did. Anywhere else the panel's own default: off.
+      return existsSync(join(this.#o.paths.configDir, "rconpw")) && this.#names("whitelist").length > 0;
     }
   }
 
@@ -248,7 +250,13 @@ export class Players {
 
   async #rcon(command: string): Promise<string> {
     const reply = await this.#o.game.rcon(command);
-    this.#o.log.info("Player list change sent to the game", { command: command.split(" ").slice(0, 3).join(" ") });
+    const what = command.split(" ").slice(0, 3).join(" ");
+    // Never report a change the game did not make: a refusal leaves the file as it was.
+    if (gameRefused(reply)) {
+      this.#o.log.warn("The game refused a player list change", { command: what, reply });
+      throw new Upstream(`The game refused the change: ${reply.trim()}`, 502);
+    }
+    this.#o.log.info("Player list change sent to the game", { command: what });
     return reply;
   }
 
@@ -276,6 +284,16 @@ export class Players {
     diff("bans", before.bans.map((b) => b.username), after.bans.map((b) => b.username));
     if (changes.length) this.#o.log.info("Player lists after the game stopped", { changes: changes.join("; ") });
   }
+}
+
+/**
+ * Whether the game's console answer says it did not do what was asked (an unknown or disabled command, a
+ * player it does not know, a refusal). "Already on the list" and "not on the list" are not refusals: the
+ * game's list then is what the panel wanted.
+ */
+export function gameRefused(reply: string): boolean {
+  return /unknown command|doesn't exist|does not exist|cannot|can't|not allowed|no permission|invalid|error|failed/i
+    .test(reply);
 }
 
 function addCommand(list: PlayerList, name: string, reason: string): string {

@@ -19,7 +19,7 @@ import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { Conflict, Forbidden, HttpError, Invalid, NotFound, PayloadTooLarge, TooManyRequests, Upstream } from "../errors.ts";
 import { writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
-import { formatBytes } from "../http/upload.ts";
+import { BoundedMap, formatBytes, idleTimeout, retryAfterMs, sleep } from "../../shared/util.ts";
 
 export interface PortalOptions {
   portalUrl: string;
@@ -50,16 +50,9 @@ const MAX_INLINE_WAIT_S = 10;
 const MAX_REDIRECTS = 5;
 const DOWNLOAD_PATH = /^\/download\/[^/?#\\]+\/[^/?#\\]+$/;
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 function retryAfterSeconds(header: string | null): number | null {
-  if (!header) return null;
-  const n = Number(header);
-  if (Number.isFinite(n) && n >= 0) return n;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, (at - Date.now()) / 1000);
+  const ms = retryAfterMs(header);
+  return ms === null ? null : ms / 1000;
 }
 
 /**
@@ -93,9 +86,12 @@ function parseRelease(r: unknown): RawRelease | null {
 export class ModPortal {
   #list: { at: number; results: PortalListEntry[] } | null = null;
   #listLoading: Promise<PortalListEntry[]> | null = null;
-  #details = new Map<string, { at: number; mod: RawPortalMod }>();
+  /** Bounded: any name a client asks about would otherwise stay for the panel's lifetime. */
+  #details = new BoundedMap<string, { at: number; mod: RawPortalMod }>(512);
   #blockedUntil = 0;
   #downloads = new Map<string, DownloadProgress>();
+  /** A download with no data for this long is given up (tests shorten it). */
+  idleTimeoutMs = TIMEOUT_MS;
   readonly #base: URL;
   readonly #auth: URL;
 
@@ -181,12 +177,13 @@ export class ModPortal {
 
   /** GET on the portal with backoff on 429/5xx/network errors. */
   async #get(url: URL, init: RequestInit = {}): Promise<Response> {
+    // A caller's own signal (a download's inactivity timer) replaces the total timeout of small requests.
     for (let attempt = 0;; attempt++) {
       const waitMs = this.#blockedUntil - this.opts.now();
       if (waitMs > 0) throw new TooManyRequests(PANEL_MSG.portalRateLimited(waitMs / 1000), waitMs / 1000);
       let res: Response;
       try {
-        res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+        res = await fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS) });
       } catch (e) {
         if (attempt < RETRIES) {
           await sleep(500 * 2 ** attempt);
@@ -300,7 +297,23 @@ export class ModPortal {
     const url = this.downloadUrl(release.download_url);
     url.searchParams.set("username", creds.username);
     url.searchParams.set("token", creds.token);
-    let res = await this.#get(url, { redirect: "manual" });
+    // Timed out on inactivity, not on total time: a large mod on a slow line takes as long as it takes.
+    const idle = idleTimeout(this.idleTimeoutMs);
+    try {
+      return await this.#download(name, release, dir, url, idle);
+    } finally {
+      idle.clear();
+    }
+  }
+
+  async #download(
+    name: string,
+    release: RawRelease,
+    dir: string,
+    url: URL,
+    idle: ReturnType<typeof idleTimeout>,
+  ): Promise<string> {
+    let res = await this.#get(url, { redirect: "manual", signal: idle.signal });
     let at = new URL(url.origin + url.pathname);
     for (let hop = 0; res.status >= 300 && res.status < 400; hop++) {
       const location = res.headers.get("location");
@@ -310,7 +323,8 @@ export class ModPortal {
       if (at.protocol !== "https:" && at.protocol !== "http:") throw new Upstream("The mod portal redirected the download somewhere odd.");
       // The CDN gets a plain request: no token, no credentials.
       try {
-        res = await fetch(at, { redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+        idle.touch();
+        res = await fetch(at, { redirect: "manual", signal: idle.signal });
       } catch (e) {
         throw new Upstream(`The download of ${name} failed (${reason(e)}).`);
       }
@@ -336,7 +350,9 @@ export class ModPortal {
     let file;
     try {
       file = await open(temp, "wx", 0o644);
+      idle.touch();
       for await (const chunk of res.body) {
+        idle.touch();
         progress.received += chunk.length;
         if (progress.received > this.opts.maxDownloadBytes) {
           throw new PayloadTooLarge(`${name} ${release.version} is larger than the limit (${formatBytes(this.opts.maxDownloadBytes)}).`);
@@ -357,6 +373,12 @@ export class ModPortal {
       await file?.close().catch(() => {});
       await rm(temp, { force: true });
       if (e instanceof HttpError) throw e;
+      if (idle.signal.aborted) {
+        throw new Upstream(
+          `The download of ${name} ${release.version} stalled: no data for ${this.idleTimeoutMs / 1000} s after ${formatBytes(progress.received)}.`,
+          504,
+        );
+      }
       throw new Upstream(`The download of ${name} ${release.version} broke off (${reason(e)}).`);
     } finally {
       this.#downloads.delete(id);

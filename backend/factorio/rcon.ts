@@ -4,6 +4,8 @@
 // in several packets of a full 4086-byte body; a shorter packet ends it, and after a full one the client
 // waits briefly for a continuation, since the protocol has no end marker the game honours.
 
+import { orTimeout } from "../../shared/util.ts";
+
 const TYPE_AUTH = 3;
 const TYPE_EXEC = 2;
 const TYPE_AUTH_RESPONSE = 2;
@@ -215,16 +217,6 @@ export class RconClient {
 
 class TimeoutError extends Error {}
 
-async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      p,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new TimeoutError(`timed out ${what}`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return orTimeout(p, ms, () => new TimeoutError(`timed out ${what}`));
 }

@@ -95,16 +95,23 @@ export class ServerSettings {
     }
     // The admin list first: while the game runs it goes over RCON and may be refused; then nothing of
     // this request has been written yet.
-    if (admins && JSON.stringify(admins) !== JSON.stringify(this.adminList.admins())) {
-      await this.adminList.setAdmins(admins);
+    const adminsBefore = this.adminList.admins();
+    const adminsChange = admins && JSON.stringify(admins) !== JSON.stringify(adminsBefore);
+    if (adminsChange) await this.adminList.setAdmins(admins!);
+    try {
+      // Re-read: the list change above may have awaited the game, and the file may have changed meanwhile.
+      const current = this.readStored();
+      const merged: Settings = { ...current.value };
+      for (const key of Object.keys(next)) {
+        if (JSON.stringify(next[key]) !== JSON.stringify(stored[key])) merged[key] = next[key];
+      }
+      // Owner-only: the file holds the factorio.com password or token and the game password.
+      writeFileAtomic(this.paths.serverSettings, updateJsonText(current.text, merged), 0o600);
+    } catch (e) {
+      // The settings could not be written: the admin list goes back to what it was, so the request
+      // changed nothing.
+      if (adminsChange) await this.adminList.setAdmins(adminsBefore).catch(() => {});
+      throw e;
     }
-    // Re-read: the list change above may have awaited the game, and the file may have changed meanwhile.
-    const current = this.readStored();
-    const merged: Settings = { ...current.value };
-    for (const key of Object.keys(next)) {
-      if (JSON.stringify(next[key]) !== JSON.stringify(stored[key])) merged[key] = next[key];
-    }
-    // Owner-only: the file holds the factorio.com password or token and the game password.
-    writeFileAtomic(this.paths.serverSettings, updateJsonText(current.text, merged), 0o600);
   }
 }

@@ -4,7 +4,7 @@
 import type { Ctx } from "./routes.ts";
 import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
-import { formatBytes } from "./upload.ts";
+import { formatBytes } from "../../shared/util.ts";
 
 export const JSON_LIMIT = 1024 * 1024;
 

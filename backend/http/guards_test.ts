@@ -99,7 +99,7 @@ Deno.test("--allowed-origins lets a reverse proxy's public origin through", with
   const c = await p.login();
   const r = await c.request("GET", "/api/logout", { noOrigin: true, headers: { Origin: "https://panel.example.org" } });
   assert.equal(r.status, 200);
-}, { args: ["--allowed-origins", "https://panel.example.org"] }));
+}, { args: ["--allowed-origins", "https://Panel.example.org/"] }));
 
 Deno.test("/ws refuses upgrades without a session or from another site", withPanel(async (p) => {
   const noSession = await fetch(p.url + "/ws", { headers: { Upgrade: "websocket", Origin: p.origin } });

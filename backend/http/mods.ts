@@ -2,12 +2,8 @@
 // installed mods is flagged requiresStopped (423 while the game is not stopped); pack changes touch only
 // the pack's own folder, except loading one.
 
-import { join } from "node:path";
 import type { AppContext } from "../context.ts";
-import { factorioPaths } from "../factorio/layout.ts";
-import { ModManager } from "../factorio/modmanager.ts";
 import type { FolderFile, ModDir } from "../factorio/mods.ts";
-import { ModPortal } from "../factorio/portal.ts";
 import { fileChunks, zipStream } from "../factorio/zip.ts";
 import { ensureDir } from "../fsutil.ts";
 import { Invalid, UnsupportedMediaType } from "../errors.ts";
@@ -49,18 +45,7 @@ export function zipDownload(files: FolderFile[], filename: string): Response {
 }
 
 export function modRoutes(ctx: AppContext): Route[] {
-  const { config } = ctx;
-  const paths = factorioPaths(config);
-  const portal = new ModPortal({
-    portalUrl: config.modPortalUrl,
-    authUrl: config.authUrl,
-    listCacheMs: config.modPortalCacheMinutes * 60_000,
-    dataDir: config.dataDir,
-    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
-    log: ctx.log,
-    now: ctx.now,
-  });
-  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, ctx.log);
+  const { config, portal, mods } = ctx;
   const live = mods.live;
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
@@ -75,13 +60,13 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/toggle",
-      requiresStopped: true,
+      requiresStopped: "switching a mod on or off",
       handler: async (c) => c.json(await live.toggle(requiredName(await readObject(c)))),
     },
     {
       method: "POST",
       path: "/api/mods/delete",
-      requiresStopped: true,
+      requiresStopped: "deleting a mod",
       handler: async (c) => {
         const name = requiredName(await readObject(c));
         await live.delete(name);
@@ -91,18 +76,18 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/delete/all",
-      requiresStopped: true,
+      requiresStopped: "deleting all mods",
       handler: async (c) => {
         const body = await optionalObject(c);
         await live.deleteAll({ modSettings: field(body, "delete_mod_settings") === true });
         return c.json(null);
       },
     },
-    { method: "POST", path: "/api/mods/update", requiresStopped: true, handler: (c) => update(c, live) },
+    { method: "POST", path: "/api/mods/update", requiresStopped: "updating a mod", handler: (c) => update(c, live) },
     {
       method: "POST",
       path: "/api/mods/upload",
-      requiresStopped: true,
+      requiresStopped: "a mod upload",
       handler: async (c) => {
         ensureDir(live.dir);
         const file = await receiveUpload(c, {
@@ -161,7 +146,7 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/portal/install",
-      requiresStopped: true,
+      requiresStopped: "a mod install",
       handler: async (c) => {
         const body = await readObject(c);
         ensureDir(live.dir);
@@ -171,11 +156,15 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/portal/install/multiple",
-      requiresStopped: true,
+      requiresStopped: "a mod install",
       handler: async (c) => {
         const body = await readJson(c);
         ensureDir(live.dir);
-        return c.json(await mods.installMultiple(live, body));
+        const result = await mods.installMultiple(live, body);
+        // Some mods could not be installed: not a success. The old UI shows red for any non-2xx; the
+        // message names each failure; the rest of the result still says what was installed.
+        if (result.failed.length > 0) return c.json({ ...result, message: PANEL_MSG.modsNotAllInstalled(result.failed) }, 424);
+        return c.json(result);
       },
     },
 
@@ -203,7 +192,7 @@ export function modRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/mods/packs/:pack/load",
-      requiresStopped: true,
+      requiresStopped: "loading a mod pack",
       handler: async (c) => {
         await mods.packs.load(c.req.param("pack"), live);
         return c.json({ mods: await live.list() });

@@ -3,7 +3,7 @@
 // the area, and leave nothing partial.
 
 import assert from "node:assert/strict";
-import { PROCESS_ADMIN_PASSWORD, ROOT, spawnPanelProcess } from "../testing/process.ts";
+import { PROCESS_ADMIN_PASSWORD, ROOT, spawnWrappedPanel } from "../testing/wrapped.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
 const canMount = new Deno.Command("unshare", { args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp"] })
@@ -22,7 +22,7 @@ Deno.test({
       `cp ${example} ${dir}/config/server-settings.json`,
       `(dd if=/dev/zero of=${dir}/filler bs=4k 2>/dev/null || true)`,
     ].join(" && ");
-    const panel = await spawnPanelProcess({ wrap: ["unshare", "-rm"], shell, args: ["--factorio-dir", dir] });
+    const panel = await spawnWrappedPanel({ wrap: ["unshare", "-rm"], shell, args: ["--factorio-dir", dir] });
     try {
       const login = await fetch(panel.url + "/api/login", {
         method: "POST",

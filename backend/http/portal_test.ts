@@ -116,6 +116,16 @@ Deno.test("the mod list is fetched once and kept until it expires", withModPanel
   assert.equal(m.fake.hits("/api/mods").length, 2, "fetched again after 10 minutes");
 }, { extraArgs: ["--mod-portal-cache-minutes", "10"] }));
 
+Deno.test("portal info of a built-in mod: a record with no releases, without asking the portal", withModPanel(async (m) => {
+  for (const name of ["base", "space-age", "quality", "elevated-rails"]) {
+    const r = await m.c.get(`/api/mods/portal/info/${name}`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.name, name);
+    assert.deepEqual(r.body.releases, []);
+    assert.equal(m.fake.hits(`/api/mods/${name}`).length, 0);
+  }
+}, { version: "2.0" }));
+
 Deno.test("portal info: releases newest first, four-part versions, compatibility for this game", withModPanel(async (m) => {
   const r = await m.c.get("/api/mods/portal/info/fp-library");
   assert.equal(r.status, 200);
@@ -336,7 +346,12 @@ Deno.test("install/multiple (load from save): exact versions, built-ins toggled 
     { name: "fp-trains", version: "9.9.9.0", crc: 7, built_in: false },
   ];
   const r = await m.c.post("/api/mods/portal/install/multiple", save);
-  assert.equal(r.status, 200, r.text);
+  // Not every mod could be installed: not a success (the old UI would show green on a 200).
+  assert.equal(r.status, 424, r.text);
+  assert.equal(
+    r.body.message,
+    "Some mods could not be installed: fp-unknown 1.0.0.0 (not on the mod portal); fp-trains 9.9.9.0 (version 9.9.9.0 is not on the mod portal).",
+  );
   const result: InstallMultipleResult = r.body;
   assert.deepEqual(result.installed, ["fp-library"]);
   assert.equal(byName(result.mods, "fp-library")!.version, "1.0.0", "the save's version, not the newest");
@@ -383,6 +398,24 @@ Deno.test("the portal's rate limit: short waits are retried with backoff, long o
   m.clock.t += 31_000;
   assert.equal((await m.c.get("/api/mods/portal/info/fp-library")).status, 200, "asked again once the wait is over");
 }));
+
+Deno.test("a download on a slow line finishes; a stalled one is given up on inactivity and leaves nothing", withModPanel(async (m) => {
+  await m.portalLogin();
+  m.panel.ctx.portal.idleTimeoutMs = 1000;
+  // A slow but moving body: 40 pieces 50 ms apart take about twice the inactivity limit, and succeed.
+  const size = m.fake.mods.find((x) => x.name === "belt-balancer")!.releases.find((x) => x.version === "3.0.0")!.bytes.length;
+  m.fake.pace({ chunk: Math.ceil(size / 40), everyMs: 50 });
+  let r = await install(m, "belt-balancer", "3.0.0");
+  assert.equal(r.status, 200, r.text);
+  assert.ok(visible(m.modsDir).includes("belt-balancer_3.0.0.zip"));
+  // A body that stops: 504 naming the stall, no zip, no temp file.
+  const small = m.fake.mods.find((x) => x.name === "fp-library")!.releases.find((x) => x.version === "1.0.0")!.bytes.length;
+  m.fake.pace({ chunk: 64, everyMs: 20, stallAfter: Math.floor(small / 2) });
+  r = await install(m, "fp-library", "1.0.0");
+  assert.equal(r.status, 504, r.text);
+  assert.match(r.body, /^The download of fp-library 1\.0\.0 stalled: no data for 1 s after \d+ bytes\.$/);
+  assert.deepEqual(readdirSync(m.modsDir).filter((f) => f.startsWith(".") || f.startsWith("fp-library")), []);
+}, { version: "2.0" }));
 
 Deno.test("the portal being down is a clear 503, not a crash", withModPanel(async (m) => {
   await m.fake.close();

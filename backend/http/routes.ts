@@ -26,8 +26,12 @@ export interface Route {
    * Every non-GET route counts as state-changing anyway.
    */
   changesState?: boolean;
-  /** Refuse with 423 unless the game server is stopped. */
-  requiresStopped?: boolean;
+  /**
+   * The route changes the game directory and needs the game stopped: what it does, in words ("a mod
+   * upload"). The whole handler holds the directory (game.whileStopped): 423 unless the game is stopped,
+   * and the game does not start until the handler is done (409 naming this).
+   */
+  requiresStopped?: string;
 }
 
 export function changesState(r: Route): boolean {

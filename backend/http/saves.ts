@@ -21,7 +21,7 @@ export function saveRoutes(ctx: AppContext): Route[] {
       method: "GET",
       path: "/api/saves/create/:name",
       changesState: true,
-      requiresStopped: true,
+      requiresStopped: "creating a save",
       handler: async (c) => c.json(await saves.create(c.req.param("name"))),
     },
     {

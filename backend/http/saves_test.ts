@@ -445,7 +445,7 @@ Deno.test("create: a game that hangs is stopped after the timeout; one create at
   assert.equal(second.body, "The save slow.zip is being created; wait until it is done.");
   // Nor may the server start while the create runs: both would work on the same saves and mods.
   const start = await c.post("/api/server/start", { bindip: "127.0.0.1", port: 34197, savefile: "Load Latest" });
-  assert.deepEqual([start.status, start.body], [409, "The save slow.zip is being created; wait until it is done."]);
+  assert.deepEqual([start.status, start.body], [409, "The server cannot start while creating a save is under way; try again when it is done."]);
   assert.equal(p.ctx.game.status().status, "stopped");
   const r = await slow;
   assert.equal(r.status, 500);

@@ -1,10 +1,23 @@
-// Game server control and the game's log: status, version, start, save & stop, kill, log tail.
+// Game server control and the game's log: status, version, start, save & stop, restart, kill, log tail.
+// Start, stop and restart go through the queue of game operations (ctx.gameOps), so they never run into a
+// scheduled task or an update; kill does not wait for anything.
 
 import type { AppContext } from "../context.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
 import { sessionOf } from "./routes.ts";
-import { gameLogTail, parseStartRequest } from "../factorio/process.ts";
+import { gameLogTail } from "../factorio/game/hub.ts";
+import { Invalid, Locked } from "../errors.ts";
+import { PANEL_MSG } from "../../shared/messages.ts";
+import type { StartRequest } from "../../shared/api.ts";
+import { firstError, portNumber, validateStart } from "../../shared/validation.ts";
+
+/** Parses and checks a start request with the words of the start form (shared/validation.ts). */
+export function parseStartRequest(body: Record<string, unknown>): StartRequest {
+  const problem = firstError(validateStart(body));
+  if (problem) throw new Invalid(problem);
+  return { bindip: String(body.bindip).trim(), port: portNumber(body.port), savefile: String(body.savefile).trim() };
+}
 
 /** Lines GET /api/log/tail answers by default, and at most (?lines=N). */
 export const LOG_TAIL_DEFAULT = 1000;
@@ -37,17 +50,26 @@ export function serverRoutes(ctx: AppContext): Route[] {
     {
       method: "POST",
       path: "/api/server/start",
-      requiresStopped: true,
       handler: async (c) => {
+        // The old API's answer to a start while the game runs (its ServerOff routes): 423.
+        if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
         const request = parseStartRequest(await readObject(c));
-        ctx.saves.assertNotCreating();
         ctx.log.info("Start requested", { user: sessionOf(c).user.username, save: request.savefile, port: request.port });
-        const { status, message } = await game.start(request);
+        const { status, message } = await ctx.gameOps.run("start", () => game.start(request));
         return c.json(message, status as 200 | 202);
       },
     },
-    control("/api/server/stop", "Save & stop", () => game.stop()),
+    control("/api/server/stop", "Save & stop", () => ctx.gameOps.run("save & stop", () => game.stop())),
     control("/api/server/kill", "Kill", () => game.kill()),
+    {
+      method: "POST",
+      path: "/api/server/restart",
+      handler: async (c) => {
+        ctx.log.info("Restart requested", { user: sessionOf(c).user.username });
+        const { status, message } = await ctx.gameOps.run("restart", () => game.restart());
+        return c.json(message, status as 200 | 202);
+      },
+    },
     {
       method: "GET",
       path: "/api/log/tail",

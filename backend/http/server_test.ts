@@ -17,7 +17,7 @@ import { TestSocket } from "../testing/ws.ts";
 import type { ServerStatus } from "../../shared/api.ts";
 import { LOAD_LATEST } from "../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
-import { classify } from "../factorio/process.ts";
+import { classify } from "../factorio/game/run.ts";
 
 Deno.test("status and version before anything runs", withGamePanel(async (p) => {
   const c = await p.login();
@@ -149,7 +149,8 @@ Deno.test("a crash while loading fails the start with the reason", withGamePanel
   assert.equal(r.status, 500);
   assert.match(r.body, /^Factorio did not start \(exit code 1\): /);
   assert.equal(p.ctx.game.status().status, "stopped");
-  assert.equal(p.ctx.game.status().last_exit?.reason, "crashed");
+  // It never hosted: a failed start, not a crash of a running server.
+  assert.equal(p.ctx.game.status().last_exit?.reason, "start-failed");
 }));
 
 Deno.test("a game port in use: the start fails with the game's own words", withGamePanel(async (p) => {
@@ -161,7 +162,7 @@ Deno.test("a game port in use: the start fails with the game's own words", withG
     assert.match(r.body, /Host address is already in use/);
     const s = p.ctx.game.status();
     assert.equal(s.status, "stopped");
-    assert.equal(s.last_exit?.reason, "crashed");
+    assert.equal(s.last_exit?.reason, "start-failed");
     assert.equal(s.last_exit?.code, 1);
   } finally {
     held.close();
@@ -260,6 +261,9 @@ Deno.test("exit classification", () => {
   assert.equal(classify(null, null, null, ["  1.000 Goodbye"]), "stopped");
   assert.equal(classify(null, null, null, ["Factorio crashed. ...", "  1.000 Goodbye"]), "crashed");
   assert.equal(classify("stop", null, null, ["  1.000 Saving map"]), "crashed");
+  // Ended before it was hosting: a failed start, not a crash.
+  assert.equal(classify(null, 1, null, ["Error: port taken"], false), "start-failed");
+  assert.equal(classify(null, 1, null, [], true), "crashed");
 });
 
 Deno.test("a panel without a game installed explains what is missing", async () => {
@@ -277,7 +281,8 @@ Deno.test("a panel without a game installed explains what is missing", async () 
 
 Deno.test("the server routes are in the table with the guards they need", withGamePanel(async (p) => {
   const find = (m: string, path: string) => p.routes.find((r) => r.method === m && r.path === path);
-  assert.equal(find("POST", "/api/server/start")?.requiresStopped, true);
+  assert.ok(find("POST", "/api/server/start"));
+  assert.ok(find("POST", "/api/server/restart"));
   assert.equal(find("GET", "/api/server/stop")?.changesState, true);
   assert.equal(find("GET", "/api/server/kill")?.changesState, true);
   for (const path of ["/api/server/status", "/api/server/facVersion", "/api/log/tail"]) assert.ok(find("GET", path), path);
@@ -287,4 +292,7 @@ Deno.test("the server routes are in the table with the guards they need", withGa
   assert.equal((await c.get("/api/server/stop", { crossSite: true })).status, 403);
   assert.equal((await c.get("/api/server/kill", { crossSite: true })).status, 403);
   assert.equal(p.ctx.game.status().status, "running");
+  // A start while it runs: the old API's 423.
+  const again = await c.post("/api/server/start", { bindip: "0.0.0.0", port: 34197, savefile: LOAD_LATEST });
+  assert.equal(again.status, 423);
 }));

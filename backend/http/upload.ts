@@ -10,6 +10,7 @@ import { rename, rm } from "node:fs/promises";
 import type { Context } from "hono";
 import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
 import { tempPathFor } from "../fsutil.ts";
+import { formatBytes } from "../../shared/util.ts";
 import { join } from "node:path";
 
 export interface UploadedFile {
@@ -32,12 +33,6 @@ export interface UploadOptions {
   missingMessage: string;
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 1024 ** 3) return `${+(n / 1024 ** 3).toFixed(1)} GiB`;
-  if (n >= 1024 ** 2) return `${+(n / 1024 ** 2).toFixed(1)} MiB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;
-  return `${n} bytes`;
-}
 
 /** Receives exactly one file from a multipart/form-data request. */
 export async function receiveUpload(c: Context, opts: UploadOptions): Promise<UploadedFile> {

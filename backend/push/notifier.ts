@@ -30,7 +30,7 @@ export const DELIVERY: Record<PushEvent | "test", DeliveryOptions> = {
 
 /** Which alert a status change is, if any. */
 export function eventOf(change: PanelEvents["server.status"]): PushEvent | null {
-  if (change.exit) return change.exit.reason === "crashed" ? "crashed" : "stopped";
+  if (change.exit) return change.exit.reason === "crashed" || change.exit.reason === "start-failed" ? "crashed" : "stopped";
   if (change.status.status === "running" && change.previous !== "running") return "started";
   return null;
 }

@@ -6,6 +6,7 @@
 import webpush from "web-push";
 import type { VapidKeys } from "./vapid.ts";
 import type { PushPayload } from "../../shared/api.ts";
+import { retryAfterMs } from "../../shared/util.ts";
 
 export interface PushTarget {
   endpoint: string;
@@ -87,7 +88,7 @@ export class PushSender {
     const error = `push service answered ${status}${text ? `: ${text}` : ""}`;
     if (status === 404 || status === 410) return { kind: "gone", status, error };
     if (status === 408 || status === 429 || status >= 500) {
-      return { kind: "retry", status, retryAfterMs: retryAfter(res.headers.get("retry-after")), error };
+      return { kind: "retry", status, retryAfterMs: retryAfterMs(res.headers.get("retry-after")), error };
     }
     return { kind: "rejected", status, error };
   }
@@ -97,13 +98,6 @@ export class PushSender {
   }
 }
 
-/** Retry-After as milliseconds (seconds or an HTTP date), or null. */
-export function retryAfter(value: string | null, now = Date.now()): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
 
 /** The push service's host, for logs: the full endpoint is a capability and stays out of them. */
 export function serviceHost(endpoint: string): string {

@@ -60,6 +60,10 @@ export function serverStatus(status: ServerState, extra: Partial<ServerStatus> =
     base_mod_version: "2.0.28",
     since: new Date().toISOString(),
     last_exit: null,
+    started_at: null,
+    factorio_found: true,
+    factorio_dir: "/opt/factorio",
+    problems: [],
     ...extra,
   };
 }

@@ -7,11 +7,11 @@ import { Gate, type GateLimits } from "./gate.ts";
 import { createLogger } from "../log.ts";
 import { startPanel } from "../testing/harness.ts";
 import { TestSocket } from "../testing/ws.ts";
-import { spawnPanelProcess } from "../testing/process.ts";
+import { spawnWrappedPanel } from "../testing/wrapped.ts";
 
 /** The panel as `npm start` runs it, under `ulimit -n <files>`. */
 function spawnPanel(files: number, args: string[]) {
-  return spawnPanelProcess({ shell: `ulimit -n ${files}`, args });
+  return spawnWrappedPanel({ shell: `ulimit -n ${files}`, args });
 }
 
 async function openIdle(port: number, count: number): Promise<Deno.Conn[]> {

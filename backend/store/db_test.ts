@@ -7,15 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "./db.ts";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
-const PERMISSIONS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+import { DENO, panelDenoArgs, ROOT } from "../../scripts/launcher.mjs";
 
 async function startWith(db: Uint8Array | string) {
   const dataDir = mkdtempSync(join(tmpdir(), "panel-db-"));
   const file = join(dataDir, "panel.db");
   writeFileSync(file, db);
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMISSIONS, "backend/main.ts", "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir],
+  const out = await new Deno.Command(DENO, {
+    args: panelDenoArgs(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir]),
     cwd: ROOT,
     env: { NO_COLOR: "1" },
     stdout: "piped",

@@ -1,63 +1,80 @@
-// A panel as its own process, started like `npm start` (deno run with the panel's permissions), for tests
-// that need what a process has alone: an open-file limit, a mount namespace, its exit code.
+// A real panel process for tests that must see exactly what a user runs: started by `npm start` itself,
+// or by the launcher module that `npm start` uses (scripts/launcher.mjs), never with other permissions.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { panelDenoArgs, DENO, ROOT } from "../../scripts/launcher.mjs";
+import { Client } from "./harness.ts";
 
-export const ROOT = new URL("../..", import.meta.url).pathname;
-export const PANEL_PERMISSIONS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
-export const PROCESS_ADMIN_PASSWORD = "process-test-password";
+export interface PanelProcessOptions {
+  args: string[];
+  env?: Record<string, string>;
+  /** Run `npm start -- ARGS` (the README's command) instead of the launcher's deno command line. */
+  viaNpm?: boolean;
+  /** How long to wait for "listening on" (npm start may build the web app first). */
+  startTimeoutMs?: number;
+}
 
 export interface PanelProcess {
   url: string;
-  port: number;
-  dataDir: string;
-  alive(): boolean;
+  pid: number;
   output(): string;
-  stop(): Promise<void>;
+  client(): Client;
+  login(username: string, password: string): Promise<Client>;
+  /** SIGTERM to its process group (what systemd sends), then waits for the exit; resolves with its exit code. */
+  stop(): Promise<number>;
 }
 
-/**
- * Starts backend/main.ts on a free port over a fresh data dir. `shell` runs first in `sh -c` (e.g.
- * `ulimit -n 256`), `wrap` goes before sh (e.g. ["unshare", "-rm"]).
- */
-export async function spawnPanelProcess(opts: { args?: string[]; shell?: string; wrap?: string[] } = {}): Promise<PanelProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), "panel-proc-"));
-  const [cmd, ...pre] = [...(opts.wrap ?? []), "sh"];
+export async function startPanelProcess(opts: PanelProcessOptions): Promise<PanelProcess> {
+  const [cmd, args] = opts.viaNpm ? ["npm", ["start", "--", ...opts.args]] : [DENO, panelDenoArgs(opts.args)];
   const child = new Deno.Command(cmd, {
-    args: [
-      ...pre, "-c", `${opts.shell ?? ":"} && exec "$@"`, "sh",
-      Deno.execPath(), "run", ...PANEL_PERMISSIONS, "backend/main.ts",
-      "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? []),
-    ],
+    args,
     cwd: ROOT,
-    env: { PANEL_ADMIN_PASSWORD: PROCESS_ADMIN_PASSWORD, NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...opts.env },
+    stdin: "null",
     stdout: "piped",
     stderr: "piped",
+    // Its own process group, signalled as a whole like a terminal's Ctrl-C or systemd's stop do: npm
+    // itself exits on SIGTERM without passing it on.
+    detached: true,
   }).spawn();
   let out = "";
+  const decoder = new TextDecoder();
   const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) out += chunk;
+    for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
   };
-  const done = Promise.all([collect(child.stdout), collect(child.stderr)]);
-  let exited: Deno.CommandStatus | null = null;
-  child.status.then((s) => (exited = s));
-  const stop = async () => {
-    if (!exited) child.kill("SIGTERM");
-    await child.status;
-    await done;
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  let url: string | undefined;
+  const reading = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  const status = child.status;
+  let exited = false;
+  status.then(() => (exited = true));
+  const deadline = Date.now() + (opts.startTimeoutMs ?? 30_000);
+  let url: string | null = null;
   while (!url) {
-    if (exited || Date.now() > deadline) {
-      await stop();
-      throw new Error(`panel did not start:\n${out}`);
+    url = /listening on (https?:\/\/\S+)/.exec(out)?.[1] ?? null;
+    if (url) break;
+    if (exited) throw new Error(`the panel exited before listening:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`the panel did not start in time:\n${out}`);
     }
-    url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url, port: Number(new URL(url).port), dataDir, alive: () => exited === null, output: () => out, stop };
+  const base = url.replace("localhost", "127.0.0.1");
+  return {
+    url: base,
+    pid: child.pid,
+    output: () => out,
+    client: () => new Client(base, base),
+    login: async (username, password) => {
+      const c = new Client(base, base);
+      const r = await c.post("/api/login", { username, password });
+      if (r.status !== 200) throw new Error(`login failed: ${r.status} ${r.text}`);
+      return c;
+    },
+    stop: async () => {
+      if (!exited) Deno.kill(-child.pid, "SIGTERM");
+      const s = await status;
+      // The game outlives the panel; whatever else still holds the output pipes, do not wait for it.
+      await Promise.race([reading, new Promise((r) => setTimeout(r, 2000))]);
+      return s.code;
+    },
+  };
 }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { startGame, withGamePanel } from "../testing/game.ts";
 import { TestSocket } from "../testing/ws.ts";
 import { MSG } from "../../shared/messages.ts";
-import { RECENT_LINES } from "../factorio/process.ts";
+import { RECENT_LINES } from "../factorio/game/supervisor.ts";
 
 const gamelog = (s: TestSocket) => s.messages.filter((m) => m.room_name === "gamelog").map((m) => m.message);
 

@@ -15,6 +15,10 @@ const status: ServerStatus = {
   base_mod_version: "2.0.72",
   since: new Date(0).toISOString(),
   last_exit: null,
+  started_at: null,
+  factorio_found: true,
+  factorio_dir: "/opt/factorio",
+  problems: [],
 };
 
 Deno.test("subscribers of a room get its replay, then live messages; others get nothing", withPanel(async (p) => {

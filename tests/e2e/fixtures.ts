@@ -3,7 +3,8 @@
 // simulator, the fake mod portal, the fake push service).
 
 import { test as base, expect, type Page } from "@playwright/test";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { spawnPanel } from "../../scripts/launcher.mjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,11 +22,11 @@ export interface PanelProcess {
 
 export async function startPanelProcess(opts: { args?: string[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<PanelProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "panel-e2e-"));
-  const child = spawn(
-    join(ROOT, "node_modules/.bin/deno"),
-    ["run", "-A", "backend/main.ts", "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])],
-    { cwd: ROOT, env: { ...process.env, PANEL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  // Started exactly as `npm start` starts it (scripts/launcher.mjs): the same permissions, the same entry.
+  const child = spawnPanel(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])], {
+    env: { ...process.env, PANEL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));

@@ -94,7 +94,7 @@ export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.
       `export FAKE_FACTORIO_BUILD="\${FAKE_FACTORIO_BUILD:-${VERSIONS[version].build}}"`,
       'FAKE_FACTORIO_EXECUTABLE="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"',
       "export FAKE_FACTORIO_EXECUTABLE",
-      `exec "${deno}" run --allow-all --quiet --no-lock "${main}" "$@"`,
+      `exec "${deno}" run --allow-net --allow-read --allow-write --allow-env --allow-run --allow-sys --quiet --no-lock "${main}" "$@"`,
       "",
     ].join("\n"),
   );

@@ -4,7 +4,7 @@
 // Everything is written synchronously, line by line, so the order on stdout is the order of events and a
 // reader sees each line as soon as it is printed.
 
-import { appendFileSync, existsSync, openSync, renameSync, writeSync, closeSync } from "node:fs";
+import { existsSync, openSync, renameSync, writeSync, closeSync } from "node:fs";
 
 const encoder = new TextEncoder();
 
@@ -68,7 +68,9 @@ export class Output {
     this.#stdout(line);
     if (this.#consoleLog) {
       try {
-        appendFileSync(this.#consoleLog, line);
+        // Deno.writeTextFileSync honours the umask like the game's own file writes (node:fs's append in
+        // Deno does not: it leaves 0666).
+        Deno.writeTextFileSync(this.#consoleLog, line, { append: true });
       } catch {
         // a console log that cannot be written is not fatal for the game
       }

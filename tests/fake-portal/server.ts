@@ -49,6 +49,11 @@ export interface FakePortal {
   requests: RecordedRequest[];
   /** The next `count` portal requests answer 429 with Retry-After: `retryAfter` seconds. */
   rateLimit(count: number, retryAfter?: number): void;
+  /**
+   * CDN files from now on arrive in pieces of `chunk` bytes every `everyMs` (a slow line); with `stallAfter`,
+   * the body stops for good after that many bytes (a dead connection). null: at full speed again.
+   */
+  pace(p: { chunk: number; everyMs: number; stallAfter?: number } | null): void;
   /** Requests to the portal (not the CDN) whose path starts with `prefix`. */
   hits(prefix: string): RecordedRequest[];
   close(): Promise<void>;
@@ -85,6 +90,7 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
   let limited = 0;
   let limitedFor = 1;
   let loginFailures = 0;
+  let pacing: { chunk: number; everyMs: number; stallAfter?: number } | null = null;
   const loginLimit = opts.loginFailureLimit ?? 5;
   const hostname = opts.hostname ?? "127.0.0.1";
 
@@ -94,6 +100,34 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
     const m = /^\/files\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     const release = m && mods.flatMap((mod) => mod.releases).find((r) => r.id === m[1] && r.file_name === decodeURIComponent(m[2]));
     if (!release) return new Response("Not found", { status: 404 });
+    const bytes = release.bytes;
+    const pace = pacing;
+    if (pace) {
+      let sent = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let stalled: (() => void) | undefined;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (ctrl) =>
+          new Promise<void>((done) => {
+            if (pace.stallAfter !== undefined && sent >= pace.stallAfter) {
+              stalled = done; // nothing more until the client gives up
+              return;
+            }
+            timer = setTimeout(() => {
+              const piece = bytes.subarray(sent, sent + pace.chunk);
+              sent += piece.length;
+              if (piece.length) ctrl.enqueue(piece);
+              if (sent >= bytes.length) ctrl.close();
+              done();
+            }, pace.everyMs);
+          }),
+        cancel: () => {
+          clearTimeout(timer);
+          stalled?.(); // lets the server shut down
+        },
+      });
+      return new Response(body, { headers: { "Content-Type": "application/zip", "Content-Length": String(bytes.length) } });
+    }
     return new Response(release.bytes as BodyInit, {
       headers: { "Content-Type": "application/zip", "Content-Length": String(release.bytes.length) },
     });
@@ -162,6 +196,9 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
     cdnUrl,
     mods,
     requests,
+    pace(p) {
+      pacing = p;
+    },
     rateLimit(count, retryAfter = 1) {
       limited = count;
       limitedFor = retryAfter;

@@ -70,13 +70,13 @@ export class FakePushService {
   static start(): Promise<FakePushService> {
     const cert = Deno.readTextFileSync(join(TLS_DIR, "cert.pem"));
     const key = Deno.readTextFileSync(join(TLS_DIR, "key.pem"));
-    let service: FakePushService | undefined;
+    const box: { service?: FakePushService } = {};
     const server = Deno.serve(
       { port: 0, hostname: "127.0.0.1", cert, key, onListen: () => {} },
-      (req) => service!.#handle(req),
+      (req) => box.service!.#handle(req),
     );
-    service = new FakePushService(server, `https://127.0.0.1:${server.addr.port}`);
-    return Promise.resolve(service);
+    box.service = new FakePushService(server, `https://127.0.0.1:${server.addr.port}`);
+    return Promise.resolve(box.service);
   }
 
   /**

@@ -7,7 +7,7 @@ import { CA_FILE, FakePushService } from "./service.ts";
 const client = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(CA_FILE)] });
 
 async function send(
-  fake: FakePushService,
+  _fake: FakePushService,
   sub: { endpoint: string; keys: { p256dh: string; auth: string } },
   vapid: { publicKey: string; privateKey: string },
   opts: { subject?: string; audience?: string; encoding?: "aes128gcm" | "aesgcm" } = {},

@@ -1,12 +1,13 @@
 // The error rules of spec section 8, through the real client with fetch answered by a stub server.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api, ApiError, setUnauthorizedHandler } from "./client.ts";
+import { api, ApiError, PANEL_HEADER, setUnauthorizedHandler } from "./client.ts";
 import { flash, FLASH_MS } from "../state/flash.ts";
 import { MSG, PUSH_MSG } from "../../../shared/messages.ts";
 import { connection } from "../state/connection.ts";
 
-function answer(status: number, body: unknown) {
-  vi.stubGlobal("fetch", vi.fn(async () => new Response(body === undefined ? "" : JSON.stringify(body), { status })));
+/** An answer of the panel itself (it marks every answer with its header). */
+function answer(status: number, body: unknown, headers: Record<string, string> = { [PANEL_HEADER]: "1" }) {
+  vi.stubGlobal("fetch", vi.fn(async () => new Response(body === undefined ? "" : JSON.stringify(body), { status, headers })));
 }
 
 describe("api client error rules", () => {
@@ -26,6 +27,21 @@ describe("api client error rules", () => {
     answer(502, "Bad Gateway from the proxy");
     await expect(api.get("/api/x")).rejects.toMatchObject({ status: 502, message: MSG.serviceNotAvailable });
     expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.serviceNotAvailable, "error"]]);
+  });
+
+  it("a proxy's 502 while the panel is down is no answer: offline, not signed out, no 'Service not available'", async () => {
+    for (const status of [502, 503, 504]) {
+      flash.items.splice(0);
+      answer(status, "<html>Bad Gateway</html>", {});
+      await expect(api.get("/api/user/status", { quiet: true })).rejects.toMatchObject({ status: 0 });
+      expect(connection.online).toBe(false);
+      expect(lost).toBe(0);
+      expect(flash.items).toEqual([]);
+      // The panel answers again.
+      answer(200, { username: "admin" });
+      await api.get("/api/user/status");
+      expect(connection.online).toBe(true);
+    }
   });
 
   it("401 shows nothing and ends the session", async () => {

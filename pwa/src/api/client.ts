@@ -66,6 +66,17 @@ function noAnswer(opts: RequestOptions, cause: unknown): ApiError {
   return new ApiError(0, "No connection to the panel", cause);
 }
 
+/** The header the panel puts on every answer (backend/app.ts), to tell its answers from a proxy's. */
+export const PANEL_HEADER = "X-Factorio-Panel";
+
+/**
+ * A 502/503/504 without the panel's header comes from a reverse proxy in front of a panel that is down:
+ * that is no answer from the panel (offline banner, last known status), not a reason to sign out.
+ */
+function proxyGatewayError(status: number, panelHeader: string | null): boolean {
+  return status >= 502 && status <= 504 && panelHeader === null;
+}
+
 export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   let res: Response;
   try {
@@ -80,6 +91,7 @@ export async function request<T>(method: string, path: string, body?: unknown, o
     if (opts.signal?.aborted) throw new ApiError(0, "Cancelled", e);
     throw noAnswer(opts, e);
   }
+  if (proxyGatewayError(res.status, res.headers.get(PANEL_HEADER))) throw noAnswer(opts, res.status);
   reportAnswer();
   const data = await parseBody(res);
   if (!res.ok) throw handleErrorStatus(res.status, data, opts);
@@ -113,6 +125,10 @@ export function upload<T>(
     xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.onprogress = (e) => onProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
     xhr.onload = () => {
+      if (proxyGatewayError(xhr.status, xhr.getResponseHeader(PANEL_HEADER))) {
+        reject(noAnswer(opts, xhr.status));
+        return;
+      }
       reportAnswer();
       let data: unknown = xhr.responseText;
       try {

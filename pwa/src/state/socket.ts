@@ -16,6 +16,7 @@ export class LiveSocket {
   #wanted = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #listeners = new Map<RoomName, Set<Listener>>();
+  #resets = new Map<Listener, () => void>();
   onSignedOut: () => void = () => {};
 
   connect(): void {
@@ -31,14 +32,20 @@ export class LiveSocket {
     this.state.connected = false;
   }
 
-  /** Listens to a room; returns the function that stops listening. */
-  subscribe(room: RoomName, listener: Listener): () => void {
+  /**
+   * Listens to a room; returns the function that stops listening. The server replays a room's recent
+   * messages on every subscribe, so after a reconnect `onReplay` runs first: a page that keeps what it
+   * received (the console) starts over instead of showing the replay twice.
+   */
+  subscribe(room: RoomName, listener: Listener, onReplay?: () => void): () => void {
     let set = this.#listeners.get(room);
     if (!set) this.#listeners.set(room, (set = new Set()));
     set.add(listener);
+    if (onReplay) this.#resets.set(listener, onReplay);
     if (set.size === 1) this.#send({ room_name: "", controls: { type: "subscribe", value: room } });
     return () => {
       set!.delete(listener);
+      this.#resets.delete(listener);
       if (set!.size === 0) this.#send({ room_name: "", controls: { type: "unsubscribe", value: room } });
     };
   }
@@ -63,7 +70,9 @@ export class LiveSocket {
     ws.onopen = () => {
       this.state.connected = true;
       for (const [room, set] of this.#listeners) {
-        if (set.size > 0) this.#send({ room_name: "", controls: { type: "subscribe", value: room } });
+        if (set.size === 0) continue;
+        for (const listener of set) this.#resets.get(listener)?.();
+        this.#send({ room_name: "", controls: { type: "subscribe", value: room } });
       }
     };
     ws.onmessage = (e) => {

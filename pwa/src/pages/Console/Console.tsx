@@ -24,12 +24,17 @@ function GameLog() {
 
   useEffect(() => {
     let id = 0;
-    return socket.subscribe("gamelog", (text) => {
-      setLines((old) => {
-        const next = [...old, { id: id++, text }];
-        return next.length > CONSOLE_MAX_LINES ? next.slice(-CONSOLE_MAX_LINES) : next;
-      });
-    });
+    return socket.subscribe(
+      "gamelog",
+      (text) => {
+        setLines((old) => {
+          const next = [...old, { id: id++, text }];
+          return next.length > CONSOLE_MAX_LINES ? next.slice(-CONSOLE_MAX_LINES) : next;
+        });
+      },
+      // After a reconnect the server replays its recent lines: they replace what is shown, not add to it.
+      () => setLines([]),
+    );
   }, []);
 
   useEffect(() => {

@@ -17,6 +17,10 @@ const base: ServerStatus = {
   base_mod_version: "2.0.72",
   since: "2026-01-01T00:00:00.000Z",
   last_exit: null,
+  started_at: null,
+  factorio_found: true,
+  factorio_dir: "/opt/factorio",
+  problems: [],
 };
 
 const loadLatest: Save = { name: "Load Latest", last_mod: "0001-01-01T00:00:00Z", size: 0 };

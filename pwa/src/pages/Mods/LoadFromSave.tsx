@@ -19,6 +19,7 @@ import {
 import { LOAD_LATEST, type InstallMultipleResult, type SaveMod } from "../../../../shared/api.ts";
 import { MSG } from "../../../../shared/messages.ts";
 import { modsApi } from "../../api/mods.ts";
+import { ApiError } from "../../api/client.ts";
 import { showFlash } from "../../state/flash.ts";
 import { shortVersion } from "./ModsTable.tsx";
 
@@ -47,18 +48,17 @@ export function LoadFromSave(props: {
 
   async function install() {
     if (!mods) return;
+    let failed = false;
     const result: InstallMultipleResult | undefined = await props.run(`Installing the mods of ${mods.save}`, () =>
       modsApi.portal.installMultiple(mods.mods.map((m) => ({ name: m.name, version: m.version, built_in: m.built_in })))
+        .catch((e: unknown) => {
+          // 424: some mods failed; the client flashed which. The others were installed: show them.
+          failed = e instanceof ApiError && e.status === 424;
+          throw e;
+        })
     );
-    if (!result) return;
-    props.onChanged();
-    if (result.failed.length === 0) showFlash(MSG.modsLoadedFromSave(mods.save), "success");
-    else {
-      showFlash(
-        `Some mods of ${mods.save} could not be installed: ${result.failed.map((f) => `${f.name} ${f.version} (${f.reason})`).join("; ")}.`,
-        "error",
-      );
-    }
+    if (result || failed) props.onChanged();
+    if (result) showFlash(MSG.modsLoadedFromSave(mods.save), "success");
   }
 
   return (

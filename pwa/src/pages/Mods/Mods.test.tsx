@@ -20,6 +20,10 @@ const status = (s: ServerStatus["status"]): ServerStatus => ({
   base_mod_version: "2.0.72",
   since: "2025-01-01T00:00:00Z",
   last_exit: null,
+  started_at: null,
+  factorio_found: true,
+  factorio_dir: "/opt/factorio",
+  problems: [],
 });
 
 const belt: Mod = {

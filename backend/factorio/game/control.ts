@@ -1,7 +1,7 @@
 // What the rest of the panel may ask of the game server. The process supervisor implements it
-// (factorio/process.ts); settings, players and notifications use only this.
+// (factorio/game/supervisor.ts); settings, players and notifications use only this.
 
-import type { ServerStatus } from "../../shared/api.ts";
+import type { ServerStatus } from "../../../shared/api.ts";
 
 /** Extra command-line arguments for the next start, e.g. ["--server-whitelist", path, "--use-server-whitelist", "true"]. */
 export type LaunchArgsProvider = () => string[] | Promise<string[]>;

@@ -12,9 +12,9 @@ import {
   startGame,
   startPanelWithGame,
   waitForStatus,
-} from "../testing/game.ts";
-import { TestSocket } from "../testing/ws.ts";
-import { alive } from "./process.ts";
+} from "../../testing/game.ts";
+import { TestSocket } from "../../testing/ws.ts";
+import { exists, isAlive, startOf } from "./liveness.ts";
 
 /**
  * Runs `fn` with a panel on a fresh simulator and a function that "restarts the panel": closes it, leaving
@@ -97,7 +97,7 @@ Deno.test("a game that died while no panel watched is reported as crashed when t
   killRecordedGame(first.dataDir);
   // The test process is the game's parent: wait until it has really gone.
   const deadline = Date.now() + 15_000;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (await isAlive(pid, null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 
   const second = await restart();
   const s = second.ctx.game.status();
@@ -109,20 +109,33 @@ Deno.test("a game that died while no panel watched is reported as crashed when t
   assert.equal(second.ctx.game.status().status, "running");
 }));
 
-function isAlive(pid: number): boolean {
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
+Deno.test("liveness: a pid is the game while it exists with the recorded start, or with none recorded", async () => {
+  const start = await startOf(Deno.pid);
+  assert.ok(start !== null, "ps reports this process");
+  assert.ok(await isAlive(Deno.pid, start));
+  assert.ok(!await isAlive(Deno.pid, start! + 100), "a reused pid has another start time");
+  assert.ok(await isAlive(Deno.pid, null), "an unknown start time still lets the panel reach the game");
+  assert.ok(!await isAlive(2 ** 22 + 12345, null), "no such process");
+  assert.ok(!exists(2 ** 22 + 12345));
+});
 
-Deno.test("a process is alive while its pid exists with the recorded start time, or with none recorded", () => {
-  const own = readFileSync(`/proc/${Deno.pid}/stat`, "utf8");
-  const ticks = own.slice(own.lastIndexOf(")") + 2).split(" ")[19];
-  assert.ok(alive(Deno.pid, ticks));
-  assert.ok(!alive(Deno.pid, String(Number(ticks) + 1)), "a reused pid has another start time");
-  assert.ok(alive(Deno.pid, ""), "an unknown start time still lets the panel reach the game");
-  assert.ok(!alive(2 ** 22 + 12345, ""), "no such process");
+Deno.test("liveness: a zombie is not alive", async () => {
+  // sh starts a child that exits at once, then becomes `sleep`, which never reaps it: a zombie for 5 s.
+  const child = new Deno.Command("/bin/sh", { args: ["-c", "sleep 0 & echo $!; exec sleep 5"], stdout: "piped" }).spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  reader.releaseLock();
+  const zombie = Number(new TextDecoder().decode(value).trim());
+  try {
+    let zombieSeen = false;
+    for (let i = 0; i < 200 && !zombieSeen; i++) {
+      zombieSeen = exists(zombie) && !await isAlive(zombie, null);
+      if (!zombieSeen) await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.ok(zombieSeen, "the exited, unreaped child counts as gone although its pid exists");
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+  }
 });

@@ -1,0 +1,19 @@
+// Wires the game into the live channel and the log route.
+
+import type { Hub } from "../../ws/hub.ts";
+import { lastLines } from "../gamelog.ts";
+import type { GameServer } from "./supervisor.ts";
+
+/** Recent lines and the status on subscribe; console commands. */
+export function connectGameToHub(game: GameServer, hub: Hub): void {
+  hub.setReplay("gamelog", () => game.recentLines());
+  hub.setReplay("server_status", () => [JSON.stringify(game.status())]);
+  hub.onCommand((text, client) =>
+    game.consoleCommand(text, client.username, (line) => client.send({ room_name: "gamelog", message: line }))
+  );
+}
+
+/** The last lines of the game's own log (factorio-current.log), redacted, for GET /api/log/tail. */
+export async function gameLogTail(game: GameServer, count: number): Promise<string[]> {
+  return (await lastLines(game.paths.currentLog, count)).map((l) => game.redact(l));
+}

@@ -1,0 +1,104 @@
+// Is a pid still the game the panel started? Answered under the panel's own permissions (no --allow-all),
+// so without reading /proc from Deno:
+// - existence: `process.kill(pid, 0)` (a signal-0 probe, nothing is delivered);
+// - identity: `ps -o etimes=,stat=` gives the process's age and state. Its start, counted in seconds since
+//   boot (uptime minus age), is recorded when the game is started; a later process that reuses the pid has
+//   a different start, so it is never taken for the game. A zombie (state Z) has ended.
+// Without `ps` (a minimal container), only existence can be checked; that is said once in the log.
+
+import process from "node:process";
+import { uptime } from "node:os";
+
+/** Seconds by which two readings of one process's start may differ (both readings have 1 s steps). */
+const START_TOLERANCE_S = 3;
+
+export interface ProcessInfo {
+  /** Seconds since boot at which the process started. */
+  bootStart: number;
+  zombie: boolean;
+  /** The command line, as ps shows it. */
+  args: string;
+}
+
+let psMissing = false;
+let warnMissing: ((text: string) => void) | null = null;
+
+/** Where to say, once, that `ps` is missing. */
+export function onPsMissing(warn: (text: string) => void): void {
+  warnMissing = warn;
+}
+
+/** Whether a process with this pid exists at all (any owner). */
+export function exists(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists but belongs to someone else.
+    return (e as { code?: string }).code === "EPERM";
+  }
+}
+
+async function ps(args: string[]): Promise<string | null> {
+  if (psMissing) return null;
+  try {
+    const out = await new Deno.Command("ps", { args, stdin: "null", stdout: "piped", stderr: "null" }).output();
+    // ps exits 1 when no process matched: an empty answer, not a failure.
+    return new TextDecoder().decode(out.stdout);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      psMissing = true;
+      warnMissing?.("`ps` (procps) is not installed: the panel can only check that the game's pid exists, not that it is still the game.");
+      return null;
+    }
+    throw e;
+  }
+}
+
+function parseLine(line: string): { pid: number; info: ProcessInfo } | null {
+  const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/.exec(line);
+  if (!m) return null;
+  return {
+    pid: Number(m[1]),
+    info: { bootStart: uptime() - Number(m[2]), zombie: m[3].startsWith("Z") || m[3].startsWith("X"), args: m[4] },
+  };
+}
+
+/** What ps knows of `pid`; null when it does not exist, or when ps is unavailable. */
+export async function inspect(pid: number): Promise<ProcessInfo | null> {
+  if (!exists(pid)) return null;
+  const out = await ps(["-o", "pid=,etimes=,stat=,args=", "-p", String(pid)]);
+  if (out === null) return null;
+  for (const line of out.split("\n")) {
+    const row = parseLine(line);
+    if (row?.pid === pid) return row.info;
+  }
+  return null;
+}
+
+/** The start (seconds since boot) of a process just spawned, to record with it; null when unknown. */
+export async function startOf(pid: number): Promise<number | null> {
+  const info = await inspect(pid);
+  return info && !info.zombie ? info.bootStart : null;
+}
+
+/**
+ * Whether `pid` is still the process that started at `bootStart`. When the start is unknown (null: ps
+ * missing, or a record from an older panel), existence is all that can be checked, which still beats
+ * never signalling the game again.
+ */
+export async function isAlive(pid: number, bootStart: number | null): Promise<boolean> {
+  if (!exists(pid)) return false;
+  const info = await inspect(pid);
+  if (info === null) return psMissing; // gone between the two looks, or ps unavailable
+  if (info.zombie) return false;
+  return bootStart === null || Math.abs(info.bootStart - bootStart) <= START_TOLERANCE_S;
+}
+
+/** Every process with its command line (for finding a game the panel did not start). */
+export async function listProcesses(): Promise<{ pid: number; info: ProcessInfo }[]> {
+  const out = await ps(["-e", "-o", "pid=,etimes=,stat=,args="]);
+  if (out === null) return [];
+  return out.split("\n").map(parseLine).filter((r): r is { pid: number; info: ProcessInfo } => r !== null && !r.info.zombie);
+}

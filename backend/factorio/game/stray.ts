@@ -1,0 +1,33 @@
+// A game running from this Factorio directory that the panel has no record of: started by hand, or by a
+// panel whose record was lost. It holds the game's port, so the next start would fail; the panel finds it
+// (by its command line) so it can be shown and stopped from Controls.
+
+import type { FactorioPaths } from "../layout.ts";
+import { listProcesses } from "./liveness.ts";
+
+export interface StrayGame {
+  pid: number;
+  bootStart: number;
+  port: number;
+  savefile: string;
+  commandLine: string;
+}
+
+const SERVER_FLAGS = new Set(["--start-server", "--start-server-load-latest", "--start-server-load-scenario"]);
+
+export async function findStrayGame(paths: FactorioPaths, exceptPid: number | null = null): Promise<StrayGame | null> {
+  const root = paths.root.replace(/\/+$/, "") + "/";
+  for (const { pid, info } of await listProcesses()) {
+    if (pid === exceptPid || pid === Deno.pid) continue;
+    const words = info.args.split(/\s+/);
+    const at = words.findIndex((w) => SERVER_FLAGS.has(w));
+    if (at < 0) continue;
+    // The game's own executable, or a command line that names files of this Factorio directory.
+    if (words[0] !== paths.binary && !words.some((w) => w.startsWith(root))) continue;
+    const portAt = words.indexOf("--port");
+    const port = portAt >= 0 ? Number(words[portAt + 1]) : 34197;
+    const save = words[at] === "--start-server" ? (words[at + 1] ?? "").split("/").pop() ?? "" : "";
+    return { pid, bootStart: info.bootStart, port: Number.isInteger(port) ? port : 34197, savefile: save, commandLine: info.args };
+  }
+  return null;
+}

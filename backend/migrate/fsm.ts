@@ -1,0 +1,139 @@
+// Import from the old panel (factorio-server-manager, "FSM"): its conf.json, its SQLite user table, its mod
+// packs and its mod portal credentials (facts in fsm-behaviour.md sections 2.3, 5.3, 5.4, 8.3, 8.8).
+//
+// Users keep their names, e-mails and roles, and their passwords keep working: FSM stored
+// base64(bcrypt(password)); the hash is kept as "fsm-bcrypt$<bcrypt>", checked with bcrypt at the user's
+// next sign-in and then replaced by the panel's own scrypt hash (auth/password.ts). Nothing that exists is
+// overwritten, so a second run imports nothing. Settings FSM used (game directory, addresses, ports) are
+// only offered: printed as the flags to start with.
+
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { Buffer } from "node:buffer";
+import type { Role } from "../../shared/api.ts";
+
+export class FsmImportError extends Error {}
+
+export interface FsmUser {
+  username: string;
+  email: string;
+  /** FSM's role string as stored ("admin", often empty for users made in its UI). */
+  fsmRole: string;
+  /** The bcrypt hash ($2a$/$2b$...). */
+  bcrypt: string;
+}
+
+export interface FsmSource {
+  dir: string;
+  confFile: string;
+  databaseFile: string;
+  users: FsmUser[];
+  /** Mod pack folders: name and path. */
+  packs: { name: string; path: string }[];
+  credentials: { username: string; token: string } | null;
+  /** What FSM ran with, to offer as this panel's settings. */
+  settings: { factorioDir?: string; bind?: string; port?: number; rconPort?: number };
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** Reads an FSM directory (the one holding conf.json). Throws FsmImportError with a message for people. */
+export function readFsm(dir: string): FsmSource {
+  const root = resolve(dir);
+  const confFile = join(root, "conf.json");
+  let conf: Record<string, unknown>;
+  try {
+    conf = JSON.parse(readFileSync(confFile, "utf8"));
+  } catch (e) {
+    throw new FsmImportError(`Cannot read the old panel's configuration ${confFile}: ${(e as Error).message}`);
+  }
+  if (typeof conf !== "object" || conf === null || Array.isArray(conf)) {
+    throw new FsmImportError(`${confFile} is not the old panel's configuration (a JSON object).`);
+  }
+  const at = (p: string) => (isAbsolute(p) ? p : join(root, p));
+  const dbName = str(conf.sq_lite_database_file) || "sqlite.db";
+  const databaseFile = at(dbName);
+  const users = readUsers(databaseFile);
+
+  const packsDir = at(str(conf.mod_pack_dir) || "mod_packs");
+  const packs: FsmSource["packs"] = [];
+  if (existsSync(packsDir) && statSync(packsDir).isDirectory()) {
+    for (const e of readdirSync(packsDir, { withFileTypes: true })) {
+      if (e.isDirectory() && !e.name.startsWith(".")) packs.push({ name: e.name, path: join(packsDir, e.name) });
+    }
+    packs.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  let credentials: FsmSource["credentials"] = null;
+  const authFile = at(str(conf.factorio_credentials_file) || "factorio.auth");
+  if (existsSync(authFile)) {
+    try {
+      const a = JSON.parse(readFileSync(authFile, "utf8"));
+      if (str(a.username) && str(a.userkey)) credentials = { username: a.username, token: a.userkey };
+    } catch {
+      // an unreadable credentials file is not worth stopping for: the admin logs in to the portal again
+    }
+  }
+
+  const settings: FsmSource["settings"] = {};
+  if (str(conf.factorio_dir)) settings.factorioDir = at(str(conf.factorio_dir));
+  if (str(conf.server_ip)) settings.bind = str(conf.server_ip);
+  const port = Number(conf.server_port);
+  if (Number.isInteger(port) && port > 0 && port < 65536) settings.port = port;
+  const rconPort = Number(conf.rcon_port);
+  if (Number.isInteger(rconPort) && rconPort > 0 && rconPort < 65536) settings.rconPort = rconPort;
+
+  return { dir: root, confFile, databaseFile, users, packs, credentials, settings };
+}
+
+function readUsers(file: string): FsmUser[] {
+  if (!existsSync(file)) throw new FsmImportError(`The old panel's user database ${file} does not exist.`);
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+  } catch (e) {
+    throw new FsmImportError(`Cannot open the old panel's user database ${file}: ${(e as Error).message}`);
+  }
+  try {
+    let rows: Record<string, unknown>[];
+    try {
+      const columns = (db.prepare("PRAGMA table_info(users)").all() as { name: string }[]).map((c) => c.name);
+      if (!columns.includes("username") || !columns.includes("password")) {
+        throw new Error("it has no users table with usernames and passwords");
+      }
+      const alive = columns.includes("deleted_at") ? "WHERE deleted_at IS NULL" : "";
+      rows = db.prepare(`SELECT * FROM users ${alive} ORDER BY id`).all() as Record<string, unknown>[];
+    } catch (e) {
+      throw new FsmImportError(`${file} is not a readable user database of the old panel: ${(e as Error).message}`);
+    }
+    const users: FsmUser[] = [];
+    const seen = new Set<string>();
+    for (const r of rows) {
+      const username = str(r.username).trim();
+      if (!username || seen.has(username.toLowerCase())) continue; // FSM allowed duplicates: the first wins
+      seen.add(username.toLowerCase());
+      const bcrypt = Buffer.from(str(r.password), "base64").toString("utf8");
+      if (!/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(bcrypt)) {
+        throw new FsmImportError(`${file}: the password of ${username} is not a bcrypt hash as the old panel stores it.`);
+      }
+      users.push({ username, email: str(r.email), fsmRole: str(r.role), bcrypt });
+    }
+    return users;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The panel's role for an FSM user. FSM stored a role but never checked it: every user could do
+ * everything. "admin" stays admin; any other user keeps control of the game (operator) but not of panel
+ * users, which FSM reserved to nobody in particular.
+ */
+export function roleFor(fsmRole: string): Role {
+  return (fsmRole.trim().toLowerCase() === "admin" ? "admin" : "operator") as Role;
+}
+
+export const FSM_HASH_PREFIX = "fsm-bcrypt$";

@@ -1,0 +1,64 @@
+// The live socket against a stand-in WebSocket: after a reconnect the room is subscribed again and its
+// replay replaces what a page kept, instead of being appended a second time.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { LiveSocket } from "./socket.ts";
+
+class FakeWebSocket {
+  static OPEN = 1;
+  static all: FakeWebSocket[] = [];
+  readyState = 0;
+  sent: unknown[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onclose: ((e: { code: number }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeWebSocket.all.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close() {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006 });
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  /** The server's replay of a room: what it sends after each subscribe. */
+  replay(lines: string[]) {
+    for (const message of lines) this.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message }) });
+  }
+}
+
+describe("LiveSocket", () => {
+  beforeEach(() => {
+    FakeWebSocket.all = [];
+    vi.stubGlobal("WebSocket", FakeWebSocket);
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("a reconnect re-subscribes, and the replay replaces the lines a page kept", () => {
+    const socket = new LiveSocket();
+    let shown: string[] = [];
+    socket.subscribe("gamelog", (line) => shown.push(line), () => (shown = []));
+    socket.connect();
+    const first = FakeWebSocket.all[0];
+    first.open();
+    expect(first.sent).toEqual([{ room_name: "", controls: { type: "subscribe", value: "gamelog" } }]);
+    first.replay(["line 1", "line 2"]);
+    first.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "line 3" }) });
+    first.close();
+    vi.advanceTimersByTime(10_000);
+    const second = FakeWebSocket.all[1];
+    second.open();
+    expect(second.sent).toEqual([{ room_name: "", controls: { type: "subscribe", value: "gamelog" } }]);
+    second.replay(["line 1", "line 2", "line 3"]);
+    expect(shown).toEqual(["line 1", "line 2", "line 3"]);
+  });
+});

@@ -1,0 +1,22 @@
+// `npm run check`: the static checks without running tests: Deno's type check and lint of the backend
+// and shared code, and the PWA's TypeScript (app and service worker).
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, ensureDeps, run } from "./lib.mjs";
+import { DENO, ROOT } from "./launcher.mjs";
+
+ensureDeps();
+const steps = [
+  ["deno check", DENO, ["check", "backend/", "shared/", "tests/fake-factorio/", "tests/fake-portal/", "tests/fake-push/", "tests/smoke/"]],
+  ["deno lint", DENO, ["lint"]],
+  ["tsc (pwa)", BIN("tsc"), ["-p", "pwa"]],
+];
+if (existsSync(join(ROOT, "pwa", "tsconfig.sw.json"))) steps.push(["tsc (service worker)", BIN("tsc"), ["-p", "pwa/tsconfig.sw.json"]]);
+let failed = 0;
+for (const [name, cmd, args] of steps) {
+  const code = run(cmd, args);
+  console.log(`${name}: ${code === 0 ? "ok" : "FAILED"}`);
+  if (code !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
