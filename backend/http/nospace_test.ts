@@ -14,7 +14,7 @@ Deno.test({
   ignore: !canMount, // the machine allows no mount namespace: nothing to fill up safely
   fn: async () => {
     const dir = Deno.makeTempDirSync({ prefix: "panel-full-" });
-    const example = `${ROOT}tests/fake-factorio/data/server-settings.example.json`;
+    const example = `${ROOT}/tests/fake-factorio/data/server-settings.example.json`;
     // Mount 256 KiB, put the settings in place, then fill every free byte.
     const shell = [
       `mount -t tmpfs -o size=256k tmpfs ${dir}`,

@@ -17,6 +17,8 @@
 
 import type { Logger } from "../log.ts";
 import { FrameLimiter } from "./wsframes.ts";
+import { AddressTurns } from "./turns.ts";
+import { closeQuietly, concat, headEnd, isWebSocketRequest, writeAll } from "./bytes.ts";
 
 export interface GateLimits {
   maxConnections: number;
@@ -108,8 +110,7 @@ export class Gate {
   #links = new Set<Link>();
   #byInnerPort = new Map<number, Link>();
   #perAddress = new Map<string, number>();
-  #turns = new Map<string, number>();
-  #queues = new Map<string, Link[]>();
+  #turns!: AddressTurns<Link>;
   #inner: Deno.HttpServer<Deno.NetAddr> | null = null;
   #innerPort = 0;
   #closing = false;
@@ -127,6 +128,7 @@ export class Gate {
     }
     this.#now = opts.now ?? Date.now;
     this.#cap = this.#limits.maxConnections;
+    this.#turns = new AddressTurns(this.#limits.maxPerAddress, this.#now);
     this.#startInner();
     this.#listener = opts.tls
       ? Deno.listenTls({ hostname: opts.hostname, port: opts.port, ...opts.tls, alpnProtocols: ["http/1.1"] })
@@ -251,7 +253,6 @@ export class Gate {
   #admit(client: Deno.Conn): void {
     const remote = client.remoteAddr as Deno.NetAddr;
     const address = remote.hostname;
-    const { maxPerAddress } = this.#limits;
     const now = this.#now();
     const link: Link = {
       client, inner: null, address, port: remote.port, opened: now, requests: 0, inFlight: 0,
@@ -309,51 +310,13 @@ export class Gate {
     return null;
   }
 
-  /**
-   * Waits until the link's address has fewer than `maxPerAddress` connections being served, so one address
-   * cannot use every file, while its further connections queue (one file each) instead of being refused.
-   */
   async #takeTurn(link: Link): Promise<void> {
-    const max = this.#limits.maxPerAddress;
-    const busy = this.#turns.get(link.address) ?? 0;
-    if (max === null || busy < max) {
-      this.#turns.set(link.address, busy + 1);
-      link.turn = true;
-      return;
-    }
-    this.#logError("per-address", "Connections from one address wait their turn", null, { address: link.address, max });
-    const queue = this.#queues.get(link.address) ?? [];
-    this.#queues.set(link.address, queue);
-    await new Promise<void>((go) => {
-      link.go = go;
-      queue.push(link);
+    if (this.#turns.take(link)) return;
+    this.#logError("per-address", "Connections from one address wait their turn", null, {
+      address: link.address,
+      max: this.#limits.maxPerAddress,
     });
-  }
-
-  /** Hands a finished link's turn to the next waiting connection from its address. */
-  #passTurn(link: Link): void {
-    if (!link.turn) {
-      const queue = this.#queues.get(link.address);
-      const i = queue?.indexOf(link) ?? -1;
-      if (i !== -1) queue!.splice(i, 1);
-      if (queue?.length === 0) this.#queues.delete(link.address);
-      link.go?.();
-      return;
-    }
-    link.turn = false;
-    const queue = this.#queues.get(link.address);
-    const next = queue?.shift();
-    if (queue?.length === 0) this.#queues.delete(link.address);
-    if (next) {
-      next.turn = true;
-      next.opened = this.#now();
-      next.go?.();
-      next.go = null;
-      return;
-    }
-    const left = (this.#turns.get(link.address) ?? 1) - 1;
-    if (left > 0) this.#turns.set(link.address, left);
-    else this.#turns.delete(link.address);
+    await this.#turns.wait(link);
   }
 
   /** Client to server; on a WebSocket connection every frame header is checked before it passes. */
@@ -416,7 +379,7 @@ export class Gate {
         (link.ws ? now - link.lastByte > 2 * idleTimeoutMs : now - link.lastServed > idleTimeoutMs);
       const stalled = link.writingSince !== null && now - link.writingSince > idleTimeoutMs;
       // A kept-alive connection that is done gives its turn to one of its address waiting for it.
-      const makeWay = this.#queues.has(link.address) && link.turn && link.requests > 0 && link.inFlight === 0 &&
+      const makeWay = this.#turns.waiting(link.address) && link.turn && link.requests > 0 && link.inFlight === 0 &&
         !link.ws && link.writingSince === null && now - link.lastServed > SWEEP_MS;
       if (waited || stalled || (link.requests > 0 && idle) || makeWay) {
         this.stats.timedOut++;
@@ -426,15 +389,14 @@ export class Gate {
   }
 
   /**
-   * Closes one connection (from `address`, when given) to make room: the one that has waited longest
-   * without sending a request, else the kept-alive one idle the longest; false when there is neither.
+   * Closes one connection to make room: the one that has waited longest without sending a request, else
+   * the kept-alive one idle the longest; false when there is neither.
    */
-  #shedOne(address?: string): boolean {
+  #shedOne(): boolean {
     const now = this.#now();
     let oldest: Link | null = null;
     let idlest: Link | null = null;
     for (const link of this.#links) {
-      if (address !== undefined && link.address !== address) continue;
       if (!link.headSeen) {
         // A connection just accepted may have its request on the way: not shed in its first moment.
         if (now - link.opened < SHED_GRACE_MS) continue;
@@ -459,7 +421,7 @@ export class Gate {
       closeQuietly(link.inner);
     }
     this.#links.delete(link);
-    this.#passTurn(link);
+    this.#turns.release(link);
     this.#slotFreed?.();
     this.#slotFreed = null;
     const left = (this.#perAddress.get(link.address) ?? 1) - 1;
@@ -479,37 +441,4 @@ export class Gate {
       ...this.stats,
     });
   }
-}
-
-function closeQuietly(conn: Deno.Conn): void {
-  try {
-    conn.close();
-  } catch {
-    // already closed
-  }
-}
-
-async function writeAll(conn: Deno.Conn, data: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < data.length) off += await conn.write(data.subarray(off));
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-/** Offset just past the blank line ending an HTTP head, or -1. */
-function headEnd(bytes: Uint8Array): number {
-  for (let i = 3; i < bytes.length; i++) {
-    if (bytes[i] === 10 && bytes[i - 1] === 13 && bytes[i - 2] === 10 && bytes[i - 3] === 13) return i + 1;
-  }
-  return -1;
-}
-
-function isWebSocketRequest(head: Uint8Array): boolean {
-  const text = new TextDecoder("latin1").decode(head);
-  return text.startsWith("GET ") && /^upgrade:[ \t]*websocket[ \t]*\r?$/im.test(text);
 }
