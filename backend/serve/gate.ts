@@ -73,7 +73,10 @@ export interface GateStats {
 const BUFFER = 32 * 1024;
 const MAX_FIRST_HEAD = 16 * 1024;
 const SWEEP_MS = 1000;
-const SHED_GRACE_MS = 500;
+/** A silent connection is shed only after this long (its request may be on the way on a busy machine). */
+const SHED_GRACE_MS = 2000;
+/** A kept-alive connection is shed only after this long idle (the browser may be reusing it right now). */
+const SHED_IDLE_MS = 5000;
 const ERROR_LOG_MS = 60_000;
 
 interface Link {
@@ -230,7 +233,7 @@ export class Gate {
         // Until one closes, or a just-accepted silent one is old enough to be shed.
         await new Promise<void>((r) => {
           this.#slotFreed = r;
-          setTimeout(r, SHED_GRACE_MS);
+          setTimeout(r, 250);
         });
       }
       let conn: Deno.Conn;
@@ -401,7 +404,10 @@ export class Gate {
         // A connection just accepted may have its request on the way: not shed in its first moment.
         if (now - link.opened < SHED_GRACE_MS) continue;
         if (!oldest || link.opened < oldest.opened) oldest = link;
-      } else if (link.inFlight === 0 && !link.ws && link.writingSince === null && link.requests > 0) {
+      } else if (
+        link.inFlight === 0 && !link.ws && link.writingSince === null && link.requests > 0 &&
+        now - link.lastServed > SHED_IDLE_MS
+      ) {
         if (!idlest || link.lastServed < idlest.lastServed) idlest = link;
       }
     }
