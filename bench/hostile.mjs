@@ -75,6 +75,37 @@ async function signIn(url) {
   return r.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("authentication="));
 }
 
+/** Opens /ws over raw TCP and writes one masked binary frame of `size` bytes; resolves with the bytes written before the panel closed it. */
+function bigMessage(panel, cookie, size) {
+  return new Promise((done) => {
+    const s = net.createConnection({ host: "127.0.0.1", port: panel.port });
+    let written = 0;
+    let upgraded = false;
+    s.on("error", () => done(written));
+    s.on("close", () => done(written));
+    s.on("data", (d) => {
+      if (upgraded || !d.toString("latin1").startsWith("HTTP/1.1 101")) return;
+      upgraded = true;
+      const head = Buffer.alloc(14);
+      head[0] = 0x82;
+      head[1] = 0xff;
+      head.writeBigUInt64BE(BigInt(size), 2);
+      const chunk = Buffer.alloc(1024 * 1024, 7);
+      const pump = () => {
+        while (written < size) {
+          written += chunk.length;
+          if (!s.write(chunk)) return s.once("drain", pump);
+        }
+      };
+      s.write(head);
+      pump();
+    });
+    s.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${panel.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: ${Buffer.from("0123456789abcdef").toString("base64")}\r\nSec-WebSocket-Version: 13\r\n` +
+      `Origin: ${panel.url}\r\nCookie: ${cookie}\r\n\r\n`);
+  });
+}
+
 const fmt = (n) => n.toFixed(1);
 const panel = await startPanel();
 const pid = panel.child.pid;
@@ -152,6 +183,17 @@ try {
   console.log(`  peak RSS ${fmt(burstPeak)} MiB vs idle ${fmt(idle)} MiB: ratio ${(burstPeak / idle).toFixed(2)}`);
   console.log(`  panel process ${panel.exited() ? "ENDED" : "alive"}`);
   if (process.env.HOSTILE_LOG) console.log(panel.output().split("\n").filter((l) => /WARN/.test(l) && !/Failed sign-in/.test(l)).slice(-8).join("\n"));
+
+  // 3. Eight signed-in WebSocket clients each sending one 64 MiB message (the limit is 64 KiB).
+  const wsRss = sampler(pid);
+  const sent = await Promise.all(Array.from({ length: 8 }, async () => {
+    const c = await signIn(panel.url).catch(() => cookie);
+    return bigMessage(panel, c, 64 * 1024 * 1024);
+  }));
+  const wsPeak = wsRss.stop();
+  console.log(`8 WebSocket clients sending a 64 MiB message each: closed by the panel after ${sent.map((n) => `${(n / 1048576).toFixed(1)}`).join(", ")} MiB written`);
+  console.log(`  peak RSS ${fmt(wsPeak)} MiB vs idle ${fmt(idle)} MiB: ratio ${(wsPeak / idle).toFixed(2)}`);
+  console.log(`  panel process ${panel.exited() ? "ENDED" : "alive"}`);
 } finally {
   panel.child.kill("SIGTERM");
   await new Promise((r) => setTimeout(r, 1000));
