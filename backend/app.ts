@@ -16,6 +16,8 @@ import { serverRoutes } from "./http/server.ts";
 import { settingsRoutes } from "./http/settings.ts";
 import { staticHandler } from "./http/static.ts";
 import { pushRoutes } from "./http/push.ts";
+import { modSettingsRoutes } from "./http/modsettings.ts";
+import { worldRoutes } from "./http/world.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -24,6 +26,8 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...userRoutes(ctx),
     ...saveRoutes(ctx),
     ...modRoutes(ctx),
+    ...modSettingsRoutes(ctx),
+    ...worldRoutes(ctx),
     ...serverRoutes(ctx),
     ...settingsRoutes(ctx),
     ...pushRoutes(ctx),

@@ -28,6 +28,8 @@ export interface Config {
   autoRestartMax: number;
   autoRestartDelay: number;
   stopGameOnExit: boolean;
+  importFsm: string | null;
+  dryRun: boolean;
   pushSubject: string;
   pushCaFile: string | null;
   saveCreateTimeout: number;
@@ -170,6 +172,16 @@ export const OPTIONS: Option<any>[] = [
   opt({
     key: "stopGameOnExit", flag: "stop-game-on-exit", kind: "bool",
     help: "save and stop the game when the panel exits (for containers, where the game cannot outlive the panel)",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "importFsm", flag: "import-fsm", kind: "path",
+    help: "import users, mod packs and the portal login of the old panel (factorio-server-manager) from DIR (its conf.json), then start",
+    defaultText: "none", defaultValue: () => null,
+  }),
+  opt({
+    key: "dryRun", flag: "dry-run", kind: "bool",
+    help: "with --import-fsm: print what would be imported, change nothing, and exit",
     defaultText: "false", defaultValue: () => false,
   }),
   opt({

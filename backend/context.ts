@@ -23,6 +23,7 @@ import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
 import { ModPortal } from "./factorio/portal.ts";
 import { ModManager } from "./factorio/modmanager.ts";
+import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
 
 export interface AppContext {
   config: Config;
@@ -61,6 +62,8 @@ export interface ContextOptions {
   quiet?: boolean;
   /** Password of the first user; otherwise PANEL_ADMIN_PASSWORD or a generated one. */
   adminPassword?: string;
+  /** Runs before the first user would be created (an import brings its own users). */
+  beforeBootstrap?: (ctx: AppContext) => Promise<void>;
 }
 
 export interface Bootstrap {
@@ -115,6 +118,7 @@ export async function createContext(
     now,
   });
   const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
+  mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -150,6 +154,7 @@ export async function createContext(
     },
   };
 
+  await opts.beforeBootstrap?.(ctx);
   const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
 
   // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.

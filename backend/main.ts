@@ -8,6 +8,8 @@ import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
 import { Gate, gateLimits } from "./serve/gate.ts";
 import { StartupError } from "./errors.ts";
+import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "./migrate/fsm.ts";
+import { dryRunTargets, importFsm } from "./migrate/targets.ts";
 
 async function main(): Promise<number> {
   let result;
@@ -25,9 +27,29 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = result.config;
+  let fsm: FsmSource | null = null;
+  if (config.importFsm) {
+    try {
+      fsm = readFsm(config.importFsm);
+    } catch (e) {
+      if (!(e instanceof FsmImportError)) throw e;
+      console.error(`factorio-panel: nothing was imported. ${e.message}`);
+      return 1;
+    }
+  }
+  if (config.dryRun) {
+    if (!fsm) {
+      console.error("factorio-panel: --dry-run needs --import-fsm DIR");
+      return 2;
+    }
+    console.log(describeFsmImport(fsm, planFsmImport(fsm, dryRunTargets(config)), true).join("\n"));
+    return 0;
+  }
   let made;
   try {
-    made = await createContext(config);
+    made = await createContext(config, {
+      beforeBootstrap: fsm ? async (ctx) => console.log(describeFsmImport(fsm!, await importFsm(ctx, fsm!), false).join("\n")) : undefined,
+    });
   } catch (e) {
     if (e instanceof StartupError) {
       console.error(`factorio-panel: ${e.message}`);

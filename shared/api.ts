@@ -82,6 +82,11 @@ export interface StartRequest {
   bindip: string;
   port: number;
   savefile: string;
+  /**
+   * Start a new map from this scenario ("[mod/]name", --start-server-load-scenario) instead of a save. The
+   * run then counts as "Load Latest": a restart loads the newest save rather than a fresh scenario.
+   */
+  scenario?: string;
 }
 
 export const LOAD_LATEST = "Load Latest";
@@ -149,6 +154,8 @@ export interface Mod {
   error: string | null;
   /** Other versions of the same mod also in the folder; the game loads `version`. */
   other_versions: string[];
+  /** The admin pinned it at its installed version: no update badge, skipped by "Update all" and scheduled updates. */
+  pinned?: boolean;
 }
 
 export interface ModList {

@@ -10,7 +10,7 @@ import { SessionStore } from "../store/sessions.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { Conflict, Invalid, NotFound, TooManyRequests, Unauthorized } from "../errors.ts";
-import { decoyHash, hashPassword, hashWaiting, randomPassword, verifyPassword } from "./password.ts";
+import { decoyHash, hashPassword, hashWaiting, needsRehash, randomPassword, verifyPassword } from "./password.ts";
 
 /** Sign-ins waiting for a password hash beyond which more are refused (429) instead of queued. */
 const HASH_LINE_MAX = 16;
@@ -99,6 +99,11 @@ export class Accounts {
     }
     giveBack();
     this.#goodAddresses.add(`${row.id}\n${client.address}`);
+    // A hash imported from the old panel is replaced by the panel's own, now that the password is known.
+    if (needsRehash(row.password_hash)) {
+      this.users.setPassword(row.id, await hashPassword(password), this.deps.now());
+      this.deps.log.info("Stored the panel's own password hash for an imported user", { username: row.username });
+    }
     const token = this.#openSession(row.id, client);
     this.deps.log.info("Signed in", { username: row.username, address: client.address });
     return { token, user: publicUser(row) };

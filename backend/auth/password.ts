@@ -2,6 +2,10 @@
 // "scrypt$N$r$p$salt$hash" so the cost can be raised later without breaking old hashes.
 
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import bcrypt from "bcryptjs";
+
+/** Prefix of a password hash imported from the old panel (bcrypt); see migrate/fsm.ts. */
+export const FSM_HASH_PREFIX = "fsm-bcrypt$";
 
 const N = 1 << 15; // 32 MiB per hash with r = 8
 const R = 8;
@@ -48,6 +52,8 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  // Imported from the old panel (migrate/fsm.ts): its bcrypt hash, until the user's next sign-in.
+  if (stored.startsWith(FSM_HASH_PREFIX)) return await bcrypt.compare(password, stored.slice(FSM_HASH_PREFIX.length));
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);
@@ -56,6 +62,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(parts[5], "base64");
   const key = await derive(password, salt, n, r, p);
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Whether a stored hash should be replaced by the panel's own at the next successful sign-in. */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith("scrypt$");
 }
 
 /** A hash of nothing in particular, verified against for unknown users so timing does not reveal them. */

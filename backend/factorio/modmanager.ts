@@ -21,7 +21,7 @@ import {
   newestUpdate,
   parseVersion,
 } from "../../shared/versions.ts";
-import { HttpError, Invalid, NotFound } from "../errors.ts";
+import { Conflict, HttpError, Invalid, NotFound } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { FactorioPaths } from "./layout.ts";
 import { type GameInfo, gameInfo, ModDir } from "./mods.ts";
@@ -113,7 +113,8 @@ export class ModManager {
   /** POST /api/mods/update: like install, for a mod that is there already; answers its new row. */
   async update(dir: ModDir, modName: unknown, downloadUrl: unknown): Promise<Mod> {
     const name = this.checkName(modName);
-    await dir.get(name);
+    const current = await dir.get(name);
+    if (current.pinned) throw new Conflict(`${name} is pinned at ${current.version}; unpin it to update it.`);
     const { release } = await this.releaseFor(name, downloadUrl);
     const info = await this.fetchRelease(dir, name, release);
     await this.installDependencies(dir, info);
@@ -212,7 +213,8 @@ export class ModManager {
   async updates(dir: ModDir): Promise<ModUpdate[]> {
     const game = this.game.version();
     if (!game) return [];
-    const mods = (await dir.list()).filter((m) => !m.built_in && m.error === null);
+    // Pinned mods stay at their version: no badge, nothing for "Update all" or a scheduled update to take.
+    const mods = (await dir.list()).filter((m) => !m.built_in && m.error === null && !m.pinned);
     const updates: ModUpdate[] = [];
     const errors: unknown[] = [];
     let next = 0;

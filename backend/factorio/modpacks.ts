@@ -34,6 +34,38 @@ function stagingPath(beside: string, what: string): string {
 export class ModPacks {
   constructor(readonly root: string, private readonly game: GameInfo) {}
 
+  /**
+   * Adds a pack copied from a folder outside the panel (an import): every regular file in it, built beside
+   * the packs and renamed into place. A pack of that name already there is left as it is (false).
+   */
+  async importFolder(name: unknown, from: string): Promise<boolean> {
+    const pack = packName(name);
+    ensureDir(this.root);
+    const target = inside(this.root, pack);
+    return await withLock(target, async () => {
+      if (existsSync(target)) return false;
+      const stage = stagingPath(target, "import");
+      try {
+        await mkdir(stage, { mode: 0o755 });
+        const walk = async (dir: string, into: string) => {
+          for (const e of readdirSync(dir, { withFileTypes: true })) {
+            if (e.name.startsWith(".")) continue;
+            if (e.isDirectory()) {
+              await mkdir(join(into, e.name));
+              await walk(join(dir, e.name), join(into, e.name));
+            } else if (e.isFile()) await copyFile(join(dir, e.name), join(into, e.name));
+          }
+        };
+        await walk(from, stage);
+        await rename(stage, target);
+        return true;
+      } catch (e) {
+        await rm(stage, { recursive: true, force: true });
+        throw e;
+      }
+    });
+  }
+
   names(): string[] {
     let names: string[];
     try {

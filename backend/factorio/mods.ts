@@ -14,6 +14,7 @@ import { compareVersionStrings, fourPartVersion } from "../../shared/versions.ts
 import { Invalid, NotFound } from "../errors.ts";
 import type { FactorioPaths } from "./layout.ts";
 import { ModListFile } from "./modlist.ts";
+import type { ModPins } from "./modpins.ts";
 import { ModFileError, type ModInfoJson, parseInfoJson, readModFolder, readModZip } from "./modzip.ts";
 import { inside, safeName } from "./paths.ts";
 
@@ -98,6 +99,9 @@ export interface FolderFile {
 }
 
 export class ModDir {
+  /** The admin's pins (the live mods folder only); without it nothing is pinned and pin() is refused. */
+  pins?: ModPins;
+
   constructor(readonly dir: string, private readonly game: GameInfo) {}
 
   get modListPath(): string {
@@ -138,6 +142,7 @@ export class ModDir {
     const found = await this.scan();
     const list = ModListFile.read(this.modListPath, { tolerant: true });
     const gameVersion = this.game.version();
+    const pins = this.pins?.all() ?? {};
     const rows: Mod[] = [];
     for (const b of this.game.builtIns()) {
       rows.push({
@@ -182,6 +187,7 @@ export class ModDir {
         built_in: false,
         error: null,
         other_versions: group.filter((f) => f !== active).map((f) => f.info!.version),
+        pinned: Object.hasOwn(pins, name),
       });
     }
     for (const f of found) {
@@ -238,6 +244,21 @@ export class ModDir {
       const list = this.readListForChange();
       for (const c of changes) list.set(c.name, c.enabled);
       list.write(this.modListPath);
+    });
+  }
+
+  /**
+   * Pins a mod at the version installed, or unpins it. Built-in mods go with the game's version and
+   * cannot be pinned.
+   */
+  pin(name: string, pinned: boolean): Promise<Mod> {
+    if (isBuiltInMod(name)) throw new Invalid(`${name} ships with the game; it changes only with the game's version.`);
+    const pins = this.pins;
+    if (!pins) throw new Invalid("Mods can be pinned only in the installed mods.");
+    return withLock(this.dir, async () => {
+      const mod = await this.get(name);
+      pins.set(name, pinned ? mod.version : null);
+      return await this.get(name);
     });
   }
 

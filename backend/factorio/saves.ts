@@ -39,7 +39,8 @@ export interface SaveFile {
 }
 
 /** Keeps the last lines of a process's output, so a chatty or stuck game cannot fill memory. */
-class OutputTail {
+/** The last lines of a game run's output, for error messages. */
+export class OutputTail {
   private lines: string[] = [];
   private partial = "";
   constructor(private readonly max = 60) {}
@@ -55,7 +56,7 @@ class OutputTail {
   }
 }
 
-async function pump(stream: ReadableStream<Uint8Array>, tail: OutputTail): Promise<void> {
+export async function pump(stream: ReadableStream<Uint8Array>, tail: OutputTail): Promise<void> {
   const decoder = new TextDecoder();
   for await (const chunk of stream) tail.push(decoder.decode(chunk, { stream: true }));
 }
@@ -162,10 +163,11 @@ export class Saves {
   }
 
   /**
-   * Creates a new map with `<factorio> --create <saves>/<name>`. The game writes the file itself; success
-   * is exit code 0 and the file being there. Refuses to replace an existing save.
+   * Creates a new map with `<factorio> --create <saves>/<name>` (and `extraArgs`, e.g. the world
+   * generator's `--map-gen-settings FILE`). The game writes the file itself; success is exit code 0 and the
+   * file being there. Refuses to replace an existing save.
    */
-  async create(input: unknown): Promise<string> {
+  async create(input: unknown, extraArgs: string[] = []): Promise<string> {
     const name = saveFileName(input, { what: "Savefile Name", creating: true });
     const target = inside(this.dir, name);
     this.assertNotCreating();
@@ -173,13 +175,13 @@ export class Saves {
     this.creating = name;
     try {
       this.ensureDir();
-      return await this.runCreate(name, target);
+      return await this.runCreate(name, target, extraArgs);
     } finally {
       this.creating = null;
     }
   }
 
-  private async runCreate(name: string, target: string): Promise<string> {
+  private async runCreate(name: string, target: string, extraArgs: string[]): Promise<string> {
     const { binary, root } = this.opts.paths;
     const tail = new OutputTail();
     const timeout = AbortSignal.timeout(this.opts.createTimeoutMs);
@@ -187,7 +189,7 @@ export class Saves {
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(binary, {
-        args: ["--create", target],
+        args: ["--create", target, ...extraArgs],
         cwd: existsSync(root) ? root : undefined,
         stdin: "null",
         stdout: "piped",

@@ -12,6 +12,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import type { Role } from "../../shared/api.ts";
+import { FSM_HASH_PREFIX } from "../auth/password.ts";
 
 export class FsmImportError extends Error {}
 
@@ -136,4 +137,64 @@ export function roleFor(fsmRole: string): Role {
   return (fsmRole.trim().toLowerCase() === "admin" ? "admin" : "operator") as Role;
 }
 
-export const FSM_HASH_PREFIX = "fsm-bcrypt$";
+
+export interface FsmImportTargets {
+  /** Whether a user of this name exists (names compare without case, as the panel's do). */
+  userExists(username: string): boolean;
+  addUser(u: { username: string; passwordHash: string; role: Role; email: string }): void;
+  /** Where mod packs live (<data-dir>/mod-packs). */
+  packsDir: string;
+  portalLoggedIn(): boolean;
+  savePortalCredentials(username: string, token: string): void;
+}
+
+export interface FsmImportReport {
+  users: { username: string; role: Role; action: "import" | "exists" }[];
+  packs: { name: string; action: "import" | "exists" }[];
+  credentials: "import" | "exists" | "none";
+  /** The flags that would start this panel the way the old one ran. */
+  offered: string[];
+}
+
+/** What an import of `src` would do to `to` (nothing is changed). */
+export function planFsmImport(src: FsmSource, to: Pick<FsmImportTargets, "userExists" | "packsDir" | "portalLoggedIn">): FsmImportReport {
+  const offered: string[] = [];
+  if (src.settings.factorioDir) offered.push("--factorio-dir", src.settings.factorioDir);
+  if (src.settings.bind) offered.push("--bind", src.settings.bind);
+  if (src.settings.port) offered.push("--port", String(src.settings.port));
+  if (src.settings.rconPort) offered.push("--rcon-port", String(src.settings.rconPort));
+  return {
+    users: src.users.map((u) => ({ username: u.username, role: roleFor(u.fsmRole), action: to.userExists(u.username) ? "exists" : "import" })),
+    packs: src.packs.map((p) => ({ name: p.name, action: existsSync(join(to.packsDir, p.name)) ? "exists" : "import" })),
+    credentials: !src.credentials ? "none" : to.portalLoggedIn() ? "exists" : "import",
+    offered,
+  };
+}
+
+/** Imports what the plan says; returns the plan it carried out. */
+export async function applyFsmImport(src: FsmSource, to: FsmImportTargets, copyPack: (from: string, to: string) => Promise<void>): Promise<FsmImportReport> {
+  const plan = planFsmImport(src, to);
+  for (const [i, u] of src.users.entries()) {
+    if (plan.users[i].action !== "import") continue;
+    to.addUser({ username: u.username, passwordHash: FSM_HASH_PREFIX + u.bcrypt, role: plan.users[i].role, email: u.email });
+  }
+  for (const [i, p] of src.packs.entries()) {
+    if (plan.packs[i].action === "import") await copyPack(p.path, join(to.packsDir, p.name));
+  }
+  if (plan.credentials === "import" && src.credentials) to.savePortalCredentials(src.credentials.username, src.credentials.token);
+  return plan;
+}
+
+/** The plan in words, one line each, for the console. */
+export function describeFsmImport(src: FsmSource, plan: FsmImportReport, dryRun: boolean): string[] {
+  const verb = (a: string) => (a === "import" ? (dryRun ? "would import" : "imported") : "already here, left as it is");
+  const lines = [`Old panel in ${src.dir}:`];
+  for (const u of plan.users) lines.push(`  user ${u.username} (${u.role}): ${verb(u.action)}`);
+  for (const p of plan.packs) lines.push(`  mod pack ${p.name}: ${verb(p.action)}`);
+  if (plan.credentials !== "none") lines.push(`  mod portal login: ${verb(plan.credentials)}`);
+  if (plan.offered.length) lines.push(`  It ran with these settings; to use them here, start with: ${plan.offered.join(" ")}`);
+  const changes = plan.users.filter((u) => u.action === "import").length + plan.packs.filter((p) => p.action === "import").length +
+    (plan.credentials === "import" ? 1 : 0);
+  if (changes === 0) lines.push("  Nothing to import.");
+  return lines;
+}

@@ -4,7 +4,9 @@
 //   <dir>/config-path.cfg
 //   <dir>/config/config.ini
 //   <dir>/data/base/info.json         and core/, plus space-age/ quality/ elevated-rails/ (2.0+), recycler/ (2.1+)
-//   <dir>/data/server-settings.example.json, server-whitelist.example.json
+//   <dir>/data/server-settings.example.json, server-whitelist.example.json, map-gen-settings.example.json,
+//                                     map-settings.example.json (the game's own files of that version)
+//   <dir>/data/base/scenarios/        freeplay, pvp, wave-defense
 //   <dir>/saves/  <dir>/mods/
 //
 // The simulated version is baked into the wrapper (FAKE_FACTORIO_VERSION), so a panel started with
@@ -110,6 +112,13 @@ export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.
     join(dir, "data", "server-settings.example.json"),
   );
   copyFileSync(join(HERE, "data", "server-whitelist.example.json"), join(dir, "data", "server-whitelist.example.json"));
+  for (const f of ["map-gen-settings.example.json", "map-settings.example.json"]) copyFileSync(join(HERE, "data", version, f), join(dir, "data", f));
+  // The base game's scenarios (the simulator's own minimal ones, under the game's names).
+  for (const scenario of ["freeplay", "pvp", "wave-defense"]) {
+    mkdirSync(join(dir, "data", "base", "scenarios", scenario), { recursive: true });
+    writeFileSync(join(dir, "data", "base", "scenarios", scenario, "control.lua"), `-- ${scenario} (Factorio simulator)\n`);
+    writeFileSync(join(dir, "data", "base", "scenarios", scenario, "description.json"), JSON.stringify({ "multiplayer-compatible": true, "order": scenario }) + "\n");
+  }
   for (const name of ["core", ...builtInMods(version)]) {
     mkdirSync(join(dir, "data", name), { recursive: true });
     writeFileSync(join(dir, "data", name, "info.json"), JSON.stringify(infoJson(name, version), null, 2) + "\n");

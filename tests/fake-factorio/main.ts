@@ -9,6 +9,10 @@
 //                                   version, listing the enabled mods), prints the game's create lines
 //   --start-server FILE             hosts a map (FILE, FILE.zip, or a name in <write-data>/saves)
 //   --start-server-load-latest      hosts the newest save in <write-data>/saves
+//   --start-server-load-scenario [MOD/]NAME   hosts a new map from a scenario (<write-data>/scenarios/NAME,
+//                                   data/base/scenarios/NAME, or a mod's scenarios/NAME); when it saves, the
+//                                   simulator writes <saves>/NAME.zip (where the real game puts it is not
+//                                   documented; a panel must not depend on it)
 //     --bind ADDR[:PORT] --port N   UDP game socket (default 0.0.0.0:34197); a taken port fails like the game
 //     --rcon-port N | --rcon-bind ADDR:PORT, --rcon-password PW    Source RCON (auth, multi-packet replies)
 //     --server-settings FILE        read (max_players, auto_pause); unreadable -> error exit
@@ -18,9 +22,13 @@
 //     --server-banlist FILE         bans; /ban and /unban write it back (default <write-data>/server-banlist.json)
 //     --console-log FILE            copy of the console: [JOIN] [LEAVE] [CHAT] [KICK] [BAN] [PROMOTE] ...
 //     --mod-directory DIR           mods (default <write-data>/mods): mod-list.json is created when missing,
-//                                   new zips are enabled; on 2.x the built-in expansion mods are on by default
+//                                   new zips are enabled; on 2.x the built-in expansion mods are on by default;
+//                                   mod-settings.dat is read (unreadable: the load fails) and written back
+//                                   with this version in its header
 //     -c, --config FILE             config.ini (default from config-path.cfg next to the install)
 //   factorio-current.log            in the write-data dir, restarted at each run (old one kept as factorio-previous.log)
+//   --dump-data, --generate-map-preview PATH (--map-preview-size, --map-preview-planet), and --create with
+//   --map-gen-settings / --map-settings / --map-gen-seed / --preset: see world.ts
 //   SIGINT / SIGTERM                "Received SIGINT, shutting down", saves the map, "Goodbye", exit code 0
 //   SIGKILL                         dies at once (nothing to simulate)
 //
@@ -53,19 +61,21 @@ import dgram from "node:dgram";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { Output } from "./output.ts";
-import { enabledMods, ModError } from "./mods.ts";
-import { readSave, writeSave } from "./savefile.ts";
+import { enabledMods, loadModSettings, ModError } from "./mods.ts";
+import { type HeaderMod, readSave, type SaveState, writeSave } from "./savefile.ts";
 import { HostedGame, type ServerSettings } from "./server.ts";
 import { RconServer } from "./rcon_server.ts";
+import { checkPreset, findScenario, planets, readSettingsFile, SettingsError, writeDataDump, writePreview } from "./world.ts";
 
 const VALUE_FLAGS = new Set([
   "--create", "--start-server", "--start-server-load-scenario", "--bind", "--port", "--server-settings",
   "--rcon-port", "--rcon-bind", "--rcon-password", "--server-adminlist", "--server-whitelist",
   "--use-server-whitelist", "--server-banlist", "--use-authserver-bans", "--console-log", "--mod-directory",
   "--config", "-c", "--map-gen-settings", "--map-settings", "--map-gen-seed", "--preset", "--server-id",
-  "--executable-path", "--fake-crash-after",
+  "--executable-path", "--fake-crash-after", "--generate-map-preview", "--map-preview-size", "--map-preview-planet",
+  "--map-preview-scale",
 ]);
-const BOOL_FLAGS = new Set(["--start-server-load-latest", "--version", "-v", "--help", "-h", "--no-log-rotation"]);
+const BOOL_FLAGS = new Set(["--start-server-load-latest", "--version", "-v", "--help", "-h", "--no-log-rotation", "--dump-data"]);
 
 const env = (name: string) => Deno.env.get(name);
 const VERSION = env("FAKE_FACTORIO_VERSION") ?? "2.0.72";
@@ -157,6 +167,10 @@ async function loadMods(flags: Map<string, string>, paths: Paths) {
   let mods;
   try {
     mods = await enabledMods(modDir, paths.readData);
+    const settings = loadModSettings(modDir, VERSION);
+    if (settings) {
+      out.engine(`Info ModSettings: loaded ${Object.entries(settings).map(([s, n]) => `${n} ${s}`).join(", ")} settings`);
+    }
   } catch (e) {
     if (!(e instanceof ModError)) throw e;
     out.engine(`Error Util.cpp:83: Failed to load mods: ${e.message}`);
@@ -191,11 +205,62 @@ async function create(target: string, flags: Map<string, string>, paths: Paths):
     out.engine("Goodbye");
     Deno.exit(1);
   }
+  const world = worldSettings(flags, mods);
   await sleep(STARTUP_MS * 0.3);
   out.engine(`Info MainLoop.cpp:437: Saving map as ${path}`);
-  const seed = Number(flags.get("--map-gen-seed") ?? Math.floor(Math.random() * 2 ** 31));
-  await writeSave(path, { version: VERSION, build: BUILD, mods, state: { tick: 0, players: [], seed } });
+  await writeSave(path, { version: VERSION, build: BUILD, mods, state: { tick: 0, players: [], ...world } });
   out.engine("Info MainLoop.cpp:448: Saving progress: 100.000000%");
+  out.engine("Goodbye");
+  out.close();
+  Deno.exit(0);
+}
+
+/** --map-gen-settings, --map-settings, --map-gen-seed and --preset as the game takes them; bad ones end the run. */
+function worldSettings(flags: Map<string, string>, mods: HeaderMod[]) {
+  try {
+    const mapGen = readSettingsFile(flags.get("--map-gen-settings"), "map gen settings");
+    const mapSettings = readSettingsFile(flags.get("--map-settings"), "map settings");
+    const preset = flags.get("--preset");
+    checkPreset(preset, VERSION);
+    const seedFlag = flags.get("--map-gen-seed");
+    if (seedFlag !== undefined && !/^\d+$/.test(seedFlag)) throw new SettingsError(`Invalid map gen seed: ${seedFlag}`);
+    const fileSeed = typeof mapGen?.seed === "number" ? mapGen.seed : undefined;
+    const seed = seedFlag !== undefined ? Number(seedFlag) : fileSeed ?? Math.floor(Math.random() * 2 ** 32);
+    return {
+      seed,
+      ...(mapGen ? { map_gen_settings: mapGen } : {}),
+      ...(mapSettings ? { map_settings: mapSettings } : {}),
+      ...(preset ? { preset } : {}),
+      planets: Object.keys(planets(VERSION, mods)),
+    };
+  } catch (e) {
+    if (!(e instanceof SettingsError)) throw e;
+    out.engine(`Error Util.cpp:83: ${e.message}`);
+    out.engine("Goodbye");
+    out.close();
+    Deno.exit(1);
+  }
+}
+
+/** --generate-map-preview: loads the mods, renders the map picture, exits. */
+async function preview(target: string, flags: Map<string, string>, paths: Paths): Promise<never> {
+  const mods = await loadMods(flags, paths);
+  const world = worldSettings(flags, mods);
+  const size = Number(flags.get("--map-preview-size") ?? "1024");
+  const planet = flags.get("--map-preview-planet") ?? "nauvis";
+  const fail = (message: string): never => {
+    out.engine(`Error Util.cpp:83: ${message}`);
+    out.engine("Goodbye");
+    out.close();
+    Deno.exit(1);
+  };
+  if (!Number.isInteger(size) || size < 16 || size > 4096) fail(`Invalid map preview size: ${flags.get("--map-preview-size")}`);
+  if (!(planet in planets(VERSION, mods))) fail(`Unknown planet: ${planet}`);
+  const path = isAbsolute(target) ? target : resolve(target);
+  out.engine(`Info MapPreview: generating a ${size}x${size} preview of ${planet} (seed ${world.seed})`);
+  await sleep(STARTUP_MS * 0.3);
+  writePreview(path, size, planet, world.seed, world.map_gen_settings ?? {});
+  out.engine(`Info MapPreview: wrote ${path}`);
   out.engine("Goodbye");
   out.close();
   Deno.exit(0);
@@ -281,17 +346,28 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
   out.engine("Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(Ready) to(PreparedToHostGame)");
   out.engine("Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(PreparedToHostGame) to(CreatingGame)");
   const wanted = flags.get("--start-server");
-  const savePath = wanted !== undefined ? findSave(wanted, savesDir) : newestSave(savesDir);
-  if (!savePath) {
-    initFailed(wanted !== undefined ? `Map file ${wanted} does not exist.` : `No save file found in ${savesDir}.`);
+  const scenario = flags.get("--start-server-load-scenario");
+  let savePath: string | null;
+  let loaded: { state: SaveState; levelBytes: number };
+  if (scenario !== undefined) {
+    // A new map from the scenario; the simulator keeps it as <saves>/<scenario name>.zip when it saves.
+    const dir = findScenario(scenario, paths, mods);
+    if (!dir) initFailed(`Scenario ${scenario} not found.`);
+    savePath = join(savesDir, `${scenario.split("/").pop()}.zip`);
+    loaded = { state: { tick: 0, players: [], seed: Math.floor(Math.random() * 2 ** 32), scenario }, levelBytes: 0 };
+    out.engine(`Loading scenario ${scenario} (${dir}).`);
+  } else {
+    savePath = wanted !== undefined ? findSave(wanted, savesDir) : newestSave(savesDir);
+    if (!savePath) {
+      initFailed(wanted !== undefined ? `Map file ${wanted} does not exist.` : `No save file found in ${savesDir}.`);
+    }
+    try {
+      loaded = await readSave(savePath);
+    } catch (e) {
+      initFailed(`Loading map ${savePath} failed: ${(e as Error).message}`);
+    }
+    out.engine(`Loading map ${savePath}: ${statSync(savePath).size} bytes.`);
   }
-  let loaded;
-  try {
-    loaded = await readSave(savePath);
-  } catch (e) {
-    initFailed(`Loading map ${savePath} failed: ${(e as Error).message}`);
-  }
-  out.engine(`Loading map ${savePath}: ${statSync(savePath).size} bytes.`);
   out.engine(`Loading level.dat: ${loaded.levelBytes} bytes.`);
   out.engine(`Info Scenario.cpp:154: Map version ${VERSION}-0`);
   await sleep(STARTUP_MS * 0.4);
@@ -368,14 +444,25 @@ async function main(argv: string[]): Promise<void> {
   }
   const paths = locate(flags);
   const creating = flags.get("--create");
-  const hosting = flags.has("--start-server") || flags.has("--start-server-load-latest");
-  if (!creating && !hosting) {
+  const hosting = flags.has("--start-server") || flags.has("--start-server-load-latest") || flags.has("--start-server-load-scenario");
+  const previewing = flags.get("--generate-map-preview");
+  const dumping = flags.has("--dump-data");
+  if (!creating && !hosting && !previewing && !dumping) {
     fail("Error: the headless server needs --create, --start-server or --start-server-load-latest");
   }
   out.openGameLog(paths.writeData);
   out.setConsoleLog(flags.get("--console-log") ?? null);
   preamble(argv, paths);
   if (creating) await create(creating, flags, paths);
+  if (previewing) await preview(previewing, flags, paths);
+  if (dumping) {
+    const mods = await loadMods(flags, paths);
+    const path = writeDataDump(paths.writeData, VERSION, mods);
+    out.engine(`Info DataDump: wrote ${path}`);
+    out.engine("Goodbye");
+    out.close();
+    Deno.exit(0);
+  }
 
   // Signals are handled from the first moment, as the game does: a SIGINT while loading quits without saving.
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

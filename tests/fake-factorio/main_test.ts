@@ -303,3 +303,21 @@ Deno.test("a whitelist file without --use-server-whitelist is refused, as the ga
   assert.equal(r.status.code, 1);
   assert.match(r.text, /use-server-whitelist must be set when server-whitelist is set/);
 }));
+
+Deno.test("mod-settings.dat is read at start-up and written back with the game's version; a broken one fails the load", withFactorio("2.0", async (f) => {
+  const path = join(f.dir, "mods/mod-settings.dat");
+  const original = readFileSync(join(FIXTURES, "mod-settings/factorio-1.1.110.mod-settings.dat"));
+  writeFileSync(path, original);
+  const { status, text } = await run(f, ["--create", join(f.dir, "saves/world")]);
+  assert.equal(status.code, 0, text);
+  assert.match(text, /ModSettings: loaded 201 startup, 60 runtime-global, 14 runtime-per-user settings/);
+  const after = readFileSync(path);
+  assert.deepEqual([...after.subarray(0, 8)], [2, 0, 0, 0, 72, 0, 0, 0], "the header now names this version");
+  assert.deepEqual(after.subarray(8), original.subarray(8), "the settings are as they were");
+
+  writeFileSync(path, original.subarray(0, 100));
+  const broken = await run(f, ["--create", join(f.dir, "saves/other")]);
+  assert.equal(broken.status.code, 1);
+  assert.match(broken.text, /Failed to load mod settings from .*mod-settings\.dat: a dictionary at byte 24 claims 201 entries/);
+  assert.equal(existsSync(join(f.dir, "saves/other.zip")), false);
+}));

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { ZipReader } from "../../backend/factorio/zip.ts";
 import { writeFileAtomic } from "../../backend/fsutil.ts";
 import type { HeaderMod } from "./savefile.ts";
+import { decodeModSettings, encodeModSettings, PropertyTreeError } from "../../backend/factorio/modsettings/propertytree.ts";
 
 interface ListEntry {
   name: string;
@@ -113,4 +114,30 @@ export async function enabledMods(modDir: string, dataDir: string): Promise<Head
   return out.sort((a, b) =>
     a.name === "base" ? -1 : b.name === "base" ? 1 : a.name.toLowerCase().localeCompare(b.name.toLowerCase())
   );
+}
+
+/**
+ * mod-settings.dat as the game treats it at start-up: read (a file it cannot read is an error that stops
+ * the load, so a panel that wrote a bad file is caught), then written back with this game's version in the
+ * header, as the game rewrites the file it loaded. A missing file stays missing. Answers how many settings
+ * each section holds, or null when there is no file.
+ */
+export function loadModSettings(modDir: string, version: string): Record<string, number> | null {
+  const path = join(modDir, "mod-settings.dat");
+  if (!existsSync(path)) return null;
+  let file;
+  try {
+    file = decodeModSettings(readFileSync(path));
+  } catch (e) {
+    if (e instanceof PropertyTreeError) throw new ModError(`Failed to load mod settings from ${path}: ${e.message}`);
+    throw e;
+  }
+  const [major, minor, patch] = version.split(".").map(Number);
+  file.version = [major, minor, patch, 0];
+  writeFileAtomic(path, encodeModSettings(file));
+  const counts: Record<string, number> = {};
+  if (file.tree.type === "dict") {
+    for (const s of file.tree.entries) counts[s.key ?? ""] = s.value.type === "dict" ? s.value.entries.length : 0;
+  }
+  return counts;
 }

@@ -26,6 +26,13 @@ export interface SaveState {
   /** Everyone who ever joined this map. */
   players: string[];
   seed: number;
+  /** What --create was given (the simulator keeps it in the save so tests can check it). */
+  map_gen_settings?: Record<string, unknown>;
+  map_settings?: Record<string, unknown>;
+  preset?: string;
+  planets?: string[];
+  /** The scenario a hosted map was started from. */
+  scenario?: string;
 }
 
 export interface SaveOptions {

@@ -145,7 +145,8 @@ export class HostedGame {
   }
 
   #state(): SaveState {
-    return { tick: this.tick(), players: [...this.players.keys()], seed: this.o.state.seed };
+    // What the map was made with (settings, scenario) stays with it, as in a real save.
+    return { ...this.o.state, tick: this.tick(), players: [...this.players.keys()], seed: this.o.state.seed };
   }
 
   #writeList(path: string | null, list: unknown[]): void {

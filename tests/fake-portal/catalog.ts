@@ -49,13 +49,17 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** A mod zip the way the game packs it: one folder "<name>_<version>/" with info.json inside. */
-export async function buildModZip(info: Record<string, unknown>): Promise<Uint8Array> {
+/**
+ * A mod zip the way the game packs it: one folder "<name>_<version>/" with info.json inside, and `files`
+ * (path inside the mod -> text) beside it.
+ */
+export async function buildModZip(info: Record<string, unknown>, files: Record<string, string> = {}): Promise<Uint8Array> {
   const folder = `${info.name}_${info.version}`;
   const text = (s: string) => new TextEncoder().encode(s);
   return await collect(zipStream([
     { name: `${folder}/info.json`, data: text(JSON.stringify(info, null, 2)), method: "deflate" },
     { name: `${folder}/data.lua`, data: text(`-- ${info.name} ${info.version}: made by the fake mod portal\n`), method: "deflate" },
+    ...Object.entries(files).map(([name, data]) => ({ name: `${folder}/${name}`, data: text(data), method: "deflate" as const })),
   ]));
 }
 

@@ -39,7 +39,11 @@ export async function planLaunch(
   }
   let saveArgs: string[];
   let savefile: string;
-  if (request.savefile === LOAD_LATEST) {
+  if (request.scenario !== undefined) {
+    // Checked against the game's list by the caller (http/world.ts); a restart of this run loads the latest save.
+    saveArgs = ["--start-server-load-scenario", request.scenario];
+    savefile = LOAD_LATEST;
+  } else if (request.savefile === LOAD_LATEST) {
     if (!hasSaves(paths.saves)) throw new Invalid(MSG.saveMustBeCreated);
     saveArgs = ["--start-server-load-latest"];
     savefile = LOAD_LATEST;

@@ -98,6 +98,26 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   return data as T;
 }
 
+/** A POST with a JSON body that answers a file (a map preview): the same error rules as request(). */
+export async function requestBlob(path: string, body: unknown, opts: RequestOptions = {}): Promise<Blob> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      signal: opts.signal,
+    });
+  } catch (e) {
+    if (opts.signal?.aborted) throw new ApiError(0, "Cancelled", e);
+    throw noAnswer(opts, e);
+  }
+  reportAnswer();
+  if (!res.ok) throw handleErrorStatus(res.status, await parseBody(res), opts);
+  return await res.blob();
+}
+
 export const api = {
   get: <T>(path: string, opts?: RequestOptions) => request<T>("GET", path, undefined, opts),
   post: <T>(path: string, body: unknown = {}, opts?: RequestOptions) => request<T>("POST", path, body, opts),

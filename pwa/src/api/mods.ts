@@ -14,6 +14,7 @@ import type {
   SaveHeader,
   WantedMod,
 } from "../../../shared/api.ts";
+import type { ModSettingDefinitions, ModSettingsState, ModSettingsUpdate } from "../../../shared/modsettings.ts";
 
 const pack = (name: string) => `/api/mods/packs/${encodeURIComponent(name)}`;
 
@@ -30,6 +31,19 @@ export const modsApi = {
     return upload<ModList>("/api/mods/upload", form, onProgress);
   },
   downloadAllUrl: "/api/mods/download",
+  pin: (name: string, pinned: boolean) => api.post<Mod>("/api/mods/pin", { name, pinned }),
+
+  settings: {
+    get: () => api.get<ModSettingsState>("/api/mods/settings"),
+    definitions: () => api.get<ModSettingDefinitions>("/api/mods/settings/definitions"),
+    update: (body: ModSettingsUpdate) => api.post<ModSettingsState>("/api/mods/settings/update", body),
+    upload: (file: File, onProgress: (p: UploadProgress) => void) => {
+      const form = new FormData();
+      form.append("file", file);
+      return upload<ModSettingsState>("/api/mods/settings/upload", form, onProgress);
+    },
+    downloadUrl: "/api/mods/settings/download",
+  },
 
   portal: {
     status: () => api.get<boolean>("/api/mods/portal/loginstatus", { quiet: true }),

@@ -106,7 +106,7 @@ describe("Mods page", () => {
       renderPage();
       expect(await screen.findByText(MSG.modsDisabledWhileRunning)).toBeTruthy();
       expect(await screen.findByText("Belt Balancer")).toBeTruthy();
-      expect(screen.queryByRole("tab")).toBeNull();
+      expect(screen.queryByRole("tab", { name: "Install Mod" })).toBeNull();
       expect((screen.getByRole("switch", { name: "Enable belt-balancer" }) as HTMLInputElement).disabled).toBe(true);
       expect(screen.queryByRole("button", { name: "Delete belt-balancer" })).toBeNull();
     });
@@ -115,7 +115,7 @@ describe("Mods page", () => {
   it("when stopped: the three tabs, the Mods card with its buttons, the Mod packs card", async () => {
     server.status = status("stopped");
     renderPage();
-    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Install Mod", "Upload Mod", "Load Mod from Save"]);
+    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Installed mods", "Mod settings", "Install Mod", "Upload Mod", "Load Mod from Save"]);
     expect(await screen.findByText("Belt Balancer")).toBeTruthy();
     for (const name of ["Delete all Mods", "Update all Mods", "Download all Mods", "Add ModPack with current installed Mods"]) {
       expect(screen.getByRole(name === "Download all Mods" ? "link" : "button", { name })).toBeTruthy();

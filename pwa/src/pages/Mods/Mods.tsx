@@ -30,10 +30,21 @@ import { InstallMod } from "./InstallMod.tsx";
 import { LoadFromSave } from "./LoadFromSave.tsx";
 import { ModPacks } from "./ModPacks.tsx";
 import { ModsTable } from "./ModsTable.tsx";
+import { ModSettings } from "./ModSettings.tsx";
 import { UploadMod } from "./UploadMod.tsx";
 import { type Work, WorkProgress } from "./WorkProgress.tsx";
 
 const TABS = ["Install Mod", "Upload Mod", "Load Mod from Save"] as const;
+type PageTab = "mods" | "settings";
+
+function PageTabs({ value, onChange }: { value: PageTab; onChange: (t: PageTab) => void }) {
+  return (
+    <Tabs value={value} onChange={(_, v) => onChange(v)} aria-label="Mods or their settings">
+      <Tab value="mods" label="Installed mods" />
+      <Tab value="settings" label="Mod settings" />
+    </Tabs>
+  );
+}
 
 function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () => void; onConfirm: (modSettings: boolean) => void }) {
   const [modSettings, setModSettings] = useState(false);
@@ -70,6 +81,7 @@ export default function Mods() {
   const [updates, setUpdates] = useState<ModUpdate[]>([]);
   const [updateNote, setUpdateNote] = useState<string | null>(null);
   const [tab, setTab] = useState(0);
+  const [pageTab, setPageTab] = useState<PageTab>("mods");
   const [work, setWork] = useState<Work | null>(null);
   const [confirmDeleteAll, setConfirmDeleteAll] = useState(false);
   // Bumped after changes that packs care about (a pack loaded, mods changed).
@@ -136,9 +148,21 @@ export default function Mods() {
 
   const busy = work !== null;
 
+  if (pageTab === "settings") {
+    return (
+      <Page title="Mods">
+        <PageTabs value={pageTab} onChange={setPageTab} />
+        <Panel title="Mod settings">
+          <ModSettings readOnly={!stopped} />
+        </Panel>
+      </Page>
+    );
+  }
+
   if (!stopped) {
     return (
       <Page title="Mods">
+        <PageTabs value={pageTab} onChange={setPageTab} />
         <Alert severity="warning">{MSG.modsDisabledWhileRunning}</Alert>
         <Panel title="Mods">
           <ModsTable label="Installed mods" mods={mods ?? []} readOnly />
@@ -149,6 +173,7 @@ export default function Mods() {
 
   return (
     <Page title="Mods">
+      <PageTabs value={pageTab} onChange={setPageTab} />
       <Card>
         <Tabs value={tab} onChange={(_, v) => setTab(v)} variant="scrollable" allowScrollButtonsMobile aria-label="Add mods">
           {TABS.map((t) => <Tab key={t} label={t} />)}
@@ -173,6 +198,7 @@ export default function Mods() {
               onToggle={(m) => void change(`Switching ${m.name}`, () => modsApi.toggle(m.name))}
               onDelete={(m) => void change(`Deleting ${m.name}`, () => modsApi.remove(m.name))}
               onUpdate={(u) => void update(u)}
+              onPin={(m, pinned) => void change(`${pinned ? "Pinning" : "Unpinning"} ${m.name}`, () => modsApi.pin(m.name, pinned))}
             />
           )}
           {updateNote && <Typography variant="body2" color="text.secondary">{updateNote}</Typography>}

@@ -16,6 +16,8 @@ import {
 import CheckIcon from "@mui/icons-material/Check";
 import CloseIcon from "@mui/icons-material/Close";
 import UpgradeIcon from "@mui/icons-material/Upgrade";
+import PushPinIcon from "@mui/icons-material/PushPin";
+import PushPinOutlinedIcon from "@mui/icons-material/PushPinOutlined";
 import type { Mod, ModUpdate } from "../../../../shared/api.ts";
 import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
 
@@ -50,6 +52,8 @@ export interface ModsTableProps {
   onToggle?: (m: Mod) => void;
   onDelete?: (m: Mod) => void;
   onUpdate?: (u: ModUpdate) => void;
+  /** Pin or unpin (the installed mods only): a pinned mod is offered no updates. */
+  onPin?: (m: Mod, pinned: boolean) => void;
 }
 
 /** The mods table of the spec: Name, Enabled, Compatibility, Mod Version (+ update), Factorio Version, delete. */
@@ -69,7 +73,8 @@ export function ModsTable(p: ModsTableProps) {
         </TableHead>
         <TableBody>
           {p.mods.map((m) => {
-            const update = p.updates?.find((u) => u.modName === m.name);
+            const update = m.pinned ? undefined : p.updates?.find((u) => u.modName === m.name);
+            const pinnable = p.onPin && !p.readOnly && !m.built_in && m.error === null;
             return (
               <TableRow key={m.name} hover>
                 <TableCell>
@@ -105,6 +110,7 @@ export function ModsTable(p: ModsTableProps) {
                 <TableCell>
                   <Box sx={{ display: "flex", alignItems: "center", gap: 0.5, whiteSpace: "nowrap" }}>
                     {m.version}
+                    {m.pinned && <Chip size="small" label="pinned" variant="outlined" />}
                     {update && !p.readOnly && (
                       <Tooltip title={`Update to ${update.version}`}>
                         <span>
@@ -116,6 +122,22 @@ export function ModsTable(p: ModsTableProps) {
                             onClick={() => p.onUpdate?.(update)}
                           >
                             <UpgradeIcon />
+                          </IconButton>
+                        </span>
+                      </Tooltip>
+                    )}
+                    {pinnable && (
+                      <Tooltip title={m.pinned ? "Unpin: offer updates again" : `Pin at ${m.version}: no updates`}>
+                        <span>
+                          <IconButton
+                            size="small"
+                            disabled={p.disabled}
+                            aria-label={m.pinned ? `Unpin ${m.name}` : `Pin ${m.name} at ${m.version}`}
+                            aria-pressed={m.pinned === true}
+                            onClick={() => p.onPin?.(m, !m.pinned)}
+                            sx={{ width: 44, height: 44 }}
+                          >
+                            {m.pinned ? <PushPinIcon fontSize="small" /> : <PushPinOutlinedIcon fontSize="small" />}
                           </IconButton>
                         </span>
                       </Tooltip>

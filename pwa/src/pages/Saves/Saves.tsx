@@ -32,6 +32,8 @@ import { LOAD_LATEST, type Save } from "../../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { saveUploadNameProblem } from "../../../../shared/validation.ts";
 import { formatSaveDate, formatSaveSize } from "./format.ts";
+import { WorldGenerator } from "./generator/WorldGenerator.tsx";
+import { Scenarios } from "./Scenarios.tsx";
 
 /** A failed create: the reason, then the game's output scrolled to its end, where the game says why. */
 function CreateFailure({ message, onClose }: { message: string; onClose: () => void }) {
@@ -63,6 +65,7 @@ function CreateSave({ onCreated }: { onCreated: () => void }) {
   const [error, setError] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [generator, setGenerator] = useState(false);
   // "Not stopped" is what the server refuses with 423; an unknown status leaves the form to the server.
   const gameUp = status !== null && status.status !== "stopped";
 
@@ -104,6 +107,7 @@ function CreateSave({ onCreated }: { onCreated: () => void }) {
             />
             <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
               <Button type="submit" disabled={busy}>Create Save</Button>
+              <Button color="secondary" disabled={busy} onClick={() => setGenerator(true)}>More options</Button>
               {busy && (
                 <>
                   <CircularProgress size={22} aria-label="Creating the save" />
@@ -114,6 +118,18 @@ function CreateSave({ onCreated }: { onCreated: () => void }) {
             {failure && <CreateFailure message={failure} onClose={() => setFailure(undefined)} />}
           </Stack>
         )}
+      {generator && (
+        <WorldGenerator
+          open
+          name={name}
+          stopped={!gameUp}
+          onClose={() => setGenerator(false)}
+          onCreated={() => {
+            setName("");
+            onCreated();
+          }}
+        />
+      )}
     </Panel>
   );
 }
@@ -305,6 +321,7 @@ export default function Saves() {
         <UploadSave onUploaded={load} />
       </Box>
       <SavesTable saves={saves} onDelete={setConfirm} onRefresh={load} />
+      <Scenarios onStarted={load} />
       <ConfirmDialog
         open={confirm !== null}
         title="Delete save"

@@ -1,0 +1,97 @@
+// Mod settings (mod-settings.dat of the live mods folder) and mod pinning. Changes are refused with 423
+// while the game runs: it holds the startup settings in memory and writes the file back when it stops.
+
+import type { AppContext } from "../context.ts";
+import { factorioPaths } from "../factorio/layout.ts";
+import { gameInfo } from "../factorio/mods.ts";
+import { MAX_MOD_SETTINGS_BYTES, ModSettingsService } from "../factorio/modsettings/modsettings.ts";
+import { fileChunks } from "../factorio/zip.ts";
+import { ensureDir } from "../fsutil.ts";
+import { Invalid, NotFound } from "../errors.ts";
+import { readJson, readObject } from "./body.ts";
+import { contentDisposition } from "./download.ts";
+import type { Route } from "./routes.ts";
+import { receiveUpload } from "./upload.ts";
+import { statSync } from "node:fs";
+
+export function modSettingsRoutes(ctx: AppContext): Route[] {
+  const paths = factorioPaths(ctx.config);
+  const game = gameInfo(paths);
+  // The one live folder of the context: its lock, its info.json cache and its pins.
+  const live = ctx.mods.live;
+  const settings = new ModSettingsService(live, () => game.version());
+
+  return [
+    { method: "GET", path: "/api/mods/settings", handler: (c) => c.json(settings.read()) },
+    { method: "GET", path: "/api/mods/settings/definitions", handler: async (c) => c.json(await settings.definitions()) },
+    {
+      method: "POST",
+      path: "/api/mods/settings/update",
+      requiresStopped: "a change of mod settings",
+      handler: async (c) => {
+        const state = await settings.update(await readJson(c));
+        ctx.log.info("Mod settings changed");
+        return c.json(state);
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/mods/settings/upload",
+      requiresStopped: "an upload of mod settings",
+      handler: async (c) => {
+        ensureDir(live.dir);
+        const file = await receiveUpload(c, {
+          field: "file",
+          dir: live.dir,
+          maxBytes: MAX_MOD_SETTINGS_BYTES,
+          missingMessage: "Choose a mod-settings.dat file to upload.",
+        });
+        const state = await settings.replaceWith(file.tempPath);
+        ctx.log.info("mod-settings.dat uploaded", { bytes: file.size });
+        return c.json(state);
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/mods/settings/download",
+      handler: () => {
+        let size: number;
+        try {
+          size = statSync(settings.path).size;
+        } catch {
+          throw new NotFound("There is no mod-settings.dat yet: the game writes one when it first starts with mods.");
+        }
+        const chunks = fileChunks(settings.path)[Symbol.asyncIterator]();
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { done, value } = await chunks.next();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+          async cancel() {
+            await chunks.return?.();
+          },
+        });
+        return new Response(body, {
+          headers: {
+            "Content-Type": "application/octet-stream",
+            "Content-Length": String(size),
+            "Content-Disposition": contentDisposition("mod-settings.dat"),
+          },
+        });
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/mods/pin",
+      handler: async (c) => {
+        const body = await readObject(c);
+        if (typeof body.name !== "string" || body.name.trim() === "") throw new Invalid("name is required");
+        if (typeof body.pinned !== "boolean") throw new Invalid('pinned must be true or false');
+        const mod = await live.pin(body.name, body.pinned);
+        ctx.log.info(body.pinned ? "Mod pinned" : "Mod unpinned", { name: mod.name, version: mod.version });
+        return c.json(mod);
+      },
+    },
+  ];
+}

@@ -1,0 +1,134 @@
+// New worlds: what the generator offers, previews rendered by the game, creating a world with settings, and
+// map exchange strings. Previews and creating run the game on the game directory, so they hold it
+// (requiresStopped): 423 while the server runs, and the server does not start meanwhile.
+
+import type { AppContext } from "../context.ts";
+import { factorioPaths } from "../factorio/layout.ts";
+import { gameInfo } from "../factorio/mods.ts";
+import { parseWorldSettings, WorldGenerator } from "../factorio/world/generator.ts";
+import { decodeExchangeString, encodeExchange, ExchangeError } from "../factorio/world/exchange.ts";
+import { completeForExchange } from "../factorio/world/complete.ts";
+import { Invalid, Locked } from "../errors.ts";
+
+import { listScenarios } from "../factorio/world/scenarios.ts";
+import { LOAD_LATEST } from "../../shared/api.ts";
+import { PANEL_MSG } from "../../shared/messages.ts";
+import { parseStartRequest } from "./server.ts";
+import { sessionOf } from "./routes.ts";
+import { readObject } from "./body.ts";
+import type { Route } from "./routes.ts";
+
+const PREVIEW_SIZES = { min: 64, max: 1024, default: 512 };
+
+function exchange<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ExchangeError) throw new Invalid(`Not a usable map exchange string: ${e.message}.`);
+    throw e;
+  }
+}
+
+export function worldRoutes(ctx: AppContext): Route[] {
+  const paths = factorioPaths(ctx.config);
+  const game = gameInfo(paths);
+  const live = ctx.mods.live;
+  const generator = new WorldGenerator({
+    paths,
+    dataDir: ctx.config.dataDir,
+    log: ctx.log,
+    gameVersion: () => game.version(),
+    timeoutMs: ctx.config.saveCreateTimeout * 1000,
+  });
+
+  return [
+    {
+      method: "GET",
+      path: "/api/world/generator",
+      handler: async (c) => {
+        // The game's data dump needs the game directory; while the server runs, a dump made before is used.
+        if (ctx.serverState() !== "stopped") return c.json(await generator.info(false));
+        try {
+          return c.json(await ctx.game.whileStopped("reading the world generator's data", () => generator.info(true)));
+        } catch (e) {
+          if ((e as { status?: number }).status === 423) return c.json(await generator.info(false));
+          throw e;
+        }
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/world/preview",
+      requiresStopped: "a map preview",
+      handler: async (c) => {
+        const body = await readObject(c);
+        const settings = parseWorldSettings(body.settings ?? {});
+        const planet = body.planet ?? "nauvis";
+        const known = (await generator.info(true)).planets.map((p) => p.name);
+        if (typeof planet !== "string" || !known.includes(planet)) throw new Invalid(`planet must be one of this game's planets: ${known.join(", ")}`);
+        const size = body.size ?? PREVIEW_SIZES.default;
+        if (typeof size !== "number" || !Number.isInteger(size) || size < PREVIEW_SIZES.min || size > PREVIEW_SIZES.max) {
+          throw new Invalid(`size must be a whole number of pixels from ${PREVIEW_SIZES.min} to ${PREVIEW_SIZES.max}`);
+        }
+        const png = await generator.preview(settings, planet, size);
+        return new Response(png as BodyInit, { headers: { "Content-Type": "image/png", "Cache-Control": "private, max-age=3600" } });
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/world/create",
+      requiresStopped: "creating a world",
+      handler: async (c) => {
+        const body = await readObject(c);
+        const settings = parseWorldSettings(body.settings ?? {});
+        const { args, cleanup } = generator.settingsArgs(settings);
+        try {
+          const message = await ctx.saves.create(body.name, args);
+          return c.json(message);
+        } finally {
+          cleanup();
+        }
+      },
+    },
+    { method: "GET", path: "/api/world/scenarios", handler: async (c) => c.json(await listScenarios(paths, live)) },
+    {
+      method: "POST",
+      path: "/api/world/scenarios/start",
+      handler: async (c) => {
+        if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
+        const body = await readObject(c);
+        const scenarios = await listScenarios(paths, live);
+        if (typeof body.name !== "string" || !scenarios.some((s) => s.name === body.name)) {
+          throw new Invalid(`name must be one of the scenarios: ${scenarios.map((s) => s.name).join(", ")}`);
+        }
+        const request = { ...parseStartRequest({ ...body, savefile: LOAD_LATEST }), scenario: body.name };
+        ctx.log.info("Start on a scenario requested", { user: sessionOf(c).user.username, scenario: body.name, port: request.port });
+        const { status, message } = await ctx.gameOps.run("start", () => ctx.game.start(request));
+        // The game's own start message would name "Load Latest"; the scenario is what was started.
+        return c.json(status === 200 ? `Server started on the scenario ${body.name}, port ${request.port}.` : message, status as 200 | 202);
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/world/exchange-string/decode",
+      handler: async (c) => {
+        const body = await readObject(c);
+        if (typeof body.string !== "string" || body.string.trim() === "") throw new Invalid("Paste a map exchange string (it starts with >>> and ends with <<<).");
+        return c.json(exchange(() => decodeExchangeString(body.string as string)));
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/world/exchange-string/encode",
+      handler: async (c) => {
+        const body = await readObject(c);
+        const version = body.version ?? game.version();
+        if (typeof version !== "string") throw new Invalid("version is required: the game's version could not be read");
+        // Settings from the form or the example files lack parts every string holds: the game's defaults fill them.
+        const full = completeForExchange(version, body.map_gen_settings, body.map_settings);
+        const { string, leftOut } = exchange(() => encodeExchange({ version, ...full }, true));
+        return c.json(leftOut.length > 0 ? { string, left_out: leftOut } : { string });
+      },
+    },
+  ];
+}

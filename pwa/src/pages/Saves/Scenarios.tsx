@@ -1,0 +1,72 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { Box, Button, CircularProgress, MenuItem, Stack, TextField, Typography } from "@mui/material";
+import PlayArrowIcon from "@mui/icons-material/PlayArrow";
+import { useSnapshot } from "valtio";
+import { Panel } from "../../components/Page.tsx";
+import { worldApi } from "../../api/world.ts";
+import { showFlash } from "../../state/flash.ts";
+import { server } from "../../state/server.ts";
+import { DEFAULT_BIND_IP, DEFAULT_GAME_PORT } from "../../../../shared/api.ts";
+import { validateStart } from "../../../../shared/validation.ts";
+import type { Scenario } from "../../../../shared/world.ts";
+
+/** Start the server on a new map from a scenario of the game, of a mod, or of your own. */
+export function Scenarios({ onStarted }: { onStarted: () => void }) {
+  const { status } = useSnapshot(server);
+  const [scenarios, setScenarios] = useState<Scenario[] | null>(null);
+  const [name, setName] = useState("");
+  const [bindip, setBindip] = useState(status?.bindip || DEFAULT_BIND_IP);
+  const [port, setPort] = useState(String(status?.port || DEFAULT_GAME_PORT));
+  const [errors, setErrors] = useState<{ bindip?: string; port?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const gameUp = status !== null && status.status !== "stopped";
+
+  useEffect(() => {
+    worldApi.scenarios().then((list) => {
+      setScenarios(list);
+      setName((n) => n || (list.find((s) => s.name === "freeplay") ?? list[0])?.name || "");
+    }, () => setScenarios([]));
+  }, []);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const problems = validateStart({ bindip, port, savefile: name });
+    setErrors({ bindip: problems.bindip, port: problems.port });
+    if (problems.bindip || problems.port || !name) return;
+    setBusy(true);
+    try {
+      showFlash(await worldApi.startScenario(name, bindip.trim(), Number(port)), "success");
+      onStarted();
+    } catch {
+      // flashed by the client
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Panel title="Scenarios">
+      {scenarios === null ? <Typography color="text.secondary">Loading…</Typography> : scenarios.length === 0
+        ? <Typography color="text.secondary">The game and the installed mods offer no scenarios.</Typography>
+        : (
+          <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Start on a scenario">
+            <Typography variant="body2" color="text.secondary">
+              A new map from a scenario. A restart afterwards loads the newest save.
+            </Typography>
+            <TextField select size="small" label="Scenario" value={name} onChange={(e) => setName(e.target.value)} disabled={busy}>
+              {scenarios.map((s) => <MenuItem key={s.name} value={s.name}>{s.name} · {s.source}</MenuItem>)}
+            </TextField>
+            <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
+              <TextField size="small" label="IP" value={bindip} onChange={(e) => setBindip(e.target.value)} error={!!errors.bindip} helperText={errors.bindip} disabled={busy} sx={{ flex: "1 1 160px" }} />
+              <TextField size="small" label="Port" value={port} onChange={(e) => setPort(e.target.value)} error={!!errors.port} helperText={errors.port} disabled={busy} slotProps={{ htmlInput: { inputMode: "numeric" } }} sx={{ width: 120 }} />
+            </Box>
+            <Box sx={{ display: "flex", gap: 1.5, alignItems: "center" }}>
+              <Button type="submit" startIcon={<PlayArrowIcon />} disabled={busy || gameUp || !name}>Start server on scenario</Button>
+              {busy && <CircularProgress size={22} aria-label="Starting the server" />}
+              {gameUp && <Typography variant="body2" color="text.secondary">The server is running.</Typography>}
+            </Box>
+          </Stack>
+        )}
+    </Panel>
+  );
+}

@@ -1,0 +1,97 @@
+// The world generator from the browser on a simulated Factorio 2.0 with Space Age: More options opens it,
+// the game renders a first preview, a resource is changed and previewed again, the world is created with
+// those settings (the simulator keeps them in the save), and the server starts on it. Screenshots of the
+// generator at phone and desktop width go to test-results/generator-*.png.
+
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { expect as baseExpect, test } from "./game-fixtures.ts";
+
+// The game runs several times per test: waits are generous, so a loaded machine does not fail them.
+const expect = baseExpect.configure({ timeout: 30_000 });
+import { openSignedIn } from "./fixtures.ts";
+import { readSave } from "../fake-factorio/savefile.ts";
+import { ROOT } from "./fixtures.ts";
+
+test.use({ gameSaves: [] });
+
+const flash = (page: Page, text: string | RegExp) => page.getByTestId("flash").filter({ hasText: text });
+
+for (const [label, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+  test(`generator at ${label} width: preview, change a resource, create, start`, async ({ page, factorio, gamePort }) => {
+  test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
+    await page.setViewportSize(viewport);
+    await openSignedIn(page, "/saves");
+    const form = page.getByRole("form", { name: "Create Save" });
+    await form.getByLabel("Savefile Name").fill(`World ${label}`);
+    await form.getByRole("button", { name: "More options" }).click();
+    const dialog = page.getByRole("dialog", { name: "New world" });
+    await expect(dialog.getByLabel("Preset")).toBeVisible({ timeout: 90_000 });
+    await expect(dialog.getByRole("tab", { name: "Vulcanus" })).toBeVisible();
+    const img = dialog.getByRole("img", { name: "Map preview of Nauvis" });
+    await expect(img).toBeVisible({ timeout: 90_000 });
+    const first = await img.getAttribute("src");
+    await page.screenshot({ path: join(ROOT, `test-results/generator-${label}.png`), fullPage: false });
+
+    // A richer, more frequent iron ore: the preview changes.
+    const iron = dialog.getByRole("list", { name: "Controls of Nauvis" }).getByRole("listitem").filter({ hasText: "Iron ore" });
+    await iron.getByLabel("Frequency").fill("3");
+    await iron.getByLabel("Size").fill("2");
+    await dialog.getByRole("button", { name: "Preview Nauvis" }).click();
+    await expect(img).not.toHaveAttribute("src", first!, { timeout: 90_000 });
+
+    // Another planet's controls and preview.
+    await dialog.getByRole("tab", { name: "Vulcanus" }).click();
+    await expect(dialog.getByRole("list", { name: "Controls of Vulcanus" }).getByText("Tungsten ore")).toBeVisible();
+    await dialog.getByRole("tab", { name: "Nauvis" }).click();
+
+    await dialog.getByLabel("Seed").fill("4242");
+    await dialog.getByRole("button", { name: "Create world" }).click();
+    await expect(flash(page, `Save World ${label}.zip created successfully`)).toBeVisible({ timeout: 90_000 });
+    await expect(dialog).toBeHidden();
+    const { state } = await readSave(join(factorio.dir, "saves", `World ${label}.zip`));
+    expect(state.seed).toBe(4242);
+    expect((state.map_gen_settings!.autoplace_controls as Record<string, unknown>)["iron-ore"]).toEqual({ frequency: 3, size: 2, richness: 1 });
+
+    // Start the server on the new world.
+    await page.goto("/");
+    const start = page.getByRole("form", { name: "Start Server" });
+    await start.getByLabel("IP").fill("127.0.0.1");
+    await start.getByLabel("Port").fill(String(gamePort));
+    await start.getByRole("combobox").click();
+    await page.getByRole("option", { name: `World ${label}.zip` }).click();
+    await start.getByRole("button", { name: "Start Server" }).click();
+    await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 90_000 });
+    await expect(page.getByTestId("server-save")).toHaveText(`World ${label}.zip`);
+  });
+}
+
+test("exchange string: paste one to fill the form, copy the form as one", async ({ page }) => {
+  test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
+  await openSignedIn(page, "/saves");
+  await page.getByRole("form", { name: "Create Save" }).getByRole("button", { name: "More options" }).click();
+  const dialog = page.getByRole("dialog", { name: "New world" });
+  await expect(dialog.getByLabel("Preset")).toBeVisible({ timeout: 90_000 });
+  const { readFileSync } = await import("node:fs");
+  const text = readFileSync(join(ROOT, "tests/fixtures/exchange-strings/2.0.76.txt"), "utf8");
+  await dialog.getByRole("textbox", { name: "Map exchange string" }).fill(text);
+  await dialog.getByRole("button", { name: "Use this string" }).click();
+  await expect(dialog.getByText("Settings of a Factorio 2.0.76.0 map applied.")).toBeVisible();
+  await expect(dialog.getByLabel("Seed")).toHaveValue("932326217");
+  await dialog.getByRole("button", { name: "Copy settings as a string" }).click();
+  await expect(dialog.getByRole("textbox", { name: "Map exchange string" })).toHaveValue(/^>>>eN/);
+});
+
+test("start the server on a scenario from the Saves page", async ({ page, gamePort }) => {
+  test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
+  await openSignedIn(page, "/saves");
+  const form = page.getByRole("form", { name: "Start on a scenario" });
+  await expect(form.getByLabel("Scenario")).toHaveText(/freeplay/);
+  await form.getByLabel("IP").fill("127.0.0.1");
+  await form.getByLabel("Port").fill(String(gamePort));
+  await form.getByRole("button", { name: "Start server on scenario" }).click();
+  await expect(flash(page, `Server started on the scenario freeplay, port ${gamePort}.`)).toBeVisible({ timeout: 90_000 });
+  await page.screenshot({ path: join(ROOT, "test-results/scenarios-desktop.png"), fullPage: true });
+  await page.goto("/");
+  await expect(page.getByTestId("server-state")).toHaveText("Running");
+});
