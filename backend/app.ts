@@ -18,6 +18,8 @@ import { staticHandler } from "./http/static.ts";
 import { pushRoutes } from "./http/push.ts";
 import { modSettingsRoutes } from "./http/modsettings.ts";
 import { worldRoutes } from "./http/world.ts";
+import { versionRoutes } from "./http/versions.ts";
+import { backupRoutes } from "./http/backups.ts";
 
 /** Every API route of every area. Each area adds its module here. */
 export function allRoutes(ctx: AppContext): Route[] {
@@ -31,6 +33,8 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...serverRoutes(ctx),
     ...settingsRoutes(ctx),
     ...pushRoutes(ctx),
+    ...versionRoutes(ctx),
+    ...backupRoutes(ctx),
   ];
 }
 

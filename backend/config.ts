@@ -33,6 +33,15 @@ export interface Config {
   pushSubject: string;
   pushCaFile: string | null;
   saveCreateTimeout: number;
+  factorioVersion: string;
+  factorioComUrl: string;
+  factorioKeepVersions: number;
+  factorioUpdateCheckHours: number;
+  /** Seconds (as written) before an update restart at which players are warned. */
+  updateWarnings: string[];
+  backupsDir: string;
+  backupSaveTimeout: number;
+  timeZone: string;
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -90,7 +99,7 @@ export const OPTIONS: Option<any>[] = [
   }),
   opt({
     key: "factorioBinary", flag: "factorio-binary", kind: "path",
-    help: "the Factorio headless executable", defaultText: "<factorio-dir>/bin/x64/factorio",
+    help: "the Factorio headless executable (a game version installed by the panel, while active, takes its place)", defaultText: "<factorio-dir>/bin/x64/factorio",
     defaultValue: (c) => join(c.factorioDir!, "bin", "x64", "factorio"),
   }),
   opt({
@@ -135,6 +144,29 @@ export const OPTIONS: Option<any>[] = [
     key: "saveCreateTimeout", flag: "save-create-timeout", kind: "int", min: 1, max: 86400,
     help: "seconds the game's --create may take to make a new save before it is stopped", defaultText: "600",
     defaultValue: () => 600,
+  }),
+  opt({
+    key: "backupsDir", flag: "backups-dir", kind: "path",
+    help: "where backups are kept (another disk is a good idea)", defaultText: "<data-dir>/backups",
+    defaultValue: (c) => join(c.dataDir!, "backups"),
+  }),
+  opt({
+    key: "backupSaveTimeout", flag: "backup-save-timeout", kind: "int", min: 1, max: 3600,
+    help: "seconds a running game may take to save for a backup before the backup fails", defaultText: "120",
+    defaultValue: () => 120,
+  }),
+  opt({
+    key: "timeZone", flag: "time-zone", kind: "string",
+    help: "time zone of schedules (IANA name, e.g. Europe/Berlin)", defaultText: "the system's",
+    defaultValue: () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    check: (v) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: v });
+        return undefined;
+      } catch {
+        return "is not a time zone name (e.g. Europe/Berlin, UTC)";
+      }
+    },
   }),
   opt({
     key: "modPortalUrl", flag: "mod-portal-url", kind: "string",
@@ -194,6 +226,33 @@ export const OPTIONS: Option<any>[] = [
     key: "pushCaFile", flag: "push-ca-file", kind: "path",
     help: "extra CA certificates (PEM) to trust for push services, e.g. a self-hosted one behind a private CA",
     defaultText: "none", defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "factorioVersion", flag: "factorio-version", kind: "string",
+    help: "install this game version on first start when no game is found: stable, latest or an exact x.y.z",
+    defaultText: "none", defaultValue: () => "",
+    check: (v) => (v === "" || /^(stable|latest|\d+\.\d+\.\d+)$/.test(v) ? undefined : "is not stable, latest or a version like 2.0.77"),
+  }),
+  opt({
+    key: "factorioComUrl", flag: "factorio-com-url", kind: "string",
+    help: "factorio.com: the version API, the archive page, the checksum list and the downloads are reached under it",
+    defaultText: "https://factorio.com", defaultValue: () => "https://factorio.com", check: httpUrl,
+  }),
+  opt({
+    key: "factorioKeepVersions", flag: "factorio-keep-versions", kind: "int", min: 1, max: 100,
+    help: "game versions kept installed (the active one and the one before it first; older ones are deleted)",
+    defaultText: "2", defaultValue: () => 2,
+  }),
+  opt({
+    key: "factorioUpdateCheckHours", flag: "factorio-update-check-hours", kind: "int", min: 0, max: 24 * 365,
+    help: "hours between checks for a new game version on factorio.com (0 turns the check off)",
+    defaultText: "24", defaultValue: () => 24,
+  }),
+  opt({
+    key: "updateWarnings", flag: "update-warnings", kind: "list",
+    help: "seconds before an update restart at which players in game are warned, comma-separated",
+    defaultText: "300,60,10", defaultValue: () => ["300", "60", "10"],
+    check: (list) => (list.every((n: string) => /^\d{1,4}$/.test(n) && Number(n) <= 3600) ? undefined : "must be whole seconds from 0 to 3600, like 300,60,10"),
   }),
 ];
 

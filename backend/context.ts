@@ -21,9 +21,16 @@ import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
 import { Saves } from "./factorio/saves.ts";
+import { FactorioVersions } from "./factorio/versions/service.ts";
+import { Updater } from "./factorio/versions/update.ts";
+import { connectVersionsToHub } from "./factorio/versions/hub.ts";
 import { ModPortal } from "./factorio/portal.ts";
 import { ModManager } from "./factorio/modmanager.ts";
 import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
+import { Backups } from "./factorio/backups/service.ts";
+import { Scheduler } from "./factorio/schedules/scheduler.ts";
+import { ScheduleStore } from "./factorio/schedules/store.ts";
+import { type Clock, systemClock } from "./factorio/schedules/clock.ts";
 
 export interface AppContext {
   config: Config;
@@ -44,10 +51,16 @@ export interface AppContext {
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
   push: PushService;
   saves: Saves;
+  /** Game versions from factorio.com: install, activate, delete, update check. */
+  versions: FactorioVersions;
+  /** Update (& restart) of the game to another version, with rollback. */
+  updater: Updater;
   /** The Factorio mod portal and auth server (token owner-only in the data dir). */
   portal: ModPortal;
   /** Installed mods, portal installs and updates, mod packs. */
   mods: ModManager;
+  backups: Backups;
+  schedules: Scheduler;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -62,6 +75,10 @@ export interface ContextOptions {
   quiet?: boolean;
   /** Password of the first user; otherwise PANEL_ADMIN_PASSWORD or a generated one. */
   adminPassword?: string;
+  /** The schedules' clock (tests move it by hand). */
+  clock?: Clock;
+  /** Free bytes in a folder, for the backups' space floor (tests stand in a full disk). */
+  freeBytes?: (dir: string) => number;
   /** Runs before the first user would be created (an import brings its own users). */
   beforeBootstrap?: (ctx: AppContext) => Promise<void>;
 }
@@ -108,6 +125,20 @@ export async function createContext(
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
 
+  const versions = new FactorioVersions({
+    config,
+    paths,
+    bus,
+    log,
+    now,
+    serverState: () => ctx.serverState(),
+    whileStopped: (label, fn) => game.whileStopped(label, fn),
+    refreshGame: () => game.versionInfo(),
+    // Backups are built below; a switch only happens on a request, after the context is complete.
+    backupBeforeSwitch: (save) => backups.before("before-update", ["mods", "settings"], save ?? undefined),
+  });
+  connectVersionsToHub(versions, bus, hub);
+  const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });
   const portal = new ModPortal({
     portalUrl: config.modPortalUrl,
     authUrl: config.authUrl,
@@ -119,6 +150,35 @@ export async function createContext(
   });
   const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
   mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
+  // Failed backups and scheduled tasks reach the devices that asked for "task-failed" alerts.
+  const alert = (title: string, body: string, url: string) => push.notifier.alert("task-failed", title, body, url);
+  const backups = new Backups({
+    dir: config.backupsDir,
+    dataDir: config.dataDir,
+    paths,
+    db,
+    log,
+    bus,
+    game,
+    saveTimeoutMs: config.backupSaveTimeout * 1000,
+    now,
+    freeBytes: opts.freeBytes,
+    alert: (title, body) => alert(title, body, "/backups"),
+  });
+  await backups.ready;
+  const schedules = new Scheduler({
+    store: new ScheduleStore(db),
+    log,
+    timeZone: config.timeZone,
+    alert: (title, body) => alert(title, body, "/schedules"),
+    game,
+    ops: gameOps,
+    bus,
+    backups,
+    mods,
+    clock: opts.clock ?? systemClock,
+    saveTimeoutMs: config.backupSaveTimeout * 1000,
+  });
 
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
@@ -136,8 +196,12 @@ export async function createContext(
     settings,
     push,
     saves,
+    versions,
+    updater,
     portal,
     mods,
+    backups,
+    schedules,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
@@ -163,7 +227,15 @@ export async function createContext(
     hub.sweep((id) => accounts.sessions.get(id) !== undefined);
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
+  schedules.start();
+  ctx.onClose(() => schedules.close());
   ctx.onClose(() => push.close());
+  ctx.onClose(() => versions.close());
+  // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).
+  if (config.factorioVersion && !versions.gameFound()) {
+    log.info("No game found: installing Factorio", { version: config.factorioVersion });
+    versions.install(config.factorioVersion, { activate: true }).catch((e) => log.error("The first-start install could not start", { error: String(e) }));
+  }
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.

@@ -3,6 +3,7 @@
 
 import type { ServerExit, ServerState, ServerStatus } from "../shared/api.ts";
 import type { Logger } from "./log.ts";
+import type { VersionsMessage } from "../shared/factorio-versions.ts";
 
 export interface PanelEvents {
   /** The game's status changed. `exit` is set when the change is the process ending. */
@@ -11,6 +12,8 @@ export interface PanelEvents {
   "server.log": { line: string };
   /** Sessions were revoked (logout, password change, user deleted): close their live connections. */
   "sessions.revoked": { sessionIds: string[] };
+  /** Game versions: install progress, update progress, or "the list changed" (factorio/versions/). */
+  "factorio.versions": VersionsMessage;
 }
 
 export type EventName = keyof PanelEvents;

@@ -11,6 +11,7 @@ import {
   rmSync,
   writeSync,
 } from "node:fs";
+import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 
@@ -51,4 +52,39 @@ export function writeSecretFile(target: string, data: string): void {
 
 export function ensureDir(path: string, mode = 0o755): void {
   mkdirSync(path, { recursive: true, mode });
+}
+
+/**
+ * Streams `source` (a backup being written, a file restored from one) into a temp file beside `target`,
+ * then lets `check` inspect the complete temp file before it is renamed into place. On any failure (stream error, check throws) nothing is left behind
+ * and an existing `target` is untouched.
+ */
+export async function writeStreamAtomic(
+  target: string,
+  source: AsyncIterable<Uint8Array>,
+  check?: (tempPath: string, size: number) => Promise<void> | void,
+  mode = 0o644,
+): Promise<number> {
+  const tmp = tempPathFor(target);
+  const handle = await open(tmp, "wx", mode);
+  let size = 0;
+  try {
+    for await (const chunk of source) {
+      let off = 0;
+      while (off < chunk.length) {
+        const { bytesWritten } = await handle.write(chunk, off, chunk.length - off);
+        off += bytesWritten;
+      }
+      size += chunk.length;
+    }
+    await handle.sync();
+    await handle.close();
+    if (check) await check(tmp, size);
+    await rename(tmp, target);
+    return size;
+  } catch (e) {
+    await handle.close().catch(() => {});
+    await rm(tmp, { force: true });
+    throw e;
+  }
 }

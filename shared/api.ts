@@ -277,13 +277,15 @@ export interface OnlinePlayers {
 // ---- Push notifications ----
 
 /** Server events a device can be alerted about. */
-export type PushEvent = "started" | "stopped" | "crashed";
+export type PushEvent = "started" | "stopped" | "crashed" | "update" | "task-failed";
 
 /** The event catalogue, in display order, with what a new device gets unless it chooses. */
 export const PUSH_EVENTS: readonly { event: PushEvent; label: string; help: string; byDefault: boolean }[] = [
   { event: "crashed", label: "Crashed", help: "The game ended without being asked to (or failed to start).", byDefault: true },
   { event: "stopped", label: "Stopped", help: "Someone used Save & Stop or Kill.", byDefault: true },
   { event: "started", label: "Started", help: "The game is up and accepting players.", byDefault: false },
+  { event: "update", label: "Game update", help: "A new Factorio version of the server's channel is out.", byDefault: false },
+  { event: "task-failed", label: "Backup or schedule failed", help: "A backup or a scheduled task failed, or backups ran short of disk space.", byDefault: true },
 ];
 
 export const DEFAULT_PUSH_EVENTS: readonly PushEvent[] = PUSH_EVENTS.filter((e) => e.byDefault).map((e) => e.event);

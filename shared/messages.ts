@@ -128,7 +128,7 @@ export const PUSH_MSG = {
   keysInvalid: "The subscription's keys are not valid: p256dh must be a P-256 public key and auth 16 bytes, both base64url.",
   subscriptionRequired: "A subscription (endpoint and keys) is required.",
   nameInvalid: (max: number) => `A device name must be 1 to ${max} characters.`,
-  eventsInvalid: "Events must be a list of: crashed, stopped, started.",
+  eventsInvalid: "Events must be a list of: crashed, stopped, started, update.",
   deviceNotFound: "No such device. It may have been removed already.",
   tooManyDevices: (max: number) => `You already have ${max} devices with notifications. Remove one first.`,
   deviceRemoved: "Notifications are off for this device.",
@@ -137,6 +137,7 @@ export const PUSH_MSG = {
   titleStarted: "Factorio server started",
   titleStopped: "Factorio server stopped",
   titleCrashed: "Factorio server crashed",
+  titleUpdate: "Factorio update available",
   titleTest: "Test notification",
   bodyTest: "Notifications from Factorio Panel work on this device.",
 

@@ -6,8 +6,9 @@
 // Server -> client: {room_name, message}
 //   gamelog: message is one line of game output (string)
 //   server_status: message is the ServerStatus object encoded as a JSON string (the old API's shape)
+//   factorio_versions: message is a VersionsMessage (shared/factorio-versions.ts) encoded as JSON
 
-export const ROOMS = ["gamelog", "server_status"] as const;
+export const ROOMS = ["gamelog", "server_status", "factorio_versions"] as const;
 export type RoomName = (typeof ROOMS)[number];
 
 export type ControlType = "subscribe" | "unsubscribe" | "command";

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import type { Config } from "../config.ts";
 import { tempPathFor } from "../fsutil.ts";
 import { renameSync } from "node:fs";
+import { activeVersion, versionDir } from "./versions/store.ts";
 
 export interface FactorioPaths {
   root: string;
@@ -31,23 +32,43 @@ export interface FactorioPaths {
   consoleLog: string;
 }
 
+/**
+ * The game's files. `root` is the write-data directory (saves, mods, config, logs), shared by every game
+ * version; the binary and data/ come from the active version (versions/store.ts), looked up on each read
+ * so a version switch reaches every area at once, or from --factorio-dir/--factorio-binary for a game
+ * installed by hand.
+ */
 export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBinary">): FactorioPaths {
   const root = config.factorioDir;
   const mods = join(root, "mods");
   const configDir = join(root, "config");
+  const gameDir = () => {
+    const active = activeVersion(root);
+    return active ? versionDir(root, active.version) : null;
+  };
+  const data = () => join(gameDir() ?? root, "data");
   return {
     root,
-    binary: config.factorioBinary,
+    get binary() {
+      const dir = gameDir();
+      return dir ? join(dir, "bin", "x64", "factorio") : config.factorioBinary;
+    },
     saves: join(root, "saves"),
     mods,
     modList: join(mods, "mod-list.json"),
     modSettings: join(mods, "mod-settings.dat"),
-    data: join(root, "data"),
-    baseInfo: join(root, "data", "base", "info.json"),
+    get data() {
+      return data();
+    },
+    get baseInfo() {
+      return join(data(), "base", "info.json");
+    },
     configDir,
     configIni: join(configDir, "config.ini"),
     serverSettings: join(configDir, "server-settings.json"),
-    serverSettingsExample: join(root, "data", "server-settings.example.json"),
+    get serverSettingsExample() {
+      return join(data(), "server-settings.example.json");
+    },
     adminList: join(configDir, "server-adminlist.json"),
     whitelist: join(configDir, "server-whitelist.json"),
     banlist: join(configDir, "server-banlist.json"),

@@ -79,6 +79,7 @@ export function modRoutes(ctx: AppContext): Route[] {
       requiresStopped: "deleting all mods",
       handler: async (c) => {
         const body = await optionalObject(c);
+        await ctx.backups.before("before-mods-delete", ["mods"]);
         await live.deleteAll({ modSettings: field(body, "delete_mod_settings") === true });
         return c.json(null);
       },
@@ -194,6 +195,8 @@ export function modRoutes(ctx: AppContext): Route[] {
       path: "/api/mods/packs/:pack/load",
       requiresStopped: "loading a mod pack",
       handler: async (c) => {
+        mods.packs.pack(c.req.param("pack")); // a pack that does not exist is refused before any backup
+        await ctx.backups.before("before-mod-pack", ["mods"]);
         await mods.packs.load(c.req.param("pack"), live);
         return c.json({ mods: await live.list() });
       },

@@ -5,6 +5,7 @@ import type { Ctx, Route } from "./routes.ts";
 import { readObject } from "./body.ts";
 import { receiveUpload } from "./upload.ts";
 import { contentDisposition } from "./download.ts";
+import { existsSync } from "node:fs";
 import { inside } from "../factorio/paths.ts";
 import { MSG } from "../../shared/messages.ts";
 import type { SaveFile } from "../factorio/saves.ts";
@@ -38,6 +39,8 @@ export function saveRoutes(ctx: AppContext): Route[] {
         try {
           const name = saves.uploadName(file.filename);
           await saves.checkUploadedSave(file.tempPath, name);
+          // The save about to be replaced is backed up first.
+          if (existsSync(inside(saves.dir, name))) await ctx.backups.before("before-upload", [], name);
           await file.commit(inside(saves.dir, name));
           ctx.log.info("Save uploaded", { save: name, bytes: file.size });
         } catch (e) {
@@ -128,7 +131,8 @@ function fileStream(path: string, start: number, length: number): ReadableStream
   }, { highWaterMark: 0 });
 }
 
-function sendFile(c: Ctx, save: SaveFile): Response {
+/** Streams a file (a save, a backup) with ranges. */
+export function sendFile(c: Ctx, save: SaveFile): Response {
   const headers: Record<string, string> = {
     "Content-Type": "application/zip",
     "Content-Disposition": contentDisposition(save.name),

@@ -8,6 +8,7 @@
 import type { EventBus, PanelEvents } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { PushEvent, PushPayload } from "../../shared/api.ts";
+import type { UpdateInfo } from "../../shared/factorio-versions.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import { formatVersion, parseVersion } from "../../shared/versions.ts";
 import type { PushSubscriptionStore } from "../store/push.ts";
@@ -25,11 +26,28 @@ export const DELIVERY: Record<PushEvent | "test", DeliveryOptions> = {
   crashed: { ttl: 24 * 3600, urgency: "high" },
   stopped: { ttl: 6 * 3600, urgency: "normal" },
   started: { ttl: 3600, urgency: "normal" },
+  update: { ttl: 24 * 3600, urgency: "normal" },
+  "task-failed": { ttl: 24 * 3600, urgency: "high" },
   test: { ttl: 300, urgency: "high" },
 };
 
+/** The alert for a new game version (factorio/versions found it newer than the one running). */
+export function updatePayload(info: UpdateInfo, at: string): PushPayload {
+  return {
+    kind: "update",
+    title: PUSH_MSG.titleUpdate,
+    body: `Factorio ${info.latest} is out (${info.channel}); the server has ${info.current}. Update it from Controls.`,
+    tag: "factorio-update",
+    url: "/",
+    at,
+  };
+}
+
+/** The alerts a status change can be. */
+export type StatusEvent = Exclude<PushEvent, "update" | "task-failed">;
+
 /** Which alert a status change is, if any. */
-export function eventOf(change: PanelEvents["server.status"]): PushEvent | null {
+export function eventOf(change: PanelEvents["server.status"]): StatusEvent | null {
   if (change.exit) return change.exit.reason === "crashed" || change.exit.reason === "start-failed" ? "crashed" : "stopped";
   if (change.status.status === "running" && change.previous !== "running") return "started";
   return null;
@@ -41,7 +59,7 @@ function oneLine(text: string, max: number): string {
 }
 
 /** The notification for a status change: short title, one or two sentences, tap opens Controls. */
-export function payloadFor(event: PushEvent, change: PanelEvents["server.status"], at: string): PushPayload {
+export function payloadFor(event: StatusEvent, change: PanelEvents["server.status"], at: string): PushPayload {
   const { status, exit } = change;
   const save = status.savefile ? `${status.savefile}` : "the game";
   // The status carries the old API's four-part version ("2.0.72.0"); people know "2.0.72".
@@ -118,7 +136,21 @@ export class Notifier {
   #unsubscribe: () => void;
 
   constructor(private readonly deps: NotifierDeps) {
-    this.#unsubscribe = deps.bus.on("server.status", (change) => {
+    const offVersions = deps.bus.on("factorio.versions", (m) => {
+      if (m.kind !== "update-available") return;
+      this.#heard++;
+      queueMicrotask(() => {
+        try {
+          this.#send("update", updatePayload(m.info, new Date(this.deps.now()).toISOString()));
+        } catch (e) {
+          deps.log.error("Could not queue push notifications", { error: String(e) });
+        } finally {
+          this.#heard--;
+          this.#checkIdle();
+        }
+      });
+    });
+    const offStatus = deps.bus.on("server.status", (change) => {
       // Off the emitter's stack: reading subscriptions and encrypting is the notifier's time, not the supervisor's.
       this.#heard++;
       queueMicrotask(() => {
@@ -132,16 +164,26 @@ export class Notifier {
         }
       });
     });
+    this.#unsubscribe = () => (offStatus(), offVersions());
   }
 
   #onStatus(change: PanelEvents["server.status"]): void {
     const event = eventOf(change);
     if (!event) return;
-    const payload = payloadFor(event, change, new Date(this.deps.now()).toISOString());
+    this.#send(event, payloadFor(event, change, new Date(this.deps.now()).toISOString()));
+  }
+
+  #send(event: PushEvent, payload: PushPayload): void {
     const targets = this.deps.store.wanting(event);
     if (targets.length === 0) return;
     this.deps.log.info(`Sending "${event}" push notifications`, { devices: targets.length });
     for (const row of targets) this.enqueue(row.id, payload, DELIVERY[event]);
+  }
+
+  /** Queues an alert that is not a status change (a failed backup or task) for every device that wants it. */
+  alert(event: PushEvent, title: string, body: string, url: string): void {
+    const payload: PushPayload = { kind: event, title, body, tag: `factorio-${event}`, url, at: new Date(this.deps.now()).toISOString() };
+    for (const row of this.deps.store.wanting(event)) this.enqueue(row.id, payload, DELIVERY[event]);
   }
 
   /** Queues a message for one device. */

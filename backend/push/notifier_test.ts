@@ -165,3 +165,20 @@ Deno.test("Send test notification reports the push service's answer per device",
   assert.match(all.body[1].message, /^Old laptop: push service answered 410.*The device was removed/);
   assert.deepEqual((await c.get("/api/push/devices")).body.map((d: { name: string }) => d.name), ["Phone"]);
 }));
+
+Deno.test("a new game version reaches only the devices that opted in", withPush(async (p, fake) => {
+  const c = await p.login();
+  const wants = await subscribeDevice(c, fake, { events: ["update"] });
+  const others = await subscribeDevice(c, fake, { events: ["started", "stopped", "crashed"] });
+  p.ctx.bus.emit("factorio.versions", {
+    kind: "update-available",
+    info: { channel: "stable", current: "2.0.76", latest: "2.0.77", checkedAt: "2026-01-01T00:00:00.000Z" },
+  });
+  p.ctx.bus.emit("factorio.versions", { kind: "changed" }); // not an alert
+  await p.ctx.push.notifier.settled();
+  const got = fake.delivered(wants.sub.id).map(payloadOf);
+  assert.deepEqual(got.map((m) => [m.kind, m.title, m.body, m.url]), [
+    ["update", PUSH_MSG.titleUpdate, "Factorio 2.0.77 is out (stable); the server has 2.0.76. Update it from Controls.", "/"],
+  ]);
+  assert.deepEqual(fake.received().filter((r) => r.subscriptionId === others.sub.id), []);
+}));

@@ -58,6 +58,55 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX push_subscriptions_user ON push_subscriptions(user_id);
     `,
   },
+  {
+    // The index of the backup files (the files are the truth; it is repaired from them at start-up), so
+    // listing a thousand backups reads one table instead of a thousand zips.
+    id: "014-backups",
+    sql: `
+      CREATE TABLE backups (
+        id TEXT PRIMARY KEY,
+        file TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        save TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        locked INTEGER NOT NULL DEFAULT 0,
+        game_version TEXT NOT NULL,
+        includes TEXT NOT NULL,
+        mods TEXT NOT NULL
+      );
+      CREATE INDEX backups_created ON backups(created);
+    `,
+  },
+  {
+    // Schedules (cron + ordered tasks) and the record of their runs.
+    id: "014-schedules",
+    sql: `
+      CREATE TABLE schedules (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        cron TEXT NOT NULL,
+        condition TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        run_missed INTEGER NOT NULL DEFAULT 0,
+        tasks TEXT NOT NULL,
+        checked_at INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE schedule_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        schedule_id INTEGER NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+        started INTEGER NOT NULL,
+        finished INTEGER,
+        trigger TEXT NOT NULL,
+        result TEXT NOT NULL,
+        output TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX schedule_runs_schedule ON schedule_runs(schedule_id, id);
+    `,
+  },
 ];
 
 /**

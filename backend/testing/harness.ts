@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { loadConfig, type Config } from "../config.ts";
-import { type AppContext, createContext } from "../context.ts";
+import { type AppContext, type ContextOptions, createContext } from "../context.ts";
 import { createApp } from "../app.ts";
 import type { Route } from "../http/routes.ts";
 import { Gate, gateLimits } from "../serve/gate.ts";
@@ -18,6 +18,9 @@ export interface PanelOptions {
   args?: string[];
   env?: Record<string, string>;
   now?: () => number;
+  /** The schedules' clock and the backups' free-space probe (see ContextOptions). */
+  clock?: ContextOptions["clock"];
+  freeBytes?: ContextOptions["freeBytes"];
   /** Reuse a data dir (to restart a panel over the same state); a new temp dir otherwise. */
   dataDir?: string;
   /** Called with the context before the server starts, e.g. to wire test doubles. */
@@ -107,7 +110,13 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
   });
   if (result.kind !== "config") throw new Error("unexpected --help");
   const config = result.config;
-  const { ctx } = await createContext(config, { now: opts.now, quiet: true, adminPassword: ADMIN_PASSWORD });
+  const { ctx } = await createContext(config, {
+    now: opts.now,
+    clock: opts.clock,
+    freeBytes: opts.freeBytes,
+    quiet: true,
+    adminPassword: ADMIN_PASSWORD,
+  });
   await opts.prepare?.(ctx);
   const { app, routes } = createApp(ctx);
   // The production listener (connection gate) in front of the app, so tests cross it like browsers do.

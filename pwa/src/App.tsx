@@ -22,6 +22,8 @@ const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
 const Console = lazy(() => import("./pages/Console/Console.tsx"));
 const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
 const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx"));
+const Backups = lazy(() => import("./pages/Backups/Backups.tsx"));
+const Schedules = lazy(() => import("./pages/Schedules/Schedules.tsx"));
 
 function Loading() {
   return (
@@ -36,6 +38,8 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/", element: <Controls /> },
   { path: "/saves", element: <Saves /> },
   { path: "/mods", element: <Mods /> },
+  { path: "/backups", element: <Backups /> },
+  { path: "/schedules", element: <Schedules /> },
   { path: "/server-settings", element: <ServerSettings /> },
   { path: "/players", element: <Players /> },
   { path: "/game-settings", element: <GameSettings /> },

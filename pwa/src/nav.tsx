@@ -12,6 +12,8 @@ import PeopleIcon from "@mui/icons-material/People";
 import HelpIcon from "@mui/icons-material/Help";
 import GroupsIcon from "@mui/icons-material/Groups";
 import NotificationsIcon from "@mui/icons-material/Notifications";
+import BackupIcon from "@mui/icons-material/Backup";
+import ScheduleIcon from "@mui/icons-material/Schedule";
 
 export interface NavItem {
   to: string;
@@ -23,6 +25,8 @@ export const NAV: NavItem[] = [
   { to: "/", label: "Controls", icon: <DashboardIcon /> },
   { to: "/saves", label: "Saves", icon: <SaveIcon /> },
   { to: "/mods", label: "Mods", icon: <ExtensionIcon /> },
+  { to: "/backups", label: "Backups", icon: <BackupIcon /> },
+  { to: "/schedules", label: "Schedules", icon: <ScheduleIcon /> },
   { to: "/server-settings", label: "Server Settings", icon: <SettingsIcon /> },
   { to: "/players", label: "Players", icon: <GroupsIcon /> },
   { to: "/game-settings", label: "Game Settings", icon: <TuneIcon /> },

@@ -29,6 +29,13 @@ export const VERSIONS: Record<SimulatedVersion, { version: string; build: number
   "2.1": { version: "2.1.12", build: 86020 },
 };
 
+/** The simulated line of a full version: 1.x is "1.1", 2.0.x is "2.0", anything newer behaves like "2.1". */
+export function lineOf(fullVersion: string): SimulatedVersion {
+  const [major, minor] = fullVersion.split(".").map(Number);
+  if (major < 2) return "1.1";
+  return major === 2 && minor === 0 ? "2.0" : "2.1";
+}
+
 /** The mods that ship inside data/ for a version, with base first. */
 export function builtInMods(version: SimulatedVersion): string[] {
   if (version === "1.1") return ["base"];
@@ -45,9 +52,8 @@ const TITLES: Record<string, string> = {
   recycler: "Recycler",
 };
 
-function infoJson(name: string, version: SimulatedVersion): Record<string, unknown> {
-  const full = VERSIONS[version].version;
-  const factorioVersion = version;
+function infoJson(name: string, version: SimulatedVersion, full: string): Record<string, unknown> {
+  const factorioVersion = full.split(".").slice(0, 2).join(".");
   const base: Record<string, unknown> = {
     name,
     version: full,
@@ -78,8 +84,18 @@ export interface FakeFactorio {
   build: number;
 }
 
+export interface InstallOptions {
+  /** An exact version (e.g. "2.0.77") instead of the line's default; its line decides the built-in mods. */
+  fullVersion?: string;
+  build?: number;
+  /** Extra environment baked into the wrapper, e.g. FAKE_FACTORIO_CRASH_AFTER_MS for a build that cannot host. */
+  env?: Record<string, string>;
+}
+
 /** Lays out a simulated installation in `dir` (created if needed) and returns where things are. */
-export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.0"): FakeFactorio {
+export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.0", opts: InstallOptions = {}): FakeFactorio {
+  const full = opts.fullVersion ?? VERSIONS[version].version;
+  const build = opts.build ?? VERSIONS[version].build;
   const binDir = join(dir, "bin", "x64");
   for (const d of [binDir, join(dir, "config"), join(dir, "data"), join(dir, "saves"), join(dir, "mods")]) {
     mkdirSync(d, { recursive: true });
@@ -92,8 +108,9 @@ export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.
     [
       "#!/bin/sh",
       "# Factorio headless simulator (Factorio Panel test double). See tests/fake-factorio/main.ts.",
-      `export FAKE_FACTORIO_VERSION="\${FAKE_FACTORIO_VERSION:-${VERSIONS[version].version}}"`,
-      `export FAKE_FACTORIO_BUILD="\${FAKE_FACTORIO_BUILD:-${VERSIONS[version].build}}"`,
+      `export FAKE_FACTORIO_VERSION="\${FAKE_FACTORIO_VERSION:-${full}}"`,
+      `export FAKE_FACTORIO_BUILD="\${FAKE_FACTORIO_BUILD:-${build}}"`,
+      ...Object.entries(opts.env ?? {}).map(([k, v]) => `export ${k}="${v}"`),
       'FAKE_FACTORIO_EXECUTABLE="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"',
       "export FAKE_FACTORIO_EXECUTABLE",
       `exec "${deno}" run --allow-net --allow-read --allow-write --allow-env --allow-run --allow-sys --quiet --no-lock "${main}" "$@"`,
@@ -121,9 +138,9 @@ export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.
   }
   for (const name of ["core", ...builtInMods(version)]) {
     mkdirSync(join(dir, "data", name), { recursive: true });
-    writeFileSync(join(dir, "data", name, "info.json"), JSON.stringify(infoJson(name, version), null, 2) + "\n");
+    writeFileSync(join(dir, "data", name, "info.json"), JSON.stringify(infoJson(name, version, full), null, 2) + "\n");
   }
-  return { dir, binary, version, fullVersion: VERSIONS[version].version, build: VERSIONS[version].build };
+  return { dir, binary, version, fullVersion: full, build };
 }
 
 /**

@@ -25,7 +25,8 @@
 //                                   new zips are enabled; on 2.x the built-in expansion mods are on by default;
 //                                   mod-settings.dat is read (unreadable: the load fails) and written back
 //                                   with this version in its header
-//     -c, --config FILE             config.ini (default from config-path.cfg next to the install)
+//     -c, --config FILE             config.ini (default from config-path.cfg next to the install); a missing
+//                                   config.ini is written with the default [path] (write-data beside the binary)
 //   factorio-current.log            in the write-data dir, restarted at each run (old one kept as factorio-previous.log)
 //   --dump-data, --generate-map-preview PATH (--map-preview-size, --map-preview-planet), and --create with
 //   --map-gen-settings / --map-settings / --map-gen-seed / --preset: see world.ts
@@ -34,7 +35,8 @@
 //
 // RCON commands, answered as the game answers them:
 //   /players [online|o] [count|c], /admins, /time, /version, /seed, /help,
-//   /save [NAME], /server-save, /promote NAME, /demote NAME, /whitelist add|remove|get|clear [NAME],
+//   /save [NAME], /server-save (logged as the game does: "Saving to NAME (blocking)." ... "Saving finished"),
+//   /promote NAME, /demote NAME, /whitelist add|remove|get|clear [NAME],
 //   /ban NAME [REASON], /unban NAME, /bans, /kick NAME [REASON],
 //   /c LUA (logged as [COMMAND], no Lua is run), plain text (chat as "<server>"),
 //   anything else: Unknown command "x".
@@ -43,6 +45,7 @@
 //   RCON /fake-join NAME...          players join ([JOIN]); refused when banned, not whitelisted or the server is full
 //   RCON /fake-leave NAME...         players leave ([LEAVE])
 //   RCON /fake-chat NAME TEXT        a player says something ([CHAT])
+//   RCON /fake-save-delay MS         later saves take MS milliseconds (a game that hangs while saving)
 //   RCON /fake-crash [CODE]          crashes at once: crash report, no save, exit CODE (default 1)
 //   RCON /fake-flood COUNT [PER_S]   prints COUNT lines "[CHAT] bench: <n> <ms since epoch when printed>",
 //                                    PER_S per second (0: as fast as it can), for benchmarks
@@ -58,7 +61,7 @@
 //                                    config-path.cfg, config.ini and the data and write-data directories
 
 import dgram from "node:dgram";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { Output } from "./output.ts";
 import { enabledMods, loadModSettings, ModError } from "./mods.ts";
@@ -118,6 +121,8 @@ interface Paths {
   executable: string;
   readData: string;
   writeData: string;
+  /** The config.ini in use (from --config or config-path.cfg), null when neither names one. */
+  configIni: string | null;
 }
 
 /** Resolves read-data and write-data the way the game does: config-path.cfg, then [path] in config.ini. */
@@ -140,7 +145,22 @@ function locate(flags: Map<string, string>): Paths {
     if (read) readData = expand(read[1].trim());
     if (write) writeData = expand(write[1].trim());
   }
-  return { executable, readData, writeData };
+  return { executable, readData, writeData, configIni: configIni ?? null };
+}
+
+/**
+ * The game writes a default config.ini where config-path.cfg (or --config) says when there is none, and
+ * the default [path] puts write-data beside the executable. A panel that keeps write-data elsewhere must
+ * have written its config.ini first; the simulator does the same, so a missing one is caught by tests.
+ */
+function ensureConfigIni(paths: Paths): void {
+  if (!paths.configIni || existsSync(paths.configIni)) return;
+  try {
+    mkdirSync(dirname(paths.configIni), { recursive: true });
+    writeFileSync(paths.configIni, readFileSync(new URL("./data/config.ini", import.meta.url)));
+  } catch {
+    // the game carries on with its defaults when it cannot write the file
+  }
 }
 
 function printVersion(): void {
@@ -387,6 +407,7 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
     banList: flags.get("--server-banlist") ?? join(paths.writeData, "server-banlist.json"),
     saveMs: SAVE_MS,
     savesDir,
+    mapBytes: loaded.levelBytes,
   });
 
   const bind = splitAddress(flags.get("--bind") ?? "0.0.0.0", 34197);
@@ -443,6 +464,7 @@ async function main(argv: string[]): Promise<void> {
     Deno.exit(0);
   }
   const paths = locate(flags);
+  ensureConfigIni(paths);
   const creating = flags.get("--create");
   const hosting = flags.has("--start-server") || flags.has("--start-server-load-latest") || flags.has("--start-server-load-scenario");
   const previewing = flags.get("--generate-map-preview");

@@ -167,7 +167,8 @@ Deno.test("hosting: log lines, RCON commands, players, lists kept in their files
       assert.equal(await rcon.exec("/time"), "0 seconds", "auto_pause: the map waits for players");
       assert.equal(await rcon.exec("/no-such-command"), 'Unknown command "no-such-command".');
       assert.equal(await rcon.exec("/server-save"), `Saving map as ${join(f.dir, "saves/world.zip")}`);
-      await game.waitForLine(/Info AppManager\.cpp:\d+: Saving finished$/);
+      await game.waitForLine(/Info AppManager\.cpp:\d+: Saving to world \(blocking\)\.$/);
+      await game.waitForLine(/Info AppManagerStates\.cpp:\d+: Saving finished$/);
       assert.ok(statSync(join(f.dir, "saves/world.zip")).mtimeMs > before, "/server-save wrote the map");
       assert.equal(await rcon.exec("/save backup"), `Saving map as ${join(f.dir, "saves/backup.zip")}`);
       assert.ok(existsSync(join(f.dir, "saves/backup.zip")));
@@ -321,3 +322,34 @@ Deno.test("mod-settings.dat is read at start-up and written back with the game's
   assert.match(broken.text, /Failed to load mod settings from .*mod-settings\.dat: a dictionary at byte 24 claims 201 entries/);
   assert.equal(existsSync(join(f.dir, "saves/other.zip")), false);
 }));
+Deno.test("without config.ini, the game writes the default one and keeps write-data beside itself; config-path.cfg and --config move it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "fake-factorio-config-"));
+  const shared = mkdtempSync(join(tmpdir(), "fake-factorio-shared-"));
+  try {
+    const f = installFakeFactorio(dir, "2.0");
+    rmSync(join(dir, "config", "config.ini"));
+    const first = new SimProcess(f.binary, ["--create", join(dir, "saves", "a.zip")]);
+    assert.equal((await first.exited).code, 0);
+    assert.match(readFileSync(join(dir, "config", "config.ini"), "utf8"), /^write-data=__PATH__executable__\/\.\.\/\.\.$/m);
+    assert.ok(existsSync(join(dir, "factorio-current.log")));
+
+    // config-path.cfg pointing elsewhere: that config.ini's write-data is where the log goes.
+    writeFileSync(join(dir, "config-path.cfg"), `config-path=${join(shared, "config")}\nuse-system-read-write-data-directories=false\n`);
+    Deno.mkdirSync(join(shared, "config"));
+    writeFileSync(join(shared, "config", "config.ini"), `[path]\nread-data=__PATH__executable__/../../data\nwrite-data=${shared}\n`);
+    const second = new SimProcess(f.binary, ["--create", join(shared, "b.zip")]);
+    assert.equal((await second.exited).code, 0);
+    assert.ok(second.lines.some((l) => l.includes(`Write data path: ${shared} `)), second.lines.join("\n"));
+    assert.ok(existsSync(join(shared, "factorio-current.log")));
+
+    // --config wins over config-path.cfg.
+    const other = join(shared, "other.ini");
+    writeFileSync(other, `[path]\nwrite-data=${dir}\n`);
+    const third = new SimProcess(f.binary, ["--config", other, "--create", join(shared, "c.zip")]);
+    assert.equal((await third.exited).code, 0);
+    assert.ok(third.lines.some((l) => l.includes(`Write data path: ${dir} `)), third.lines.join("\n"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(shared, { recursive: true, force: true });
+  }
+});

@@ -10,7 +10,8 @@
 
 import { deflateSync } from "node:zlib";
 import { crc32 } from "node:zlib";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ZipReader, zipStream } from "../../backend/factorio/zip.ts";
 
@@ -41,6 +42,11 @@ export interface SaveOptions {
   build: number;
   mods: HeaderMod[];
   state: SaveState;
+  /**
+   * Size of the map (level.dat0) to write; a save keeps the size of the map it was loaded from, as the
+   * game's does. Below the simulator's own small map it changes nothing.
+   */
+  mapBytes?: number;
 }
 
 class Writer {
@@ -132,9 +138,13 @@ export async function writeSave(path: string, opts: SaveOptions): Promise<number
   for (let i = header.length; i < body.length; i++) body[i] = (i * 31 + opts.state.seed) & 0xff;
   const metadata = new Uint8Array(8);
   new DataView(metadata.buffer).setUint32(0, body.length, true);
-  const files: [string, Uint8Array, "store" | "deflate"][] = [
+  const small = new Uint8Array(deflateSync(body));
+  const mapBytes = Math.max(small.length, opts.mapBytes ?? 0);
+  // A big map streams from a generator, so a 1 GiB save never sits in memory.
+  const level: Uint8Array | (() => AsyncIterable<Uint8Array>) = mapBytes === small.length ? small : () => bigMap(small, mapBytes);
+  const files: [string, Uint8Array | (() => AsyncIterable<Uint8Array>), "store" | "deflate"][] = [
     [`${folder}/level-init.dat`, header, "deflate"],
-    [`${folder}/level.dat0`, new Uint8Array(deflateSync(body)), "store"],
+    [`${folder}/level.dat0`, level, "store"],
     [`${folder}/level.datmetadata`, metadata, "store"],
     [`${folder}/control.lua`, new TextEncoder().encode('require("__base__/script/freeplay/control.lua")\n'), "deflate"],
     [`${folder}/${STATE_FILE}`, new TextEncoder().encode(JSON.stringify(opts.state)), "deflate"],
@@ -142,14 +152,36 @@ export async function writeSave(path: string, opts: SaveOptions): Promise<number
   mkdirSync(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.tmp`);
   try {
-    const stream = zipStream(files.map(([name, data, method]) => ({ name, data, size: data.length, method })));
-    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    writeFileSync(tmp, bytes);
+    const stream = zipStream(files.map(([name, data, method]) => ({
+      name,
+      data,
+      method,
+      size: data instanceof Uint8Array ? data.length : mapBytes,
+    })));
+    const fh = await open(tmp, "w");
+    let written = 0;
+    try {
+      for await (const chunk of stream) {
+        await fh.write(chunk);
+        written += chunk.length;
+      }
+    } finally {
+      await fh.close();
+    }
     renameSync(tmp, path);
-    return bytes.length;
+    return written;
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+/** The small map, then filler up to `total` bytes, in 1 MiB chunks. */
+async function* bigMap(start: Uint8Array, total: number): AsyncIterable<Uint8Array> {
+  yield start;
+  const chunk = new Uint8Array(1 << 20).map((_, i) => (i * 131) & 0xff);
+  for (let left = total - start.length; left > 0; left -= chunk.length) {
+    yield left >= chunk.length ? chunk : chunk.subarray(0, left);
   }
 }
 

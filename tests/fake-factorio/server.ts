@@ -2,7 +2,7 @@
 // real game keeps them in sync), the console commands RCON can run, saving, and quitting on a signal.
 
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { writeFileAtomic } from "../../backend/fsutil.ts";
 import type { Output } from "./output.ts";
 import { type HeaderMod, type SaveState, writeSave } from "./savefile.ts";
@@ -27,6 +27,8 @@ export interface GameOptions {
   banList: string;
   saveMs: number;
   savesDir: string;
+  /** Size of the loaded map: saves keep it. */
+  mapBytes?: number;
 }
 
 interface Ban {
@@ -156,7 +158,13 @@ export class HostedGame {
 
   async save(path: string): Promise<void> {
     await new Promise((r) => setTimeout(r, this.o.saveMs));
-    await writeSave(path, { version: this.o.version, build: this.o.build, mods: this.o.mods, state: this.#state() });
+    await writeSave(path, {
+      version: this.o.version,
+      build: this.o.build,
+      mods: this.o.mods,
+      state: this.#state(),
+      mapBytes: this.o.mapBytes,
+    });
   }
 
   /** Runs one console command as the server (RCON's identity) and returns the reply text. */
@@ -283,6 +291,13 @@ export class HostedGame {
         void this.#flood(count, perSecond);
         return "";
       }
+      case "fake-save-delay": {
+        // How long the next saves take (ms); a long delay stands for a game that hangs while saving.
+        const ms = Number.parseInt(rest[0] ?? "", 10);
+        if (!Number.isFinite(ms) || ms < 0) return "Usage: /fake-save-delay MS";
+        this.o.saveMs = ms;
+        return `Saves take ${ms} ms.`;
+      }
       case "fake-crash":
         this.crash(Number.parseInt(rest[0] ?? "1", 10) || 1);
         return "";
@@ -306,9 +321,10 @@ export class HostedGame {
   }
 
   async #saveCommand(target: string): Promise<string> {
-    this.o.out.engine(`Info AppManager.cpp:398: Saving map as ${target}`);
+    // The game names the save without its folder and extension, and says when the file is complete.
+    this.o.out.engine(`Info AppManager.cpp:287: Saving to ${basename(target).replace(/\.zip$/i, "")} (blocking).`);
     await this.save(target);
-    this.o.out.engine("Info AppManager.cpp:419: Saving finished");
+    this.o.out.engine("Info AppManagerStates.cpp:1843: Saving finished");
     return `Saving map as ${target}`;
   }
 

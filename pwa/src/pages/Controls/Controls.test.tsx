@@ -5,6 +5,7 @@ import { server } from "../../state/server.ts";
 import { flash } from "../../state/flash.ts";
 import type { Save, ServerStatus } from "../../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+import type { VersionsAnswer } from "../../../../shared/factorio-versions.ts";
 
 const base: ServerStatus = {
   status: "stopped",
@@ -23,6 +24,21 @@ const base: ServerStatus = {
   problems: [],
 };
 
+const versions: VersionsAnswer = {
+  installed: [{ version: "2.0.72", active: true, managed: true }, { version: "2.0.70", active: false, managed: true }],
+  available: [
+    { version: "2.1.12", channel: "experimental" },
+    { version: "2.0.77", channel: "stable" },
+    { version: "2.0.72", channel: "stable" },
+  ],
+  install: null,
+  update: null,
+  updateAvailable: { channel: "stable", current: "2.0.72", latest: "2.0.77", checkedAt: "2026-01-01T00:00:00.000Z" },
+  gameFound: true,
+  channel: "stable",
+  availableError: null,
+};
+
 const loadLatest: Save = { name: "Load Latest", last_mod: "0001-01-01T00:00:00Z", size: 0 };
 
 function stubFetch(saves: Save[], answers: Record<string, [number, unknown]> = {}) {
@@ -30,6 +46,7 @@ function stubFetch(saves: Save[], answers: Record<string, [number, unknown]> = {
   const spy = vi.fn(async (url: string, init?: RequestInit) => {
     calls.push({ url, method: init?.method ?? "GET", body: init?.body ? JSON.parse(String(init.body)) : undefined });
     if (url === "/api/saves/list") return new Response(JSON.stringify(saves));
+    if (url === "/api/factorio/versions" && !answers[url]) return new Response(JSON.stringify(versions));
     const [status, body] = answers[url] ?? [200, base];
     return new Response(JSON.stringify(body), { status });
   });
@@ -37,7 +54,9 @@ function stubFetch(saves: Save[], answers: Record<string, [number, unknown]> = {
   return calls;
 }
 
-describe("Controls", () => {
+// The page renders two panels and loads saves and versions: on a loaded machine that takes longer than
+// vitest's 5 s default per test.
+describe("Controls", { timeout: 30_000 }, () => {
   beforeEach(() => {
     flash.items.splice(0);
     server.status = { ...base };
@@ -117,5 +136,46 @@ describe("Controls", () => {
     stubFetch([loadLatest]);
     render(<Controls />);
     expect(screen.queryByRole("region", { name: "Last crash" })).toBeNull();
+  });
+
+  it("no game found: Install Factorio with channel and exact version, newest first", async () => {
+    const calls = stubFetch([loadLatest], {
+      "/api/factorio/versions": [200, { ...versions, installed: [], updateAvailable: null, gameFound: false }],
+      "/api/factorio/install": [202, "Installing Factorio 2.0.77."],
+    });
+    render(<Controls />);
+    const card = await screen.findByRole("region", { name: "Install Factorio" });
+    const version = within(card).getAllByRole("combobox")[1];
+    expect(version.textContent).toBe("2.0.77 (stable)");
+    fireEvent.mouseDown(within(card).getAllByRole("combobox")[0]);
+    fireEvent.click(await screen.findByRole("option", { name: "Experimental" }));
+    await waitFor(() => expect(within(card).getAllByRole("combobox")[1].textContent).toBe("2.1.12 (experimental)"));
+    fireEvent.click(within(card).getByRole("button", { name: "Install Factorio" }));
+    await waitFor(() => expect(calls.find((c) => c.url === "/api/factorio/install")?.body).toEqual({ version: "2.1.12" }));
+  });
+
+  it("a game found: update available, installed versions with activate and delete", async () => {
+    const calls = stubFetch([loadLatest], { "/api/factorio/update": [202, "Updating from Factorio 2.0.72 to 2.0.77."] });
+    render(<Controls />);
+    const card = await screen.findByRole("region", { name: "Game versions" });
+    expect(await within(card).findByText("Update available: 2.0.72 → 2.0.77")).toBeTruthy();
+    const list = within(card).getByRole("list", { name: "Installed versions" });
+    expect(within(list).getAllByRole("button", { name: "Activate" }).length).toBe(1);
+    expect(within(list).getByRole("button", { name: "Delete Factorio 2.0.70" })).toBeTruthy();
+    fireEvent.click(within(card).getByRole("button", { name: "Update" }));
+    await waitFor(() => expect(calls.find((c) => c.url === "/api/factorio/update")?.body).toEqual({ version: "2.0.77" }));
+  });
+
+  it("running: Update & restart asks first", async () => {
+    server.status = { ...base, status: "running", running: true, address: "10.0.0.5", savefile: "world.zip" };
+    const calls = stubFetch([], { "/api/factorio/update": [202, "Updating"] });
+    render(<Controls />);
+    const card = await screen.findByRole("region", { name: "Game versions" });
+    expect((await within(card).findByRole("button", { name: "Activate" })).hasAttribute("disabled")).toBe(true);
+    fireEvent.click(await within(card).findByRole("button", { name: "Update & restart" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(calls.some((c) => c.url === "/api/factorio/update")).toBe(false);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Update & restart" }));
+    await waitFor(() => expect(calls.some((c) => c.url === "/api/factorio/update")).toBe(true));
   });
 });

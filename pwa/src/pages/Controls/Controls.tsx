@@ -28,6 +28,7 @@ import { type FieldErrors, portNumber, type StartField, validateStart } from "..
 import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
 import { formatUtc } from "../../../../shared/format.ts";
 import { logBoxSx } from "../../components/logStyle.ts";
+import { GameVersionsPanel, useVersions } from "./GameVersions.tsx";
 
 const STATE_LABEL = { stopped: "Stopped", starting: "Starting", running: "Running", stopping: "Stopping" } as const;
 const STATE_COLOR = { stopped: "error", starting: "warning", running: "success", stopping: "warning" } as const;
@@ -244,9 +245,12 @@ function LastCrash({ exit }: { exit: ServerExit }) {
 export default function Controls() {
   const { status } = useSnapshot(server) as { status: ServerStatus | null };
   const crashed = status?.last_exit?.reason === "crashed" ? status.last_exit : null;
+  const versions = useVersions(status);
+  const noGame = versions.data !== null && !versions.data.gameFound;
   return (
     <Page title="Controls">
-      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: crashed ? "1fr 1fr" : "minmax(0, 720px)" }, alignItems: "start" }}>
+      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) minmax(0, 1fr)" }, alignItems: "start", maxWidth: 1480 }}>
+        {noGame && <GameVersionsPanel status={status} versions={versions} />}
         <Panel title="Server">
           <Stack spacing={2.5}>
             <Facts status={status} />
@@ -257,6 +261,7 @@ export default function Controls() {
               : <StartForm />}
           </Stack>
         </Panel>
+        {!noGame && <GameVersionsPanel status={status} versions={versions} />}
         {crashed && <LastCrash exit={crashed} />}
       </Box>
     </Page>

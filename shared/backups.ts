@@ -1,0 +1,232 @@
+// Backups and schedules: the API's types and the rules both sides check (the forms run the same
+// validation the server does).
+
+/** Why a backup was made. The "before-*" ones are taken automatically before something destructive. */
+export const BACKUP_REASONS = [
+  "manual",
+  "schedule",
+  "before-update",
+  "before-restore",
+  "before-mod-pack",
+  "before-mods-delete",
+  "before-upload",
+] as const;
+export type BackupReason = typeof BACKUP_REASONS[number];
+
+export const BACKUP_REASON_LABELS: Record<BackupReason, string> = {
+  manual: "Manual",
+  schedule: "Schedule",
+  "before-update": "Before game update",
+  "before-restore": "Before restore",
+  "before-mod-pack": "Before loading a mod pack",
+  "before-mods-delete": "Before deleting all mods",
+  "before-upload": "Before a save upload",
+};
+
+/** What a backup may hold besides the save. */
+export const BACKUP_INCLUDES = ["mods", "mod-list", "settings", "players"] as const;
+export type BackupInclude = typeof BACKUP_INCLUDES[number];
+
+export const BACKUP_INCLUDE_LABELS: Record<BackupInclude, string> = {
+  mods: "Mods folder (all mod zips, mod-list.json, mod-settings.dat)",
+  "mod-list": "mod-list.json and mod-settings.dat",
+  settings: "Server settings",
+  players: "Admin, white and ban lists",
+};
+
+/** GET /api/backups: one row, newest first. */
+export interface Backup {
+  id: string;
+  /** RFC 3339, UTC. */
+  created: string;
+  reason: BackupReason;
+  /** The save's file name ("world.zip"). */
+  save: string;
+  /** Size of the backup file in bytes. */
+  size: number;
+  /** SHA-256 of the backup file (hex). */
+  sha256: string;
+  locked: boolean;
+  /** The game version that wrote the save, as its header says ("2.0.72"). */
+  game_version: string;
+  includes: BackupInclude[];
+  /** Mods the save uses (from its header). */
+  mods: { name: string; version: string }[];
+}
+
+/** The manifest.json at the top of every backup zip. */
+export interface BackupManifest {
+  format: "factorio-panel-backup";
+  version: 1;
+  id: string;
+  created: string;
+  reason: BackupReason;
+  save: string;
+  game_version: string;
+  mods: { name: string; version: string }[];
+  includes: BackupInclude[];
+  /** Every other entry of the zip with its size and SHA-256. */
+  files: { path: string; size: number; sha256: string }[];
+}
+
+export interface RetentionRule {
+  /** Keep the newest N of this reason (null: no count limit). */
+  keep_last: number | null;
+  /** Keep those younger than D days (null: no age limit). */
+  keep_days: number | null;
+}
+
+/** GET/POST /api/backups/settings. */
+export interface BackupSettings {
+  /** The checkboxes of "Back up now", remembered. */
+  include: BackupInclude[];
+  /** Applied to each reason separately, unless `by_reason` has a rule for it. */
+  retention: RetentionRule;
+  by_reason: Partial<Record<BackupReason, RetentionRule>>;
+  /** Below this much free space (MiB) in the backups folder, the oldest unlocked backups go. 0: off. */
+  min_free_mb: number;
+}
+
+export const DEFAULT_BACKUP_SETTINGS: BackupSettings = {
+  include: [],
+  retention: { keep_last: 20, keep_days: null },
+  by_reason: {},
+  min_free_mb: 1024,
+};
+
+// ---- Schedules ----
+
+export const SCHEDULE_CONDITIONS = ["always", "running", "players-online", "empty"] as const;
+export type ScheduleCondition = typeof SCHEDULE_CONDITIONS[number];
+
+export const SCHEDULE_CONDITION_LABELS: Record<ScheduleCondition, string> = {
+  always: "Always",
+  running: "Only while the server runs",
+  "players-online": "Only when players are online",
+  empty: "Only when nobody is online",
+};
+
+export const TASK_TYPES = ["warn", "save", "backup", "restart", "stop", "start", "update-mods", "command"] as const;
+export type TaskType = typeof TASK_TYPES[number];
+
+export const TASK_LABELS: Record<TaskType, string> = {
+  warn: "Warn players",
+  save: "Save",
+  backup: "Back up",
+  restart: "Restart",
+  stop: "Stop",
+  start: "Start",
+  "update-mods": "Update mods",
+  command: "Console command",
+};
+
+export interface ScheduleTask {
+  type: TaskType;
+  /** Seconds to wait before this task (after the previous one). */
+  delay_s: number;
+  /** warn: the chat text; "{time}" becomes the time left ("5 minutes"). command: the console command. */
+  text?: string;
+  /** warn: how long the countdown lasts; the chat line repeats at 30, 15, 10, 5, 2 and 1 minutes, 30 and 10 s. */
+  countdown_s?: number;
+  /** backup: what to include besides the save. */
+  include?: BackupInclude[];
+  continue_on_failure?: boolean;
+}
+
+export interface ScheduleInput {
+  name: string;
+  cron: string;
+  condition: ScheduleCondition;
+  enabled: boolean;
+  tasks: ScheduleTask[];
+  /** Runs missed while the panel was down: run once at start-up (otherwise only reported). */
+  run_missed: boolean;
+}
+
+export interface ScheduleRun {
+  id: number;
+  started: string;
+  finished: string | null;
+  /** What started it. */
+  trigger: "cron" | "manual" | "missed";
+  result: "running" | "ok" | "failed" | "skipped" | "missed";
+  output: string;
+}
+
+/** GET /api/schedules. */
+export interface Schedule extends ScheduleInput {
+  id: number;
+  /** "every day at 04:00". */
+  description: string;
+  /** The next three runs (RFC 3339 with the panel's time zone offset), empty when disabled. */
+  next_runs: string[];
+  time_zone: string;
+  last_runs: ScheduleRun[];
+}
+
+export const WARN_MARKS_S = [1800, 900, 600, 300, 120, 60, 30, 10];
+export const MAX_TASKS = 20;
+export const MAX_DELAY_S = 24 * 3600;
+
+function isInt(v: unknown, min: number, max: number): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+}
+
+/** Checks one task; the first problem in words a person understands, or null. */
+export function taskProblem(t: unknown, index: number): string | null {
+  const n = `Task ${index + 1}`;
+  if (typeof t !== "object" || t === null) return `${n} must be an object.`;
+  const task = t as Record<string, unknown>;
+  if (!TASK_TYPES.includes(task.type as TaskType)) return `${n}: the type must be one of ${TASK_TYPES.join(", ")}.`;
+  if (task.delay_s !== undefined && !isInt(task.delay_s, 0, MAX_DELAY_S)) {
+    return `${n}: the delay must be a whole number of seconds from 0 to ${MAX_DELAY_S}.`;
+  }
+  if (task.continue_on_failure !== undefined && typeof task.continue_on_failure !== "boolean") {
+    return `${n}: "continue on failure" must be true or false.`;
+  }
+  if (task.type === "warn" || task.type === "command") {
+    if (typeof task.text !== "string" || task.text.trim() === "") {
+      return task.type === "warn" ? `${n}: enter the chat text.` : `${n}: enter the console command.`;
+    }
+    if (task.text.length > 500) return `${n}: the text may be at most 500 characters.`;
+  }
+  if (task.type === "warn" && task.countdown_s !== undefined && !isInt(task.countdown_s, 0, 3600)) {
+    return `${n}: the countdown must be from 0 to 3600 seconds.`;
+  }
+  if (task.include !== undefined) {
+    if (!Array.isArray(task.include) || task.include.some((i) => !BACKUP_INCLUDES.includes(i as BackupInclude))) {
+      return `${n}: include may hold ${BACKUP_INCLUDES.join(", ")}.`;
+    }
+  }
+  return null;
+}
+
+/** Checks a schedule's fields except the cron expression (the server parses that with its cron library). */
+export function scheduleProblem(body: Record<string, unknown>): string | null {
+  if (typeof body.name !== "string" || body.name.trim() === "") return "Enter a name for the schedule.";
+  if (body.name.length > 100) return "The name may be at most 100 characters.";
+  if (typeof body.cron !== "string" || body.cron.trim().split(/\s+/).length !== 5) {
+    return "The schedule needs a cron expression with 5 fields: minute hour day-of-month month day-of-week.";
+  }
+  if (!SCHEDULE_CONDITIONS.includes(body.condition as ScheduleCondition)) {
+    return `The condition must be one of ${SCHEDULE_CONDITIONS.join(", ")}.`;
+  }
+  if (typeof body.enabled !== "boolean") return "enabled must be true or false.";
+  if (body.run_missed !== undefined && typeof body.run_missed !== "boolean") return "run_missed must be true or false.";
+  if (!Array.isArray(body.tasks) || body.tasks.length === 0) return "Add at least one task.";
+  if (body.tasks.length > MAX_TASKS) return `A schedule may have at most ${MAX_TASKS} tasks.`;
+  for (const [i, t] of body.tasks.entries()) {
+    const p = taskProblem(t, i);
+    if (p) return p;
+  }
+  return null;
+}
+
+/** "5 minutes", "1 minute", "30 seconds". */
+export function formatDuration(seconds: number): string {
+  if (seconds >= 60 && seconds % 60 === 0) {
+    const m = seconds / 60;
+    return `${m} minute${m === 1 ? "" : "s"}`;
+  }
+  return `${seconds} second${seconds === 1 ? "" : "s"}`;
+}

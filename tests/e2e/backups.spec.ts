@@ -1,0 +1,99 @@
+// Backups and schedules from the browser, on a simulated Factorio: a schedule that backs up every minute,
+// the backup it makes, restoring it into a new save, and starting that save. Screenshots of both pages
+// at phone and desktop widths.
+
+import { expect, test } from "./game-fixtures.ts";
+import { openSignedIn } from "./fixtures.ts";
+import type { Page } from "@playwright/test";
+
+async function goTo(page: Page, link: string): Promise<void> {
+  const menu = page.getByRole("button", { name: "Open menu" });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link }).click();
+  await expect(page.getByRole("heading", { name: link, level: 1 })).toBeVisible();
+}
+
+test("a schedule backs up every minute; the backup restores into a new save that starts", async ({ page, gamePort }) => {
+  test.setTimeout(180_000);
+  await openSignedIn(page, "/schedules");
+  await expect(page.getByRole("heading", { name: "Schedules", level: 1 })).toBeVisible();
+
+  await page.getByRole("button", { name: "New schedule" }).click();
+  const dialog = page.getByRole("dialog", { name: "New schedule" });
+  await dialog.getByLabel("Name").fill("Every minute");
+  await dialog.getByLabel(/When \(cron/).fill("* * * * *");
+  await expect(dialog.getByTestId("cron-preview")).toContainText("every minute");
+  await expect(dialog.getByTestId("cron-preview")).toContainText("Next:");
+  // Keep only the backup task of the suggested three (warn, back up, restart).
+  await dialog.getByRole("button", { name: "Remove task 3" }).click();
+  await dialog.getByRole("button", { name: "Remove task 1" }).click();
+  await expect(dialog.getByTestId("task")).toHaveCount(1);
+  await dialog.getByRole("button", { name: "Save schedule" }).click();
+  await expect(dialog).toBeHidden();
+  const card = page.getByRole("region", { name: "Every minute" });
+  await expect(card).toContainText("every minute");
+
+  // Within a minute (and a bit) the schedule has run and made a backup.
+  await goTo(page, "Backups");
+  const rows = page.getByTestId("backup-row");
+  await expect(async () => {
+    await page.getByRole("button", { name: "Refresh the list" }).click();
+    await expect(rows.first()).toContainText("Schedule", { timeout: 2_000 });
+  }).toPass({ timeout: 90_000 });
+  await expect(rows.first()).toContainText("world.zip");
+
+  // Restore it into a new save.
+  await rows.first().getByRole("button", { name: /^Restore / }).click();
+  const restore = page.getByRole("dialog", { name: "Restore backup" });
+  await restore.getByLabel("New save name").fill("from-backup.zip");
+  await restore.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: "Restored save from-backup.zip" })).toBeVisible();
+
+  // The schedule records its run.
+  await goTo(page, "Schedules");
+  await page.getByRole("button", { name: /Last runs/ }).click();
+  await expect(card.getByTestId("run").first()).toContainText("ok");
+  await expect(card.getByTestId("run").first()).toContainText("backup:");
+
+  // Start the restored save.
+  await goTo(page, "Controls");
+  const form = page.getByRole("form", { name: "Start Server" });
+  await form.getByLabel("IP").fill("127.0.0.1");
+  await form.getByLabel("Port").fill(String(gamePort));
+  await form.getByRole("combobox").click();
+  await page.getByRole("option", { name: "from-backup.zip" }).click();
+  await form.getByRole("button", { name: "Start Server" }).click();
+  await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 30_000 });
+  await expect(page.getByTestId("server-save")).toHaveText("from-backup.zip");
+});
+
+for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+  test(`backups and schedules pages at ${name} width`, async ({ page }, testInfo) => {
+    // Many steps on a machine shared by several test runs: more than the default minute.
+    test.setTimeout(150_000);
+    await page.setViewportSize(size);
+    await openSignedIn(page, "/backups");
+    await page.getByRole("button", { name: "Back up now" }).click();
+    await expect(page.getByTestId("flash").filter({ hasText: "Backup of world.zip made" })).toBeVisible();
+    await expect(page.getByTestId("backup-row")).toHaveCount(1);
+    // Touch targets on a phone: every icon button of a row is at least 44 px.
+    for (const button of await page.getByTestId("backup-row").locator("button, a").all()) {
+      const box = await button.boundingBox();
+      if (name === "phone") expect(Math.min(box!.width, box!.height)).toBeGreaterThanOrEqual(44);
+    }
+    await page.screenshot({ path: testInfo.outputPath(`backups-${name}.png`), fullPage: true });
+    await page.getByRole("button", { name: /^Restore / }).click();
+    await page.screenshot({ path: testInfo.outputPath(`backups-restore-${name}.png`) });
+    await page.getByRole("button", { name: "Cancel" }).click();
+
+    await goTo(page, "Schedules");
+    await page.getByRole("button", { name: "New schedule" }).click();
+    const dialog = page.getByRole("dialog", { name: "New schedule" });
+    await dialog.getByLabel("Name").fill("Nightly restart");
+    await expect(dialog.getByTestId("cron-preview")).toContainText("every day at 04:00");
+    await page.screenshot({ path: testInfo.outputPath(`schedule-form-${name}.png`) });
+    await dialog.getByRole("button", { name: "Save schedule" }).click();
+    await expect(page.getByRole("region", { name: "Nightly restart" })).toContainText("every day at 04:00");
+    await page.screenshot({ path: testInfo.outputPath(`schedules-${name}.png`), fullPage: true });
+  });
+}

@@ -1,0 +1,132 @@
+// The game itself from an empty panel, through the launcher (as `npm start` runs it) and Chromium: install
+// stable from the fake factorio.com (its own process), create a save and start it, update to a newer
+// version while it runs (the players are warned in the console log), then update to a version that
+// cannot start, which the panel rolls back by itself.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test as base, expect, openSignedIn, type PanelProcess, ROOT, startPanelProcess } from "./fixtures.ts";
+import { killRecordedGame } from "./game-fixtures.ts";
+import { DENO, PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
+import { freeUdpPort } from "../fake-factorio/sim.ts";
+
+interface Fixtures {
+  fakeCom: { url: string; post(path: string): Promise<void> };
+  factorioDir: string;
+}
+
+const test = base.extend<Fixtures>({
+  fakeCom: async ({}, use) => {
+    const child: ChildProcess = spawn(
+      DENO,
+      ["run", ...PANEL_PERMISSIONS, join(ROOT, "tests/fake-factorio-com/main.ts"), "--cache-dir", join(ROOT, ".tmp/fake-factorio-com"), "--slow-bps", "300"],
+      { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const url = await new Promise<string>((ok, fail) => {
+      let out = "";
+      child.stdout!.on("data", (d) => {
+        out += d;
+        const m = /"url":"([^"]+)"/.exec(out);
+        if (m) ok(m[1]);
+      });
+      child.on("exit", (code) => fail(new Error(`fake factorio.com exited with ${code}`)));
+    });
+    await use({
+      url,
+      post: async (path) => {
+        const r = await fetch(url + path, { method: "POST" });
+        expect(r.status).toBe(200);
+      },
+    });
+    child.kill("SIGTERM");
+  },
+  factorioDir: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), "factorio-versions-e2e-"));
+    await use(dir);
+    rmSync(dir, { recursive: true, force: true });
+  },
+  panel: async ({ fakeCom, factorioDir }, use) => {
+    const panel: PanelProcess = await startPanelProcess({
+      args: ["--factorio-dir", factorioDir, "--factorio-com-url", fakeCom.url, "--update-warnings", "3,1"],
+    });
+    await use(panel);
+    killRecordedGame(panel.dataDir);
+    await panel.stop();
+  },
+});
+
+test.setTimeout(240_000);
+
+test("install stable on an empty panel, run a save, update while running, and roll back a version that fails", async ({ page, panel, fakeCom, factorioDir }, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openSignedIn(page, "/");
+  const install = page.getByRole("region", { name: "Install Factorio" });
+  await expect(install).toBeVisible({ timeout: 30_000 });
+  await expect(install.getByRole("combobox").nth(1)).toHaveText("2.0.77 (stable)");
+  await page.screenshot({ path: testInfo.outputPath("install-card-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath("install-card-desktop.png"), fullPage: true });
+
+  // The download trickles, so its progress can be seen (and photographed) on the way.
+  await fakeCom.post("/_fake/mode?version=2.0.77&mode=slow");
+  await install.getByRole("button", { name: "Install Factorio" }).click();
+  const progress = page.getByTestId("install-progress");
+  await expect(progress).toContainText(/Downloading Factorio 2\.0\.77 · [\d.]+ (B|KiB|MiB) of [\d.]+ (KiB|MiB)/);
+  await expect(progress.getByRole("button", { name: "Cancel install" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("install-progress-desktop.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("install-progress-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await fakeCom.post("/_fake/mode?version=2.0.77&mode=ok");
+  const versions = page.getByRole("region", { name: "Game versions" });
+  await expect(versions).toBeVisible({ timeout: 60_000 });
+  await expect(versions.getByRole("list", { name: "Installed versions" })).toContainText("Factorio 2.0.77");
+  await expect(versions.getByRole("list", { name: "Installed versions" })).toContainText("Active");
+  await expect(page.getByTestId("server-version")).toHaveText("2.0.77");
+  expect(existsSync(join(factorioDir, "versions", "2.0.77", "bin", "x64", "factorio"))).toBe(true);
+
+  // A save, made by the installed game, and started from the start form.
+  const created = await page.request.get(`${panel.url}/api/saves/create/world`, { headers: { Origin: panel.url } });
+  expect(created.status()).toBe(200);
+  await page.reload();
+  const form = page.getByRole("form", { name: "Start Server" });
+  // A loaded machine takes its time to load the page again.
+  await expect(form).toHaveAttribute("data-saves-loaded", "true", { timeout: 30_000 });
+  await form.getByLabel("Port").fill(String(await freeUdpPort()));
+  await form.getByRole("combobox").click();
+  await page.getByRole("option", { name: "world.zip" }).click();
+  await form.getByRole("button", { name: "Start Server" }).click();
+  await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 60_000 });
+
+  // A newer stable is out: the check finds it, Update & restart moves the running save to it.
+  await fakeCom.post("/_fake/release?version=2.0.78&channel=stable");
+  await versions.getByRole("button", { name: "Check for updates" }).click();
+  await expect(versions.getByText("Update available: 2.0.77 → 2.0.78")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("update-available-desktop.png"), fullPage: true });
+  await versions.getByRole("button", { name: "Update & restart" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Update & restart" }).click();
+  const update = page.getByTestId("update-status");
+  await expect(update).toContainText("Players are warned", { timeout: 60_000 });
+  await expect(update).toContainText("Updated to Factorio 2.0.78; world.zip is running again.", { timeout: 120_000 });
+  await expect(page.getByTestId("server-state")).toHaveText("Running");
+  await expect(page.getByTestId("server-version")).toHaveText("2.0.78");
+  const consoleLog = readFileSync(join(factorioDir, "factorio-console.log"), "utf8");
+  expect(consoleLog).toMatch(/\[CHAT\] <server>: \[Server\] The server restarts in 3 seconds to update to Factorio 2\.0\.78/);
+
+  // The next one cannot start: the panel goes back to 2.0.78 and runs the save again.
+  await fakeCom.post("/_fake/mode?version=2.0.79&mode=crash");
+  await fakeCom.post("/_fake/release?version=2.0.79&channel=stable");
+  await versions.getByRole("button", { name: "Check for updates" }).click();
+  await expect(versions.getByText("Update available: 2.0.78 → 2.0.79")).toBeVisible();
+  await versions.getByRole("button", { name: "Update & restart" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Update & restart" }).click();
+  await expect(update).toContainText("switched back to Factorio 2.0.78 and started world.zip again", { timeout: 120_000 });
+  await expect(page.getByTestId("server-state")).toHaveText("Running");
+  await expect(page.getByTestId("server-version")).toHaveText("2.0.78");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("rolled-back-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath("rolled-back-desktop.png"), fullPage: true });
+});
