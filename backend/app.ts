@@ -5,12 +5,12 @@ import { type Context, Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
 import type { AppContext } from "./context.ts";
 import { changesState, type Env, type Route } from "./http/routes.ts";
-import { authorize, clientInfo, fromOwnSite, loadSession } from "./http/guards.ts";
+import { authorize, clientInfo, fromOwnSite, hostAllowed, loadSession } from "./http/guards.ts";
 import { activityRoutes, recordActivity } from "./http/activity.ts";
 import { accessRoutes } from "./http/access.ts";
 import { secondFactorRoutes } from "./http/secondfactor.ts";
 import { passkeyRoutes } from "./http/passkeys.ts";
-import { HttpError } from "./errors.ts";
+import { areaOfPath, HttpError, isNoSpace } from "./errors.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
@@ -76,10 +76,16 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
       // deno-lint-ignore no-explicit-any
       return c.json(err.message, err.status as any);
     }
+    if (isNoSpace(err)) {
+      // 507: the disk is full; the message says where, so the admin knows what to free.
+      ctx.log.error("No space left on the device", { method: c.req.method, path: c.req.path, error: String(err) });
+      return c.json(PANEL_MSG.noSpace(areaOfPath(c.req.path)), 507);
+    }
     ctx.log.error("Unhandled error", { method: c.req.method, path: c.req.path, error: String(err?.stack ?? err) });
     return c.json(PANEL_MSG.internalError, 500);
   });
 
+  app.use("*", hostAllowed(ctx.config));
   app.use("*", clientInfo(ctx.config));
   app.use("*", async (c, next) => {
     await next();
@@ -126,6 +132,10 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
       }
       if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
       if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return c.json("Expected a WebSocket upgrade", 426);
+      // The gate limits frame sizes only on connections that opened with the upgrade (browsers always do).
+      if ((c.env as { webSocketGuarded?: boolean } | undefined)?.webSocketGuarded === false) {
+        return c.json("Open the WebSocket on a new connection", 400);
+      }
       return await next();
     },
     upgradeWebSocket((c) => {

@@ -9,6 +9,7 @@ import { statSync } from "node:fs";
 export interface Config {
   port: number;
   bind: string;
+  maxConnections: number;
   dataDir: string;
   factorioDir: string;
   factorioBinary: string;
@@ -88,6 +89,11 @@ export const OPTIONS: Option<any>[] = [
     key: "bind", flag: "bind", kind: "string",
     help: "address the panel listens on", defaultText: "0.0.0.0", defaultValue: () => "0.0.0.0",
     check: (v) => (isListenAddress(v) ? undefined : "is not an IP address or host name"),
+  }),
+  opt({
+    key: "maxConnections", flag: "max-connections", kind: "int", min: 10, max: 100_000,
+    help: "open connections the panel holds at most (each uses 3 open files; the default fits a limit of 1024)",
+    defaultText: "250", defaultValue: () => 250,
   }),
   opt({
     key: "dataDir", flag: "data-dir", kind: "path",

@@ -11,6 +11,7 @@ import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import { PUSH_MSG } from "../shared/messages.ts";
+import { removeStaleTempFiles } from "./tempfiles.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
 import { GameServer } from "./factorio/game/supervisor.ts";
 import { connectGameToHub } from "./factorio/game/hub.ts";
@@ -116,6 +117,8 @@ export async function createContext(
   const log = createLogger({ file: join(config.dataDir, "panel.log"), quiet: opts.quiet });
   const now = opts.now ?? Date.now;
   const bus = new EventBus(log);
+  // Before anything writes: what a killed panel left half-written goes (it cannot be in use yet).
+  removeStaleTempFiles([join(config.dataDir, "mod-packs"), config.dataDir, config.factorioDir], log);
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);

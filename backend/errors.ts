@@ -71,3 +71,36 @@ export class Upstream extends HttpError {
     super(status, message);
   }
 }
+
+/**
+ * Something the admin must fix before the panel can start (an unreadable database, ...). main.ts prints
+ * its message, one line naming the file and the remedy, instead of a stack trace.
+ */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartupError";
+  }
+}
+
+/** True for "no space left on the device" from node:fs, Deno or SQLite (full disk). */
+export function isNoSpace(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+    if (e.code === "ENOSPC" || e.code === "SQLITE_FULL") return true;
+    if (typeof e.message === "string" && /no space left on device|os error 28|database or disk is full/i.test(e.message)) {
+      return true;
+    }
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** What a request was writing, by its path, for the full-disk answer. */
+export function areaOfPath(path: string): string {
+  if (path.startsWith("/api/saves")) return "the saves";
+  if (path.startsWith("/api/mods/packs")) return "the mod packs";
+  if (path.startsWith("/api/mods")) return "the mods";
+  if (path.startsWith("/api/settings") || path.startsWith("/api/config")) return "the server settings";
+  if (path.startsWith("/api/players")) return "the player lists";
+  return "the panel's data";
+}

@@ -6,6 +6,8 @@ import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
+import { Gate, gateLimits } from "./serve/gate.ts";
+import { StartupError } from "./errors.ts";
 import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "./migrate/fsm.ts";
 import { dryRunTargets, importFsm } from "./migrate/targets.ts";
 import { existsSync } from "node:fs";
@@ -54,52 +56,64 @@ async function main(): Promise<number> {
     console.log(describeFsmImport(fsm, planFsmImport(fsm, dryRunTargets(config)), true).join("\n"));
     return 0;
   }
-  const { ctx, bootstrap } = await createContext(config, {
-    beforeBootstrap: fsm ? async (ctx) => console.log(describeFsmImport(fsm!, await importFsm(ctx, fsm!), false).join("\n")) : undefined,
-  });
+  let made;
+  try {
+    made = await createContext(config, {
+      beforeBootstrap: fsm ? async (ctx) => console.log(describeFsmImport(fsm!, await importFsm(ctx, fsm!), false).join("\n")) : undefined,
+    });
+  } catch (e) {
+    if (e instanceof StartupError) {
+      console.error(`factorio-panel: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+  const { ctx, bootstrap } = made;
   const { app } = createApp(ctx);
 
   const tls = config.httpsCert && config.httpsKey
     ? { cert: Deno.readTextFileSync(config.httpsCert), key: Deno.readTextFileSync(config.httpsKey) }
-    : {};
+    : undefined;
   const scheme: "http" | "https" = config.httpsCert ? "https" : "http";
 
-  let server: Deno.HttpServer;
+  let server: Gate;
   try {
-    server = Deno.serve({
+    server = new Gate({
       port: config.port,
       hostname: config.bind,
-      ...tls,
-      onListen: ({ port }) => {
-        console.log(startupLines({
-          scheme,
-          bind: config.bind,
-          port,
-          interfaces: networkInterfaces(),
-          factorioDir: config.factorioDir,
-          factorioBinary: config.factorioBinary,
-          binaryFound: existsSync(config.factorioBinary),
-        }).join("\n"));
-        ctx.log.info("Listening", { bind: config.bind, port, scheme });
-        if (bootstrap.createdAdmin?.password) {
-          console.log(
-            [
-              "",
-              "First start: created the user admin.",
-              `  Username: ${bootstrap.createdAdmin.username}`,
-              `  Password: ${bootstrap.createdAdmin.password}`,
-              `The password is also in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} (readable only by you).`,
-              "Sign in and change it under Users; the file is removed when you do.",
-              "",
-            ].join("\n"),
-          );
-        }
-      },
+      tls,
+      limits: gateLimits(config),
+      log: ctx.log,
+      handler: (req, info) => app.fetch(req, info),
       onError: (err) => {
         ctx.log.error("Request failed", { error: String(err) });
         return new Response(JSON.stringify("Internal error"), { status: 500 });
       },
-    }, app.fetch);
+    });
+    const port = server.addr.port;
+    console.log(startupLines({
+      scheme,
+      bind: config.bind,
+      port,
+      interfaces: networkInterfaces(),
+      factorioDir: config.factorioDir,
+      factorioBinary: config.factorioBinary,
+      binaryFound: existsSync(config.factorioBinary),
+    }).join("\n"));
+    ctx.log.info("Listening", { bind: config.bind, port, scheme });
+    if (bootstrap.createdAdmin?.password) {
+      console.log(
+        [
+          "",
+          "First start: created the user admin.",
+          `  Username: ${bootstrap.createdAdmin.username}`,
+          `  Password: ${bootstrap.createdAdmin.password}`,
+          `The password is also in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} (readable only by you).`,
+          "Sign in and change it under Users; the file is removed when you do.",
+          "",
+        ].join("\n"),
+      );
+    }
   } catch (e) {
     const why = e instanceof Deno.errors.AddrInUse
       ? `port ${config.port} is already in use (choose another with --port)`

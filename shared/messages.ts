@@ -58,6 +58,10 @@ export const PANEL_MSG = {
   bodyTooLarge: (limit: string) => `The request body is too large (limit ${limit}).`,
   tooManyLogins: (seconds: number) =>
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
+  noSpace: (area: string) => `No space left on the device: ${area} could not be written. Free some space and try again.`,
+  unknownHost: (host: string, address: string) =>
+    `This panel does not answer to the name ${host}. To use that name, add its address to --allowed-origins (for example http://${address}).`,
+  signInBusy: "The panel is busy checking other sign-ins. Try again in a few seconds.",
   internalError: "Something went wrong in the panel. The panel log has the details.",
 
   // Users

@@ -2,6 +2,8 @@
 // in RCON commands (/ban NAME REASON), so they are checked strictly: factorio.com account names are
 // letters, digits, "_", "-" and ".".
 
+import { unsafeTextError } from "./validation.ts";
+
 export const PLAYER_NAME_MAX = 60;
 export const BAN_REASON_MAX = 200;
 
@@ -27,8 +29,8 @@ export function banReasonError(reason: unknown): string | undefined {
   if (reason === undefined) return undefined;
   if (typeof reason !== "string") return "The ban reason must be text";
   if (reason.length > BAN_REASON_MAX) return `The ban reason must be at most ${BAN_REASON_MAX} characters`;
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(reason)) return "The ban reason must be a single line";
+  const unsafe = unsafeTextError(reason, "The ban reason");
+  if (unsafe) return unsafe;
   return undefined;
 }
 

@@ -2,6 +2,7 @@
 // which values are secrets, and the rules both the Server Settings form and POST /api/settings/update
 // apply, so the form refuses exactly what the server would refuse, with the same words.
 
+import { unsafeTextError } from "./validation.ts";
 export type SettingsValue = string | number | boolean | null | SettingsValue[] | { [key: string]: SettingsValue };
 export type Settings = Record<string, SettingsValue>;
 
@@ -158,19 +159,32 @@ export function validateSettings(body: Record<string, unknown>, current: Record<
   const errors: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) {
     if (isCommentKey(key)) continue;
-    const rule = SETTING_RULES[key];
+    // Own keys only: "constructor", "toString" or "__proto__" must not pass as rules or file keys.
+    const rule = Object.hasOwn(SETTING_RULES, key) ? SETTING_RULES[key] : undefined;
     let error: string | undefined;
     if (rule) error = ruleError(key, rule, value);
-    else if (!(key in current)) error = settingMessages.unknown(key);
+    else if (!Object.hasOwn(current, key)) error = settingMessages.unknown(key);
     else error = sameTypeError(key, current[key], value);
     if (!error && rule?.type === "flags") error = flagsError(key, value as Record<string, unknown>, current[key]);
+    if (!error) error = textError(key, value);
     if (error) errors[key] = error;
   }
   return errors;
 }
 
+/** Text in the file must be clean (NULs and bidi controls were written before); a description may have lines. */
+function textError(key: string, value: unknown): string | undefined {
+  const texts = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  for (const text of texts) {
+    const checked = key === "description" ? text.replace(/\r?\n|\t/g, " ") : text;
+    const problem = unsafeTextError(checked, key);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 function flagsError(key: string, value: Record<string, unknown>, current: unknown): string | undefined {
-  const known = new Set([...VISIBILITY_FLAGS, ...(isPlainObject(current) ? Object.keys(current) : [])]);
+  const known = new Set<string>([...VISIBILITY_FLAGS, ...(isPlainObject(current) ? Object.keys(current) : [])]);
   for (const [flag, v] of Object.entries(value)) {
     if (!known.has(flag)) return `${key}.${flag} is not a ${key} option of the game.`;
     if (typeof v !== "boolean") return settingMessages.bool(`${key}.${flag}`);

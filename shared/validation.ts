@@ -106,3 +106,16 @@ export function saveUploadNameProblem(filename: string): string | undefined {
   const ext = /\.([^.]*)$/.exec(filename)?.[1];
   return ext !== undefined && ext.toLowerCase() !== "zip" ? PANEL_MSG.saveFormatNotAllowed(ext) : undefined;
 }
+
+/**
+ * Characters refused in every name, reason and chat or console text: C0 and C1 controls, DEL, the line
+ * and paragraph separators (U+2028/2029) and the bidi embeddings, overrides and isolates (U+202A-202E,
+ * U+2066-2069). They can end a line early in a log or a file, hide text, or show a name backwards.
+ */
+// deno-lint-ignore no-control-regex
+export const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** The message for `what` when `text` holds an unsafe character; undefined when it is clean. */
+export function unsafeTextError(text: string, what: string): string | undefined {
+  return UNSAFE_TEXT.test(text) ? `${what} must be one line without control or text-direction characters` : undefined;
+}

@@ -10,7 +10,10 @@ import { SessionStore } from "../store/sessions.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { Conflict, Invalid, NotFound, TooManyRequests, Unauthorized } from "../errors.ts";
-import { decoyHash, hashPassword, needsRehash, randomPassword, verifyPassword } from "./password.ts";
+import { decoyHash, hashPassword, hashWaiting, needsRehash, randomPassword, verifyPassword } from "./password.ts";
+
+/** Sign-ins waiting for a password hash beyond which more are refused (429) instead of queued. */
+const HASH_LINE_MAX = 16;
 import { LoginLimiter } from "./ratelimit.ts";
 import { writeSecretFile } from "../fsutil.ts";
 import { isRole, type NewUser, type PasswordChange, type Role, type User } from "../../shared/api.ts";
@@ -20,6 +23,7 @@ import {
   EMAIL_MAX,
   firstError,
   PASSWORD_MAX,
+  UNSAFE_TEXT,
   USERNAME_MAX,
   validateLogin,
   validateNewUser,
@@ -57,6 +61,8 @@ export class Accounts {
    */
   secondStep: ((user: UserRow) => LoginResult | null) | undefined;
   mustEnrol: (user: UserRow) => boolean = () => false;
+  /** User and address pairs that signed in since start (the sessions table remembers older ones). */
+  readonly #goodAddresses = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -95,18 +101,23 @@ export class Accounts {
     if (problem) throw new Invalid(problem);
     const username = String(body.username).trim();
     const password = String(body.password);
-    const wait = this.limiter.retryAfterMs(username, client.address);
-    if (wait > 0) throw new TooManyRequests(PANEL_MSG.tooManyLogins(wait / 1000), wait / 1000);
-
     const row = username.length <= USERNAME_MAX ? this.users.byName(username) : undefined;
+    const known = row !== undefined &&
+      (this.#goodAddresses.has(`${row.id}\n${client.address}`) || this.sessions.hasAddress(row.id, client.address));
+    const wait = this.limiter.retryAfterMs(username, client.address, known);
+    if (wait > 0) throw new TooManyRequests(PANEL_MSG.tooManyLogins(wait / 1000), wait / 1000);
+    if (hashWaiting() >= HASH_LINE_MAX) throw new TooManyRequests(PANEL_MSG.signInBusy, 2);
+    // Counted now, before the hash runs, so parallel attempts cannot all pass the check above.
+    const giveBack = this.limiter.reserve(username, client.address);
+
     const ok = password.length <= PASSWORD_MAX &&
       await verifyPassword(password, row?.password_hash ?? await decoyHash()) && row !== undefined;
     if (!ok || !row) {
-      this.limiter.failed(username, client.address);
       this.deps.log.warn("Failed sign-in", { username, address: client.address });
       throw new Unauthorized(MSG.loginFailed);
     }
-    this.limiter.succeeded(username);
+    giveBack();
+    this.#goodAddresses.add(`${row.id}\n${client.address}`);
     // A hash imported from the old panel is replaced by the panel's own, now that the password is known.
     if (needsRehash(row.password_hash)) {
       this.users.setPassword(row.id, await hashPassword(password), this.deps.now());
@@ -190,7 +201,8 @@ export class Accounts {
     // No role is the old wire format, from when every user was an admin.
     const role = body.role ?? "admin";
     if (!isRole(role)) throw new Invalid(ACCESS_MSG.roleUnknown(String(role)));
-    if (username.length > USERNAME_MAX || /[\p{Cc}\s]/u.test(username)) {
+    // The raw name: trim() would quietly drop a trailing U+2028 or newline.
+    if (username.length > USERNAME_MAX || /[\p{Cc}\s]/u.test(username) || UNSAFE_TEXT.test(String(body.username))) {
       throw new Invalid(`Username must be at most ${USERNAME_MAX} characters, without spaces or control characters`);
     }
     if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(email)) {

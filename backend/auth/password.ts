@@ -12,7 +12,33 @@ const R = 8;
 const P = 1;
 const KEY_LEN = 32;
 
-function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+/**
+ * Each hash takes 32 MiB and a core for a moment: at most two run at once and the rest wait their turn, so
+ * a burst of sign-ins costs time, not memory. `hashWaiting()` lets the sign-in refuse when the line is long.
+ */
+const HASHES_AT_ONCE = 2;
+let running = 0;
+const line: (() => void)[] = [];
+export const hashStats = { peak: 0, total: 0 };
+
+export function hashWaiting(): number {
+  return line.length;
+}
+
+async function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  if (running >= HASHES_AT_ONCE) await new Promise<void>((go) => line.push(go));
+  running++;
+  hashStats.total++;
+  hashStats.peak = Math.max(hashStats.peak, running);
+  try {
+    return await deriveNow(password, salt, n, r, p);
+  } finally {
+    running--;
+    line.shift()?.();
+  }
+}
+
+function deriveNow(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(password.normalize("NFC"), salt, KEY_LEN, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (err, key) =>
       err ? reject(err) : resolve(key));

@@ -1,14 +1,27 @@
-// Sign-in rate limiting: failed attempts are counted per username and per client address in a sliding
-// window. While either key is over its limit every attempt is refused, correct password or not, and the
-// answer says how long to wait.
+// Sign-in rate limiting.
+//
+// Every attempt is counted (reserved) before its password is checked, so parallel requests cannot all
+// slip under the limit while the hashes run; a correct password gives its reservation back.
+//
+// The hard limits are per username AND client address (10 per 15 minutes) and per address (30), so a
+// stranger's failures never lock the owner out of their own address. Failures for a username summed over
+// all addresses add a slower, growing wait (1 minute after 10, doubling up to 15 minutes) that applies only
+// to addresses the user has not signed in from before: a spread-out guesser slows to a crawl while the
+// owner at home or on their phone signs in as usual. The trade-off: the owner on a new network during an
+// attack waits that backoff, and a guesser on an address the owner used (a shared NAT) is held only by
+// the per-address limits.
 
 export interface RateLimitRule {
   max: number;
   windowMs: number;
 }
 
+interface Entry {
+  at: number;
+}
+
 export class SlidingWindowLimiter {
-  #failures = new Map<string, number[]>();
+  #entries = new Map<string, Entry[]>();
 
   constructor(private readonly rule: RateLimitRule, private readonly now: () => number) {}
 
@@ -16,57 +29,94 @@ export class SlidingWindowLimiter {
   retryAfterMs(key: string): number {
     const list = this.#prune(key);
     if (list.length < this.rule.max) return 0;
-    return list[list.length - this.rule.max] + this.rule.windowMs - this.now();
+    return list[list.length - this.rule.max].at + this.rule.windowMs - this.now();
   }
 
-  fail(key: string): void {
+  count(key: string): number {
+    return this.#prune(key).length;
+  }
+
+  last(key: string): number | null {
     const list = this.#prune(key);
-    list.push(this.now());
-    this.#failures.set(key, list);
-    if (this.#failures.size > 10_000) this.#sweep();
+    return list.length ? list[list.length - 1].at : null;
+  }
+
+  /** Counts an attempt now; the returned function takes it back (a correct password). */
+  reserve(key: string): () => void {
+    const list = this.#prune(key);
+    const entry = { at: this.now() };
+    list.push(entry);
+    this.#entries.set(key, list);
+    if (this.#entries.size > 10_000) this.#sweep();
+    return () => {
+      const current = this.#entries.get(key);
+      const i = current?.indexOf(entry) ?? -1;
+      if (i !== -1) current!.splice(i, 1);
+    };
   }
 
   reset(key: string): void {
-    this.#failures.delete(key);
+    this.#entries.delete(key);
   }
 
-  #prune(key: string): number[] {
+  #prune(key: string): Entry[] {
     const cutoff = this.now() - this.rule.windowMs;
-    const list = (this.#failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length === 0) this.#failures.delete(key);
+    const list = (this.#entries.get(key) ?? []).filter((e) => e.at > cutoff);
+    if (list.length === 0) this.#entries.delete(key);
     return list;
   }
 
   /** Bounds memory when someone sprays random usernames. */
   #sweep(): void {
-    for (const key of [...this.#failures.keys()]) this.#prune(key);
+    for (const key of [...this.#entries.keys()]) this.#prune(key);
   }
 }
 
 export const LOGIN_LIMITS = {
-  perUsername: { max: 10, windowMs: 15 * 60_000 },
+  perUserAddress: { max: 10, windowMs: 15 * 60_000 },
   perAddress: { max: 30, windowMs: 15 * 60_000 },
+  /** Failures of one username from every address, counted for the global backoff. */
+  perUsername: { max: 10, windowMs: 60 * 60_000 },
+  backoffFirstMs: 60_000,
+  backoffMaxMs: 15 * 60_000,
 } as const;
 
 export class LoginLimiter {
-  readonly byUser: SlidingWindowLimiter;
+  readonly byUserAddress: SlidingWindowLimiter;
   readonly byAddress: SlidingWindowLimiter;
+  readonly byUser: SlidingWindowLimiter;
 
-  constructor(now: () => number) {
-    this.byUser = new SlidingWindowLimiter(LOGIN_LIMITS.perUsername, now);
+  constructor(private readonly now: () => number) {
+    this.byUserAddress = new SlidingWindowLimiter(LOGIN_LIMITS.perUserAddress, now);
     this.byAddress = new SlidingWindowLimiter(LOGIN_LIMITS.perAddress, now);
+    this.byUser = new SlidingWindowLimiter(LOGIN_LIMITS.perUsername, now);
   }
 
-  retryAfterMs(username: string, address: string): number {
-    return Math.max(this.byUser.retryAfterMs(username.toLowerCase()), this.byAddress.retryAfterMs(address));
+  /** Milliseconds before this attempt may be checked; `knownAddress`: the user signed in from it before. */
+  retryAfterMs(username: string, address: string, knownAddress: boolean): number {
+    const user = username.toLowerCase();
+    const hard = Math.max(this.byUserAddress.retryAfterMs(`${user}\n${address}`), this.byAddress.retryAfterMs(address));
+    if (hard > 0 || knownAddress) return hard;
+    const failures = this.byUser.count(user);
+    if (failures < LOGIN_LIMITS.perUsername.max) return 0;
+    const backoff = Math.min(
+      LOGIN_LIMITS.backoffFirstMs * 2 ** (failures - LOGIN_LIMITS.perUsername.max),
+      LOGIN_LIMITS.backoffMaxMs,
+    );
+    return Math.max(0, this.byUser.last(user)! + backoff - this.now());
   }
 
-  failed(username: string, address: string): void {
-    this.byUser.fail(username.toLowerCase());
-    this.byAddress.fail(address);
-  }
-
-  succeeded(username: string): void {
-    this.byUser.reset(username.toLowerCase());
+  /** Counts the attempt before its password is checked; call the result when the password was right. */
+  reserve(username: string, address: string): () => void {
+    const user = username.toLowerCase();
+    const undo = [
+      this.byUserAddress.reserve(`${user}\n${address}`),
+      this.byAddress.reserve(address),
+      this.byUser.reserve(user),
+    ];
+    return () => {
+      for (const u of undo) u();
+      this.byUserAddress.reset(`${user}\n${address}`);
+    };
   }
 }

@@ -171,17 +171,18 @@ export class SecondFactor {
   }
 
   guardRate(user: UserRow, address: string): void {
-    const wait = this.accounts.limiter.retryAfterMs(user.username, address);
+    // The password was right from this address: only the hard limits (per user and address, per address).
+    const wait = this.accounts.limiter.retryAfterMs(user.username, address, true);
     if (wait > 0) throw new TooManyRequests(PANEL_MSG.tooManyLogins(wait / 1000), wait / 1000);
   }
 
   failed(user: UserRow, address: string): void {
-    this.accounts.limiter.failed(user.username, address);
+    // Counted like a wrong password (and never given back).
+    this.accounts.limiter.reserve(user.username, address);
     this.deps.log.warn("Failed second sign-in step", { username: user.username, address });
   }
 
-  succeeded(user: UserRow, pending: string): void {
-    this.accounts.limiter.succeeded(user.username);
+  succeeded(_user: UserRow, pending: string): void {
     this.endPending(pending);
   }
 

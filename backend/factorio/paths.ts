@@ -3,6 +3,7 @@
 
 import { join, resolve, sep } from "node:path";
 import { Invalid } from "../errors.ts";
+import { unsafeTextError } from "../../shared/validation.ts";
 
 export interface NameRules {
   /** Added when missing, e.g. ".zip" for saves. Compared case-insensitively. */
@@ -19,9 +20,10 @@ const MAX_NAME_BYTES = 200;
  */
 export function safeName(input: unknown, what: string, rules: NameRules = {}): string {
   if (typeof input !== "string" || input.trim() === "") throw new Invalid(`${what} is required`);
+  // Checked before trimming: "s1\n" must not become "s1".
+  const unsafe = unsafeTextError(input, what);
+  if (unsafe) throw new Invalid(unsafe);
   let name = input.trim();
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new Invalid(`${what} must not contain control characters`);
   if (name.includes("/") || name.includes("\\")) throw new Invalid(`${what} must not contain / or \\`);
   if (name === "." || name === ".." || name.includes("..")) throw new Invalid(`${what} must not contain ".."`);
   if (name.startsWith(".")) throw new Invalid(`${what} must not start with a dot`);

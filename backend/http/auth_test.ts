@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { ADMIN_PASSWORD, Client, startPanel, withPanel } from "../testing/harness.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { LOGIN_LIMITS } from "../auth/ratelimit.ts";
+import { hashStats } from "../auth/password.ts";
 import { loadConfig } from "../config.ts";
 import { createContext } from "../context.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
@@ -69,20 +70,20 @@ Deno.test("missing fields and bad bodies get clear 4xx messages", withPanel(asyn
   assert.equal(huge.status, 413);
 }));
 
-Deno.test("sign-in attempts are rate-limited per username, with a retry time", async () => {
+Deno.test("sign-in attempts are rate-limited per username and address, with a retry time", async () => {
   let now = Date.UTC(2026, 0, 1);
   const p = await startPanel({ now: () => now });
   try {
-    for (let i = 0; i < LOGIN_LIMITS.perUsername.max; i++) {
+    for (let i = 0; i < LOGIN_LIMITS.perUserAddress.max; i++) {
       assert.equal((await p.client().post("/api/login", { username: "admin", password: "bad" })).status, 401);
     }
     const limited = await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD });
     assert.equal(limited.status, 429, "even the right password is refused while limited");
     assert.match(limited.body, /Too many failed sign-in attempts\. Try again in 15 minutes\./);
-    assert.equal(limited.headers.get("Retry-After"), String(LOGIN_LIMITS.perUsername.windowMs / 1000));
+    assert.equal(limited.headers.get("Retry-After"), String(LOGIN_LIMITS.perUserAddress.windowMs / 1000));
     // Another username from the same address is not affected by the username limit.
     assert.equal((await p.client().post("/api/login", { username: "other", password: "bad" })).status, 401);
-    now += LOGIN_LIMITS.perUsername.windowMs + 1;
+    now += LOGIN_LIMITS.perUserAddress.windowMs + 1;
     assert.equal((await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD })).status, 200);
   } finally {
     await p.close();
@@ -210,5 +211,45 @@ Deno.test("the generated password is flagged until changed; changing it removes 
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("300 parallel wrong sign-ins: each is counted before its hash, so only the limit's worth are checked", withPanel(async (p) => {
+  // (--max-connections and --trust-proxy: 300 connections from one address pass the connection gate.)
+  hashStats.peak = 0;
+  const before = hashStats.total;
+  const answers = await Promise.all(
+    Array.from({ length: 300 }, () => p.client().post("/api/login", { username: "admin", password: "wrong" })),
+  );
+  const statuses = answers.map((r) => r.status);
+  assert.equal(statuses.filter((s) => s === 401).length, LOGIN_LIMITS.perUserAddress.max);
+  assert.equal(statuses.filter((s) => s === 429).length, 300 - LOGIN_LIMITS.perUserAddress.max);
+  assert.ok(hashStats.total - before <= LOGIN_LIMITS.perUserAddress.max + 1, `${hashStats.total - before} hashes`);
+  assert.ok(hashStats.peak <= 2, `${hashStats.peak} hashes ran at once`);
+}, { args: ["--max-connections", "400", "--trust-proxy"] }));
+
+Deno.test("a stranger's failed sign-ins do not lock the owner out of their own address", async () => {
+  let now = Date.UTC(2026, 0, 1);
+  const p = await startPanel({ now: () => now, args: ["--trust-proxy"] });
+  const from = (address: string, password: string) =>
+    p.client().post("/api/login", { username: "admin", password }, { headers: { "X-Forwarded-For": address } });
+  try {
+    assert.equal((await from("10.0.0.1", ADMIN_PASSWORD)).status, 200, "the owner's usual address");
+    for (let i = 0; i < LOGIN_LIMITS.perUserAddress.max; i++) assert.equal((await from("10.6.6.6", "guess")).status, 401);
+    assert.equal((await from("10.6.6.6", ADMIN_PASSWORD)).status, 429, "the guesser's address is held");
+    assert.equal((await from("10.0.0.1", ADMIN_PASSWORD)).status, 200, "the owner still gets in");
+    // A new address waits the global backoff, which grows with the failures and then lets one try.
+    const fresh = await from("10.0.0.2", ADMIN_PASSWORD);
+    assert.equal(fresh.status, 429);
+    assert.equal(fresh.headers.get("Retry-After"), String(LOGIN_LIMITS.backoffFirstMs / 1000));
+    now += LOGIN_LIMITS.backoffFirstMs;
+    assert.equal((await from("10.0.0.3", "guess")).status, 401);
+    const slower = await from("10.0.0.4", "guess");
+    assert.equal(slower.status, 429);
+    assert.equal(slower.headers.get("Retry-After"), String((2 * LOGIN_LIMITS.backoffFirstMs) / 1000));
+    now += 2 * LOGIN_LIMITS.backoffFirstMs;
+    assert.equal((await from("10.0.0.2", ADMIN_PASSWORD)).status, 200);
+  } finally {
+    await p.close();
   }
 });

@@ -10,6 +10,7 @@ import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import type { Config } from "../config.ts";
 import type { Access } from "../auth/access.ts";
+import { PANEL_MSG } from "../../shared/messages.ts";
 
 export const SESSION_COOKIE = "authentication";
 
@@ -75,4 +76,52 @@ export function authorize(route: Route, session: SessionInfo): string | null {
   if (!roleAtLeast(session.role, requiredRole(route))) return ACCESS_MSG.roleTooWeak(requiredRole(route));
   if (session.mustEnrol && !route.beforeEnrolment) return ACCESS_MSG.enrolFirst;
   return null;
+}
+
+/**
+ * Refuses requests addressed to a name the panel does not have (DNS rebinding: a site whose name
+ * resolves to this machine would otherwise talk to the panel as its own origin). Accepted: IP addresses
+ * (a browser on an IP is not being rebound), localhost, this machine's names, and the hosts of
+ * --allowed-origins. Behind a trusted reverse proxy the proxy chooses which names reach the panel.
+ */
+export function hostAllowed(config: Config): MiddlewareHandler<Env> {
+  const names = new Set(["localhost", config.bind.toLowerCase()]);
+  try {
+    const host = Deno.hostname().toLowerCase();
+    names.add(host);
+    names.add(`${host}.local`);
+    names.add(host.split(".")[0]);
+  } catch {
+    // no hostname permission: IPs and localhost still work
+  }
+  for (const origin of config.allowedOrigins) {
+    try {
+      names.add(new URL(origin).hostname.toLowerCase());
+    } catch {
+      // checked at start-up
+    }
+  }
+  return async (c, next) => {
+    if (config.trustProxy) return await next();
+    const header = c.req.header("host") ?? "";
+    const host = hostName(header);
+    if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) return await next();
+    return c.json(PANEL_MSG.unknownHost(host, header.trim()), 421);
+  };
+}
+
+/** The host name of a Host header, lower-case, without port or IPv6 brackets; null when malformed. */
+function hostName(header: string): string | null {
+  const h = header.trim().toLowerCase();
+  if (h === "") return null;
+  if (h.startsWith("[")) {
+    const end = h.indexOf("]");
+    return end === -1 ? h : h.slice(1, end);
+  }
+  return h.replace(/:\d*$/, "").replace(/\.$/, "");
+}
+
+function isIpLiteral(host: string): boolean {
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return true;
+  return host.includes(":") && /^[0-9a-f:.]+$/.test(host);
 }

@@ -2,7 +2,7 @@
 // covered without anyone remembering to add it here.
 
 import assert from "node:assert/strict";
-import { withPanel } from "../testing/harness.ts";
+import { startPanel, withPanel } from "../testing/harness.ts";
 import { changesState, type Route } from "./routes.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
@@ -131,3 +131,42 @@ Deno.test("API answers are not cached and carry the usual hardening headers", wi
   assert.equal(missing.status, 404);
   assert.equal(missing.body, "No such API route: GET /api/nope");
 }));
+
+/** One raw request with the given Host header; the status line's code. */
+async function statusForHost(url: string, host: string, path = "/api/user/status"): Promise<number> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(url).port) });
+  try {
+    await conn.write(new TextEncoder().encode(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    let text = "";
+    const buf = new Uint8Array(4096);
+    for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) text += new TextDecoder().decode(buf.subarray(0, n));
+    return Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]);
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("Host names the panel does not have are refused (DNS rebinding); its own names and IPs pass", async () => {
+  const p = await startPanel({ args: ["--allowed-origins", "https://panel.example.org"] });
+  try {
+    const port = new URL(p.url).port;
+    for (const host of ["attacker.example", `attacker.example:${port}`, "rebind.127.0.0.1.nip.io", "panel.example.org.evil.net"]) {
+      assert.equal(await statusForHost(p.url, host), 421, host);
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, "LOCALHOST", `[::1]:${port}`, "192.168.1.20", "app.localhost",
+      `${Deno.hostname()}:${port}`, "panel.example.org"]) {
+      assert.equal(await statusForHost(p.url, host), 401, host);
+    }
+    assert.equal(await statusForHost(p.url, "attacker.example", "/"), 421, "the web app is not served to that name either");
+    assert.equal(await statusForHost(p.url, "attacker.example", "/ws"), 421);
+  } finally {
+    await p.close();
+  }
+  // Behind a trusted proxy the proxy decides which names reach the panel.
+  const proxied = await startPanel({ args: ["--trust-proxy"] });
+  try {
+    assert.equal(await statusForHost(proxied.url, "panel.example.net"), 401);
+  } finally {
+    await proxied.close();
+  }
+});

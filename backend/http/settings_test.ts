@@ -274,3 +274,19 @@ Deno.test("the route table holds the spec's settings and config routes and the p
     assert.ok(table.includes(route), route);
   }
 }));
+
+Deno.test("keys named like Object.prototype members are refused as unknown, and nothing is written", withFactorio("2.0", async (p, dir) => {
+  const c = await p.login();
+  assert.equal((await c.get("/api/settings")).status, 200);
+  const before = readFileSync(settingsFile(dir), "utf8");
+  for (const key of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"]) {
+    // Raw JSON, so "__proto__" arrives as a key of its own (as JSON.parse makes it).
+    const r = await c.request("POST", "/api/settings/update", {
+      body: `{"name":"Renamed","${key}":"x"}`,
+      headers: { "Content-Type": "application/json" },
+    });
+    assert.equal(r.status, 400, `${key}: ${r.text}`);
+    assert.match(r.text, new RegExp(`${key} is not a setting of server-settings\\.json`));
+    assert.equal(readFileSync(settingsFile(dir), "utf8"), before, key);
+  }
+}));

@@ -53,6 +53,8 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
   try {
     busboy = createBusboy({
       headers: { "content-type": type },
+      // Browsers send the file name as raw UTF-8; busboy would read it as latin-1 ("été" -> "Ã©tÃ©").
+      defParamCharset: "utf8",
       limits: { files: 1, fileSize: opts.maxBytes, fields: 20, fieldSize: 64 * 1024, parts: 30 },
     });
   } catch {

@@ -52,6 +52,15 @@ Deno.test("a file streams to a temp file and is renamed into place only when com
   });
 });
 
+Deno.test("a non-ASCII file name arrives as the browser sent it (UTF-8)", async () => {
+  await withUploadServer(async (url, dir) => {
+    const r = await fetch(url + "/up", { method: "POST", body: form("savefile", "été à Noël 工厂.zip", new Uint8Array(10)) });
+    assert.equal(r.status, 200);
+    assert.deepEqual(await r.json(), { name: "été à Noël 工厂.zip", size: 10 });
+    assert.deepEqual(readdirSync(dir), ["été à Noël 工厂.zip"]);
+  });
+});
+
 Deno.test("uploads that fail leave nothing behind and keep an existing file", async () => {
   await withUploadServer(async (url, dir) => {
     writeFileSync(join(dir, "world.zip"), "old");

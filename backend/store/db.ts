@@ -2,7 +2,8 @@
 // and recorded by id, so an id must never change once released. Add new ones at the end.
 
 import { DatabaseSync } from "node:sqlite";
-import { chmodSync, existsSync } from "node:fs";
+import { chmodSync, existsSync, statSync } from "node:fs";
+import { StartupError } from "../errors.ts";
 
 export type Db = DatabaseSync;
 
@@ -225,10 +226,37 @@ export const MIGRATIONS: Migration[] = [
   },
 ];
 
-/** Opens (creating if needed) the database at `path` (":memory:" for tests) and applies migrations. */
+/**
+ * Opens (creating if needed) the database at `path` (":memory:" for tests) and applies migrations. An
+ * existing file that is empty or not a readable database is never started over: that would create a new
+ * admin and lose every user. StartupError says which file and what to do.
+ */
 export function openDb(path: string, migrations: Migration[] = MIGRATIONS): Db {
   const fresh = path !== ":memory:" && !existsSync(path);
-  const db = new DatabaseSync(path);
+  if (!fresh && path !== ":memory:" && statSync(path).size === 0) {
+    throw new StartupError(
+      `The database ${path} is empty (0 bytes), so its users are gone. Restore it from a backup, or delete ` +
+        "it to start over with a new admin.",
+    );
+  }
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path);
+    if (!fresh) {
+      const check = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
+      if (check[0]?.quick_check !== "ok") throw new Error(check.map((r) => r.quick_check).slice(0, 3).join("; "));
+    }
+  } catch (e) {
+    db?.close();
+    throw new StartupError(
+      `The database ${path} cannot be read (${(e as Error).message}). Restore it from a backup, or move it ` +
+        "aside to start over with a new admin (its users, sessions and push devices are then lost).",
+    );
+  }
+  return migrate(db, path, fresh, migrations);
+}
+
+function migrate(db: DatabaseSync, path: string, fresh: boolean, migrations: Migration[]): Db {
   if (fresh) chmodSync(path, 0o600);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA foreign_keys = ON");

@@ -39,6 +39,11 @@ export class SessionStore {
     ).get(tokenHash) as SessionRow | undefined;
   }
 
+  /** True when the user has a session opened from `ip`. */
+  hasAddress(userId: number, ip: string): boolean {
+    return this.db.prepare("SELECT 1 FROM sessions WHERE user_id = ? AND ip = ? LIMIT 1").get(userId, ip) !== undefined;
+  }
+
   touch(tokenHash: string, now: number, expiresAt: number): void {
     this.db.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?")
       .run(now, expiresAt, tokenHash);

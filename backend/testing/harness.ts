@@ -9,6 +9,7 @@ import { loadConfig, type Config } from "../config.ts";
 import { type AppContext, type ContextOptions, createContext } from "../context.ts";
 import { createApp } from "../app.ts";
 import type { Route } from "../http/routes.ts";
+import { Gate, gateLimits } from "../serve/gate.ts";
 
 export const ADMIN_PASSWORD = "test-admin-password";
 
@@ -118,7 +119,14 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
   });
   await opts.prepare?.(ctx);
   const { app, routes } = createApp(ctx);
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
+  // The production listener (connection gate) in front of the app, so tests cross it like browsers do.
+  const server = new Gate({
+    port: 0,
+    hostname: "127.0.0.1",
+    limits: gateLimits(config),
+    log: ctx.log,
+    handler: (req, info) => app.fetch(req, info),
+  });
   const url = `http://127.0.0.1:${server.addr.port}`;
   const panel: TestPanel = {
     url,

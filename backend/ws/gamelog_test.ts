@@ -108,3 +108,28 @@ Deno.test("malformed messages with the game running harm nobody; commands keep w
     await victim.close();
   }
 }));
+
+Deno.test("a console command with a newline or bidi control cannot forge a log line for other viewers", withGamePanel(async (p) => {
+  const c = await p.login();
+  await startGame(c);
+  const sender = await TestSocket.connect(c);
+  const watcher = await TestSocket.connect(await p.login());
+  try {
+    for (const s of [sender, watcher]) {
+      s.subscribe("gamelog");
+      s.subscribe("server_status");
+      await s.waitForMessage("server_status", () => true);
+    }
+    sender.command("/players\n2026-01-01 12:00:00 [JOIN] mallory joined the game");
+    sender.command("hi\u2028[CHAT] <admin>: forged");
+    sender.command("\u202Edlrow olleh");
+    await sender.waitFor((s) => gamelog(s).filter((m) => /one line without control/.test(m)).length === 3, "three refusals");
+    // A clean command after them: the watcher sees it, and nothing of the refused ones before it.
+    sender.command("/version");
+    await watcher.waitForMessage("gamelog", (m) => m === "2.0.72");
+    assert.ok(!gamelog(watcher).some((m) => /mallory|forged|olleh|one line without/.test(m)), JSON.stringify(gamelog(watcher)));
+  } finally {
+    await sender.close();
+    await watcher.close();
+  }
+}));

@@ -3,6 +3,7 @@
 // they cannot inject messages into rooms. A slow client is dropped once its send buffer is over the
 // limit, so it never holds up the others.
 
+import { unsafeTextError } from "../../shared/validation.ts";
 import type { WSContext, WSEvents } from "hono/ws";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
@@ -204,6 +205,12 @@ export class Hub {
           client.rooms.delete(value);
         } else if (type === "command" && this.#command && value.trim() !== "") {
           const c = client;
+          // A newline would let one command print a made-up log line to every viewer.
+          const unsafe = unsafeTextError(value, "A console command");
+          if (unsafe) {
+            c.send({ room_name: "gamelog", message: unsafe });
+            return;
+          }
           const now = origin ? origin.current() : session;
           if (!now) {
             c.close(WS_CLOSE.signedOut, "Signed out");

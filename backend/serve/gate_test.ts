@@ -1,0 +1,227 @@
+// The connection gate against floods: a real panel process under a low open-file limit, and a gate with
+// short timeouts over real sockets.
+
+import assert from "node:assert/strict";
+
+import { Gate, type GateLimits } from "./gate.ts";
+import { createLogger } from "../log.ts";
+import { startPanel } from "../testing/harness.ts";
+import { TestSocket } from "../testing/ws.ts";
+import { spawnWrappedPanel } from "../testing/wrapped.ts";
+
+/** The panel as `npm start` runs it, under `ulimit -n <files>`. */
+function spawnPanel(files: number, args: string[]) {
+  return spawnWrappedPanel({ shell: `ulimit -n ${files}`, args });
+}
+
+async function openIdle(port: number, count: number): Promise<Deno.Conn[]> {
+  const conns: Deno.Conn[] = [];
+  for (let i = 0; i < count; i++) {
+    try {
+      conns.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+    } catch {
+      // refused while the panel is out of files: the flood goes on
+    }
+  }
+  return conns;
+}
+
+async function answers(url: string): Promise<number | string> {
+  try {
+    const res = await fetch(url + "/api/user/status", { signal: AbortSignal.timeout(20_000) });
+    await res.body?.cancel();
+    return res.status;
+  } catch (e) {
+    return String(e) + " " + String((e as Error).cause);
+  }
+}
+
+for (const [name, files, args] of [
+  ["within its connection cap", 512, ["--max-connections", "100"]],
+  // A cap above what the files allow: accept fails with EMFILE, which the panel must survive.
+  ["with a cap above its open-file limit", 256, ["--max-connections", "2000", "--trust-proxy"]],
+] as const) {
+  Deno.test(`a flood of idle connections does not end the panel (${name}), and it answers after`, async () => {
+    const panel = await spawnPanel(files, [...args]);
+    let flood: Deno.Conn[] = [];
+    try {
+      flood = await openIdle(panel.port, 300);
+      assert(panel.alive(), `the panel ended under the flood:\n${panel.output()}`);
+      for (const c of flood) c.close();
+      flood = [];
+      // Answers once the flood ends (the wait is for slow machines, not a measured figure).
+      let status: number | string = "";
+      for (let i = 0; i < 60 && status !== 401; i++) {
+        status = await answers(panel.url);
+        if (status !== 401) await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.equal(status, 401, panel.output());
+      assert(panel.alive());
+    } finally {
+      for (const c of flood) c.close();
+      await panel.stop();
+    }
+  });
+}
+
+Deno.test("within the cap a browser still gets in while idle sockets hold every place", async () => {
+  const panel = await spawnPanel(512, ["--max-connections", "100"]);
+  const flood = await openIdle(panel.port, 300);
+  try {
+    assert.equal(await answers(panel.url), 401, panel.output());
+    assert(panel.alive());
+  } finally {
+    for (const c of flood) c.close();
+    await panel.stop();
+  }
+});
+
+// A gate in front of a handler that can be held open, with short timeouts.
+async function withGate(limits: Partial<GateLimits>, fn: (gate: Gate, hold: { release: () => void }) => Promise<void>) {
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const gate = new Gate({
+    hostname: "127.0.0.1",
+    port: 0,
+    limits,
+    log: createLogger({ quiet: true }),
+    handler: async (req, info) => {
+      if (new URL(req.url).pathname === "/hold") await held;
+      return new Response(info.remoteAddr.hostname);
+    },
+  });
+  try {
+    await fn(gate, { release: () => release() });
+  } finally {
+    release();
+    await gate.shutdown();
+  }
+}
+
+/** Resolves when the server closes `conn` (read gives EOF or fails), reading away any answer. */
+async function closedByServer(conn: Deno.Conn, within = 30_000): Promise<boolean> {
+  const buf = new Uint8Array(4096);
+  const timer = setTimeout(() => conn.close(), within);
+  try {
+    while ((await conn.read(buf)) !== null) { /* answer bytes */ }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const enc = new TextEncoder();
+
+Deno.test("idle, partial-header and kept-alive connections are closed; a long request is not", async () => {
+  await withGate({ headerTimeoutMs: 300, idleTimeoutMs: 600 }, async (gate) => {
+    const port = gate.addr.port;
+    const idle = await Deno.connect({ hostname: "127.0.0.1", port });
+    const partial = await Deno.connect({ hostname: "127.0.0.1", port });
+    await partial.write(enc.encode("GET / HTTP/1.1\r\nHost: x\r\n"));
+    const kept = await Deno.connect({ hostname: "127.0.0.1", port });
+    await kept.write(enc.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const [a, b, c] = await Promise.all([closedByServer(idle), closedByServer(partial), closedByServer(kept)]);
+    assert(a && b && c, `closed: idle ${a}, partial ${b}, kept-alive ${c}`);
+    assert(gate.stats.timedOut >= 3);
+  });
+  await withGate({ headerTimeoutMs: 300, idleTimeoutMs: 300 }, async (gate, hold) => {
+    const long = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    await long.write(enc.encode("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n"));
+    // Several sweeps pass while the handler works: the connection must stay.
+    await new Promise((r) => setTimeout(r, 2000));
+    hold.release();
+    const buf = new Uint8Array(4096);
+    const n = await long.read(buf);
+    assert(n !== null && new TextDecoder().decode(buf.subarray(0, n)).startsWith("HTTP/1.1 200"));
+    long.close();
+  });
+});
+
+Deno.test("the handler sees the client's address, and the inner port refuses anyone but the gate", async () => {
+  await withGate({}, async (gate) => {
+    const res = await fetch(`http://127.0.0.1:${gate.addr.port}/`);
+    assert.equal(await res.text(), "127.0.0.1");
+  });
+});
+
+Deno.test("a WebSocket message over the limit closes that socket at its header; small ones pass", async () => {
+  const panel = await startPanel();
+  try {
+    const client = await panel.login();
+    const small = await TestSocket.connect(client);
+    small.subscribe("server_status");
+    await small.waitFor((s) => s.messages.some((m) => m.room_name === "server_status"), "the status");
+    const big = await TestSocket.connect(client);
+    big.send("x".repeat(1024 * 1024));
+    await big.waitFor((s) => s.closed !== null, "the oversize socket to close", 20_000);
+    // The other client is untouched.
+    small.unsubscribe("server_status");
+    small.subscribe("server_status");
+    await small.waitFor((s) => s.messages.filter((m) => m.room_name === "server_status").length >= 2, "a second status");
+    assert.equal(small.closed, null);
+    await small.close();
+
+    // A raw frame header declaring 64 MiB: cut before any payload is read.
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(panel.url).port) });
+    const key = btoa("0123456789abcdef");
+    await conn.write(enc.encode(
+      `GET /ws HTTP/1.1\r\nHost: ${new URL(panel.url).host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\n` +
+        `Sec-WebSocket-Version: 13\r\nOrigin: ${panel.origin}\r\nCookie: ${client.cookie}\r\n\r\n`,
+    ));
+    const buf = new Uint8Array(4096);
+    const n = await conn.read(buf);
+    assert.match(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 101/);
+    const header = new Uint8Array([0x82, 0xff, 0, 0, 0, 0, 4, 0, 0, 0, 1, 2, 3, 4]);
+    await conn.write(header);
+    assert(await closedByServer(conn));
+  } finally {
+    await panel.close();
+  }
+});
+
+Deno.test("a WebSocket upgrade after another request on the same connection is refused", async () => {
+  const panel = await startPanel();
+  try {
+    const client = await panel.login();
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(panel.url).port) });
+    const head = `Host: ${new URL(panel.url).host}\r\nOrigin: ${panel.origin}\r\nCookie: ${client.cookie}\r\n`;
+    await conn.write(enc.encode(
+      `GET /api/user/status HTTP/1.1\r\n${head}\r\n` +
+        `GET /ws HTTP/1.1\r\n${head}Upgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${btoa("0123456789abcdef")}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    ));
+    let text = "";
+    const buf = new Uint8Array(8192);
+    while (!/HTTP\/1\.1 \d+[^]*HTTP\/1\.1 (\d+)/.test(text)) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    assert.equal(/HTTP\/1\.1 \d+[^]*HTTP\/1\.1 (\d+)/.exec(text)?.[1], "400");
+    conn.close();
+  } finally {
+    await panel.close();
+  }
+});
+
+Deno.test("connections over the per-address limit wait their turn, and every one is answered", async () => {
+  await withGate({ maxPerAddress: 4 }, async (gate) => {
+    const one = async () => {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+      await conn.write(enc.encode("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+      let text = "";
+      const buf = new Uint8Array(4096);
+      try {
+        for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) text += new TextDecoder().decode(buf.subarray(0, n));
+      } catch (e) {
+        text += String(e);
+      }
+      conn.close();
+      return text.split("\r\n")[0];
+    };
+    const lines = await Promise.all(Array.from({ length: 40 }, one));
+    assert.deepEqual(lines, Array(40).fill("HTTP/1.1 200 OK"));
+  });
+});

@@ -1,0 +1,61 @@
+// Start-up sweep of what a killed panel leaves behind: hidden temp files of atomic writes, uploads and
+// mod downloads, and the staging folders of mod pack copies. Nothing else runs yet, so none of them can
+// still be in use. The names are the ones fsutil.ts (tempPathFor), factorio/portal.ts and
+// factorio/modpacks.ts (stagingPath) make; nothing a person would name a file is touched.
+
+import { existsSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "./log.ts";
+
+/** `.<name>.<12 hex>.tmp`: tempPathFor (atomic writes, `.upload.*.tmp`) and `.download.<id>.tmp`. */
+const TEMP_FILE = /^\..+\.[0-9a-f]{12}\.tmp$/;
+/** `.<folder>.<new|load|old>-<12 hex>`: mod pack staging folders. */
+const STAGING = /^\.(.+)\.(new|load|old)-[0-9a-f]{12}$/;
+
+export interface SweepResult {
+  removed: string[];
+  restored: string[];
+}
+
+/** Removes stale temp files and staging folders directly inside each of `dirs` (and one level below). */
+export function removeStaleTempFiles(dirs: string[], log: Logger): SweepResult {
+  const result: SweepResult = { removed: [], restored: [] };
+  const seen = new Map<string, number>();
+  const visit = (dir: string, depth: number) => {
+    if ((seen.get(dir) ?? -1) >= depth) return;
+    seen.set(dir, depth);
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      return; // not there yet
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      if (!existsSync(path)) continue; // removed on an earlier, shallower visit
+      const staged = STAGING.exec(e.name);
+      if (staged && e.isDirectory) {
+        // A kill between the two renames of a pack load leaves the mods only in the "old" folder.
+        const live = join(dir, staged[1]);
+        if (staged[2] === "old" && !existsSync(live)) {
+          renameSync(path, live);
+          result.restored.push(live);
+          continue;
+        }
+        rmSync(path, { recursive: true, force: true });
+        result.removed.push(path);
+      } else if (TEMP_FILE.test(e.name) && e.isFile) {
+        rmSync(path, { force: true });
+        result.removed.push(path);
+      } else if (e.isDirectory && depth > 0 && !e.name.startsWith(".")) {
+        visit(path, depth - 1);
+      }
+    }
+  };
+  for (const dir of dirs) visit(dir, 1);
+  if (result.removed.length) {
+    log.info("Removed temp files left by an earlier run", { count: result.removed.length, files: result.removed.slice(0, 20) });
+  }
+  for (const r of result.restored) log.warn("Put back mods left aside by an interrupted pack load", { folder: r });
+  return result;
+}

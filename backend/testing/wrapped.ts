@@ -1,0 +1,64 @@
+// A panel process started with the launcher's command line (scripts/launcher.mjs, as `npm start` does)
+// behind a shell prefix, for tests that need what only a process can have: an open-file limit
+// (`ulimit -n`), a private mount namespace (`unshare -rm` with a tiny tmpfs).
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { DENO, panelDenoArgs, ROOT } from "../../scripts/launcher.mjs";
+
+export { ROOT };
+export const PROCESS_ADMIN_PASSWORD = "process-test-password";
+
+export interface WrappedPanel {
+  url: string;
+  port: number;
+  dataDir: string;
+  alive(): boolean;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts backend/main.ts on a free port over a fresh data dir. `shell` runs first in `sh -c` (e.g.
+ * `ulimit -n 256`), `wrap` goes before sh (e.g. ["unshare", "-rm"]).
+ */
+export async function spawnWrappedPanel(opts: { args?: string[]; shell?: string; wrap?: string[] } = {}): Promise<WrappedPanel> {
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-proc-"));
+  const [cmd, ...pre] = [...(opts.wrap ?? []), "sh"];
+  const child = new Deno.Command(cmd, {
+    args: [
+      ...pre, "-c", `${opts.shell ?? ":"} && exec "$@"`, "sh",
+      DENO, ...panelDenoArgs(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])]),
+    ],
+    cwd: ROOT,
+    env: { PANEL_ADMIN_PASSWORD: PROCESS_ADMIN_PASSWORD, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let out = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) out += chunk;
+  };
+  const done = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  let exited: Deno.CommandStatus | null = null;
+  child.status.then((s) => (exited = s));
+  const stop = async () => {
+    if (!exited) child.kill("SIGTERM");
+    await child.status;
+    await done;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  let url: string | undefined;
+  while (!url) {
+    if (exited || Date.now() > deadline) {
+      await stop();
+      throw new Error(`panel did not start:\n${out}`);
+    }
+    url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, port: Number(new URL(url).port), dataDir, alive: () => exited === null, output: () => out, stop };
+}
