@@ -18,9 +18,11 @@ Deno.test("form rules give the spec's messages", () => {
   assert.deepEqual(validateLogin({}), { username: MSG.usernameRequired, password: MSG.passwordRequired });
   assert.deepEqual(validateLogin({ username: "a", password: " " }), {});
   assert.deepEqual(validateNewUser({ username: "a", email: "e", password: "p", password_confirmation: "q" }), {
+    password: PANEL_MSG.passwordTooShort,
     password_confirmation: MSG.passwordConfirmationMismatch,
   });
   assert.deepEqual(validatePasswordChange({ new_password: "x" }), {
+    new_password: PANEL_MSG.passwordTooShort,
     old_password: MSG.oldPasswordRequired,
     new_password_confirmation: MSG.newPasswordConfirmationRequired,
   });

@@ -62,7 +62,7 @@ Deno.test("a sign-in from a new device is an alert; the same device again is not
   await addChannel(c, { type: "discord", name: "who", url, events: ["new-sign-in", "user-changed"] });
   await signIn(p, firefox);
   await signIn(p, iphone);
-  await c.post("/api/user/add", { username: "eve", role: "admin", email: "e@x.y", password: "pw", password_confirmation: "pw" });
+  await c.post("/api/user/add", { username: "eve", role: "admin", email: "e@x.y", password: "eve-password", password_confirmation: "eve-password" });
   await c.post("/api/user/remove", { username: "eve" });
   await p.ctx.alerts.channels.delivery.settled();
   const got = fake.delivered(pathOf(url)).map((r) => [r.json.embeds[0].title, r.json.embeds[0].description]);

@@ -44,7 +44,8 @@ export interface FolderCacheOptions<T> {
   /** The folders to watch (non-recursively); missing ones are watched once they exist. */
   watch: string[];
   /** Paths whose stamp is compared on every get(); besides these, `extraStamps` of the last built value. */
-  stamps: string[];
+  /** Files whose stamps say whether the value is current; a function when the paths themselves can change. */
+  stamps: string[] | (() => string[]);
   build: () => Promise<T>;
   /** Further paths to stamp, found while building (e.g. the info.json of unpacked mod folders). */
   extraStamps?: (value: T) => string[];
@@ -67,7 +68,8 @@ export class FolderCache<T> {
   }
 
   private stamp(extra: string[]): string {
-    const own = this.opts.stamps.map(stampOf).join("|");
+    const stamps = typeof this.opts.stamps === "function" ? this.opts.stamps() : this.opts.stamps;
+    const own = stamps.map(stampOf).join("|");
     return extra.length ? own + "|" + extra.map(stampOf).join("|") : own;
   }
 

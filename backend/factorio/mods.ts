@@ -40,7 +40,8 @@ export function gameInfo(paths: FactorioPaths): GameInfo {
   const names = BUILT_IN_MODS.filter((n) => n !== "core");
   // A new game (install, update, version switch) always brings a new data/base/info.json: its stamp alone
   // says when to read them all again, one stat per listing instead of one per built-in.
-  const files = [join(paths.data, "base", "info.json")];
+  // paths.data follows the active game version (factorio/versions), so this is asked anew each time.
+  const files = () => [join(paths.data, "base", "info.json")];
   let cached: { stamp: string; version: string | null; builtIns: ModInfoJson[] } | null = null;
   const read = (name: string): ModInfoJson | null => {
     try {
@@ -50,7 +51,7 @@ export function gameInfo(paths: FactorioPaths): GameInfo {
     }
   };
   const current = () => {
-    const stamp = files.map(stampOf).join("|");
+    const stamp = files().map(stampOf).join("|");
     if (cached?.stamp !== stamp) {
       const all = names.map((n) => [n, read(n)] as const);
       cached = {
@@ -61,7 +62,13 @@ export function gameInfo(paths: FactorioPaths): GameInfo {
     }
     return cached;
   };
-  return { version: () => current().version, builtIns: () => current().builtIns, files };
+  return {
+    version: () => current().version,
+    builtIns: () => current().builtIns,
+    get files() {
+      return files();
+    },
+  };
 }
 
 /** One thing found in a mod folder. */
@@ -147,7 +154,7 @@ export class ModDir {
     if (opts.cached) {
       this.listing = new FolderCache<ModListing>({
         watch: [dir],
-        stamps: [dir, this.modListPath, ...game.files],
+        stamps: () => [dir, this.modListPath, ...game.files],
         build: () => this.buildListing(),
         extraStamps: (l) => l.folders,
       });

@@ -103,7 +103,7 @@ Deno.test("a bearer token with a cookie is refused; bearer requests skip the cro
   assert.deepEqual([unknown.status, unknown.body], [401, ACCESS_MSG.badToken]);
 
   // A script may send any Origin (or a browser fetch with an explicit header): the token is the proof.
-  const add = { username: "scripted", role: "viewer", email: "s@e.org", password: "p", password_confirmation: "p" };
+  const add = { username: "scripted", role: "viewer", email: "s@e.org", password: "scripted-password", password_confirmation: "scripted-password" };
   const viaToken = await script.post("/api/user/add", add, { noOrigin: false, crossSite: true });
   assert.equal(viaToken.status, 200, viaToken.text);
   // The cookie session from another site is still refused.

@@ -84,7 +84,7 @@ Deno.test("list changes refuse bad names, duplicates and unknown entries, and ch
     ["/api/players/whitelist/add", { username: "Bob" }, 409, "Bob is already on the whitelist."],
     ["/api/players/whitelist/remove", { username: "nobody" }, 404, "nobody is not on the whitelist."],
     ["/api/players/bans/remove", { username: "nobody" }, 404, "nobody is not on the ban list."],
-    ["/api/players/bans/add", { username: "x", reason: "line\n/c game.print(1)" }, 400, "The ban reason must be a single line"],
+    ["/api/players/bans/add", { username: "x", reason: "line\n/c game.print(1)" }, 400, "The ban reason must be one line without control or text-direction characters"],
     ["/api/players/bans/add", { username: "x", reason: "r".repeat(201) }, 400, "The ban reason must be at most 200 characters"],
     ["/api/players/bans/add", { username: "x", reason: 5 }, 400, "The ban reason must be text"],
     ["/api/players/whitelist/use", { enabled: "yes" }, 400, "use_whitelist must be true or false."],

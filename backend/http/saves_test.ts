@@ -166,7 +166,7 @@ Deno.test("every route that takes a name refuses traversal and hidden names, and
   assert.deepEqual(readdirSync(p.config.factorioDir).sort(), ["outside.zip", "saves"]);
   // The checks say what is wrong.
   assert.equal((await c.get("/api/saves/rm/..%2Foutside.zip")).body, "Save name must not contain / or \\");
-  assert.equal((await c.get("/api/saves/dl/a%00b")).body, "Save name must not contain control characters");
+  assert.equal((await c.get("/api/saves/dl/a%00b")).body, "Save name must be one line without control or text-direction characters");
 }));
 
 Deno.test("delete: removes the save, 404 for unknown names, refused for the save the game has loaded", withGamePanel(async (p) => {
@@ -235,7 +235,7 @@ Deno.test("upload: anything but a save is refused with a reason and leaves nothi
     [form("world.sav.gz", fixture("test_1_1.zip")), 415, /Fileformat .gz/],
     [form("..zip", fixture("test_1_1.zip")), 400, /must not/],
     [form("hidden.tmp.zip", fixture("test_1_1.zip")), 400, "Savefile must not end in .tmp.zip: the game uses such names for saves it is still writing"],
-    [form("tab\there.zip", fixture("test_1_1.zip")), 400, "Savefile must not contain control characters"],
+    [form("tab\there.zip", fixture("test_1_1.zip")), 400, "Savefile must be one line without control or text-direction characters"],
     [form("keep.zip", fixture("test_1_1.zip"), "otherfield"), 400, MSG.savefileRequired],
     [form("keep.zip", new Uint8Array(0)), 400, MSG.savefileRequired],
     ["not multipart", 415, /multipart\/form-data/],

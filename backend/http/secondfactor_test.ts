@@ -176,9 +176,9 @@ Deno.test("--require-2fa-admins: an admin without a second factor can only set o
     const { secret } = await enrol(admin, () => now);
     assert.equal((await admin.get("/api/server/status")).status, 200);
     assert.equal((await admin.get("/api/user/status")).body.must_enrol, undefined);
-    const op = { username: "olga", role: "operator", email: "o@e.org", password: "pw-olga", password_confirmation: "pw-olga" };
+    const op = { username: "olga", role: "operator", email: "o@e.org", password: "pw-olga-long", password_confirmation: "pw-olga-long" };
     assert.equal((await admin.post("/api/user/add", op)).status, 200);
-    const olga = await p.login("olga", "pw-olga");
+    const olga = await p.login("olga", "pw-olga-long");
     assert.equal((await olga.get("/api/server/status")).status, 200);
     now += 60_000;
     const { c, cookie } = await pendingOf(p);
