@@ -1,3 +1,4 @@
+import { PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -248,7 +249,7 @@ Deno.test("a failed write leaves the old file whole and no temp file behind", as
        }`,
     );
     const deno = new URL("../../node_modules/.bin/deno", import.meta.url).pathname;
-    const r = spawnSync("sh", ["-c", `trap '' XFSZ; ulimit -f 64; exec "${deno}" run -A --no-lock "${script}"`], {
+    const r = spawnSync("sh", ["-c", `trap '' XFSZ; ulimit -f 64; exec "${deno}" run ${PANEL_PERMISSIONS.join(" ")} --no-lock "${script}"`], {
       encoding: "utf8",
     });
     assert.match(r.stdout, /^FAILED .*File too large/m, r.stdout + r.stderr);

@@ -7,12 +7,13 @@ import { readFileSync } from "node:fs";
 import { createSocket } from "node:dgram";
 import { connect } from "node:net";
 import { join, resolve } from "node:path";
+import { PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /** Installs the simulator in `dir` (install.ts) and creates saves with the simulated game's own --create. */
 export function installGame(dir, version = "2.0", saves = ["world.zip"]) {
-  execFileSync(join(ROOT, "node_modules/.bin/deno"), ["run", "-A", "tests/fake-factorio/install.ts", dir, version], {
+  execFileSync(join(ROOT, "node_modules/.bin/deno"), ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", dir, version], {
     cwd: ROOT,
     stdio: "ignore",
   });

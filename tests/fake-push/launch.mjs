@@ -3,6 +3,7 @@
 
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
+import { PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -20,7 +21,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
  *   waitFor(match: (r: ReceivedPush) => boolean, opts?: { after?: number, timeoutMs?: number }): Promise<ReceivedPush>,
  *   stop(): Promise<void> }>} */
 export async function startFakePush() {
-  const child = spawn(join(ROOT, "node_modules/.bin/deno"), ["run", "-A", "tests/fake-push/main.ts"], {
+  const child = spawn(join(ROOT, "node_modules/.bin/deno"), ["run", ...PANEL_PERMISSIONS, "tests/fake-push/main.ts"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
