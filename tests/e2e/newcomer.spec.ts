@@ -18,8 +18,13 @@ const PAGES: [string, string][] = [
   ["/saves", "Saves"],
   ["/mods", "Mods"],
   ["/game-settings", "Game Settings"],
+  ["/backups", "Backups"],
+  ["/schedules", "Schedules"],
   ["/players", "Players"],
+  ["/players/history", "Player history"],
   ["/user-management", "Users"],
+  ["/activity", "Activity"],
+  ["/account", "Account"],
   ["/notifications", "Notifications"],
   ["/help", "Help"],
 ];
