@@ -42,8 +42,7 @@ export interface SaveFile {
   mtime: Date;
 }
 
-/** Keeps the last lines of a process's output, so a chatty or stuck game cannot fill memory. */
-/** The last lines of a game run's output, for error messages. */
+/** The last lines of a game run's output, for error messages; a chatty or stuck game cannot fill memory. */
 export class OutputTail {
   private lines: string[] = [];
   private partial = "";
@@ -63,6 +62,39 @@ export class OutputTail {
 export async function pump(stream: ReadableStream<Uint8Array>, tail: OutputTail): Promise<void> {
   const decoder = new TextDecoder();
   for await (const chunk of stream) tail.push(decoder.decode(chunk, { stream: true }));
+}
+
+/** How a one-off run of the game (--create, a map preview, a data dump) ended. */
+export interface GameRun {
+  status: Deno.CommandStatus;
+  /** It did not finish within the time it was given and was stopped. */
+  timedOut: boolean;
+  /** Its last lines of output. */
+  output: string;
+}
+
+/**
+ * Runs the game once (not as the server) in the Factorio directory, stopping it after `timeoutMs`.
+ * Throws Error("cannot run the game (BINARY): why") when it cannot be started at all.
+ */
+export async function runGameOnce(paths: Pick<FactorioPaths, "binary" | "root">, args: string[], timeoutMs: number): Promise<GameRun> {
+  const tail = new OutputTail();
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(paths.binary, {
+      args,
+      cwd: existsSync(paths.root) ? paths.root : undefined,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: timeout,
+    }).spawn();
+  } catch (e) {
+    throw new Error(`cannot run the game (${paths.binary}): ${(e as Error).message}`);
+  }
+  const [status] = await Promise.all([child.status, pump(child.stdout, tail), pump(child.stderr, tail)]);
+  return { status, timedOut: timeout.aborted, output: tail.text() };
 }
 
 /** A listing, and the same listing as the JSON the API answers, so an unchanged list is not serialized again. */
@@ -223,25 +255,14 @@ export class Saves {
   }
 
   private async runCreate(name: string, target: string, extraArgs: string[]): Promise<string> {
-    const { binary, root } = this.opts.paths;
-    const tail = new OutputTail();
-    const timeout = AbortSignal.timeout(this.opts.createTimeoutMs);
     this.opts.log.info("Creating a save", { save: name });
-    let child: Deno.ChildProcess;
+    let run: GameRun;
     try {
-      child = new Deno.Command(binary, {
-        args: ["--create", target, ...extraArgs],
-        cwd: existsSync(root) ? root : undefined,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        signal: timeout,
-      }).spawn();
+      run = await runGameOnce(this.opts.paths, ["--create", target, ...extraArgs], this.opts.createTimeoutMs);
     } catch (e) {
-      throw new HttpError(500, `Error creating save ${name}: cannot run the game (${binary}): ${(e as Error).message}`);
+      throw new HttpError(500, `Error creating save ${name}: ${(e as Error).message}`);
     }
-    const [status] = await Promise.all([child.status, pump(child.stdout, tail), pump(child.stderr, tail)]);
-    const output = tail.text();
+    const { status, output } = run;
     const fail = async (why: string) => {
       // A partial file from a failed run is the game's leftover, never a save the user had (we refused
       // to start over an existing one).
@@ -249,7 +270,7 @@ export class Saves {
       this.opts.log.warn("Creating a save failed", { save: name, why });
       return new HttpError(500, `Error creating save ${name}: ${why}${output ? `\nGame output:\n${output}` : ""}`);
     };
-    if (timeout.aborted) throw await fail(`the game did not finish within ${Math.round(this.opts.createTimeoutMs / 1000)} s and was stopped`);
+    if (run.timedOut) throw await fail(`the game did not finish within ${Math.round(this.opts.createTimeoutMs / 1000)} s and was stopped`);
     if (!status.success) {
       throw await fail(status.signal ? `the game was ended by ${status.signal}` : `exit status ${status.code}`);
     }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import type { Logger } from "../../log.ts";
 import type { FactorioPaths } from "../layout.ts";
-import { OutputTail, pump } from "../saves.ts";
+import { runGameOnce } from "../saves.ts";
 import { HttpError, Invalid } from "../../errors.ts";
 import { writeFileAtomic } from "../../fsutil.ts";
 import type { GeneratorInfo, WorldPreset, WorldSettings } from "../../../shared/world.ts";
@@ -68,24 +68,15 @@ export class WorldGenerator {
   }
 
   async #runGame(args: string[]): Promise<RunResult> {
-    const tail = new OutputTail();
-    const timeout = AbortSignal.timeout(this.o.timeoutMs);
-    let child: Deno.ChildProcess;
+    let run;
     try {
-      child = new Deno.Command(this.o.paths.binary, {
-        args,
-        cwd: existsSync(this.o.paths.root) ? this.o.paths.root : undefined,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        signal: timeout,
-      }).spawn();
+      run = await runGameOnce(this.o.paths, args, this.o.timeoutMs);
     } catch (e) {
-      throw new HttpError(500, `Cannot run the game (${this.o.paths.binary}): ${(e as Error).message}`);
+      const why = (e as Error).message;
+      throw new HttpError(500, why.charAt(0).toUpperCase() + why.slice(1));
     }
-    const [status] = await Promise.all([child.status, pump(child.stdout, tail), pump(child.stderr, tail)]);
-    if (timeout.aborted) return { ok: false, output: `the game did not finish within ${Math.round(this.o.timeoutMs / 1000)} s\n${tail.text()}` };
-    return { ok: status.success, output: tail.text() };
+    if (run.timedOut) return { ok: false, output: `the game did not finish within ${Math.round(this.o.timeoutMs / 1000)} s\n${run.output}` };
+    return { ok: run.status.success, output: run.output };
   }
 
   /** What identifies the game's content: its version and the mods it loads. */
