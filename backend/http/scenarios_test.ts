@@ -108,10 +108,11 @@ Deno.test("scenario to save: the game's --scenario2map, moved to saves/<name>.zi
   }
   assert.deepEqual(readdirSync(saves).sort(), [...before, "arena copy.zip"].sort());
 
-  // The game itself fails (here: it cannot read mod-settings.dat): 502 with its own error line, nothing written.
+  // The game itself fails (here: it cannot read mod-settings.dat): 500 (as a failed --create; 502 would read
+  // "Service not available" in the app) with its own error line, nothing written.
   writeFileSync(join(p.factorio.dir, "mods", "mod-settings.dat"), "not a property tree");
   r = await c.post("/api/world/scenarios/save", { name: "arena-mod/arena", save: "never" });
-  assert.equal(r.status, 502, r.text);
+  assert.equal(r.status, 500, r.text);
   assert.match(r.body, /^The game could not make a save from the scenario arena-mod\/arena: Failed to load mods: Failed to load mod settings/);
   assert.deepEqual(readdirSync(saves).sort(), [...before, "arena copy.zip"].sort());
 }));

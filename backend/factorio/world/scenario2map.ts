@@ -76,7 +76,7 @@ export async function scenarioToSave(o: ScenarioToSaveOptions, scenario: string,
     const fail = (why: string) => {
       rmSync(out.file, { force: true });
       o.log.warn("Creating a save from a scenario failed", { scenario, save: name, why, output: r.output.slice(-2000) });
-      return new HttpError(502, `The game could not make a save from the scenario ${scenario}: ${why}`);
+      return new HttpError(500, `The game could not make a save from the scenario ${scenario}: ${why}`);
     };
     if (!r.ok) throw fail(gameErrorLine(r.output));
     if (!existsSync(out.file)) throw fail("it exited without writing the map");
