@@ -11,8 +11,13 @@
 //   --start-server-load-latest      hosts the newest save in <write-data>/saves
 //   --start-server-load-scenario [MOD/]NAME   hosts a new map from a scenario (NAME: <write-data>/scenarios/NAME
 //                                   only; MOD/NAME: an enabled mod's scenarios/NAME, e.g. base/freeplay in
-//                                   data/base); when it saves, the simulator writes <saves>/NAME.zip (where the
-//                                   real game puts it is not documented; a panel must not depend on it)
+//                                   data/base); /server-save and the save on quit write <saves>/NAME.zip. For a
+//                                   scenario of the user's folder that is where the game puts it (public setups
+//                                   load it back from there: goofball222/factorio's Docker entrypoint starts
+//                                   saves/<scenario>.zip after a first scenario run; FactorioScenarioMultiplayerSpawn
+//                                   issue #43 finds saves/<scenario>.zip). For a mod's scenario no source was
+//                                   found; the simulator uses NAME, and the panel depends on neither: it runs a
+//                                   scenario start as "Load Latest". Timed autosaves are not simulated.
 //   --scenario2map [MOD/]NAME, -m   a new map from the scenario (looked up as above, with the mods of
 //                                   --mod-directory), written to <write-data>/saves/NAME.zip, or for a mod's
 //                                   scenario to saves/MOD/NAME.zip (a sub-folder), then exits; an unknown
