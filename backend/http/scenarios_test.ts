@@ -2,7 +2,7 @@
 // started on one runs a new map from it (--start-server-load-scenario), and a restart loads the newest save.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freeUdpPort, waitForStatus, withGamePanel } from "../testing/game.ts";
 import { buildModZip } from "../../tests/fake-portal/catalog.ts";
@@ -115,4 +115,22 @@ Deno.test("scenario to save: the game's --scenario2map, moved to saves/<name>.zi
   assert.equal(r.status, 500, r.text);
   assert.match(r.body, /^The game could not make a save from the scenario arena-mod\/arena: Failed to load mods: Failed to load mod settings/);
   assert.deepEqual(readdirSync(saves).sort(), [...before, "arena copy.zip"].sort());
+}));
+
+Deno.test("scenario to save: one game run at a time; a --create meanwhile is refused, naming the save being made", withGamePanel(async (p) => {
+  // A game that takes its time, so the second request surely lands while the first runs.
+  renameSync(p.factorio.binary, p.factorio.binary + ".real");
+  writeFileSync(p.factorio.binary, `#!/bin/sh\nFAKE_FACTORIO_STARTUP_MS=3000 exec "$0.real" "$@"\n`);
+  chmodSync(p.factorio.binary, 0o755);
+  const c = await p.login();
+  const first = c.post("/api/world/scenarios/save", { name: "base/freeplay", save: "slow" });
+  while (p.ctx.saves.creatingNow === null) await new Promise((r) => setTimeout(r, 20));
+  const create = await c.get("/api/saves/create/other");
+  assert.equal(create.status, 409, create.text);
+  assert.match(create.body, /The save slow.zip is being created/);
+  const again = await c.post("/api/world/scenarios/save", { name: "base/freeplay", save: "second" });
+  assert.equal(again.status, 409, again.text);
+  assert.equal((await first).status, 200);
+  assert.equal((await readSave(join(p.factorio.dir, "saves", "slow.zip"))).state.scenario, "base/freeplay");
+  assert.equal(existsSync(join(p.factorio.dir, "saves", "other.zip")), false);
 }));

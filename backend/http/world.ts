@@ -12,6 +12,7 @@ import { Invalid, Locked } from "../errors.ts";
 
 import { listScenarios } from "../factorio/world/scenarios.ts";
 import { scenarioToSave } from "../factorio/world/scenario2map.ts";
+import { saveFileName } from "../factorio/paths.ts";
 import { LOAD_LATEST } from "../../shared/api.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import { parseStartRequest } from "./server.ts";
@@ -125,19 +126,10 @@ export function worldRoutes(ctx: AppContext): Route[] {
         const body = await readObject(c);
         const scenario = await knownScenario(body.name);
         if (body.overwrite !== undefined && typeof body.overwrite !== "boolean") throw new Invalid("overwrite must be true or false");
-        ctx.saves.assertNotCreating();
-        try {
-          const message = await scenarioToSave(
-            { savesDir: paths.saves, modsDir: paths.mods, run: (args) => generator.runGame(args), log: ctx.log },
-            scenario,
-            body.save ?? scenario.split("/").pop(),
-            body.overwrite === true,
-          );
-          ctx.log.info("Save from a scenario", { user: sessionOf(c).user.username, scenario, save: body.save });
-          return c.json(message);
-        } finally {
-          ctx.saves.changed();
-        }
+        const save = saveFileName(body.save ?? scenario.split("/").pop(), { what: "Save name", creating: true });
+        ctx.log.info("Save from a scenario requested", { user: sessionOf(c).user.username, scenario, save });
+        const options = { savesDir: paths.saves, modsDir: paths.mods, run: (args: string[]) => generator.runGame(args), log: ctx.log };
+        return c.json(await ctx.saves.making(save, () => scenarioToSave(options, scenario, save, body.overwrite === true)));
       },
     },
     {
