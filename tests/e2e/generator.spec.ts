@@ -5,6 +5,7 @@
 
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, test } from "./game-fixtures.ts";
 
 // The game runs several times per test: waits are generous, so a loaded machine does not fail them.
@@ -108,6 +109,15 @@ for (const [label, viewport] of [["phone", { width: 390, height: 844 }], ["deskt
     await expect(dialog.getByLabel("Save name")).toHaveValue("freeplay");
     await dialog.getByLabel("Save name").fill(`Arena ${label}`);
     await page.screenshot({ path: join(ROOT, `test-results/scenario-save-${label}.png`), fullPage: false });
+    // The dialog: no serious or critical axe finding; on a phone, its buttons and its input box (the field,
+    // not the bare <input> inside it) are 44 px tall.
+    const axe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    if (label === "phone") {
+      for (const control of [...await dialog.getByRole("button").all(), dialog.locator(".MuiInputBase-root")]) {
+        expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(43.5);
+      }
+    }
     await dialog.getByRole("button", { name: "Create save" }).click();
     await expect(flash(page, `Save Arena ${label}.zip created from the scenario base/freeplay.`)).toBeVisible({ timeout: 90_000 });
     await expect(dialog).toBeHidden();
