@@ -4,6 +4,7 @@
 // generator at phone and desktop width go to test-results/generator-*.png.
 
 import { join } from "node:path";
+import { chmodSync, renameSync, writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, test } from "./game-fixtures.ts";
@@ -135,5 +136,17 @@ for (const [label, viewport] of [["phone", { width: 390, height: 844 }], ["deskt
     await expect(flash(page, `Save Arena ${label}.zip created from the scenario base/freeplay.`)).toBeVisible({ timeout: 90_000 });
     await expect(dialog).toBeHidden();
     await page.screenshot({ path: join(ROOT, `test-results/scenario-save-done-${label}.png`), fullPage: true });
+
+    // A game that takes its time: the dialog shows that it works, and cannot be closed meanwhile.
+    renameSync(factorio.binary, factorio.binary + ".real");
+    writeFileSync(factorio.binary, `#!/bin/sh\nFAKE_FACTORIO_STARTUP_MS=4000 exec "$0.real" "$@"\n`);
+    chmodSync(factorio.binary, 0o755);
+    await form.getByRole("button", { name: "Create save" }).click();
+    await dialog.getByLabel("Save name").fill(`Slow ${label}`);
+    await dialog.getByRole("button", { name: "Create save" }).click();
+    await expect(dialog.getByRole("status").getByText("The game is making the map…")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeDisabled();
+    await page.screenshot({ path: join(ROOT, `test-results/scenario-save-progress-${label}.png`), fullPage: false });
+    await expect(flash(page, `Save Slow ${label}.zip created from the scenario base/freeplay.`)).toBeVisible({ timeout: 90_000 });
   });
 }
