@@ -11,7 +11,7 @@
 // reads as a save.
 
 import { existsSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../../log.ts";
 import { inside, saveFileName } from "../paths.ts";
@@ -44,6 +44,14 @@ export function gameErrorLine(output: string): string {
   return lines.at(-1) ?? "the game wrote nothing";
 }
 
+/**
+ * Where a file the game would write over waits: beside it, under a hidden name that still says its own, so
+ * a panel killed meanwhile puts it back at the next start (tempfiles.ts, SCENARIO_ASIDE).
+ */
+export function asidePath(file: string): string {
+  return join(dirname(file), `.scenario2map-aside.${randomBytes(6).toString("hex")}.${basename(file)}`);
+}
+
 function isEmptyDir(path: string): boolean {
   try {
     return statSync(path).isDirectory() && readdirSync(path).length === 0;
@@ -67,7 +75,7 @@ export async function scenarioToSave(o: ScenarioToSaveOptions, scenario: string,
   const madeFolder = out.folder !== null && !existsSync(out.folder);
   // A file already where the game writes (a save named like the scenario, or an earlier conversion) is kept
   // aside under a hidden name, which no listing shows, and put back afterwards.
-  const kept = existsSync(out.file) ? join(o.savesDir, `.scenario2map-${randomBytes(6).toString("hex")}.zip`) : null;
+  const kept = existsSync(out.file) ? asidePath(out.file) : null;
   if (kept) renameSync(out.file, kept);
   let keptUsed = false;
   try {
