@@ -93,7 +93,11 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
   const loadSessionOf = sessionOrRefusal(ctx.access);
   app.use("*", async (c, next) => {
     const api = c.req.path.startsWith("/api/");
-    const refused = hostRefused(c) ?? (setClient(c), api ? loadSessionOf(c) : null);
+    let refused = hostRefused(c);
+    if (!refused) {
+      setClient(c);
+      if (api) refused = loadSessionOf(c);
+    }
     if (refused) c.res = refused;
     else await next();
     // X-Factorio-Panel tells the PWA an answer is the panel's own, not a reverse proxy's 502 while it is down.

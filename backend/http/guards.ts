@@ -15,15 +15,6 @@ import { PANEL_MSG } from "../../shared/messages.ts";
 export const SESSION_COOKIE = "authentication";
 
 /** Sets clientAddress and secure (https as the browser sees it, also behind a trusted proxy). */
-export function clientInfo(config: Config): MiddlewareHandler<Env> {
-  const set = setClientInfo(config);
-  return async (c, next) => {
-    set(c);
-    await next();
-  };
-}
-
-/** The work of clientInfo, for the one guard in front of every request (app.ts). */
 export function setClientInfo(config: Config): (c: Ctx) => void {
   const tls = config.httpsCert !== null;
   return (c) => {
@@ -127,12 +118,6 @@ export function hostRefusal(config: Config): (c: Ctx) => Response | null {
     return c.json(PANEL_MSG.unknownHost(host, header.trim()), 421);
   };
   return refusal;
-}
-
-/** hostRefusal as a middleware. */
-export function hostAllowed(config: Config): MiddlewareHandler<Env> {
-  const refusal = hostRefusal(config);
-  return async (c, next) => refusal(c) ?? await next();
 }
 
 /** The host name of a Host header, lower-case, without port or IPv6 brackets; null when malformed. */
