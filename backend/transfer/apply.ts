@@ -40,8 +40,8 @@ export interface ImportPlan {
 export interface ImportReport extends ImportPlan {
   /** New passwords of users the archive brought without one: shown once, never stored in clear. */
   passwords: { username: string; password: string }[];
-  /** The generated first admin was taken over and its sessions ended (sign in again). */
-  signedOut: boolean;
+  /** The first-start admin now has the archive's password (its other sessions were ended). */
+  adminPasswordReplaced: boolean;
 }
 
 /** A panel nobody has set up yet: no users, or only the first-start admin with its generated password. */
@@ -108,9 +108,10 @@ interface Staged {
 }
 
 /** Carries the plan out. Throws ImportRefused (nothing changed) for a panel in use without `merge`. */
-export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { merge: boolean }): Promise<ImportReport> {
+/** `keepSession`: the session of the admin importing from the browser, which stays signed in. */
+export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { merge: boolean; keepSession?: string }): Promise<ImportReport> {
   const plan = planImport(targetOf(ctx), a);
-  const report: ImportReport = { ...plan, passwords: [], signedOut: false };
+  const report: ImportReport = { ...plan, passwords: [], adminPasswordReplaced: false };
   if (changes(plan) === 0) return report;
   if (!opts.merge && !panelIsFresh(ctx)) {
     throw new ImportRefused("This panel already has users, so nothing was imported. Import into a new panel (an empty --data-dir), or add --import-merge to add what is not here yet.");
@@ -159,7 +160,7 @@ export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { mer
           ctx.db.prepare("UPDATE users SET role = ?, email = ?, updated_at = ? WHERE id = ?").run(u.role, u.email, now, row.id);
           if (u.password_hash) {
             ctx.accounts.users.setPassword(row.id, u.password_hash, now);
-            report.signedOut = true;
+            report.adminPasswordReplaced = true;
           }
           addSecondFactors(ctx, row.id, u);
           continue;
@@ -196,9 +197,9 @@ export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { mer
     if (plan.settings[i].action !== "import") continue;
     writeFileAtomic(join(ctx.config.dataDir, f), a.settings.get(f)!, f === "mod-portal.json" ? 0o600 : 0o644);
   }
-  if (report.signedOut) {
+  if (report.adminPasswordReplaced) {
     const admin = ctx.accounts.users.byName("admin")!;
-    const ids = ctx.accounts.sessions.deleteForUser(admin.id);
+    const ids = ctx.accounts.sessions.deleteForUser(admin.id, opts.keepSession);
     ctx.bus.emit("sessions.revoked", { sessionIds: ids });
     rmSync(join(ctx.config.dataDir, INITIAL_PASSWORD_FILE), { force: true });
   }
@@ -245,6 +246,6 @@ export function describeImport(a: OpenedArchive, r: ImportPlan & Partial<ImportR
   } else if (dryRun && !m.secrets && r.users.some((u) => u.action === "import")) {
     lines.push("  The archive has no passwords: imported users get new passwords, printed once.");
   }
-  if (r.signedOut) lines.push("  The first-start admin now has the archive's password: sign in with it.");
+  if (r.adminPasswordReplaced) lines.push("  The first-start admin now has the archive's password: sign in with it from now on.");
   return lines;
 }

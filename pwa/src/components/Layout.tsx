@@ -8,6 +8,7 @@ import {
   Divider,
   Drawer,
   IconButton,
+  Link,
   List,
   ListItemButton,
   ListItemIcon,
@@ -132,6 +133,14 @@ function GeneratedPasswordPrompt({ onLeave }: { onLeave: (e: MouseEvent, to: Lea
       }
     >
       {PANEL_MSG.generatedPassword}
+      {user.role === "admin" && (
+        <Box sx={{ mt: 0.5 }}>
+          {"Moving from another panel? "}
+          <Link component={RouterLink} to="/import" onClick={(e: MouseEvent) => onLeave(e, "/import")} sx={{ display: "inline-block", py: 1.5 }}>
+            Import its users and settings
+          </Link>
+        </Box>
+      )}
     </Alert>
   );
 }
