@@ -102,7 +102,7 @@ function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolea
       <Stack component="form" spacing={2} noValidate aria-label="Import an export archive" onSubmit={submit}>
         <Typography variant="body2" color="text.secondary">
           {"An archive made on the old host with "}
-          <Box component="code" sx={{ whiteSpace: "nowrap" }}>npm start -- --export FILE</Box>
+          <Box component="code" sx={{ whiteSpace: "nowrap", fontSize: "0.9em" }}>npm start -- --export FILE</Box>
           {". It is checked whole before anything is imported."}
         </Typography>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
