@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { DENO, panelDenoArgs, ROOT } from "../../scripts/launcher.mjs";
 import { type PanelProcess, startPanelProcess } from "../testing/process.ts";
 import type { Client } from "../testing/harness.ts";
-import { ZipReader } from "../factorio/zip.ts";
+import { ZipReader, zipStream } from "../factorio/zip.ts";
+import { writeStreamAtomic } from "../fsutil.ts";
 
 const PASSWORD = "first admin password";
 const HOOK = "http://127.0.0.1:9/api/webhooks/1234/discord-secret-token-abcdef";
@@ -47,6 +48,7 @@ async function state(c: Client) {
     whitelist: ((await get("/api/players")) as { use_whitelist: boolean }).use_whitelist,
     packs: ((await get("/api/mods/packs/list")) as { name: string }[]).map((p) => p.name),
     saves: ((await get("/api/saves/list")) as { name: string }[]).map((s) => s.name),
+    backups: ((await get("/api/backups")) as { id: string; save: string; sha256: string }[]).map((b) => [b.id, b.save, b.sha256].join(" ")),
   };
 }
 
@@ -72,6 +74,7 @@ async function setUp(root: string) {
     await ok("/api/notifications/channels", { type: "discord", name: "Our Discord", url: HOOK, events: ["crashed", "started"] });
     await ok("/api/backups/settings", { min_free_mb: 123 });
     await ok("/api/players/whitelist/use", { enabled: true });
+    await ok("/api/backups", { include: [], save: "world.zip" });
     return { src, before: await state(c) };
   } finally {
     await panel.stop();
@@ -111,7 +114,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
 
     // With secrets: owner-only, hashes and the webhook inside.
     const secret = join(root, "secret.zip");
-    const exs = await runOnce([...src.args, "--export", secret, "--export-secrets"]);
+    const exs = await runOnce([...src.args, "--export", secret, "--export-secrets", "--export-backups"]);
     assert.equal(exs.code, 0, exs.out);
     assert.equal(statSync(secret).mode & 0o777, 0o600);
     const stext = await archiveText(secret);
@@ -132,7 +135,8 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const admin = await panel.login("admin", pw("admin")!);
     await panel.login("alice", pw("alice")!);
     const after = await state(admin);
-    assert.deepEqual({ ...after, channelsEnabled: null }, { ...before, channelsEnabled: null });
+    assert.deepEqual({ ...after, channelsEnabled: null, backups: null }, { ...before, channelsEnabled: null, backups: null });
+    assert.deepEqual(after.backups, [], "backups only when asked");
     assert.deepEqual(after.channelsEnabled, [false], "a channel without its URL cannot send: it comes disabled");
     assert.equal(readFileSync(join(dst.data, "mod-packs", "weekend", "sub", "notes.txt"), "utf8"), "pack notes");
     assert.deepEqual(readFileSync(join(dst.factorio, "saves", "world.zip")), readFileSync(join(src.factorio, "saves", "world.zip")));
@@ -151,6 +155,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const admin2 = await panel.login("admin", PASSWORD);
     await panel.login("bob", "bob's password");
     const after2 = await state(admin2);
+    assert.equal(before.backups.length, 1);
     assert.deepEqual({ ...after2, saves: before.saves }, before);
     assert.ok(!after2.saves.includes("world.zip"), "saves only when asked");
     await panel.stop();
@@ -184,6 +189,25 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     assert.ok(!existsSync(dst3.data));
   } finally {
     await panel?.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("--import of an archive from a newer panel: refused with a clear message, nothing changed", async () => {
+  const root = mkdtempSync(join(tmpdir(), "transfer-newer-"));
+  try {
+    const manifest = new TextEncoder().encode(JSON.stringify({
+      format: "factorio-panel-export", format_version: 99, panel_version: "9.0.0", created: new Date().toISOString(), secrets: false,
+      contents: { users: [], schedules: [], alert_channels: [], settings: [], mod_packs: [], saves: [], backups: [] }, files: [],
+    }));
+    const file = join(root, "newer.zip");
+    await writeStreamAtomic(file, zipStream([{ name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" }]));
+    const target = dirs(root, "new");
+    const r = await runOnce([...target.args, "--import", file]);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /nothing was imported\. .*newer\.zip: it was made by a newer panel \(9\.0\.0, archive format 99\); this panel reads format 1\. Update this panel first\./);
+    assert.ok(!existsSync(target.data));
+  } finally {
     rmSync(root, { recursive: true, force: true });
   }
 });
