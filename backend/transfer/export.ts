@@ -5,13 +5,12 @@
 
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
 import { factorioPaths } from "../factorio/layout.ts";
-import { filesUnder } from "../factorio/backups/archive.ts";
+import { filesUnder, readWhole } from "../factorio/backups/archive.ts";
 import { type ZipSource, zipStream } from "../factorio/zip.ts";
 import { writeStreamAtomic } from "../fsutil.ts";
 import {
@@ -117,22 +116,7 @@ function zipsIn(dir: string): string[] {
     .sort();
 }
 
-async function* chunks(file: string): AsyncIterable<Uint8Array> {
-  // One open handle: a save the game replaces (rename) meanwhile stays the version that was opened.
-  const fh = await open(file, "r");
-  try {
-    while (true) {
-      const buf = new Uint8Array(128 << 10);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      yield buf.subarray(0, bytesRead);
-    }
-  } finally {
-    await fh.close();
-  }
-}
-
-/** Writes the archive to `file`; answers its manifest. FILE is owner-only when it holds secrets. */
+/** Writes the archive to `file`; answers its manifest. FILE is owner-only when it holds secrets or backups. */
 export async function exportPanel(config: Config, file: string, opts: ExportOptions, now = Date.now()): Promise<Manifest> {
   const rows = readRows(join(config.dataDir, "panel.db"), opts.secrets);
   const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v, null, 2) + "\n");
@@ -177,7 +161,7 @@ export async function exportPanel(config: Config, file: string, opts: ExportOpti
     for (const part of parts) {
       const hash = createHash("sha256");
       let size = 0;
-      const from = "bytes" in part ? [part.bytes] : chunks(part.file);
+      const from = "bytes" in part ? [part.bytes] : readWhole(part.file);
       const data = (async function* () {
         for await (const chunk of from) {
           hash.update(chunk);
@@ -193,7 +177,8 @@ export async function exportPanel(config: Config, file: string, opts: ExportOpti
     const m = json(manifest);
     yield { name: MANIFEST, data: m, size: m.length, method: "deflate", mtime: new Date(now) };
   }
-  await writeStreamAtomic(file, zipStream(sources()), undefined, opts.secrets ? 0o600 : 0o644);
+  // Backups hold the game's server-settings.json, with its game password and factorio.com token.
+  await writeStreamAtomic(file, zipStream(sources()), undefined, opts.secrets || opts.backups ? 0o600 : 0o644);
   return manifest;
 }
 

@@ -116,7 +116,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const secret = join(root, "secret.zip");
     const exs = await runOnce([...src.args, "--export", secret, "--export-secrets", "--export-backups"]);
     assert.equal(exs.code, 0, exs.out);
-    assert.equal(statSync(secret).mode & 0o777, 0o600);
+    assert.equal(statSync(secret).mode & 0o777, 0o600, "secrets and backups: owner-only");
     const stext = await archiveText(secret);
     assert.match(stext, /scrypt\$/);
     assert.match(stext, /discord-secret-token/);
