@@ -11,6 +11,7 @@ import { type PanelProcess, startPanelProcess } from "../testing/process.ts";
 import type { Client } from "../testing/harness.ts";
 import { ZipReader, zipStream } from "../factorio/zip.ts";
 import { writeStreamAtomic } from "../fsutil.ts";
+import * as OTPAuth from "otpauth";
 
 const PASSWORD = "first admin password";
 const HOOK = "http://127.0.0.1:9/api/webhooks/1234/discord-secret-token-abcdef";
@@ -75,7 +76,13 @@ async function setUp(root: string) {
     await ok("/api/backups/settings", { min_free_mb: 123 });
     await ok("/api/players/whitelist/use", { enabled: true });
     await ok("/api/backups", { include: [], save: "world.zip" });
-    return { src, before: await state(c) };
+    // bob turns on TOTP: a second factor is one of the secrets.
+    const bob = await panel.login("bob", "bob's password");
+    const setup = await bob.post("/api/user/2fa/totp/setup");
+    const totpSecret = setup.body.secret as string;
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(totpSecret), digits: 6, period: 30 }).generate();
+    assert.equal((await bob.post("/api/user/2fa/totp/confirm", { code })).status, 200);
+    return { src, totpSecret, before: await state(c) };
   } finally {
     await panel.stop();
   }
@@ -96,7 +103,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
   const root = mkdtempSync(join(tmpdir(), "transfer-"));
   let panel: PanelProcess | null = null;
   try {
-    const { src, before } = await setUp(root);
+    const { src, totpSecret, before } = await setUp(root);
     assert.deepEqual(before.saves.includes("world.zip"), true);
 
     // Without secrets.
@@ -110,6 +117,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const text = await archiveText(plain);
     assert.doesNotMatch(text, /scrypt\$/);
     assert.doesNotMatch(text, /discord-secret-token/);
+    assert.ok(!text.includes(totpSecret), "no TOTP secret");
     assert.match(text, /"format": "factorio-panel-export"/);
 
     // With secrets: owner-only, hashes and the webhook inside.
@@ -120,6 +128,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const stext = await archiveText(secret);
     assert.match(stext, /scrypt\$/);
     assert.match(stext, /discord-secret-token/);
+    assert.ok(stext.includes(totpSecret));
 
     // Import without secrets into a fresh panel: new passwords printed once, channels disabled.
     const dst = dirs(root, "new");
@@ -134,6 +143,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     assert.ok(pw("alice") && pw("admin"), panel.output());
     const admin = await panel.login("admin", pw("admin")!);
     await panel.login("alice", pw("alice")!);
+    await panel.login("bob", pw("bob")!); // no second factor without the secrets
     const after = await state(admin);
     assert.deepEqual({ ...after, channelsEnabled: null, backups: null }, { ...before, channelsEnabled: null, backups: null });
     assert.deepEqual(after.backups, [], "backups only when asked");
@@ -153,7 +163,8 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const dst2 = dirs(root, "new2");
     panel = await startPanelProcess({ args: [...dst2.args, "--import", secret] });
     const admin2 = await panel.login("admin", PASSWORD);
-    await panel.login("bob", "bob's password");
+    const bobLogin = await panel.client().post("/api/login", { username: "bob", password: "bob's password" });
+    assert.deepEqual(bobLogin.body, { second_factor: true, methods: ["totp", "recovery"] }, "bob's TOTP came along");
     const after2 = await state(admin2);
     assert.equal(before.backups.length, 1);
     assert.deepEqual({ ...after2, saves: before.saves }, before);
@@ -165,6 +176,13 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const refused = await runOnce([...dst2.args, "--import", plain]);
     assert.equal(refused.code, 1, refused.out);
     assert.match(refused.out, /factorio-panel: nothing was imported\. This panel already has users/);
+    // With --import-merge only what is missing comes in: the save; users, schedules, channels stay single.
+    panel = await startPanelProcess({ args: [...dst2.args, "--import", plain, "--import-merge"] });
+    assert.match(panel.output(), /save world\.zip: imported/);
+    assert.match(panel.output(), /user bob \(viewer\): already here, left as it is/);
+    assert.deepEqual({ ...(await state(await panel.login("admin", PASSWORD))), backups: before.backups }, before);
+    await panel.stop();
+    panel = null;
 
     // A damaged archive: a clear message, nothing changed (not even the data dir created).
     const cut = join(root, "cut.zip");
