@@ -233,7 +233,7 @@ export function describeImport(a: OpenedArchive, r: ImportPlan & Partial<ImportR
   const lines = [`Export of panel ${m.panel_version} made ${m.created}${m.secrets ? ", with secrets" : ""}:`];
   for (const u of r.users) lines.push(`  user ${u.username} (${u.role}): ${verb(u.action)}`);
   for (const s of r.schedules) lines.push(`  schedule ${s.name}: ${verb(s.action)}`);
-  for (const c of r.channels) lines.push(`  alert channel ${c.name}: ${verb(c.action)}${!m.secrets && c.action === "import" ? " (disabled: enter its URL again under Alerts)" : ""}`);
+  for (const c of r.channels) lines.push(`  alert channel ${c.name}: ${verb(c.action)}${!m.secrets && c.action === "import" ? " (disabled: enter its URL again under Notifications)" : ""}`);
   for (const s of r.settings) lines.push(`  settings ${s.name}: ${verb(s.action)}`);
   for (const p of r.packs) lines.push(`  mod pack ${p.name}: ${verb(p.action)}`);
   for (const s of r.saves) lines.push(`  save ${s.name}: ${verb(s.action)}`);
