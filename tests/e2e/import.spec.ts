@@ -110,6 +110,7 @@ test("a new panel imports an export archive: users get new passwords shown once;
     await signIn(page, "admin", password);
     const form = page.getByRole("form", { name: "Import an export archive" });
     await expect(form).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/desktop-import.png`, fullPage: true });
     await form.getByRole("button", { name: "Import" }).click();
     await expect(form.getByText("Choose the export archive (.zip) to import.")).toBeVisible();
 
