@@ -26,6 +26,7 @@ import { versionRoutes } from "./http/versions.ts";
 import { backupRoutes } from "./http/backups.ts";
 import { alertRoutes } from "./http/alerts.ts";
 import { playerHistoryRoutes } from "./http/playerhistory.ts";
+import { transferRoutes } from "./http/transfer.ts";
 
 const SECURITY_HEADERS = { "X-Factorio-Panel": "1", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" };
 const API_HEADERS = { ...SECURITY_HEADERS, "Cache-Control": "no-store" };
@@ -64,6 +65,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...accessRoutes(ctx),
     ...secondFactorRoutes(ctx),
     ...passkeyRoutes(ctx),
+    ...transferRoutes(ctx),
   ];
 }
 

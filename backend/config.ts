@@ -34,6 +34,14 @@ export interface Config {
   stopGameOnExit: boolean;
   importFsm: string | null;
   dryRun: boolean;
+  /** Export (backend/transfer/): write the panel's state to this archive and exit. */
+  exportFile: string | null;
+  exportSecrets: boolean;
+  exportSaves: boolean;
+  exportBackups: boolean;
+  /** Import an export archive, then start. */
+  importFile: string | null;
+  importMerge: boolean;
   pushSubject: string;
   pushCaFile: string | null;
   saveCreateTimeout: number;
@@ -230,7 +238,37 @@ export const OPTIONS: Option<any>[] = [
   }),
   opt({
     key: "dryRun", flag: "dry-run", kind: "bool",
-    help: "with --import-fsm: print what would be imported, change nothing, and exit",
+    help: "with --import-fsm or --import: print what would be imported, change nothing, and exit",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "exportFile", flag: "export", kind: "path",
+    help: "write the panel's users, settings, schedules, alert channels and mod packs to FILE (a zip), then exit",
+    defaultText: "none", defaultValue: () => null,
+  }),
+  opt({
+    key: "exportSecrets", flag: "export-secrets", kind: "bool",
+    help: "with --export: include password hashes, second factors, channel URLs and tokens, the mod portal login (file is owner-only)",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "exportSaves", flag: "export-saves", kind: "bool",
+    help: "with --export: include the game's saves",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "exportBackups", flag: "export-backups", kind: "bool",
+    help: "with --export: include the backups",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "importFile", flag: "import", kind: "path",
+    help: "import an archive made by --export (into a new panel), then start",
+    defaultText: "none", defaultValue: () => null,
+  }),
+  opt({
+    key: "importMerge", flag: "import-merge", kind: "bool",
+    help: "with --import: add to a panel that already has users (what exists is kept as it is)",
     defaultText: "false", defaultValue: () => false,
   }),
   opt({
