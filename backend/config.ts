@@ -384,6 +384,10 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
     else fromFlags.set(name, value);
   }
 
+  // A relative path is taken from where the user typed the command: npm runs its scripts in the panel's
+  // folder but says where it was called in INIT_CWD (`npm --prefix ~/panel start -- --export x.zip`).
+  const base = env.INIT_CWD && isAbsolute(env.INIT_CWD) ? env.INIT_CWD : Deno.cwd();
+  if (configFile && !isAbsolute(configFile)) configFile = resolve(base, configFile);
   let fromFile: Record<string, unknown> = {};
   if (configFile) fromFile = readConfigFile(configFile);
 
@@ -402,7 +406,7 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
       raw = fromFile[o.flag];
       source = `"${o.flag}" in ${configFile}`;
     }
-    record[o.key] = raw === undefined ? undefined : convert(o, raw, source);
+    record[o.key] = raw === undefined ? undefined : convert(o, raw, source, base);
   }
   // Defaults second, in table order, so a default may depend on an option listed before it.
   for (const o of OPTIONS) {
@@ -445,7 +449,7 @@ function readConfigFile(path: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-function convert(o: Option, raw: unknown, source: string): unknown {
+function convert(o: Option, raw: unknown, source: string, base: string): unknown {
   const bad = (why: string) => new ConfigError(`Invalid value for ${source}: ${JSON.stringify(raw)} ${why}`);
   switch (o.kind) {
     case "int": {
@@ -468,7 +472,7 @@ function convert(o: Option, raw: unknown, source: string): unknown {
     }
     case "path": {
       if (typeof raw !== "string" || raw.trim() === "") throw bad("is not a path");
-      return isAbsolute(raw) ? raw : resolve(raw);
+      return isAbsolute(raw) ? raw : resolve(base, raw);
     }
     case "string":
       if (typeof raw !== "string" && typeof raw !== "number") throw bad("is not text");
