@@ -12,6 +12,7 @@ import type { Client } from "../testing/harness.ts";
 import { ZipReader, zipStream } from "../factorio/zip.ts";
 import { writeStreamAtomic } from "../fsutil.ts";
 import * as OTPAuth from "otpauth";
+import { DatabaseSync } from "node:sqlite";
 
 const PASSWORD = "first admin password";
 const HOOK = "http://127.0.0.1:9/api/webhooks/1234/discord-secret-token-abcdef";
@@ -104,6 +105,13 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
   let panel: PanelProcess | null = null;
   try {
     const { src, totpSecret, before } = await setUp(root);
+    // alice has a passkey (made here by hand: a real one needs an authenticator), another secret.
+    const passkeyId = "YWxpY2UtcGhvbmUtY3JlZGVudGlhbA";
+    const db = new DatabaseSync(join(src.data, "panel.db"));
+    const alice = db.prepare("SELECT id FROM users WHERE username = 'alice'").get() as { id: number };
+    db.prepare("INSERT INTO passkeys (id, user_id, name, public_key, counter, transports, created_at) VALUES (?, ?, ?, ?, 3, 'internal', ?)")
+      .run(passkeyId, alice.id, "Alice's phone", new Uint8Array([165, 1, 2, 3, 38, 32, 1]), Date.now());
+    db.close();
     assert.deepEqual(before.saves.includes("world.zip"), true);
 
     // Without secrets.
@@ -118,6 +126,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     assert.doesNotMatch(text, /scrypt\$/);
     assert.doesNotMatch(text, /discord-secret-token/);
     assert.ok(!text.includes(totpSecret), "no TOTP secret");
+    assert.ok(!text.includes(passkeyId), "no passkey");
     assert.match(text, /"format": "factorio-panel-export"/);
 
     // With secrets: owner-only, hashes and the webhook inside.
@@ -129,6 +138,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     assert.match(stext, /scrypt\$/);
     assert.match(stext, /discord-secret-token/);
     assert.ok(stext.includes(totpSecret));
+    assert.ok(stext.includes(passkeyId));
 
     // Import without secrets into a fresh panel: new passwords printed once, channels disabled.
     const dst = dirs(root, "new");
@@ -165,6 +175,8 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const admin2 = await panel.login("admin", PASSWORD);
     const bobLogin = await panel.client().post("/api/login", { username: "bob", password: "bob's password" });
     assert.deepEqual(bobLogin.body, { second_factor: true, methods: ["totp", "recovery"] }, "bob's TOTP came along");
+    const aliceLogin = await panel.client().post("/api/login", { username: "alice", password: "alice password" });
+    assert.deepEqual(aliceLogin.body, { second_factor: true, methods: ["passkey"] }, "alice's passkey came along");
     const after2 = await state(admin2);
     assert.equal(before.backups.length, 1);
     assert.deepEqual({ ...after2, saves: before.saves }, before);
