@@ -65,7 +65,15 @@ export function renderLoginShell(): { html: string; css: string; templates: stri
   parts.push(`<div data-state="busy">${render(cache, <Button type="button" color="primary" size="large" disabled>Sign In</Button>)}</div>`);
   parts.push(`<div data-state="flash">${render(cache, <Alert variant="filled" severity="error" role="none" data-testid="flash" sx={{ cursor: "pointer" }}>-</Alert>)}</div>`);
   const flashRegion = render(cache, <Flash />);
-  // On the server emotion keeps each inserted rule's text in cache.inserted.
-  const css = Object.values(cache.inserted).filter((v): v is string => typeof v === "string").join("");
-  return { html: html + flashRegion, css, templates: parts.join("") };
+  // On the server emotion keeps each inserted rule's text in cache.inserted, and also writes <style> tags
+  // into the markup beside the elements. Those move to the head too: in the markup they would sit between
+  // the elements the script pairs up, and inside the <template> they would apply to nothing.
+  const rules = new Set(Object.values(cache.inserted).filter((v): v is string => typeof v === "string"));
+  const lift = (markup: string) =>
+    markup.replace(/<style data-emotion="[^"]*">([^<]*)<\/style>/g, (_m, rule: string) => {
+      rules.add(rule);
+      return "";
+    });
+  const out = { html: lift(html + flashRegion), templates: lift(parts.join("")) };
+  return { ...out, css: [...rules].join("") };
 }
