@@ -4,7 +4,8 @@
 //   - until the form is usable: a click on Sign In with the fields filled sends the sign-in and leads to
 //     the signed-in app (every run goes on to prove it). For the panel that is the pre-rendered form's own
 //     small script having run (#login-shell[data-ready], pages/Login/shell.ts), or the app's form;
-//   - from clicking Sign In until the Controls content (the Start Server form) shows, twice: clicking as
+//   - from the click on Sign In (the event, in the page) until a frame with the Controls content (the Start
+//     Server form), twice: clicking as
 //     soon as the form is usable (a visitor whose password manager fills it at once: the app may still be
 //     arriving, and this waits for it), and clicking once the page has loaded (a visitor who types: the
 //     app took over meanwhile);
@@ -63,10 +64,20 @@ async function measure(url, { usable, loaded }) {
   if (loaded) await loaded(page);
   await page.locator('input[name="username"]').fill("admin");
   await page.locator('input[name="password"]').fill("bench-password");
-  const t1 = Date.now();
+  // Timed in the page, from the click event to the first frame with the Controls content, so Playwright's
+  // own checks before it clicks (run on the throttled CPU) count for neither side.
+  await page.evaluate((selector) => {
+    addEventListener("click", () => (window.__clickAt ??= performance.now()), { capture: true });
+    const check = () => {
+      if (document.querySelector(selector)) window.__shownAt = performance.now();
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }, CONTROLS);
   await page.getByRole("button", { name: "Sign In" }).click();
   await page.locator(CONTROLS).waitFor({ timeout: 60_000 });
-  const signIn = Date.now() - t1;
+  await page.waitForFunction(() => window.__shownAt !== undefined, null, { timeout: 60_000 });
+  const signIn = await page.evaluate(() => window.__shownAt - window.__clickAt);
   await context.close();
   return { visible, paint, ready, signIn, jsKiB: jsBytes / 1024 };
 }
