@@ -5,7 +5,7 @@ import { type Context, Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
 import type { AppContext } from "./context.ts";
 import { changesState, type Env, type Route } from "./http/routes.ts";
-import { authorize, clientInfo, fromOwnSite, hostAllowed, loadSession } from "./http/guards.ts";
+import { authorize, fromOwnSite, hostRefusal, loadSession, sessionOrRefusal, setClientInfo } from "./http/guards.ts";
 import { activityRoutes, recordActivity } from "./http/activity.ts";
 import { accessRoutes } from "./http/access.ts";
 import { secondFactorRoutes } from "./http/secondfactor.ts";
@@ -26,9 +26,10 @@ import { versionRoutes } from "./http/versions.ts";
 import { backupRoutes } from "./http/backups.ts";
 import { alertRoutes } from "./http/alerts.ts";
 import { playerHistoryRoutes } from "./http/playerhistory.ts";
+import { transferRoutes } from "./http/transfer.ts";
 
 const SECURITY_HEADERS = { "X-Factorio-Panel": "1", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" };
-const NO_STORE = { "Cache-Control": "no-store" };
+const API_HEADERS = { ...SECURITY_HEADERS, "Cache-Control": "no-store" };
 
 /**
  * Adds headers to the finished response in place. Hono's c.header() after the handler copies the whole
@@ -37,9 +38,10 @@ const NO_STORE = { "Cache-Control": "no-store" };
  */
 function setHeaders(c: Context<Env>, headers: Record<string, string>): void {
   try {
-    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+    const target = c.res.headers;
+    for (const k in headers) target.set(k, headers[k]);
   } catch {
-    for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    for (const k in headers) c.header(k, headers[k]);
   }
 }
 
@@ -63,6 +65,7 @@ export function allRoutes(ctx: AppContext): Route[] {
     ...accessRoutes(ctx),
     ...secondFactorRoutes(ctx),
     ...passkeyRoutes(ctx),
+    ...transferRoutes(ctx),
   ];
 }
 
@@ -85,17 +88,22 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
     return c.json(PANEL_MSG.internalError, 500);
   });
 
-  app.use("*", hostAllowed(ctx.config));
-  app.use("*", clientInfo(ctx.config));
+  // One guard in front of everything instead of a middleware each: every layer of Hono's chain is an
+  // async step of its own, and on the small answers (status, lists) they were most of the work.
+  const hostRefused = hostRefusal(ctx.config);
+  const setClient = setClientInfo(ctx.config);
+  const loadSessionOf = sessionOrRefusal(ctx.access);
   app.use("*", async (c, next) => {
-    await next();
+    const api = c.req.path.startsWith("/api/");
+    let refused = hostRefused(c);
+    if (!refused) {
+      setClient(c);
+      if (api) refused = loadSessionOf(c);
+    }
+    if (refused) c.res = refused;
+    else await next();
     // X-Factorio-Panel tells the PWA an answer is the panel's own, not a reverse proxy's 502 while it is down.
-    setHeaders(c, SECURITY_HEADERS);
-  });
-  app.use("/api/*", loadSession(ctx.access));
-  app.use("/api/*", async (c, next) => {
-    await next();
-    if (!c.res.headers.has("Cache-Control")) setHeaders(c, NO_STORE);
+    setHeaders(c, api && !c.res.headers.has("Cache-Control") ? API_HEADERS : SECURITY_HEADERS);
   });
 
   for (const route of routes) {
@@ -114,7 +122,9 @@ export function createApp(ctx: AppContext): { app: Hono<Env>; routes: Route[] } 
       if (label) return await ctx.game.whileStopped(label, async () => await route.handler(c));
       return await route.handler(c);
     };
-    app.on(route.method, route.path, recordActivity(ctx.activity, route), guarded);
+    // Reads are not recorded: no recorder in their way.
+    if (changesState(route)) app.on(route.method, route.path, recordActivity(ctx.activity, route), guarded);
+    else app.on(route.method, route.path, guarded);
   }
 
   // Unknown API paths: the same 401 as everything else without a session, a JSON 404 with one.

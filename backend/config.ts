@@ -34,6 +34,14 @@ export interface Config {
   stopGameOnExit: boolean;
   importFsm: string | null;
   dryRun: boolean;
+  /** Export (backend/transfer/): write the panel's state to this archive and exit. */
+  exportFile: string | null;
+  exportSecrets: boolean;
+  exportSaves: boolean;
+  exportBackups: boolean;
+  /** Import an export archive, then start. */
+  importFile: string | null;
+  importMerge: boolean;
   pushSubject: string;
   pushCaFile: string | null;
   saveCreateTimeout: number;
@@ -230,7 +238,37 @@ export const OPTIONS: Option<any>[] = [
   }),
   opt({
     key: "dryRun", flag: "dry-run", kind: "bool",
-    help: "with --import-fsm: print what would be imported, change nothing, and exit",
+    help: "with --import-fsm or --import: print what would be imported, change nothing, and exit",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "exportFile", flag: "export", kind: "path",
+    help: "write the panel's users, settings, schedules, alert channels and mod packs to FILE (a zip), then exit",
+    defaultText: "none", defaultValue: () => null,
+  }),
+  opt({
+    key: "exportSecrets", flag: "export-secrets", kind: "bool",
+    help: "with --export: include password hashes, second factors, channel URLs and tokens, the mod portal login (file is owner-only)",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "exportSaves", flag: "export-saves", kind: "bool",
+    help: "with --export: include the game's saves",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "exportBackups", flag: "export-backups", kind: "bool",
+    help: "with --export: include the backups",
+    defaultText: "false", defaultValue: () => false,
+  }),
+  opt({
+    key: "importFile", flag: "import", kind: "path",
+    help: "import an archive made by --export (into a new panel), then start",
+    defaultText: "none", defaultValue: () => null,
+  }),
+  opt({
+    key: "importMerge", flag: "import-merge", kind: "bool",
+    help: "with --import: add to a panel that already has users (what exists is kept as it is)",
     defaultText: "false", defaultValue: () => false,
   }),
   opt({
@@ -346,6 +384,10 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
     else fromFlags.set(name, value);
   }
 
+  // A relative path is taken from where the user typed the command: npm runs its scripts in the panel's
+  // folder but says where it was called in INIT_CWD (`npm --prefix ~/panel start -- --export x.zip`).
+  const base = env.INIT_CWD && isAbsolute(env.INIT_CWD) ? env.INIT_CWD : Deno.cwd();
+  if (configFile && !isAbsolute(configFile)) configFile = resolve(base, configFile);
   let fromFile: Record<string, unknown> = {};
   if (configFile) fromFile = readConfigFile(configFile);
 
@@ -364,7 +406,7 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
       raw = fromFile[o.flag];
       source = `"${o.flag}" in ${configFile}`;
     }
-    record[o.key] = raw === undefined ? undefined : convert(o, raw, source);
+    record[o.key] = raw === undefined ? undefined : convert(o, raw, source, base);
   }
   // Defaults second, in table order, so a default may depend on an option listed before it.
   for (const o of OPTIONS) {
@@ -407,7 +449,7 @@ function readConfigFile(path: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-function convert(o: Option, raw: unknown, source: string): unknown {
+function convert(o: Option, raw: unknown, source: string, base: string): unknown {
   const bad = (why: string) => new ConfigError(`Invalid value for ${source}: ${JSON.stringify(raw)} ${why}`);
   switch (o.kind) {
     case "int": {
@@ -430,7 +472,7 @@ function convert(o: Option, raw: unknown, source: string): unknown {
     }
     case "path": {
       if (typeof raw !== "string" || raw.trim() === "") throw bad("is not a path");
-      return isAbsolute(raw) ? raw : resolve(raw);
+      return isAbsolute(raw) ? raw : resolve(base, raw);
     }
     case "string":
       if (typeof raw !== "string" && typeof raw !== "number") throw bad("is not text");

@@ -129,3 +129,19 @@ Deno.test("allowed origins are kept as browsers send them: no trailing slash, lo
   const c = cfg(["--allowed-origins", "https://Panel.Example.org/,https://b.example:443,http://c.example:8080/"]);
   assert.deepEqual(c.allowedOrigins, ["https://panel.example.org", "https://b.example", "http://c.example:8080"]);
 });
+
+Deno.test("relative paths are taken from where npm was called (INIT_CWD), defaults stay in the panel's folder", () => {
+  const here = mkdtempSync(join(tmpdir(), "panel-cwd-"));
+  try {
+    writeFileSync(join(here, "panel.json"), JSON.stringify({ "factorio-dir": "/opt/factorio" }));
+    const c = cfg(["--export", "backup.zip", "--config", "panel.json", "--import-fsm", "../old"], { INIT_CWD: here });
+    assert.equal(c.exportFile, join(here, "backup.zip"));
+    assert.equal(c.importFsm, resolve(here, "../old"));
+    assert.equal(c.factorioDir, "/opt/factorio");
+    assert.equal(c.dataDir, resolve("data"));
+    // Without npm (systemd runs node scripts/start.mjs), the process's own directory.
+    assert.equal(cfg(["--data-dir", "state"]).dataDir, resolve("state"));
+  } finally {
+    rmSync(here, { recursive: true, force: true });
+  }
+});

@@ -118,7 +118,8 @@ export async function createContext(
   const now = opts.now ?? Date.now;
   const bus = new EventBus(log);
   // Before anything writes: what a killed panel left half-written goes (it cannot be in use yet).
-  removeStaleTempFiles([join(config.dataDir, "mod-packs"), config.dataDir, config.factorioDir], log);
+  // The saves folder on its own too: a mod's scenario is converted in saves/<mod>/ (two levels down).
+  removeStaleTempFiles([join(config.dataDir, "mod-packs"), config.dataDir, config.factorioDir, join(config.factorioDir, "saves")], log);
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const hub = new Hub(bus, log);

@@ -12,6 +12,8 @@ import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readF
 import { dryRunTargets, importFsm } from "./migrate/targets.ts";
 import { existsSync } from "node:fs";
 import { startupLines } from "./startup.ts";
+import { exportCommand, importBeforeStart, openImport } from "./transfer/cli.ts";
+import type { OpenedArchive } from "./transfer/archive.ts";
 
 /** The machine's addresses; an empty list where the system will not tell (the panel still starts). */
 function networkInterfaces(): { family: string; address: string; internal?: boolean }[] {
@@ -38,6 +40,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = result.config;
+  if (config.exportFile) return await exportCommand(config, config.exportFile);
+  let archive: OpenedArchive | null = null;
+  if (config.importFile) {
+    const opened = await openImport(config, config.importFile);
+    if (typeof opened === "number") return opened;
+    archive = opened;
+  }
   let fsm: FsmSource | null = null;
   if (config.importFsm) {
     try {
@@ -50,7 +59,7 @@ async function main(): Promise<number> {
   }
   if (config.dryRun) {
     if (!fsm) {
-      console.error("factorio-panel: --dry-run needs --import-fsm DIR");
+      console.error("factorio-panel: --dry-run needs --import-fsm DIR or --import FILE");
       return 2;
     }
     console.log(describeFsmImport(fsm, planFsmImport(fsm, dryRunTargets(config)), true).join("\n"));
@@ -59,7 +68,10 @@ async function main(): Promise<number> {
   let made;
   try {
     made = await createContext(config, {
-      beforeBootstrap: fsm ? async (ctx) => console.log(describeFsmImport(fsm!, await importFsm(ctx, fsm!), false).join("\n")) : undefined,
+      beforeBootstrap: async (ctx) => {
+        if (fsm) console.log(describeFsmImport(fsm, await importFsm(ctx, fsm), false).join("\n"));
+        if (archive) await importBeforeStart(ctx, archive);
+      },
     });
   } catch (e) {
     if (e instanceof StartupError) {

@@ -9,6 +9,11 @@ import type { Logger } from "./log.ts";
 
 /** `.<name>.<12 hex>.tmp`: tempPathFor (atomic writes, `.upload.*.tmp`) and `.download.<id>.tmp`. */
 const TEMP_FILE = /^\..+\.[0-9a-f]{12}\.tmp$/;
+/**
+ * `.scenario2map-aside.<12 hex>.<name>`: a save kept aside while the game turned a scenario into a map at
+ * its place (factorio/world/scenario2map.ts). It goes back over whatever the interrupted run left there.
+ */
+export const SCENARIO_ASIDE = /^\.scenario2map-aside\.[0-9a-f]{12}\.(.+)$/;
 /** `.<folder>.<new|load|old>-<12 hex>`: mod pack staging folders. */
 const STAGING = /^\.(.+)\.(new|load|old)-[0-9a-f]{12}$/;
 
@@ -44,6 +49,10 @@ export function removeStaleTempFiles(dirs: string[], log: Logger): SweepResult {
         }
         rmSync(path, { recursive: true, force: true });
         result.removed.push(path);
+      } else if (SCENARIO_ASIDE.test(e.name) && e.isFile) {
+        const back = join(dir, SCENARIO_ASIDE.exec(e.name)![1]);
+        renameSync(path, back);
+        result.restored.push(back);
       } else if (TEMP_FILE.test(e.name) && e.isFile) {
         rmSync(path, { force: true });
         result.removed.push(path);
@@ -56,6 +65,6 @@ export function removeStaleTempFiles(dirs: string[], log: Logger): SweepResult {
   if (result.removed.length) {
     log.info("Removed temp files left by an earlier run", { count: result.removed.length, files: result.removed.slice(0, 20) });
   }
-  for (const r of result.restored) log.warn("Put back mods left aside by an interrupted pack load", { folder: r });
+  for (const r of result.restored) log.warn("Put back what an interrupted pack load or scenario conversion left aside", { path: r });
   return result;
 }

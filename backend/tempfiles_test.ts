@@ -2,7 +2,7 @@
 // them, and only them.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPanel } from "./testing/harness.ts";
@@ -54,6 +54,28 @@ Deno.test("a pack load killed between its renames gets the mods folder back", as
   try {
     assert.deepEqual(readdirSync(join(factorio, "mods")), ["mod-list.json"]);
     assert.ok(!existsSync(aside) && !existsSync(stage));
+  } finally {
+    await p.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("start-up puts back a save a killed scenario conversion had kept aside, over what the game left", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-aside-"));
+  const factorio = join(dataDir, "factorio");
+  const saves = join(factorio, "saves");
+  const modFolder = join(saves, "my-mod");
+  mkdirSync(modFolder, { recursive: true });
+  // The user's own saves, kept aside; the game had begun writing its map at their places.
+  writeFileSync(join(saves, ".scenario2map-aside.0123456789ab.island.zip"), "the user's island");
+  writeFileSync(join(saves, "island.zip"), "half a map");
+  writeFileSync(join(modFolder, ".scenario2map-aside.ba9876543210.arena.zip"), "the earlier arena");
+  const p = await startPanel({ dataDir, args: ["--factorio-dir", factorio] });
+  try {
+    assert.equal(readFileSync(join(saves, "island.zip"), "utf8"), "the user's island");
+    assert.equal(readFileSync(join(modFolder, "arena.zip"), "utf8"), "the earlier arena");
+    assert.deepEqual(readdirSync(saves).filter((n) => n.startsWith(".")), []);
+    assert.deepEqual(readdirSync(modFolder), ["arena.zip"]);
   } finally {
     await p.close();
     rmSync(dataDir, { recursive: true, force: true });

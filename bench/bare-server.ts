@@ -1,11 +1,23 @@
-// The reference the HTTP benches compare the panel with: a bare Deno.serve answering one fixed body (the
-// same JSON the panel answered), started with the panel's own permission flags.
-//   deno run <flags> bench/bare-server.ts <body-file> [content-type]
+// The references the HTTP benches compare the panel with: a bare Deno.serve answering one fixed body (the
+// same JSON the panel answered), started with the panel's own permission flags. With --gate, the same
+// bare handler behind the panel's connection gate (backend/serve/gate.ts: the listener that caps
+// connections, times out silent ones and limits WebSocket frames, relaying every byte through JS): the
+// most the panel could answer with those protections in front, whatever its own handlers cost.
+//   deno run <flags> bench/bare-server.ts <body-file> [content-type] [--gate]
+
+import { Gate } from "../backend/serve/gate.ts";
 
 const body = Deno.readFileSync(Deno.args[0]);
-const type = Deno.args[1] ?? "application/json";
-Deno.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
-}, () => new Response(body, { headers: { "Content-Type": type } }));
+const type = Deno.args[1] && !Deno.args[1].startsWith("--") ? Deno.args[1] : "application/json";
+const handler = () => new Response(body, { headers: { "Content-Type": type } });
+if (Deno.args.includes("--gate")) {
+  const quiet = () => {};
+  const gate = new Gate({ hostname: "127.0.0.1", port: 0, log: { debug: quiet, info: quiet, warn: quiet, error: quiet }, handler });
+  console.log(`listening on http://127.0.0.1:${gate.addr.port}`);
+} else {
+  Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
+  }, handler);
+}

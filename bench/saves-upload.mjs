@@ -1,19 +1,39 @@
-// Upload of a 1 GiB save through the real API (POST /api/saves/upload, multipart field "savefile"):
-// throughput, and how much the backend's resident memory grows while it streams the file to disk.
-//   node bench/saves-upload.mjs [MiB]
+// A 1 GiB save through the real API, with curl as the client, beside the plain file tools in the same run
+// (runs alternated, median of 3):
+//   - upload (POST /api/saves/upload, multipart field "savefile") vs `cp` of the same file into the same
+//     folder, and how much the backend's resident memory grows meanwhile (target: within 2x cp, < 64 MiB);
+//   - download (GET /api/saves/dl/:name) vs `cat` of the same file into the same folder (target: within 2x).
+// Both sides read the source from the page cache (it was just written) and write to the same filesystem.
+//   node bench/saves-upload.mjs [MiB] [runs]
 //
-// The peak is the kernel's VmHWM of the panel process, reset just before the upload (clear_refs 5), so the
-// figure is the growth caused by the upload alone. Target: under 64 MiB.
+// The peak is the kernel's VmHWM of the panel process, reset just before the first upload (clear_refs 5),
+// so the figure is the growth caused by the uploads alone.
 
-import { mkdtempSync, openAsBlob, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchLogin, filler, ROOT, rssMiB, startPanel, stopPanel, writeZip } from "./lib.mjs";
+import { benchLogin, filler, median, ROOT, rssMiB, startPanel, stopPanel, writeZip } from "./lib.mjs";
 
 const mib = Number(process.argv[2] ?? 1024);
+const RUNS = Number(process.argv[3] ?? 3);
 const dir = mkdtempSync(join(tmpdir(), "bench-saves-upload-"));
 const factorioDir = join(dir, "factorio");
+const savesDir = join(factorioDir, "saves");
+const outDir = join(dir, "out");
 const savePath = join(dir, "big.zip");
+mkdirSync(savesDir, { recursive: true });
+mkdirSync(outDir);
+
+/** Runs a command and returns its wall time in seconds; throws when it fails. */
+function timed(cmd, args) {
+  const started = performance.now();
+  const r = spawnSync(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const seconds = (performance.now() - started) / 1000;
+  if (r.status !== 0) throw new Error(`${cmd} failed (${r.status}): ${r.stderr}`);
+  return { seconds, stdout: String(r.stdout) };
+}
+
 let panel;
 try {
   const header = readFileSync(join(ROOT, "tests/fixtures/saves/2_0_spaceage.level-init.dat")).subarray(0, 4096);
@@ -21,6 +41,7 @@ try {
     { name: "big/level-init.dat", chunks: async function* () { yield header; } },
     { name: "big/level.dat0", chunks: () => filler(mib * 1024 * 1024 - 8192) },
   ]);
+  const gib = (size / 1024 ** 3).toFixed(2);
 
   panel = await startPanel({ args: ["--factorio-dir", factorioDir] });
   const cookie = await benchLogin(panel.url);
@@ -32,23 +53,55 @@ try {
   } catch {
     console.log("(could not reset the peak; the figure includes the panel's earlier peak)");
   }
-  let sampled = before;
-  const sampler = setInterval(() => (sampled = Math.max(sampled, rssMiB(pid))), 50);
 
-  const form = new FormData();
-  form.append("savefile", await openAsBlob(savePath, { type: "application/zip" }), "big.zip");
-  const started = performance.now();
-  const r = await fetch(panel.url + "/api/saves/upload", { method: "POST", headers: { Cookie: cookie }, body: form });
-  const body = await r.text();
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  if (r.status !== 200) throw new Error(`upload failed: ${r.status} ${body}`);
-  const stored = statSync(join(factorioDir, "saves", "big.zip")).size;
-  if (stored !== size) throw new Error(`stored ${stored} bytes, sent ${size}`);
-  const peak = rssMiB(pid, "VmHWM");
+  const resetPeak = () => {
+    try {
+      writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    } catch { /* said above */ }
+  };
+  let upPeak = 0;
+  let downPeak = 0;
+  const up = [];
+  const cp = [];
+  const down = [];
+  const cat = [];
+  for (let i = 0; i < RUNS; i++) {
+    const name = `big-${i}.zip`;
+    const u = timed("curl", [
+      "-sS", "-w", "\\n%{http_code}", "-H", `Cookie: ${cookie}`,
+      "-F", `savefile=@${savePath};filename=${name};type=application/zip`, `${panel.url}/api/saves/upload`,
+    ]);
+    if (!u.stdout.trim().endsWith("200")) throw new Error(`upload failed: ${u.stdout}`);
+    if (statSync(join(savesDir, name)).size !== size) throw new Error("the stored save differs in size");
+    up.push(u.seconds);
+    upPeak = Math.max(upPeak, rssMiB(pid, "VmHWM"));
+    cp.push(timed("cp", [savePath, join(savesDir, `copy-${i}.zip`)]).seconds);
 
-  console.log(`upload of a ${(size / 1024 ** 3).toFixed(2)} GiB save through POST /api/saves/upload: ${seconds.toFixed(1)} s, ${(size / 1024 ** 2 / seconds).toFixed(0)} MiB/s`);
-  console.log(`backend RSS before ${before.toFixed(1)} MiB, peak during the upload ${peak.toFixed(1)} MiB (sampled max ${sampled.toFixed(1)} MiB): growth ${(peak - before).toFixed(1)} MiB (target < 64 MiB)`);
+    const out = join(outDir, `down-${i}.zip`);
+    resetPeak();
+    const d = timed("curl", ["-sS", "-f", "-o", out, "-H", `Cookie: ${cookie}`, `${panel.url}/api/saves/dl/${name}`]);
+    if (statSync(out).size !== size) throw new Error("the downloaded save differs in size");
+    down.push(d.seconds);
+    downPeak = Math.max(downPeak, rssMiB(pid, "VmHWM"));
+    cat.push(timed("sh", ["-c", `cat '${savePath}' > '${join(outDir, `cat-${i}.zip`)}'`]).seconds);
+    for (const f of [out, join(outDir, `cat-${i}.zip`), join(savesDir, `copy-${i}.zip`)]) rmSync(f);
+    resetPeak();
+  }
+  const m = (xs) => median(xs);
+  console.log(
+    `upload of a ${gib} GiB save, curl -F to POST /api/saves/upload, median of ${RUNS}: ${m(up).toFixed(2)} s ` +
+      `(${(size / 1024 ** 2 / m(up)).toFixed(0)} MiB/s); cp of the same file: ${m(cp).toFixed(2)} s; ` +
+      `ratio ${(m(up) / m(cp)).toFixed(2)} (target <= 2)`,
+  );
+  console.log(
+    `download, curl from GET /api/saves/dl/:name: ${m(down).toFixed(2)} s (${(size / 1024 ** 2 / m(down)).toFixed(0)} MiB/s); ` +
+      `cat of the same file: ${m(cat).toFixed(2)} s; ratio ${(m(down) / m(cat)).toFixed(2)} (target <= 2)`,
+  );
+  console.log(
+    `backend RSS before ${before.toFixed(1)} MiB; peak during the uploads ${upPeak.toFixed(1)} MiB ` +
+      `(growth ${(upPeak - before).toFixed(1)} MiB, target < 64 MiB), during the downloads ${downPeak.toFixed(1)} MiB ` +
+      `(growth ${(downPeak - before).toFixed(1)} MiB)`,
+  );
 } finally {
   if (panel) await stopPanel(panel);
   rmSync(dir, { recursive: true, force: true });

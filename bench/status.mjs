@@ -21,15 +21,19 @@ try {
   if (r.status !== 200) throw new Error(`status: ${r.status}`);
   const body = await r.text();
   const bare = await startBare(body);
+  const gated = await startBare(body, "application/json", { gate: true });
   const p = [];
   const b = [];
+  const g = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       p.push(wrk(panel.url + "/api/server/status", { seconds: SECONDS, headers: { Cookie: cookie } }));
       b.push(wrk(bare.url + "/", { seconds: SECONDS }));
+      g.push(wrk(gated.url + "/", { seconds: SECONDS }));
     }
   } finally {
     await stopBare(bare);
+    await stopBare(gated);
   }
   const m = (runs, k) => median(runs.map((x) => x[k]));
   console.log(
@@ -37,6 +41,11 @@ try {
       `panel ${m(p, "rps").toFixed(0)} req/s (p50 ${m(p, "p50").toFixed(2)} ms, p99 ${m(p, "p99").toFixed(2)} ms); ` +
       `bare Deno.serve, same JSON: ${m(b, "rps").toFixed(0)} req/s (p50 ${m(b, "p50").toFixed(2)} ms, p99 ${m(b, "p99").toFixed(2)} ms); ` +
       `ratio ${(m(p, "rps") / m(b, "rps")).toFixed(2)} (target >= 0.6, p99 < 10 ms)`,
+  );
+  console.log(
+    `  the same bare handler behind the panel's connection gate: ${m(g, "rps").toFixed(0)} req/s ` +
+      `(p50 ${m(g, "p50").toFixed(2)} ms, p99 ${m(g, "p99").toFixed(2)} ms), ${(m(g, "rps") / m(b, "rps")).toFixed(2)} of bare; ` +
+      `panel / gated bare: ${(m(p, "rps") / m(g, "rps")).toFixed(2)}`,
   );
 } finally {
   await stopPanel(panel);

@@ -170,6 +170,8 @@ export const CHANNEL_MSG = {
   typeInvalid: `Type must be one of: ${CHANNEL_TYPES.join(", ")}.`,
   nameInvalid: (max: number) => `A channel name must be 1 to ${max} characters.`,
   urlInvalid: "The URL must be a full http:// or https:// address without a user name or password.",
+  urlMissing: "Enter the channel's URL before switching it on.",
+  topicMissing: "Enter the ntfy topic before switching the channel on.",
   topicInvalid: "An ntfy topic is 1 to 64 letters, digits, - or _.",
   priorityInvalid: "Priority must be a whole number from 1 (min) to 5 (max).",
   tokenInvalid: "The token must be at most 200 characters, without spaces.",

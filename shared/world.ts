@@ -34,9 +34,12 @@ export interface GeneratorInfo {
   source: "game" | "examples";
 }
 
-/** GET /api/world/scenarios: a name to start with (--start-server-load-scenario) and where it comes from. */
+/**
+ * GET /api/world/scenarios: a name to start with (--start-server-load-scenario) or to make a save of
+ * (POST /api/world/scenarios/save, --scenario2map), and where it comes from.
+ */
 export interface Scenario {
-  /** "freeplay", or "mod-name/scenario" for a mod's. */
+  /** "my-scenario" (the user's scenarios folder), or "mod-name/scenario" for a mod's, "base/freeplay" for the game's. */
   name: string;
   source: string;
 }

@@ -90,6 +90,12 @@ export class Channels implements AlertConsumer {
       if (body.priority !== undefined) change.priority = checkPriority(body.priority);
       if (body.token !== undefined) change.token = body.token === null || body.token === "" ? null : checkToken(body.token);
     }
+    // A channel imported without its secrets (transfer/) has no URL (and an ntfy one no topic) until the
+    // admin enters them: switched on like that, every alert would fail.
+    if (change.enabled ?? row.enabled === 1) {
+      if ((change.url ?? row.url) === "") throw new Invalid(CHANNEL_MSG.urlMissing);
+      if (row.type === "ntfy" && !(change.topic ?? row.topic)) throw new Invalid(CHANNEL_MSG.topicMissing);
+    }
     this.store.update(id, change);
     return channelOf(this.store.byId(id)!);
   }

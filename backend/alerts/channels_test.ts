@@ -171,3 +171,28 @@ Deno.test("repeats within the window are merged into one message saying how many
   assert.match(got[0], /^Exit code 1\./);
   assert.match(merged.json.embeds[0].description, /^Crashed 3 times in 1 second\. Latest: Exit code 3\./);
 }, { args: ["--alert-merge-seconds", "1"] }));
+
+Deno.test("a channel without its URL or ntfy topic (imported without secrets) cannot be switched on until they are entered", withAlerts(async (p, fake) => {
+  const c = await p.login();
+  // As an import without secrets leaves them (transfer/apply.ts): disabled, URL and topic empty.
+  const insert = (type: string, name: string) =>
+    Number(p.ctx.db.prepare(
+      `INSERT INTO alert_channels (type, name, url, topic, priority, token, secret, events, enabled, created_at)
+       VALUES (?, ?, '', NULL, ?, NULL, NULL, 'crashed', 0, 0)`,
+    ).run(type, name, type === "ntfy" ? 3 : null).lastInsertRowid);
+  const discord = insert("discord", "Moved Discord");
+  const ntfy = insert("ntfy", "Moved ntfy");
+  const on = (id: number, body: Record<string, unknown>) => c.post(`/api/notifications/channels/${id}`, body);
+  assert.deepEqual(pick(await on(discord, { enabled: true })), [400, CHANNEL_MSG.urlMissing]);
+  assert.deepEqual(pick(await on(ntfy, { enabled: true, url: fake.origin })), [400, CHANNEL_MSG.topicMissing]);
+  const listed = (await c.get("/api/notifications/channels")).body as { enabled: boolean }[];
+  assert.deepEqual(listed.map((x) => x.enabled), [false, false], "nothing was switched on");
+  // Renaming while off is fine; with the URL (and topic) entered, it switches on.
+  assert.equal((await on(discord, { name: "Our Discord" })).status, 200);
+  assert.equal((await on(discord, { enabled: true, url: fake.discordUrl("moved") })).status, 200);
+  assert.equal((await on(ntfy, { enabled: true, url: fake.origin, topic: "moved" })).status, 200);
+}));
+
+function pick(r: { status: number; body: unknown }): [number, unknown] {
+  return [r.status, r.body];
+}

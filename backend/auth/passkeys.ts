@@ -2,18 +2,20 @@
 // the second step after the password or alone (passwordless: the authenticator checks the person, so it
 // must report user verification). Challenges live in memory for two minutes and are single-use.
 
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Db } from "../store/db.ts";
 import type { UserRow } from "../store/users.ts";
 import { Invalid, NotFound, Unauthorized } from "../errors.ts";
 import { ACCESS_MSG, type Passkey } from "../../shared/access.ts";
+
+/**
+ * Loaded on first use, not at start: @simplewebauthn/server and what it pulls in cost about 190 ms of
+ * start-up and 20 MiB of memory, for a page most panels never open.
+ */
+let webauthn: Promise<typeof import("@simplewebauthn/server")> | null = null;
+function simpleWebAuthn(): Promise<typeof import("@simplewebauthn/server")> {
+  return webauthn ??= import("@simplewebauthn/server");
+}
 
 const CHALLENGE_MS = 2 * 60_000;
 const NAME_MAX = 100;
@@ -83,7 +85,7 @@ export class Passkeys {
 
   async registrationOptions(user: UserRow, rp: RelyingParty) {
     if (this.count(user.id) >= PASSKEYS_PER_USER_MAX) throw new Invalid(`At most ${PASSKEYS_PER_USER_MAX} passkeys per user`);
-    const options = await generateRegistrationOptions({
+    const options = await (await simpleWebAuthn()).generateRegistrationOptions({
       rpName: "Factorio Panel",
       rpID: rp.id,
       userName: user.username,
@@ -103,7 +105,7 @@ export class Passkeys {
     if (typeof response !== "object" || response === null) throw new Invalid(ACCESS_MSG.passkeyFailed);
     let verified;
     try {
-      verified = await verifyRegistrationResponse({
+      verified = await (await simpleWebAuthn()).verifyRegistrationResponse({
         response,
         expectedChallenge: (c) => this.#take(c, "register", user.id),
         expectedOrigin: rp.origins,
@@ -125,7 +127,7 @@ export class Passkeys {
 
   /** Options for a sign-in: for the pending user's passkeys (second step), or any (passwordless). */
   async loginOptions(pendingUser: UserRow | null, rp: RelyingParty) {
-    const options = await generateAuthenticationOptions({
+    const options = await (await simpleWebAuthn()).generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials: pendingUser ? this.#rows(pendingUser.id).map((r) => ({ id: r.id })) : [],
       userVerification: pendingUser ? "discouraged" : "required",
@@ -144,7 +146,7 @@ export class Passkeys {
     if (!row || (pendingUser && row.user_id !== pendingUser.id)) throw new Unauthorized(ACCESS_MSG.passkeyFailed);
     let verified;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await (await simpleWebAuthn()).verifyAuthenticationResponse({
         response,
         expectedChallenge: (c) => this.#take(c, "login", pendingUser?.id ?? null),
         expectedOrigin: rp.origins,

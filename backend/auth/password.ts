@@ -2,7 +2,6 @@
 // "scrypt$N$r$p$salt$hash" so the cost can be raised later without breaking old hashes.
 
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import bcrypt from "bcryptjs";
 
 /** Prefix of a password hash imported from the old panel (bcrypt); see migrate/fsm.ts. */
 export const FSM_HASH_PREFIX = "fsm-bcrypt$";
@@ -53,7 +52,11 @@ export async function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   // Imported from the old panel (migrate/fsm.ts): its bcrypt hash, until the user's next sign-in.
-  if (stored.startsWith(FSM_HASH_PREFIX)) return await bcrypt.compare(password, stored.slice(FSM_HASH_PREFIX.length));
+  if (stored.startsWith(FSM_HASH_PREFIX)) {
+    // Loaded only for these hashes: bcryptjs costs start-up time and memory every other panel never needs.
+    const { default: bcrypt } = await import("bcryptjs");
+    return await bcrypt.compare(password, stored.slice(FSM_HASH_PREFIX.length));
+  }
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);

@@ -5,6 +5,8 @@
 import { open } from "node:fs/promises";
 
 const CHUNK = 64 * 1024;
+/** How long a watch event waits for the writes after it before the file is read (a quarter of a frame). */
+const WATCH_COALESCE_MS = 4;
 /** A line longer than this is cut: one runaway line must not hold the panel's memory. */
 export const MAX_LINE_CHARS = 8192;
 
@@ -61,6 +63,7 @@ export class FileTail {
   #again = false;
   #closed = false;
   #decoder = new TextDecoder();
+  #soonTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly path: string, offset: number, private readonly onLines: (lines: string[]) => void) {
     this.#offset = offset;
@@ -71,7 +74,7 @@ export class FileTail {
       this.#watcher = Deno.watchFs(this.path, { recursive: false });
       void (async () => {
         try {
-          for await (const _ of this.#watcher!) void this.poll();
+          for await (const _ of this.#watcher!) this.#soon();
         } catch {
           // watcher closed
         }
@@ -81,6 +84,18 @@ export class FileTail {
     }
     this.#timer = setInterval(() => void this.poll(), 1000);
     void this.poll();
+  }
+
+  /**
+   * A watch event: read a moment later. The game writes line by line and each write is an event; read at
+   * once, a burst of 20,000 lines was thousands of small reads, each an open, a stat and a close on the
+   * panel's one thread, while the console clients waited. The /ws batches go out once a frame anyway.
+   */
+  #soon(): void {
+    this.#soonTimer ??= setTimeout(() => {
+      this.#soonTimer = undefined;
+      void this.poll();
+    }, WATCH_COALESCE_MS);
   }
 
   /** Reads everything appended since the last read. Concurrent calls share one read and one follow-up. */
@@ -135,6 +150,7 @@ export class FileTail {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#soonTimer);
     try {
       this.#watcher?.close();
     } catch {

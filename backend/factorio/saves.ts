@@ -244,10 +244,21 @@ export class Saves {
     const target = inside(this.dir, name);
     this.assertNotCreating();
     if (existsSync(target)) throw new Conflict(`A save named ${name} already exists. Choose another name.`);
+    return await this.making(name, () => {
+      this.ensureDir();
+      return this.runCreate(name, target, extraArgs);
+    });
+  }
+
+  /**
+   * Runs `fn`, which makes the save `name` with a game run (--create, a scenario's --scenario2map), as the
+   * one save being made: another one meanwhile gets 409, as two game processes must not share the folders.
+   */
+  async making<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    this.assertNotCreating();
     this.creating = name;
     try {
-      this.ensureDir();
-      return await this.runCreate(name, target, extraArgs);
+      return await fn();
     } finally {
       this.creating = null;
       this.changed();

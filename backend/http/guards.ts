@@ -15,9 +15,9 @@ import { PANEL_MSG } from "../../shared/messages.ts";
 export const SESSION_COOKIE = "authentication";
 
 /** Sets clientAddress and secure (https as the browser sees it, also behind a trusted proxy). */
-export function clientInfo(config: Config): MiddlewareHandler<Env> {
+export function setClientInfo(config: Config): (c: Ctx) => void {
   const tls = config.httpsCert !== null;
-  return async (c, next) => {
+  return (c) => {
     let address = "unknown";
     try {
       address = getConnInfo(c).remote.address ?? "unknown";
@@ -33,18 +33,27 @@ export function clientInfo(config: Config): MiddlewareHandler<Env> {
     }
     c.set("clientAddress", address);
     c.set("secure", secure);
-    await next();
   };
 }
 
 /** Sets the session from the cookie or an API token; refuses a bad token or both at once. */
 export function loadSession(access: Access): MiddlewareHandler<Env> {
+  const load = sessionOrRefusal(access);
   return async (c, next) => {
+    const refused = load(c);
+    if (refused) return refused;
+    await next();
+    return undefined;
+  };
+}
+
+/** The work of loadSession: sets the session, or answers the refusal. */
+export function sessionOrRefusal(access: Access): (c: Ctx) => Response | null {
+  return (c) => {
     const resolved = access.resolve(getCookie(c, SESSION_COOKIE), c.req.header("authorization"), c.get("clientAddress"));
     if ("refuse" in resolved) return c.json(resolved.refuse.message, resolved.refuse.status);
     c.set("session", resolved.session);
-    await next();
-    return undefined;
+    return null;
   };
 }
 
@@ -84,7 +93,7 @@ export function authorize(route: Route, session: SessionInfo): string | null {
  * (a browser on an IP is not being rebound), localhost, this machine's names, and the hosts of
  * --allowed-origins. Behind a trusted reverse proxy the proxy chooses which names reach the panel.
  */
-export function hostAllowed(config: Config): MiddlewareHandler<Env> {
+export function hostRefusal(config: Config): (c: Ctx) => Response | null {
   const names = new Set(["localhost", config.bind.toLowerCase()]);
   try {
     const host = Deno.hostname().toLowerCase();
@@ -101,13 +110,14 @@ export function hostAllowed(config: Config): MiddlewareHandler<Env> {
       // checked at start-up
     }
   }
-  return async (c, next) => {
-    if (config.trustProxy) return await next();
+  const refusal = (c: Ctx): Response | null => {
+    if (config.trustProxy) return null;
     const header = c.req.header("host") ?? "";
     const host = hostName(header);
-    if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) return await next();
+    if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) return null;
     return c.json(PANEL_MSG.unknownHost(host, header.trim()), 421);
   };
+  return refusal;
 }
 
 /** The host name of a Host header, lower-case, without port or IPv6 brackets; null when malformed. */

@@ -21,6 +21,8 @@ export function playerHistoryRoutes(ctx: AppContext): Route[] {
       handler: (c) => {
         const q = (c.req.query("q") ?? "").trim();
         if (q.length > QUERY_MAX) throw new Invalid(`The search text must be at most ${QUERY_MAX} characters.`);
+        // Chat lines still waiting for their batch are written first: a search sees every line shown.
+        ctx.playerHistory.flush();
         return c.json(store.searchChat(q));
       },
     },

@@ -11,6 +11,8 @@ import { completeForExchange } from "../factorio/world/complete.ts";
 import { Invalid, Locked } from "../errors.ts";
 
 import { listScenarios } from "../factorio/world/scenarios.ts";
+import { scenarioToSave } from "../factorio/world/scenario2map.ts";
+import { saveFileName } from "../factorio/paths.ts";
 import { LOAD_LATEST } from "../../shared/api.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import { parseStartRequest } from "./server.ts";
@@ -40,6 +42,15 @@ export function worldRoutes(ctx: AppContext): Route[] {
     gameVersion: () => game.version(),
     timeoutMs: ctx.config.saveCreateTimeout * 1000,
   });
+
+  /** The scenario a request names, checked against the list the page shows. */
+  async function knownScenario(name: unknown): Promise<string> {
+    const scenarios = await listScenarios(paths, live);
+    if (typeof name !== "string" || !scenarios.some((s) => s.name === name)) {
+      throw new Invalid(`name must be one of the scenarios: ${scenarios.map((s) => s.name).join(", ")}`);
+    }
+    return name;
+  }
 
   return [
     {
@@ -97,15 +108,28 @@ export function worldRoutes(ctx: AppContext): Route[] {
       handler: async (c) => {
         if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
         const body = await readObject(c);
-        const scenarios = await listScenarios(paths, live);
-        if (typeof body.name !== "string" || !scenarios.some((s) => s.name === body.name)) {
-          throw new Invalid(`name must be one of the scenarios: ${scenarios.map((s) => s.name).join(", ")}`);
-        }
-        const request = { ...parseStartRequest({ ...body, savefile: LOAD_LATEST }), scenario: body.name };
+        const scenario = await knownScenario(body.name);
+        const request = { ...parseStartRequest({ ...body, savefile: LOAD_LATEST }), scenario };
         ctx.log.info("Start on a scenario requested", { user: sessionOf(c).user.username, scenario: body.name, port: request.port });
         const { status, message } = await ctx.gameOps.run("start", () => ctx.game.start(request));
         // The game's own start message would name "Load Latest"; the scenario is what was started.
         return c.json(status === 200 ? `Server started on the scenario ${body.name}, port ${request.port}.` : message, status as 200 | 202);
+      },
+    },
+    {
+      // {"name": scenario, "save": save name, "overwrite"?: true}: the game's --scenario2map, the map moved
+      // to saves/<save>.zip (see world/scenario2map.ts).
+      method: "POST",
+      path: "/api/world/scenarios/save",
+      requiresStopped: "creating a save from a scenario",
+      handler: async (c) => {
+        const body = await readObject(c);
+        const scenario = await knownScenario(body.name);
+        if (body.overwrite !== undefined && typeof body.overwrite !== "boolean") throw new Invalid("overwrite must be true or false");
+        const save = saveFileName(body.save ?? scenario.split("/").pop(), { what: "Save name", creating: true });
+        ctx.log.info("Save from a scenario requested", { user: sessionOf(c).user.username, scenario, save });
+        const options = { savesDir: paths.saves, modsDir: paths.mods, run: (args: string[]) => generator.runGame(args), log: ctx.log };
+        return c.json(await ctx.saves.making(save, () => scenarioToSave(options, scenario, save, body.overwrite === true)));
       },
     },
     {

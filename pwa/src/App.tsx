@@ -33,6 +33,7 @@ const Schedules = lazy(() => import("./pages/Schedules/Schedules.tsx"));
 const PlayerHistory = lazy(() => import("./pages/PlayerHistory/PlayerHistory.tsx"));
 const Activity = lazy(() => import("./pages/Activity/Activity.tsx"));
 const Account = lazy(() => import("./pages/Account/Account.tsx"));
+const Import = lazy(() => import("./pages/Import/Import.tsx"));
 
 function Loading() {
   return (
@@ -60,6 +61,7 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/account", element: <Account /> },
   { path: "/notifications", element: <Notifications /> },
   { path: "/help", element: <Help /> },
+  { path: "/import", element: <Import /> },
 ];
 
 export function AppRoutes() {

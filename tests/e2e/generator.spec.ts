@@ -4,7 +4,9 @@
 // generator at phone and desktop width go to test-results/generator-*.png.
 
 import { join } from "node:path";
+import { chmodSync, renameSync, writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, test } from "./game-fixtures.ts";
 
 // The game runs several times per test: waits are generous, so a loaded machine does not fail them.
@@ -86,12 +88,65 @@ test("start the server on a scenario from the Saves page", async ({ page, gamePo
   test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
   await openSignedIn(page, "/saves");
   const form = page.getByRole("form", { name: "Start on a scenario" });
-  await expect(form.getByLabel("Scenario")).toHaveText(/freeplay/);
+  await expect(form.getByLabel("Scenario")).toHaveText(/base\/freeplay/);
   await form.getByLabel("IP").fill("127.0.0.1");
   await form.getByLabel("Port").fill(String(gamePort));
   await form.getByRole("button", { name: "Start server on scenario" }).click();
-  await expect(flash(page, `Server started on the scenario freeplay, port ${gamePort}.`)).toBeVisible({ timeout: 90_000 });
+  await expect(flash(page, `Server started on the scenario base/freeplay, port ${gamePort}.`)).toBeVisible({ timeout: 90_000 });
   await page.screenshot({ path: join(ROOT, "test-results/scenarios-desktop.png"), fullPage: true });
   await page.goto("/");
   await expect(page.getByTestId("server-state")).toHaveText("Running");
 });
+
+for (const [label, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+  test(`a scenario becomes a save at ${label} width: name asked, progress, the save listed; a taken name is replaced only when asked`, async ({ page, factorio }) => {
+    test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
+    await page.setViewportSize(viewport);
+    await openSignedIn(page, "/saves");
+    const form = page.getByRole("form", { name: "Start on a scenario" });
+    await expect(form.getByLabel("Scenario")).toHaveText(/base\/freeplay/);
+    await form.getByRole("button", { name: "Create save" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create a save from base/freeplay" });
+    await expect(dialog.getByLabel("Save name")).toHaveValue("freeplay");
+    await dialog.getByLabel("Save name").fill(`Arena ${label}`);
+    await page.screenshot({ path: join(ROOT, `test-results/scenario-save-${label}.png`), fullPage: false });
+    // The dialog: no serious or critical axe finding; on a phone, its buttons and its input box (the field,
+    // not the bare <input> inside it) are 44 px tall.
+    const axe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    if (label === "phone") {
+      for (const control of [...await dialog.getByRole("button").all(), dialog.locator(".MuiInputBase-root")]) {
+        expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(43.5);
+      }
+    }
+    await dialog.getByRole("button", { name: "Create save" }).click();
+    await expect(flash(page, `Save Arena ${label}.zip created from the scenario base/freeplay.`)).toBeVisible({ timeout: 90_000 });
+    await expect(dialog).toBeHidden();
+    // A table on a desktop, a list on a phone: the new save's name is in it either way.
+    await expect(page.getByRole("region", { name: "Saves" }).getByText(`Arena ${label}.zip`, { exact: true })).toBeVisible();
+    expect((await readSave(join(factorio.dir, "saves", `Arena ${label}.zip`))).state.scenario).toBe("base/freeplay");
+
+    // The same name again: the panel says it is taken, and replaces it only when asked.
+    await form.getByRole("button", { name: "Create save" }).click();
+    await dialog.getByLabel("Save name").fill(`Arena ${label}`);
+    await dialog.getByRole("button", { name: "Create save" }).click();
+    await expect(dialog.getByText(`A save named Arena ${label}.zip already exists.`, { exact: false })).toBeVisible({ timeout: 90_000 });
+    await page.screenshot({ path: join(ROOT, `test-results/scenario-save-taken-${label}.png`), fullPage: false });
+    await dialog.getByRole("button", { name: "Replace it" }).click();
+    await expect(flash(page, `Save Arena ${label}.zip created from the scenario base/freeplay.`)).toBeVisible({ timeout: 90_000 });
+    await expect(dialog).toBeHidden();
+    await page.screenshot({ path: join(ROOT, `test-results/scenario-save-done-${label}.png`), fullPage: true });
+
+    // A game that takes its time: the dialog shows that it works, and cannot be closed meanwhile.
+    renameSync(factorio.binary, factorio.binary + ".real");
+    writeFileSync(factorio.binary, `#!/bin/sh\nFAKE_FACTORIO_STARTUP_MS=4000 exec "$0.real" "$@"\n`);
+    chmodSync(factorio.binary, 0o755);
+    await form.getByRole("button", { name: "Create save" }).click();
+    await dialog.getByLabel("Save name").fill(`Slow ${label}`);
+    await dialog.getByRole("button", { name: "Create save" }).click();
+    await expect(dialog.getByRole("status").getByText("The game is making the map…")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeDisabled();
+    await page.screenshot({ path: join(ROOT, `test-results/scenario-save-progress-${label}.png`), fullPage: false });
+    await expect(flash(page, `Save Slow ${label}.zip created from the scenario base/freeplay.`)).toBeVisible({ timeout: 90_000 });
+  });
+}

@@ -9,10 +9,19 @@
 //                                   version, listing the enabled mods), prints the game's create lines
 //   --start-server FILE             hosts a map (FILE, FILE.zip, or a name in <write-data>/saves)
 //   --start-server-load-latest      hosts the newest save in <write-data>/saves
-//   --start-server-load-scenario [MOD/]NAME   hosts a new map from a scenario (<write-data>/scenarios/NAME,
-//                                   data/base/scenarios/NAME, or a mod's scenarios/NAME); when it saves, the
-//                                   simulator writes <saves>/NAME.zip (where the real game puts it is not
-//                                   documented; a panel must not depend on it)
+//   --start-server-load-scenario [MOD/]NAME   hosts a new map from a scenario (NAME: <write-data>/scenarios/NAME
+//                                   only; MOD/NAME: an enabled mod's scenarios/NAME, e.g. base/freeplay in
+//                                   data/base); /server-save and the save on quit write <saves>/NAME.zip. For a
+//                                   scenario of the user's folder that is where the game puts it (public setups
+//                                   load it back from there: goofball222/factorio's Docker entrypoint starts
+//                                   saves/<scenario>.zip after a first scenario run; FactorioScenarioMultiplayerSpawn
+//                                   issue #43 finds saves/<scenario>.zip). For a mod's scenario no source was
+//                                   found; the simulator uses NAME, and the panel depends on neither: it runs a
+//                                   scenario start as "Load Latest". Timed autosaves are not simulated.
+//   --scenario2map [MOD/]NAME, -m   a new map from the scenario (looked up as above, with the mods of
+//                                   --mod-directory), written to <write-data>/saves/NAME.zip, or for a mod's
+//                                   scenario to saves/MOD/NAME.zip (a sub-folder), then exits; an unknown
+//                                   scenario is an error and a non-zero exit, nothing written
 //     --bind ADDR[:PORT] --port N   UDP game socket (default 0.0.0.0:34197); a taken port fails like the game
 //     --rcon-port N | --rcon-bind ADDR:PORT, --rcon-password PW    Source RCON (auth, multi-packet replies)
 //     --server-settings FILE        read (max_players, auto_pause); unreadable -> error exit
@@ -77,7 +86,7 @@ const VALUE_FLAGS = new Set([
   "--use-server-whitelist", "--server-banlist", "--use-authserver-bans", "--console-log", "--mod-directory",
   "--config", "-c", "--map-gen-settings", "--map-settings", "--map-gen-seed", "--preset", "--server-id",
   "--executable-path", "--fake-crash-after", "--generate-map-preview", "--map-preview-size", "--map-preview-planet",
-  "--map-preview-scale",
+  "--map-preview-scale", "--scenario2map", "-m",
 ]);
 const BOOL_FLAGS = new Set(["--start-server-load-latest", "--version", "-v", "--help", "-h", "--no-log-rotation", "--dump-data"]);
 
@@ -112,7 +121,7 @@ function parseArgs(argv: string[]): Map<string, string> {
     else if (VALUE_FLAGS.has(name)) {
       value ??= argv[++i];
       if (value === undefined) fail(`Error: the required argument for option '${name}' is missing`);
-      flags.set(name === "-c" ? "--config" : name, value);
+      flags.set(name === "-c" ? "--config" : name === "-m" ? "--scenario2map" : name, value);
     } else fail(`Error: unrecognised option '${name}'`);
   }
   return flags;
@@ -183,8 +192,12 @@ function preamble(argv: string[], paths: Paths): void {
   out.engine("Running in headless mode");
 }
 
+function modDirOf(flags: Map<string, string>, paths: Paths): string {
+  return flags.get("--mod-directory") ?? join(paths.writeData, "mods");
+}
+
 async function loadMods(flags: Map<string, string>, paths: Paths) {
-  const modDir = flags.get("--mod-directory") ?? join(paths.writeData, "mods");
+  const modDir = modDirOf(flags, paths);
   let mods;
   try {
     mods = await enabledMods(modDir, paths.readData);
@@ -261,6 +274,37 @@ function worldSettings(flags: Map<string, string>, mods: HeaderMod[]) {
     out.close();
     Deno.exit(1);
   }
+}
+
+/**
+ * --scenario2map [MOD/]NAME: a new map from the scenario, saved where the game puts it (public scripts
+ * calling the game, e.g. factorio-test-cli's docs and test runners, read it back from there):
+ * <write-data>/saves/NAME.zip, or saves/MOD/NAME.zip for a mod's scenario. The save keeps the scenario's
+ * name in its state, so tests can tell which scenario it came from.
+ */
+async function scenarioToMap(name: string, flags: Map<string, string>, paths: Paths): Promise<never> {
+  const mods = await loadMods(flags, paths);
+  const dir = await findScenario(name, paths, mods, modDirOf(flags, paths));
+  if (!dir) {
+    out.engine(`Error Main.cpp:1123: Scenario ${name} not found.`);
+    out.engine("Goodbye");
+    out.close();
+    Deno.exit(1);
+  }
+  const slash = name.indexOf("/");
+  const path = slash < 0
+    ? join(paths.writeData, "saves", `${name}.zip`)
+    : join(paths.writeData, "saves", name.slice(0, slash), `${name.slice(slash + 1)}.zip`);
+  out.engine(`Loading scenario ${name} (${dir}).`);
+  await sleep(STARTUP_MS * 0.3);
+  mkdirSync(dirname(path), { recursive: true });
+  out.engine(`Info MainLoop.cpp:437: Saving map as ${path}`);
+  const seed = Math.floor(Math.random() * 2 ** 32);
+  await writeSave(path, { version: VERSION, build: BUILD, mods, state: { tick: 0, players: [], seed, scenario: name } });
+  out.engine("Info MainLoop.cpp:448: Saving progress: 100.000000%");
+  out.engine("Goodbye");
+  out.close();
+  Deno.exit(0);
 }
 
 /** --generate-map-preview: loads the mods, renders the map picture, exits. */
@@ -372,7 +416,7 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
   let loaded: { state: SaveState; levelBytes: number };
   if (scenario !== undefined) {
     // A new map from the scenario; the simulator keeps it as <saves>/<scenario name>.zip when it saves.
-    const dir = findScenario(scenario, paths, mods);
+    const dir = await findScenario(scenario, paths, mods, modDirOf(flags, paths));
     if (!dir) initFailed(`Scenario ${scenario} not found.`);
     savePath = join(savesDir, `${scenario.split("/").pop()}.zip`);
     loaded = { state: { tick: 0, players: [], seed: Math.floor(Math.random() * 2 ** 32), scenario }, levelBytes: 0 };
@@ -470,7 +514,8 @@ async function main(argv: string[]): Promise<void> {
   const hosting = flags.has("--start-server") || flags.has("--start-server-load-latest") || flags.has("--start-server-load-scenario");
   const previewing = flags.get("--generate-map-preview");
   const dumping = flags.has("--dump-data");
-  if (!creating && !hosting && !previewing && !dumping) {
+  const converting = flags.get("--scenario2map");
+  if (!creating && !hosting && !previewing && !dumping && !converting) {
     fail("Error: the headless server needs --create, --start-server or --start-server-load-latest");
   }
   out.openGameLog(paths.writeData);
@@ -478,6 +523,7 @@ async function main(argv: string[]): Promise<void> {
   preamble(argv, paths);
   if (creating) await create(creating, flags, paths);
   if (previewing) await preview(previewing, flags, paths);
+  if (converting) await scenarioToMap(converting, flags, paths);
   if (dumping) {
     const mods = await loadMods(flags, paths);
     const path = writeDataDump(paths.writeData, VERSION, mods);

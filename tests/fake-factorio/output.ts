@@ -24,6 +24,8 @@ export class Output {
   readonly t0 = performance.now();
   #logFd: number | null = null;
   #consoleLog: string | null = null;
+  /** The console log, opened at its first line and kept open, as the game does (not reopened per line). */
+  #consoleFile: Deno.FsFile | null = null;
 
   /** Starts factorio-current.log in `writeData`, keeping the previous run's as factorio-previous.log. */
   openGameLog(writeData: string): void {
@@ -38,6 +40,8 @@ export class Output {
 
   setConsoleLog(path: string | null): void {
     this.#consoleLog = path;
+    this.#consoleFile?.close();
+    this.#consoleFile = null;
   }
 
   seconds(): string {
@@ -68,9 +72,12 @@ export class Output {
     this.#stdout(line);
     if (this.#consoleLog) {
       try {
-        // Deno.writeTextFileSync honours the umask like the game's own file writes (node:fs's append in
-        // Deno does not: it leaves 0666).
-        Deno.writeTextFileSync(this.#consoleLog, line, { append: true });
+        // Deno.openSync honours the umask like the game's own file writes (node:fs's append in Deno does
+        // not: it leaves 0666).
+        this.#consoleFile ??= Deno.openSync(this.#consoleLog, { append: true, create: true });
+        const bytes = new TextEncoder().encode(line);
+        let off = 0;
+        while (off < bytes.length) off += this.#consoleFile.writeSync(bytes.subarray(off));
       } catch {
         // a console log that cannot be written is not fatal for the game
       }
@@ -78,6 +85,8 @@ export class Output {
   }
 
   close(): void {
+    this.#consoleFile?.close();
+    this.#consoleFile = null;
     if (this.#logFd !== null) closeSync(this.#logFd);
     this.#logFd = null;
   }

@@ -11,11 +11,12 @@
 // The preset and planet data below are the simulator's own, in the shape of the game's prototypes: the
 // preset names and the planets' control names are the game's, the numbers are plausible, not copied.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { crc32 } from "../../backend/factorio/world/exchange.ts";
 import type { HeaderMod } from "./savefile.ts";
+import { ZipReader } from "../../backend/factorio/zip.ts";
 
 const NAUVIS_2X = ["coal", "stone", "copper-ore", "iron-ore", "uranium-ore", "crude-oil", "water", "trees", "enemy-base", "rocks", "starting_area_moisture", "nauvis_cliff"];
 const NAUVIS_1X = ["coal", "stone", "copper-ore", "iron-ore", "uranium-ore", "crude-oil", "trees", "enemy-base"];
@@ -99,20 +100,49 @@ export function writeDataDump(writeData: string, version: string, mods: HeaderMo
   return path;
 }
 
-/** Where a scenario "[mod/]name" is: the user's scenarios, a built-in mod's, or an enabled mod zip's. */
-export function findScenario(name: string, paths: { readData: string; writeData: string }, mods: HeaderMod[]): string | null {
-  const [mod, scenario] = name.includes("/") ? name.split("/", 2) : [null, name];
-  if (mod === null) {
-    for (const dir of [join(paths.writeData, "scenarios", scenario), join(paths.readData, "base", "scenarios", scenario)]) {
-      if (existsSync(dir)) return dir;
-    }
-    return null;
+/**
+ * Where a scenario "[mod/]name" is, looked up as the game's --help says: without a mod, only in the top-level
+ * <write-data>/scenarios directory; with one (an enabled mod), in that mod: a built-in mod's
+ * data/<mod>/scenarios/<name>, an unpacked mod folder's scenarios/<name>, or a mod zip's
+ * <top>/scenarios/<name>/. The game's own scenarios are therefore "base/freeplay", never "freeplay".
+ */
+export async function findScenario(
+  name: string,
+  paths: { readData: string; writeData: string },
+  mods: HeaderMod[],
+  modDir: string,
+): Promise<string | null> {
+  const slash = name.indexOf("/");
+  if (slash < 0) {
+    const dir = join(paths.writeData, "scenarios", name);
+    return existsSync(dir) && statSync(dir).isDirectory() ? dir : null;
   }
-  if (!mods.some((m) => m.name === mod)) return null;
+  const mod = name.slice(0, slash);
+  const scenario = name.slice(slash + 1);
+  if (scenario === "" || scenario.includes("/") || !mods.some((m) => m.name === mod)) return null;
   const builtIn = join(paths.readData, mod, "scenarios", scenario);
   if (existsSync(builtIn)) return builtIn;
-  // A mod zip: the panel's tests only need to know it is there; the game would read it from the zip.
-  return `${mod}.zip:scenarios/${scenario}`;
+  if (!existsSync(modDir)) return null;
+  for (const file of readdirSync(modDir).sort()) {
+    if (file !== mod && !file.startsWith(`${mod}_`)) continue;
+    const path = join(modDir, file);
+    if (statSync(path).isDirectory()) {
+      if (existsSync(join(path, "scenarios", scenario))) return join(path, "scenarios", scenario);
+      continue;
+    }
+    if (!file.toLowerCase().endsWith(".zip")) continue;
+    const zip = await ZipReader.open(path);
+    try {
+      const inZip = (entry: string) => {
+        const parts = entry.split("/");
+        return parts.length > 3 && parts[1] === "scenarios" && parts[2] === scenario;
+      };
+      if (zip.entries.some((e) => inZip(e.name))) return `${path}:scenarios/${scenario}`;
+    } finally {
+      await zip.close();
+    }
+  }
+  return null;
 }
 
 export class SettingsError extends Error {}

@@ -23,7 +23,7 @@ export interface BackupPart {
  * Reads a file through one open handle: a save the game replaces (rename) while it is copied stays the
  * version that was opened, whole.
  */
-async function* readWhole(file: string, onSize: (n: number) => void): AsyncIterable<Uint8Array> {
+export async function* readWhole(file: string, onSize: (n: number) => void = () => {}): AsyncIterable<Uint8Array> {
   const fh = await open(file, "r");
   try {
     onSize((await fh.stat()).size);

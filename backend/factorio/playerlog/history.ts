@@ -16,6 +16,12 @@ import { PlayerLogStore } from "./store.ts";
 
 export const SAMPLE_EVERY_MS = 10 * 60_000;
 const CHAT_BATCH = 500;
+/**
+ * How long chat lines wait to be written with the ones after them. Every commit is an fsync on the
+ * panel's one thread: written after each read of the game's output, a burst of 20,000 lines spent most of
+ * its time in fsync while the console clients waited (bench/gamelog.mjs).
+ */
+const CHAT_FLUSH_MS = 250;
 
 export interface PlayerHistoryDeps {
   bus: EventBus;
@@ -75,7 +81,7 @@ export class PlayerHistory {
           // would cap it at a few hundred lines a second).
           this.#chat.push([now, p.name, p.message]);
           if (this.#chat.length >= CHAT_BATCH) this.flush();
-          else this.#flushTimer ??= setTimeout(() => this.flush(), 0);
+          else this.#flushTimer ??= setTimeout(() => this.flush(), CHAT_FLUSH_MS);
           return;
         case "join":
           this.flush();

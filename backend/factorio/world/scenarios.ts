@@ -1,7 +1,9 @@
 // The scenarios the game can start a server on (`--start-server-load-scenario [MOD/]NAME`): the user's own
-// (<factorio-dir>/scenarios/NAME), those of the game's built-in mods (data/base/scenarios/NAME, written
-// without a prefix for base; data/<mod>/scenarios/NAME as MOD/NAME) and those inside enabled mod zips
-// (<mod>/scenarios/NAME/ as MOD/NAME).
+// (<factorio-dir>/scenarios/NAME), those of the game's built-in mods (data/<mod>/scenarios/NAME as MOD/NAME,
+// so the game's own are base/freeplay, ...) and those inside enabled mod zips (<mod>/scenarios/NAME/ as
+// MOD/NAME). A name without a mod is looked for only in the top-level scenarios directory (the game's --help:
+// "If no mod is given, it is looked for in the top-level scenarios directory"; public scripts start
+// "--start-server-load-scenario base/freeplay"), which is why base's scenarios carry their prefix too.
 
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +27,7 @@ export async function listScenarios(paths: FactorioPaths, mods: ModDir): Promise
     if (!mod.enabled || mod.error !== null) continue;
     if (mod.built_in) {
       for (const name of dirs(join(paths.data, mod.name, "scenarios"))) {
-        out.push({ name: mod.name === "base" ? name : `${mod.name}/${name}`, source: mod.title });
+        out.push({ name: `${mod.name}/${name}`, source: mod.title });
       }
       continue;
     }

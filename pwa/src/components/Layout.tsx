@@ -1,5 +1,5 @@
-import { type MouseEvent, type ReactNode, useState } from "react";
-import { Link as RouterLink, NavLink, Outlet, useNavigate } from "react-router-dom";
+import { type MouseEvent, type ReactNode, useEffect, useState } from "react";
+import { Link as RouterLink, NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import {
   Alert,
   AppBar,
@@ -8,6 +8,7 @@ import {
   Divider,
   Drawer,
   IconButton,
+  Link,
   List,
   ListItemButton,
   ListItemIcon,
@@ -23,6 +24,7 @@ import LogoutIcon from "@mui/icons-material/Logout";
 import PrecisionManufacturingIcon from "@mui/icons-material/PrecisionManufacturing";
 import { useSnapshot } from "valtio";
 import { NAV_GROUPS } from "../nav.tsx";
+import { transferApi } from "../api/transfer.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { logout, session } from "../state/session.ts";
@@ -110,9 +112,25 @@ function Sidebar({ onLeave }: { onLeave: (e: MouseEvent, to: Leave) => void }) {
   );
 }
 
+/** Whether the first-run import is offered (a new panel): asked only while the generated password is in use. */
+function useImportOffered(ask: boolean): boolean {
+  const [offered, setOffered] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (!ask) return setOffered(false);
+    let live = true;
+    transferApi.status().then((s) => live && setOffered(s.available), () => {});
+    return () => {
+      live = false;
+    };
+  }, [ask, pathname]);
+  return offered;
+}
+
 /** After the first sign-in with the generated password: ask for one of the user's own. */
 function GeneratedPasswordPrompt({ onLeave }: { onLeave: (e: MouseEvent, to: Leave) => void }) {
   const { user } = useSnapshot(session);
+  const importOffered = useImportOffered(user?.generated_password === true && user.role === "admin");
   if (!user?.generated_password) return null;
   return (
     <Alert
@@ -132,6 +150,14 @@ function GeneratedPasswordPrompt({ onLeave }: { onLeave: (e: MouseEvent, to: Lea
       }
     >
       {PANEL_MSG.generatedPassword}
+      {importOffered && (
+        <Box sx={{ mt: 0.5 }}>
+          {"Moving from another panel? "}
+          <Link component={RouterLink} to="/import" onClick={(e: MouseEvent) => onLeave(e, "/import")} sx={{ display: "inline-block", py: 1.5 }}>
+            Import its users and settings
+          </Link>
+        </Box>
+      )}
     </Alert>
   );
 }

@@ -365,7 +365,7 @@ export default function Saves() {
         </Box>
       )}
       <SavesTable saves={saves} onDelete={setConfirm} onRefresh={load} />
-      <Scenarios onStarted={load} />
+      <Scenarios onStarted={load} onSaved={load} />
       <ConfirmDialog
         open={confirm !== null}
         title="Delete save"

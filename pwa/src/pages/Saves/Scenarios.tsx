@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Box, Button, CircularProgress, MenuItem, Stack, TextField, Typography } from "@mui/material";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
+import SaveIcon from "@mui/icons-material/Save";
 import { useSnapshot } from "valtio";
 import { Panel } from "../../components/Page.tsx";
 import { worldApi } from "../../api/world.ts";
@@ -9,9 +10,10 @@ import { server } from "../../state/server.ts";
 import { DEFAULT_BIND_IP, DEFAULT_GAME_PORT } from "../../../../shared/api.ts";
 import { validateStart } from "../../../../shared/validation.ts";
 import type { Scenario } from "../../../../shared/world.ts";
+import { ScenarioToSave } from "./ScenarioToSave.tsx";
 
-/** Start the server on a new map from a scenario of the game, of a mod, or of your own. */
-export function Scenarios({ onStarted }: { onStarted: () => void }) {
+/** Start the server on a new map from a scenario of the game, of a mod, or of your own, or make a save of one. */
+export function Scenarios({ onStarted, onSaved }: { onStarted: () => void; onSaved: () => void }) {
   const { status } = useSnapshot(server);
   const [scenarios, setScenarios] = useState<Scenario[] | null>(null);
   const [name, setName] = useState("");
@@ -19,12 +21,13 @@ export function Scenarios({ onStarted }: { onStarted: () => void }) {
   const [port, setPort] = useState(String(status?.port || DEFAULT_GAME_PORT));
   const [errors, setErrors] = useState<{ bindip?: string; port?: string }>({});
   const [busy, setBusy] = useState(false);
+  const [saving, setSaving] = useState(false);
   const gameUp = status !== null && status.status !== "stopped";
 
   useEffect(() => {
     worldApi.scenarios().then((list) => {
       setScenarios(list);
-      setName((n) => n || (list.find((s) => s.name === "freeplay") ?? list[0])?.name || "");
+      setName((n) => n || (list.find((s) => s.name === "base/freeplay") ?? list[0])?.name || "");
     }, () => setScenarios([]));
   }, []);
 
@@ -51,7 +54,8 @@ export function Scenarios({ onStarted }: { onStarted: () => void }) {
         : (
           <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Start on a scenario">
             <Typography variant="body2" color="text.secondary">
-              A new map from a scenario. A restart afterwards loads the newest save.
+              A new map from a scenario. A restart afterwards loads the newest save. Create save makes the map
+              without starting it; it then appears among the saves.
             </Typography>
             <TextField select size="small" label="Scenario" value={name} onChange={(e) => setName(e.target.value)} disabled={busy}>
               {scenarios.map((s) => <MenuItem key={s.name} value={s.name}>{s.name} · {s.source}</MenuItem>)}
@@ -60,13 +64,15 @@ export function Scenarios({ onStarted }: { onStarted: () => void }) {
               <TextField size="small" label="IP" value={bindip} onChange={(e) => setBindip(e.target.value)} error={!!errors.bindip} helperText={errors.bindip} disabled={busy} sx={{ flex: "1 1 160px" }} />
               <TextField size="small" label="Port" value={port} onChange={(e) => setPort(e.target.value)} error={!!errors.port} helperText={errors.port} disabled={busy} slotProps={{ htmlInput: { inputMode: "numeric" } }} sx={{ width: 120 }} />
             </Box>
-            <Box sx={{ display: "flex", gap: 1.5, alignItems: "center" }}>
+            <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }}>
               <Button type="submit" startIcon={<PlayArrowIcon />} disabled={busy || gameUp || !name}>Start server on scenario</Button>
+              <Button color="secondary" startIcon={<SaveIcon />} disabled={busy || gameUp || !name} onClick={() => setSaving(true)}>Create save</Button>
               {busy && <CircularProgress size={22} aria-label="Starting the server" />}
               {gameUp && <Typography variant="body2" color="text.secondary">The server is running.</Typography>}
             </Box>
           </Stack>
         )}
+      {saving && <ScenarioToSave scenario={name} onClose={() => setSaving(false)} onSaved={onSaved} />}
     </Panel>
   );
 }

@@ -1,0 +1,50 @@
+// The first-run import routes over the real API: offered only while the panel is new, and a bad archive
+// or folder changes nothing (no user, no leftover upload).
+
+import assert from "node:assert/strict";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { withPanel } from "../testing/harness.ts";
+import { TRANSFER_MSG } from "../../shared/transfer.ts";
+import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
+
+function archiveForm(bytes: Uint8Array): FormData {
+  const f = new FormData();
+  f.append("archive", new File([bytes as BlobPart], "panel-export.zip"));
+  return f;
+}
+
+Deno.test("a set-up panel does not offer the import: 409 on every import route, before the upload is read", withPanel(async (p) => {
+  const c = await p.login();
+  assert.deepEqual((await c.get("/api/import/status")).body, { available: false });
+  for (const path of ["/api/import/old-panel/preview", "/api/import/old-panel"]) {
+    const r = await c.post(path, { dir: "/nowhere" });
+    assert.deepEqual([r.status, r.body], [409, TRANSFER_MSG.notFresh], path);
+  }
+  const up = await c.request("POST", "/api/import/archive", { body: archiveForm(new Uint8Array(1000)) });
+  assert.deepEqual([up.status, up.body], [409, TRANSFER_MSG.notFresh]);
+}));
+
+Deno.test("a new panel: a bad folder or archive gets a clear 400 and changes nothing", withPanel(async (p) => {
+  // The first-start admin still has the generated password (what bootstrap leaves without PANEL_ADMIN_PASSWORD).
+  writeFileSync(join(p.dataDir, INITIAL_PASSWORD_FILE), "generated\n");
+  const c = await p.login();
+  assert.deepEqual((await c.get("/api/import/status")).body, { available: true });
+  const before = readdirSync(p.dataDir).sort();
+
+  const noDir = await c.post("/api/import/old-panel/preview", { dir: " " });
+  assert.deepEqual([noDir.status, noDir.body], [400, TRANSFER_MSG.dirRequired]);
+  const missing = await c.post("/api/import/old-panel", { dir: join(p.dataDir, "nowhere") });
+  assert.equal(missing.status, 400);
+  assert.match(missing.body, /^Nothing was imported\. Cannot read the old panel's configuration .*nowhere\/conf\.json/);
+
+  const junk = await c.request("POST", "/api/import/archive", { body: archiveForm(new TextEncoder().encode("not a zip at all".repeat(50))) });
+  assert.equal(junk.status, 400);
+  assert.match(junk.body, /^The archive cannot be imported: it is not a readable zip .*Nothing was changed\.$/);
+  const none = await c.request("POST", "/api/import/archive", { body: new FormData() });
+  assert.deepEqual([none.status, none.body], [400, TRANSFER_MSG.archiveRequired]);
+
+  assert.deepEqual((await c.get("/api/user/list")).body.map((u: { username: string }) => u.username), ["admin"]);
+  assert.deepEqual(readdirSync(p.dataDir).sort(), before, "no upload left behind");
+  assert.deepEqual((await c.get("/api/import/status")).body, { available: true });
+}));

@@ -1,0 +1,60 @@
+// The command-line side of export and import: `--export FILE` (writes, prints, exits), `--import FILE`
+// (checks the whole archive before the panel is built; with --dry-run prints the plan and exits; else
+// main.ts imports it before the first user would be created, then starts as usual).
+
+import { existsSync } from "node:fs";
+import type { Config } from "../config.ts";
+import type { AppContext } from "../context.ts";
+import { StartupError } from "../errors.ts";
+import { describeExport, ExportError, exportPanel } from "./export.ts";
+import { type OpenedArchive, openArchive } from "./archive.ts";
+import { ArchiveError } from "./format.ts";
+import { applyImport, describeImport, ImportRefused, planImport } from "./apply.ts";
+import { dryRunTarget } from "./dryrun.ts";
+
+/** `--export FILE`: the exit code. */
+export async function exportCommand(config: Config, file: string): Promise<number> {
+  try {
+    const m = await exportPanel(config, file, { secrets: config.exportSecrets, saves: config.exportSaves, backups: config.exportBackups });
+    console.log(describeExport(file, m).join("\n"));
+    return 0;
+  } catch (e) {
+    if (!(e instanceof ExportError) && !(e instanceof Deno.errors.NotFound) && !(e instanceof Deno.errors.PermissionDenied)) throw e;
+    console.error(`factorio-panel: nothing was exported. ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+/** Opens and checks `--import FILE`; an exit code when the panel must not start. */
+export async function openImport(config: Config, file: string): Promise<OpenedArchive | number> {
+  if (!existsSync(file)) {
+    console.error(`factorio-panel: nothing was imported. ${file} does not exist.`);
+    return 1;
+  }
+  let a: OpenedArchive;
+  try {
+    a = await openArchive(file);
+  } catch (e) {
+    if (!(e instanceof ArchiveError)) throw e;
+    console.error(`factorio-panel: nothing was imported. ${file}: ${e.message}`);
+    return 1;
+  }
+  if (config.dryRun) {
+    console.log(describeImport(a, planImport(dryRunTarget(config), a), true).join("\n"));
+    await a.close();
+    return 0;
+  }
+  return a;
+}
+
+/** Runs in createContext's beforeBootstrap: imports, prints what it did. */
+export async function importBeforeStart(ctx: AppContext, a: OpenedArchive): Promise<void> {
+  try {
+    console.log(describeImport(a, await applyImport(ctx, a, { merge: ctx.config.importMerge }), false).join("\n"));
+  } catch (e) {
+    if (e instanceof ImportRefused || e instanceof ArchiveError) throw new StartupError(`nothing was imported. ${e.message}`);
+    throw e;
+  } finally {
+    await a.close();
+  }
+}

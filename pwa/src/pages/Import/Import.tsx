@@ -1,0 +1,201 @@
+// The first-run import: a new panel takes over the old panel's folder on this machine (preview first) or
+// an archive made with `npm start -- --export FILE`. Offered only while the panel is new (the server
+// checks it on every request); linked from the first-start password notice.
+
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router-dom";
+import { Alert, Box, Button, LinearProgress, Stack, TextField, Typography } from "@mui/material";
+import UploadFileIcon from "@mui/icons-material/UploadFile";
+import { Page, Panel } from "../../components/Page.tsx";
+import { transferApi } from "../../api/transfer.ts";
+import { ApiError, type UploadProgress } from "../../api/client.ts";
+import { showFlash } from "../../state/flash.ts";
+import { session } from "../../state/session.ts";
+import { insetBox } from "../../theme.ts";
+import { type ImportResult, TRANSFER_MSG } from "../../../../shared/transfer.ts";
+
+function Lines({ lines, label }: { lines: string[]; label: string }) {
+  return (
+    <Box component="pre" aria-label={label} sx={{ ...insetBox, m: 0, p: 1.5, whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: "0.85rem" }}>
+      {lines.join("\n")}
+    </Box>
+  );
+}
+
+function OldPanel({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolean) => void; onDone: (r: ImportResult) => void }) {
+  const [dir, setDir] = useState("");
+  const [error, setError] = useState<string>();
+  const [preview, setPreview] = useState<ImportResult | null>(null);
+
+  async function run(action: "preview" | "import") {
+    if (dir.trim() === "") return setError(TRANSFER_MSG.dirRequired);
+    setError(undefined);
+    setBusy(true);
+    try {
+      if (action === "preview") setPreview(await transferApi.previewOldPanel(dir.trim()));
+      else onDone(await transferApi.importOldPanel(dir.trim()));
+    } catch {
+      // the client flashed the server's message
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Panel title="From the old panel on this machine">
+      <Stack component="form" spacing={2} noValidate aria-label="Import from the old panel" onSubmit={(e: FormEvent) => (e.preventDefault(), run("preview"))}>
+        <Typography variant="body2" color="text.secondary">
+          The folder of factorio-server-manager that holds its conf.json. Users keep their passwords; mod packs and the mod
+          portal login come along. You see what would be imported before anything changes.
+        </Typography>
+        <TextField
+          label="Folder of the old panel"
+          placeholder="/opt/factorio-server-manager"
+          value={dir}
+          onChange={(e) => {
+            setDir(e.target.value);
+            setPreview(null);
+          }}
+          error={!!error}
+          helperText={error}
+          fullWidth
+        />
+        {preview && <Lines lines={preview.lines} label="What would be imported" />}
+        <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
+          <Button type="submit" color={preview ? "secondary" : "primary"} disabled={busy}>Preview</Button>
+          {preview && <Button onClick={() => run("import")} disabled={busy}>Import</Button>}
+        </Box>
+      </Stack>
+    </Panel>
+  );
+}
+
+function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolean) => void; onDone: (r: ImportResult) => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string>();
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const abort = useRef<() => void>(undefined);
+  useEffect(() => () => abort.current?.(), []);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!file) return setError(TRANSFER_MSG.archiveRequired);
+    setError(undefined);
+    setBusy(true);
+    setProgress({ loaded: 0, total: file.size });
+    const job = transferApi.importArchive(file, setProgress);
+    abort.current = job.abort;
+    try {
+      onDone(await job.promise);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 0) showFlash(err.message, "error");
+    } finally {
+      abort.current = undefined;
+      setProgress(null);
+      setBusy(false);
+    }
+  }
+
+  const percent = progress && progress.total > 0 ? Math.min(100, (progress.loaded / progress.total) * 100) : 0;
+  return (
+    <Panel title="From an export archive">
+      <Stack component="form" spacing={2} noValidate aria-label="Import an export archive" onSubmit={submit}>
+        <Typography variant="body2" color="text.secondary">
+          {"An archive made on the old host with "}
+          <Box component="code" sx={{ whiteSpace: "nowrap", fontSize: "0.9em" }}>npm start -- --export FILE</Box>
+          {". It is checked whole before anything is imported."}
+        </Typography>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
+          <Button component="label" color="secondary" startIcon={<UploadFileIcon />} disabled={busy}>
+            Choose file
+            <input
+              type="file"
+              name="archive"
+              accept=".zip,application/zip"
+              hidden
+              aria-label="Export archive"
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                setError(undefined);
+              }}
+            />
+          </Button>
+          <Typography variant="body2" color={file ? "text.primary" : "text.secondary"} sx={{ wordBreak: "break-all", flex: "1 1 10rem" }}>
+            {file ? file.name : "No file chosen"}
+          </Typography>
+        </Box>
+        {error && <Typography color="error" variant="body2" role="alert">{error}</Typography>}
+        {progress && (
+          <Box>
+            <LinearProgress variant={percent < 100 ? "determinate" : "indeterminate"} value={Math.floor(percent)} aria-label="Import progress" sx={{ height: 10, borderRadius: 1 }} />
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              {percent < 100 ? `Uploading: ${percent.toFixed(0)} %` : "Checking and importing…"}
+            </Typography>
+          </Box>
+        )}
+        <Box>
+          <Button type="submit" disabled={busy}>Import</Button>
+        </Box>
+      </Stack>
+    </Panel>
+  );
+}
+
+function Result({ result }: { result: ImportResult }) {
+  const navigate = useNavigate();
+  // The generated-password notice goes: the admin's password is the imported one, or still the generated one.
+  useEffect(() => {
+    if (result.admin_password_replaced && session.user) session.user = { ...session.user, generated_password: undefined };
+  }, [result]);
+  return (
+    <Panel title="Imported">
+      <Stack spacing={2}>
+        <Lines lines={result.lines} label="What was imported" />
+        {result.passwords.length > 0 && (
+          <Alert severity="warning" variant="outlined" data-testid="new-passwords">
+            <Typography sx={{ mb: 1 }}>
+              The archive has no passwords, so these users got new ones. They are shown only now: give each user theirs; they
+              can change it under Account.
+            </Typography>
+            <Box component="ul" sx={{ m: 0, pl: 2.5, fontFamily: "monospace" }}>
+              {result.passwords.map((p) => <li key={p.username}>{`${p.username}: ${p.password}`}</li>)}
+            </Box>
+          </Alert>
+        )}
+        {result.admin_password_replaced && (
+          <Alert severity="info" variant="outlined">
+            The admin account now has the old panel's password: sign in with it from now on.
+          </Alert>
+        )}
+        <Box><Button onClick={() => navigate("/")}>Go to Controls</Button></Box>
+      </Stack>
+    </Panel>
+  );
+}
+
+export default function Import() {
+  const [available, setAvailable] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  useEffect(() => {
+    transferApi.status().then((s) => setAvailable(s.available), () => setAvailable(false));
+  }, []);
+
+  return (
+    <Page title="Import from another panel">
+      {result
+        ? <Result result={result} />
+        : available === false
+        ? <Alert severity="info" variant="outlined">{TRANSFER_MSG.notFresh}</Alert>
+        : available && (
+          <>
+            <Typography color="text.secondary">
+              This panel is new. Bring over the users, settings, schedules and mod packs of the panel you used before.
+            </Typography>
+            <OldPanel busy={busy} setBusy={setBusy} onDone={setResult} />
+            <Archive busy={busy} setBusy={setBusy} onDone={setResult} />
+          </>
+        )}
+    </Page>
+  );
+}
