@@ -1,11 +1,19 @@
 // A phone on a slow network, cold (no cache, no service worker): Chromium with 4x CPU throttling and
 // DevTools' "Fast 3G" (562.5 ms latency, 1.44 Mbit/s down, 675 kbit/s up), via CDP. Measures
-//   - navigation to /login until the sign-in form is visible, and until it is usable (the app's own form,
-//     after the scripts ran);
-//   - from clicking Sign In until the Controls content (the Start Server form) shows;
+//   - navigation to /login until the sign-in form is visible, and the browser's first contentful paint;
+//   - until the form is usable: a click on Sign In with the fields filled sends the sign-in and leads to
+//     the signed-in app (every run goes on to prove it). For the panel that is the pre-rendered form's own
+//     small script having run (#login-shell[data-ready], pages/Login/shell.ts), or the app's form;
+//   - from the click on Sign In (the event, in the page) until a frame with the Controls content (the Start
+//     Server form), twice: clicking as
+//     soon as the form is usable (a visitor whose password manager fills it at once: the app may still be
+//     arriving, and this waits for it), and clicking once the page has loaded (a visitor who types: the
+//     app took over meanwhile);
 //   - the JS bytes (as sent, compressed) that arrived before the form was usable;
 // beside a minimal single-page app doing the same steps (bench/login-reference/), in the same run,
-// alternated, median of 5.   node bench/login.mjs [runs]   (after npm run build)
+// alternated, median of 5. The Controls content is found by a CSS selector, not an ARIA role query: the
+// role query runs in the page and costs the panel's larger page more of the throttled CPU than the
+// reference's.   node bench/login.mjs [runs]   (after npm run build)
 
 import { spawn } from "node:child_process";
 import { chromium } from "playwright-core";
@@ -27,7 +35,9 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 
-async function measure(url, { usable, content }) {
+const CONTROLS = 'form[aria-label="Start Server"]';
+
+async function measure(url, { usable, loaded }) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: "block" });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -50,30 +60,50 @@ async function measure(url, { usable, content }) {
   await usable(page);
   const ready = Date.now() - t0;
   counting = false;
+  const paint = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN);
+  if (loaded) await loaded(page);
   await page.locator('input[name="username"]').fill("admin");
   await page.locator('input[name="password"]').fill("bench-password");
-  const t1 = Date.now();
+  // Timed in the page, from the click event to the first frame with the Controls content, so Playwright's
+  // own checks before it clicks (run on the throttled CPU) count for neither side.
+  await page.evaluate((selector) => {
+    addEventListener("click", () => (window.__clickAt ??= performance.now()), { capture: true });
+    const check = () => {
+      if (document.querySelector(selector)) window.__shownAt = performance.now();
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }, CONTROLS);
   await page.getByRole("button", { name: "Sign In" }).click();
-  await content(page);
-  const signIn = Date.now() - t1;
+  await page.locator(CONTROLS).waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => window.__shownAt !== undefined, null, { timeout: 60_000 });
+  const signIn = await page.evaluate(() => window.__shownAt - window.__clickAt);
   await context.close();
-  return { visible, ready, signIn, jsKiB: jsBytes / 1024 };
+  return { visible, paint, ready, signIn, jsKiB: jsBytes / 1024 };
 }
 
 const panel = await startPanel();
 const reference = await startReference();
-const results = { panel: [], reference: [] };
+const results = { panel: [], panelLoaded: [], reference: [] };
+// The panel's form is usable once its own small script ran, or (no pre-rendered page) the app's form is up.
+const panelUsable = (page) =>
+  page.waitForFunction(
+    () => document.querySelector("#login-shell[data-ready]") || (!document.getElementById("login-shell") && document.querySelector('#root input[name="username"]')),
+    null,
+    { timeout: 60_000 },
+  );
 try {
   for (let i = 0; i < RUNS; i++) {
-    results.panel.push(await measure(panel.url, {
-      // The app's own form replaced the pre-rendered copy.
-      usable: (page) => page.waitForFunction(() => !document.getElementById("login-shell") && document.querySelector('#root input[name="username"]'), null, { timeout: 60_000 }),
-      content: (page) => page.getByRole("form", { name: "Start Server" }).waitFor({ timeout: 60_000 }),
+    results.panel.push(await measure(panel.url, { usable: panelUsable }));
+    results.panelLoaded.push(await measure(panel.url, {
+      usable: panelUsable,
+      // The app took over the form and everything the page asked for has arrived.
+      loaded: async (page) => {
+        await page.waitForFunction(() => !document.getElementById("login-shell") && document.readyState === "complete", null, { timeout: 60_000 });
+        await page.waitForLoadState("networkidle");
+      },
     }));
-    results.reference.push(await measure(reference.url, {
-      usable: async () => {},
-      content: (page) => page.getByRole("form", { name: "Start Server" }).waitFor({ timeout: 60_000 }),
-    }));
+    results.reference.push(await measure(reference.url, { usable: async () => {} }));
   }
 } finally {
   await browser.close();
@@ -81,10 +111,12 @@ try {
   reference.child.kill("SIGTERM");
 }
 const m = (who, key) => median(results[who].map((r) => r[key]));
-const line = (what, key, target, unit = "ms") =>
-  console.log(`${what}: panel ${m("panel", key).toFixed(0)} ${unit}, minimal SPA ${m("reference", key).toFixed(0)} ${unit}, ratio ${(m("panel", key) / m("reference", key)).toFixed(2)}${target}`);
+const line = (what, key, target, unit = "ms", who = "panel") =>
+  console.log(`${what}: panel ${m(who, key).toFixed(0)} ${unit}, minimal SPA ${m("reference", key).toFixed(0)} ${unit}, ratio ${(m(who, key) / m("reference", key)).toFixed(2)}${target}`);
 console.log(`cold /login, 4x CPU throttling + Fast 3G, 390x844, median of ${RUNS}:`);
 line("sign-in form visible", "visible", " (target <= 1500 ms)");
-line("sign-in form usable (the app's form)", "ready", "");
-line("sign in -> Controls content", "signIn", " (target <= 1200 ms)");
+line("first contentful paint (the browser's own)", "paint", "");
+line("sign-in form usable (a click on Sign In signs in)", "ready", "");
+line("sign in -> Controls content, clicking once the page has loaded", "signIn", " (target <= 1200 ms)", "ms", "panelLoaded");
+line("sign in -> Controls content, clicking as soon as the form is usable", "signIn", "");
 line("JS received before the form was usable (compressed)", "jsKiB", " (target <= 100 KiB)", "KiB");

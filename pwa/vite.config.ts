@@ -1,14 +1,34 @@
 import { defineConfig } from "vitest/config";
+import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import { VitePWA } from "vite-plugin-pwa";
 import { fileURLToPath } from "node:url";
 
 const backend = process.env.PANEL_DEV_BACKEND ?? "http://127.0.0.1:8080";
 
+/**
+ * Asks for the signed-in chunk (see codeSplitting below) from the HTML, beside the first script: after a
+ * sign-in or on a reload signed in it is needed at once, and found only when the first script has run.
+ */
+function preloadSignedIn(): Plugin {
+  return {
+    name: "panel-preload-signed-in",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler: (_html, ctx) => {
+        const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === "chunk" && c.name === "signed-in");
+        return chunk ? [{ tag: "link", attrs: { rel: "modulepreload", crossorigin: true, href: "/" + chunk.fileName }, injectTo: "head" }] : [];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   plugins: [
     react(),
+    preloadSignedIn(),
     VitePWA({
       // Our own service worker (src/sw.ts): precache + navigation fallback + push and notification clicks.
       strategies: "injectManifest",
@@ -57,6 +77,24 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 800,
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // What the first script needs stays together and out of the group below.
+            { name: "app", tags: ["$initial"], priority: 2 },
+            {
+              // Where signing in lands: the frame (sidebar, banners) and Controls with everything they use, as
+              // ONE chunk. Over HTTP/1.1 (6 connections) on a slow network every extra chunk in that waterfall
+              // costs a round trip (bench/login.mjs).
+              name: "signed-in",
+              priority: 1,
+              test: /[\\/]pwa[\\/]src[\\/](components[\\/](Layout|AppChrome)|pages[\\/]Controls[\\/]Controls)\.tsx$/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     // `vite` for development: the PWA with hot reload, API and /ws proxied to a running panel.

@@ -2,6 +2,7 @@
 // long-standing panel this API is compatible with (see docs/architecture.md), hence the snake_case.
 
 import { ALERT_CATALOGUE, type AlertEvent, isAlertEvent, type QuietHours } from "./alerts.ts";
+import type { SecondFactorRequired } from "./access.ts";
 
 // ---- Session and users ----
 
@@ -36,6 +37,12 @@ export interface User {
   /** Only on the session user: true while they still use the password the first start generated. */
   generated_password?: boolean;
 }
+
+/**
+ * POST /api/login's answer: the second step, or the user with the game server's status (when their
+ * session may read it), so the first page shows without one more round trip on a slow network.
+ */
+export type LoginAnswer = (User & { server_status?: ServerStatus }) | SecondFactorRequired;
 
 export interface LoginRequest {
   username: string;

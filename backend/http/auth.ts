@@ -48,7 +48,10 @@ export function authRoutes(ctx: AppContext): Route[] {
         if (typeof body.username === "string") c.set("activity", { user: body.username.trim().slice(0, 100) });
         const result = await accounts.login(body, clientOf(c));
         if (result.kind === "secondFactor") return c.json(secondStepAnswer(c, result.pending, result.methods));
-        return c.json(finishSignIn(c, ctx, result.token, result.user));
+        const user = finishSignIn(c, ctx, result.token, result.user);
+        // Controls, where signing in lands, needs the game's status: it comes along, which saves the app a
+        // round trip on a slow network (bench/login.mjs). Not before enrolment: that session reads nothing else.
+        return c.json(user.must_enrol ? user : { ...user, server_status: ctx.game.status() });
       },
     },
     {

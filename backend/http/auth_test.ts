@@ -14,7 +14,10 @@ Deno.test("login with the right password answers the user and sets a strict, Htt
   const c = p.client();
   const r = await c.post("/api/login", { username: "admin", password: ADMIN_PASSWORD });
   assert.equal(r.status, 200);
-  assert.deepEqual(r.body, { username: "admin", role: "admin", email: "" });
+  const { server_status, ...user } = r.body;
+  assert.deepEqual(user, { username: "admin", role: "admin", email: "" });
+  // The game's status comes along (the app shows Controls without asking again), the same as the route says.
+  assert.deepEqual(server_status, (await c.get("/api/server/status")).body);
   const cookie = r.headers.getSetCookie().find((l) => l.startsWith("authentication="))!;
   assert.match(cookie, /HttpOnly/);
   assert.match(cookie, /SameSite=Strict/);

@@ -2,7 +2,8 @@
 // (section 8): 502 flashes "Service not available"; 401 shows nothing and ends the session in the app;
 // any other error status flashes the server's message. The error is then passed on to the caller.
 
-import { MSG, PUSH_MSG } from "../../../shared/messages.ts";
+import { PUSH_MSG } from "../../../shared/messages.ts";
+import { messageOf, noAnswerFromPanel, PANEL_HEADER, parseBodyText, type ReadAnswer } from "./answer.ts";
 import { showFlash } from "../state/flash.ts";
 import { reportAnswer, reportNoAnswer } from "../state/connection.ts";
 
@@ -29,15 +30,9 @@ export function setUnauthorizedHandler(handler: Unauthorized): void {
   onUnauthorized = handler;
 }
 
-function messageOf(body: unknown, status: number): string {
-  if (typeof body === "string" && body.trim() !== "") return body;
-  if (body && typeof body === "object" && "message" in body) return String((body as { message: unknown }).message);
-  return `Request failed (HTTP ${status})`;
-}
-
 /** Applies the spec's error rules and returns the error to throw. */
 export function handleErrorStatus(status: number, body: unknown, opts: RequestOptions = {}): ApiError {
-  const message = status === 502 ? MSG.serviceNotAvailable : messageOf(body, status);
+  const message = messageOf(body, status);
   if (status === 401) {
     if (!opts.expect401) onUnauthorized();
   } else if (!opts.quiet) {
@@ -47,13 +42,7 @@ export function handleErrorStatus(status: number, body: unknown, opts: RequestOp
 }
 
 async function parseBody(res: Response): Promise<unknown> {
-  const text = await res.text();
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  return parseBodyText(await res.text());
 }
 
 /**
@@ -66,15 +55,16 @@ function noAnswer(opts: RequestOptions, cause: unknown): ApiError {
   return new ApiError(0, "No connection to the panel", cause);
 }
 
-/** The header the panel puts on every answer (backend/app.ts), to tell its answers from a proxy's. */
-export const PANEL_HEADER = "X-Factorio-Panel";
+export { PANEL_HEADER };
 
 /**
- * A 502/503/504 without the panel's header comes from a reverse proxy in front of a panel that is down:
- * that is no answer from the panel (offline banner, last known status), not a reason to sign out.
+ * An answer already read (the pre-rendered sign-in form's, handed over): the same rules as request().
  */
-function proxyGatewayError(status: number, panelHeader: string | null): boolean {
-  return status >= 502 && status <= 504 && panelHeader === null;
+export function settle<T>(a: ReadAnswer, opts: RequestOptions = {}): T {
+  if (noAnswerFromPanel(a)) throw noAnswer(opts, a.status);
+  reportAnswer();
+  if (a.status < 200 || a.status >= 300) throw handleErrorStatus(a.status, a.body, opts);
+  return a.body as T;
 }
 
 export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
@@ -91,11 +81,8 @@ export async function request<T>(method: string, path: string, body?: unknown, o
     if (opts.signal?.aborted) throw new ApiError(0, "Cancelled", e);
     throw noAnswer(opts, e);
   }
-  if (proxyGatewayError(res.status, res.headers.get(PANEL_HEADER))) throw noAnswer(opts, res.status);
-  reportAnswer();
-  const data = await parseBody(res);
-  if (!res.ok) throw handleErrorStatus(res.status, data, opts);
-  return data as T;
+  if (noAnswerFromPanel({ status: res.status, panelHeader: res.headers.get(PANEL_HEADER) })) throw noAnswer(opts, res.status);
+  return settle<T>({ status: res.status, body: await parseBody(res), panelHeader: res.headers.get(PANEL_HEADER) }, opts);
 }
 
 /** A POST with a JSON body that answers a file (a map preview): the same error rules as request(). */
@@ -145,7 +132,7 @@ export function upload<T>(
     xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.onprogress = (e) => onProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
     xhr.onload = () => {
-      if (proxyGatewayError(xhr.status, xhr.getResponseHeader(PANEL_HEADER))) {
+      if (xhr.status !== 0 && noAnswerFromPanel({ status: xhr.status, panelHeader: xhr.getResponseHeader(PANEL_HEADER) })) {
         reject(noAnswer(opts, xhr.status));
         return;
       }

@@ -1,10 +1,9 @@
 import { api } from "./client.ts";
-import type { LoginRequest, NewUser, PasswordChange, User } from "../../../shared/api.ts";
-import type { SecondFactorRequired } from "../../../shared/access.ts";
+import type { LoginAnswer, LoginRequest, NewUser, PasswordChange, User } from "../../../shared/api.ts";
 
 export const usersApi = {
   /** The user, or a second step to take (see api/access.ts). */
-  login: (body: LoginRequest) => api.post<User | SecondFactorRequired>("/api/login", body, { expect401: true }),
+  login: (body: LoginRequest) => api.post<LoginAnswer>("/api/login", body, { expect401: true }),
   logout: () => api.get<string>("/api/logout"),
   status: () => api.get<User>("/api/user/status", { quiet: true }),
   list: () => api.get<User[]>("/api/user/list"),

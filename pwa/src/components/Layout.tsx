@@ -214,7 +214,8 @@ export function Layout({ banner }: { banner?: ReactNode }) {
         anchor={wide ? "left" : "right"}
         open={wide || open}
         onClose={() => setOpen(false)}
-        ModalProps={{ keepMounted: true }}
+        // Not kept mounted while closed: on a phone the hidden menu would cost the first render after signing in.
+        ModalProps={{ keepMounted: false }}
         sx={{ width: wide ? DRAWER_WIDTH : undefined, flexShrink: 0, "& .MuiDrawer-paper": { width: DRAWER_WIDTH } }}
       >
         <Sidebar onLeave={onLeave} />

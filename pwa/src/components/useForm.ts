@@ -5,9 +5,13 @@ import type { FieldErrors } from "../../../shared/validation.ts";
  * Text-field state for a form checked by one of the shared validation rules: `field(key)` gives a MUI
  * TextField its value, change handler and error text; `check()` runs the rule and shows what it found.
  */
-export function useForm<K extends string>(initial: Record<K, string>, validate: (v: Record<K, string>) => FieldErrors<K>) {
+export function useForm<K extends string>(
+  initial: Record<K, string>,
+  validate: (v: Record<K, string>) => FieldErrors<K>,
+  initialErrors: FieldErrors<K> = {},
+) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors<K>>({});
+  const [errors, setErrors] = useState<FieldErrors<K>>(initialErrors);
   return {
     values,
     field: (key: K) => ({

@@ -45,7 +45,11 @@ export function rememberedUser(): User | null {
   }
 }
 
+/** Counts sign-ins, so a session check sent before one cannot undo it (checkSession). */
+let signIns = 0;
+
 export function signedIn(user: User): void {
+  signIns++;
   rememberUser(user);
   session.endedBy = null;
   session.user = user;
@@ -79,9 +83,13 @@ subscribe(socket.state, () => {
 });
 
 export async function checkSession(): Promise<void> {
+  const before = signIns;
   try {
     signedIn(await usersApi.status());
   } catch (e) {
+    // A sign-in answered while this check was on its way (the pre-rendered form's, sent before the app
+    // ran): its "no session" is older news.
+    if (signIns !== before) return;
     if (e instanceof ApiError && e.status === 0) {
       // No connection: the session may well be fine. Stay as we are, or, on an offline start, open as the
       // user last signed in here; the offline banner speaks, and the first answer checks for real.

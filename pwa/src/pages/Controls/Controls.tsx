@@ -1,3 +1,4 @@
+import { startTransition, useEffect, useState } from "react";
 import { Alert, AlertTitle, Box, Stack, Typography } from "@mui/material";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
@@ -31,6 +32,20 @@ function exitToShow(status: ServerStatus | null): (ServerExit & { reason: "crash
   return exit.reason === "crashed" || exit.reason === "start-failed" ? exit as ServerExit & { reason: "crashed" | "start-failed" } : null;
 }
 
+/**
+ * False for the first render, true right after it was painted: what is below the server card (versions,
+ * the players chart) renders then, as a transition, so signing in shows the controls without waiting for
+ * them on a slow phone (bench/login.mjs).
+ */
+function usePainted(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setTimeout(() => startTransition(() => setPainted(true))));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  return painted;
+}
+
 export default function Controls() {
   const snap = useSnapshot(server);
   const { online } = useSnapshot(connection);
@@ -42,6 +57,7 @@ export default function Controls() {
   const problems = (missing ? status.problems?.slice(1) : status?.problems) ?? [];
   const versions = useVersions(status);
   const noGame = versions.data !== null && !versions.data.gameFound;
+  const painted = usePainted();
   return (
     <Page title="Controls">
       <ViewerNote />
@@ -61,8 +77,8 @@ export default function Controls() {
           </Stack>
         </Panel>
         {exit && <ExitCard exit={exit} />}
-        {!noGame && <GameVersionsPanel status={status} versions={versions} />}
-        <PlayersChart />
+        {painted && !noGame && <GameVersionsPanel status={status} versions={versions} />}
+        {painted && <PlayersChart />}
       </Box>
     </Page>
   );

@@ -4,7 +4,7 @@ import { LoginCard, takeShellValues } from "./LoginCard.tsx";
 import { preloadSignedIn } from "../../preload.ts";
 import { useSnapshot } from "valtio";
 import { usersApi } from "../../api/users.ts";
-import { ApiError } from "../../api/client.ts";
+import { ApiError, settle } from "../../api/client.ts";
 import { showFlash } from "../../state/flash.ts";
 import { session, signedIn, takeReturn } from "../../state/session.ts";
 import { MSG } from "../../../../shared/messages.ts";
@@ -12,12 +12,14 @@ import { validateLogin } from "../../../../shared/validation.ts";
 import { useForm } from "../../components/useForm.ts";
 import { isSecondFactor } from "../../api/access.ts";
 import type { SecondFactorRequired } from "../../../../shared/access.ts";
-import { PasskeyButton, SecondStep } from "./SecondStep.tsx";
+import { PasskeyButton, SecondStep, signInWithPasskey } from "./SecondStep.tsx";
+import type { LoginAnswer } from "../../../../shared/api.ts";
+import { applyStatus } from "../../state/server.ts";
 
 export default function Login() {
-  // What was typed into the pre-rendered form (login.html) before the app took over.
-  const [initial] = useState(takeShellValues);
-  const form = useForm(initial, validateLogin);
+  // What was typed into (and sent from) the pre-rendered form (login.html) before the app took over.
+  const [shell] = useState(takeShellValues);
+  const form = useForm({ username: shell.username, password: shell.password }, validateLogin, shell.handover?.errors);
   const [busy, setBusy] = useState(false);
   const [second, setSecond] = useState<SecondFactorRequired["methods"] | null>(null);
   const navigate = useNavigate();
@@ -31,6 +33,17 @@ export default function Login() {
     return () => clearTimeout(t);
   }, []);
 
+  // What the pre-rendered form started: its sign-in's answer, its flash, the passkey prompt.
+  useEffect(() => {
+    const handover = shell.handover;
+    if (!handover) return;
+    if (handover.flash) showFlash(handover.flash, "error");
+    if (handover.pending) void finish(handover.pending.then((a) => settle<LoginAnswer>(a, { expect401: true })));
+    else if (handover.passkey) void signInWithPasskey();
+    // Once: what the copy handed over is taken with the first render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   // Already signed in (a session existed on load): straight to where the visitor was going.
   useEffect(() => {
     if (state === "signedIn") navigate(takeReturn(from), { replace: true });
@@ -39,11 +52,20 @@ export default function Login() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!form.check()) return;
+    await finish(usersApi.login({ username: form.values.username.trim(), password: form.values.password }));
+  }
+
+  async function finish(login: Promise<LoginAnswer>) {
     setBusy(true);
     try {
-      const answer = await usersApi.login({ username: form.values.username.trim(), password: form.values.password });
+      const answer = await login;
       if (isSecondFactor(answer)) setSecond(answer.methods);
-      else signedIn(answer);
+      else {
+        // The server's status comes with the answer: Controls shows without one more round trip.
+        const { server_status, ...user } = answer;
+        if (server_status) applyStatus(server_status);
+        signedIn(user);
+      }
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) showFlash(MSG.loginFailed, "error");
     } finally {
@@ -55,6 +77,7 @@ export default function Login() {
     <LoginCard
       onSubmit={submit}
       busy={busy}
+      focus={shell.focus}
       username={form.field("username")}
       password={form.field("password")}
       extra={<PasskeyButton label="Use a passkey" />}

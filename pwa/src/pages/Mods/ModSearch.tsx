@@ -1,5 +1,5 @@
-import { memo, useEffect, useRef, useState } from "react";
-import { Autocomplete, TextField, Typography } from "@mui/material";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { Autocomplete, Popper, type PopperProps, TextField, Typography } from "@mui/material";
 import type { PortalListEntry } from "../../../../shared/api.ts";
 import { SEARCH_DEBOUNCE_MS } from "./modSearch.ts";
 import type { Searcher } from "./portalSearch.ts";
@@ -25,6 +25,22 @@ const SuggestionText = memo(function SuggestionText({ title, name }: { title: st
 /** The list item's own style, one object for all rows (MUI's option class sets display: flex). */
 const ROW_STYLE = { display: "block" } as const;
 
+/**
+ * The suggestions' popper, re-rendered only when what it shows changed (`shows`). MUI's Popper
+ * re-measures its position after every render of its own (a forced layout of the page), and the
+ * Autocomplete renders it again on each keystroke although the suggestions change only when a search
+ * answers: that made keystrokes miss the next frame (bench/mod-search.mjs). Highlighting an option does
+ * not need a render: MUI sets its classes directly.
+ */
+const SuggestionsPopper = memo(
+  function SuggestionsPopper({ shows: _shows, ...props }: PopperProps & { shows?: unknown }) {
+    return <Popper {...props} />;
+  },
+  (a, b) =>
+    a.shows === b.shows && a.open === b.open && a.anchorEl === b.anchorEl && a.className === b.className &&
+    a.style?.width === b.style?.width && a.disablePortal === b.disablePortal && a.placement === b.placement,
+);
+
 /** The mod search box: fuzzy suggestions 200 ms after typing stops; the pick goes to `onPick`. */
 export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | null; onPick: (m: PortalListEntry | null) => void }) {
   const { searcher, value, onPick } = props;
@@ -33,6 +49,10 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
   const [options, setOptions] = useState<PortalListEntry[]>([]);
   const [searching, setSearching] = useState(false);
   const latest = useRef(0);
+  const loading = searching && input.trim() !== "";
+  const noOptionsText = input.trim().length < 3 ? "Type at least 3 characters" : "No mod matches";
+  // What the suggestions list shows; a new object when any of it changes (SuggestionsPopper).
+  const shows = useMemo(() => ({}), [options, loading, noOptionsText, value]);
 
   useEffect(() => {
     // Picking a suggestion puts its title in the box; that is not a new search.
@@ -59,11 +79,12 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
       onChange={(_, v) => onPick(v)}
       inputValue={input}
       onInputChange={(_, v) => setInput(v)}
-      loading={searching && input.trim() !== ""}
+      loading={loading}
       loadingText="Searching…"
-      noOptionsText={input.trim().length < 3 ? "Type at least 3 characters" : "No mod matches"}
+      noOptionsText={noOptionsText}
       autoHighlight
-      slotProps={{ listbox: { style: { maxHeight: LIST_HEIGHT } } }}
+      slots={{ popper: SuggestionsPopper }}
+      slotProps={{ listbox: { style: { maxHeight: LIST_HEIGHT } }, popper: { shows } as unknown as PopperProps }}
       renderInput={(params) => (
         <TextField {...params} label="Search mods" placeholder={`${searcher.size.toLocaleString("en")} mods on the portal`} />
       )}
