@@ -12,6 +12,9 @@
 //     what the panel sends for as long;
 //   - reads the frame headers of WebSocket connections and cuts one that sends a message over the limit;
 //   - terminates TLS itself (so it can read those frames), and tells the handler the client's real address.
+// Relaying costs JavaScript work for every byte, so an ordinary connection is relayed only until its first
+// request has been answered, then handed to Deno's own HTTP server (handover.ts); the gate keeps counting
+// it, timing it and can still close it.
 // Each relayed connection uses three file descriptors (client, gate to server, server side), so the
 // default cap (250) stays inside the usual soft limit of 1024 open files.
 
@@ -19,6 +22,7 @@ import type { Logger } from "../log.ts";
 import { FrameLimiter } from "./wsframes.ts";
 import { AddressTurns } from "./turns.ts";
 import { closeQuietly, concat, headEnd, isWebSocketRequest, writeAll } from "./bytes.ts";
+import { AnswerFramer, closeHandedOver, connectionServer, type ConnectionServer, firstRequestBody } from "./handover.ts";
 
 export interface GateLimits {
   maxConnections: number;
@@ -68,6 +72,8 @@ export interface GateStats {
   shed: number;
   timedOut: number;
   acceptErrors: number;
+  /** Connections given to Deno's HTTP server after their first answer. */
+  handedOver: number;
 }
 
 const BUFFER = 32 * 1024;
@@ -100,11 +106,13 @@ interface Link {
   /** Set while it waits for a turn. */
   go: (() => void) | null;
   closed: boolean;
+  /** Set once the connection is served by Deno's HTTP server directly: aborting it closes the connection. */
+  handedOver: AbortController | null;
 }
 
 export class Gate {
   readonly addr: Deno.NetAddr;
-  readonly stats: GateStats = { open: 0, refused: 0, shed: 0, timedOut: 0, acceptErrors: 0 };
+  readonly stats: GateStats = { open: 0, refused: 0, shed: 0, timedOut: 0, acceptErrors: 0, handedOver: 0 };
   readonly finished: Promise<void>;
   #opts: GateOptions;
   #limits: GateLimits;
@@ -122,6 +130,8 @@ export class Gate {
   #lastErrorLog = new Map<string, number>();
   /** The connection cap: the configured one, or lower once the process ran out of files. */
   #cap: number;
+  /** Deno's per-connection HTTP server (null: relay every connection). */
+  #serveConnection: ConnectionServer | null;
 
   constructor(opts: GateOptions) {
     this.#opts = opts;
@@ -132,6 +142,8 @@ export class Gate {
     this.#now = opts.now ?? Date.now;
     this.#cap = this.#limits.maxConnections;
     this.#turns = new AddressTurns(this.#limits.maxPerAddress, this.#now);
+    // Over TLS the connection's decrypted bytes are the gate's; such connections stay relayed.
+    this.#serveConnection = opts.tls ? null : connectionServer();
     this.#startInner();
     this.#listener = opts.tls
       ? Deno.listenTls({ hostname: opts.hostname, port: opts.port, ...opts.tls, alpnProtocols: ["http/1.1"] })
@@ -260,7 +272,7 @@ export class Gate {
     const link: Link = {
       client, inner: null, address, port: remote.port, opened: now, requests: 0, inFlight: 0,
       lastServed: now, lastByte: now, ws: false, headSeen: false, writingSince: null, turn: false, go: null,
-      closed: false,
+      closed: false, handedOver: null,
     };
     this.#links.add(link);
     this.#perAddress.set(address, (this.#perAddress.get(address) ?? 0) + 1);
@@ -281,6 +293,11 @@ export class Gate {
       inner.setNoDelay(true);
       link.inner = inner;
       this.#byInnerPort.set((inner.localAddr as Deno.NetAddr).port, link);
+      const plan = this.#handoverPlan(first);
+      if (plan) {
+        if (await this.#answerFirst(link, inner, first, plan)) this.#handOver(link);
+        return;
+      }
       await Promise.all([this.#toServer(link, inner, first), this.#toClient(link, inner)]);
     } catch (e) {
       if (!link.closed) {
@@ -288,8 +305,136 @@ export class Gate {
         this.#logError("relay", "Could not relay a connection", e);
       }
     } finally {
+      if (!link.handedOver) this.#close(link);
+    }
+  }
+
+  /**
+   * Whether the connection can be handed over after its first answer: a plain HTTP/1.1 request that is
+   * not a WebSocket, whose body length is known, and with nothing sent after it yet.
+   */
+  #handoverPlan(first: { bytes: Uint8Array; end: number }): { bodyLength: number; method: string } | null {
+    if (!this.#serveConnection || first.end === -1) return null;
+    const head = first.bytes.subarray(0, first.end);
+    if (isWebSocketRequest(head)) return null;
+    const plan = firstRequestBody(head);
+    return plan && first.bytes.length - first.end <= plan.bodyLength ? plan : null;
+  }
+
+  /**
+   * Relays the first request and its answer, and tells whether the connection now stands between two
+   * requests (the answer ended where the framer says, the request's body went whole). Otherwise the
+   * connection is relayed to its end and closed.
+   */
+  async #answerFirst(
+    link: Link,
+    inner: Deno.Conn,
+    first: { bytes: Uint8Array; end: number },
+    plan: { bodyLength: number; method: string },
+  ): Promise<boolean> {
+    const sending = this.#sendFirst(link, inner, first.bytes, plan.bodyLength - (first.bytes.length - first.end));
+    const framer = new AnswerFramer(plan.method);
+    const buf = new Uint8Array(BUFFER);
+    try {
+      while (!link.closed && !framer.done) {
+        const n = await inner.read(buf);
+        if (n === null) break;
+        link.lastServed = link.lastByte = this.#now();
+        link.writingSince = link.lastServed;
+        const chunk = buf.subarray(0, n);
+        framer.feed(chunk);
+        await writeAll(link.client, chunk);
+        link.writingSince = null;
+      }
+    } catch {
+      // the client or the server went away
+    }
+    if (!framer.done || link.closed) {
+      this.#close(link);
+      await sending;
+      return false;
+    }
+    // An answer that came before the whole body (a refusal) waits for the rest, so the next request
+    // starts where Deno's server will read it.
+    const sent = await sending;
+    this.#byInnerPort.delete((inner.localAddr as Deno.NetAddr).port);
+    closeQuietly(inner);
+    link.inner = null;
+    return sent && !link.closed;
+  }
+
+  /** Writes the first request to the server, then exactly `bodyLeft` more bytes from the client. */
+  async #sendFirst(link: Link, inner: Deno.Conn, bytes: Uint8Array, bodyLeft: number): Promise<boolean> {
+    try {
+      await writeAll(inner, bytes);
+      const buf = new Uint8Array(BUFFER);
+      while (bodyLeft > 0 && !link.closed) {
+        const n = await link.client.read(buf.subarray(0, Math.min(BUFFER, bodyLeft)));
+        if (n === null) {
+          // The client left mid-body: the server must see the request cut, not wait for the rest.
+          this.#close(link);
+          return false;
+        }
+        link.lastByte = this.#now();
+        bodyLeft -= n;
+        await writeAll(inner, buf.subarray(0, n));
+      }
+      return bodyLeft === 0;
+    } catch {
+      this.#close(link);
+      return false;
+    }
+  }
+
+  /** From now on Deno's server reads and answers the connection; the gate still times and closes it. */
+  #handOver(link: Link): void {
+    const abort = new AbortController();
+    link.handedOver = abort;
+    this.stats.handedOver++;
+    const onError = this.#opts.onError ?? (() => new Response("Internal Server Error", { status: 500 }));
+    try {
+      const server = this.#serveConnection!(link.client, abort.signal, (req, info) => this.#handleDirect(link, req, info), onError, () => {});
+      // Ended on its own (the client left): nothing left to abort.
+      const ended = () => {
+        link.handedOver = null;
+        this.#close(link);
+      };
+      server.finished.then(ended, ended);
+    } catch (e) {
+      this.#logError("handover", "Could not hand a connection to the HTTP server", e);
+      link.handedOver = null;
       this.#close(link);
     }
+  }
+
+  async #handleDirect(
+    link: Link,
+    req: Request,
+    info: { completed?: Promise<void> },
+  ): Promise<Response> {
+    link.requests++;
+    link.inFlight++;
+    link.lastServed = this.#now();
+    const done = () => {
+      link.inFlight--;
+      link.lastServed = this.#now();
+    };
+    let res: Response;
+    try {
+      res = await this.#opts.handler(req, {
+        remoteAddr: { transport: "tcp", hostname: link.address, port: link.port },
+        // A WebSocket is only ever a relayed connection's first request.
+        webSocketGuarded: false,
+      });
+    } catch (e) {
+      done();
+      throw e;
+    }
+    // Busy until the answer has been sent.
+    const completed = info.completed;
+    if (completed) completed.then(done, done);
+    else done();
+    return res;
   }
 
   /**
@@ -421,7 +566,8 @@ export class Gate {
   #close(link: Link): void {
     if (link.closed) return;
     link.closed = true;
-    closeQuietly(link.client);
+    if (link.handedOver) closeHandedOver(link.handedOver);
+    else closeQuietly(link.client);
     if (link.inner) {
       this.#byInnerPort.delete((link.inner.localAddr as Deno.NetAddr).port);
       closeQuietly(link.inner);

@@ -86,8 +86,20 @@ async function withGate(limits: Partial<GateLimits>, fn: (gate: Gate, hold: { re
     limits,
     log: createLogger({ quiet: true }),
     handler: async (req, info) => {
-      if (new URL(req.url).pathname === "/hold") await held;
-      return new Response(info.remoteAddr.hostname);
+      const path = new URL(req.url).pathname;
+      if (path === "/hold") await held;
+      if (path === "/echo") return new Response(`${req.method} ${await req.text()}`);
+      if (path === "/stream") {
+        // No length: sent chunked.
+        return new Response(new ReadableStream({
+          start(c) {
+            c.enqueue(enc.encode("part one, "));
+            c.enqueue(enc.encode("part two"));
+            c.close();
+          },
+        }));
+      }
+      return new Response(`${info.remoteAddr.hostname} ${info.webSocketGuarded}`);
     },
   });
   try {
@@ -142,7 +154,7 @@ Deno.test("idle, partial-header and kept-alive connections are closed; a long re
 Deno.test("the handler sees the client's address, and the inner port refuses anyone but the gate", async () => {
   await withGate({}, async (gate) => {
     const res = await fetch(`http://127.0.0.1:${gate.addr.port}/`);
-    assert.equal(await res.text(), "127.0.0.1");
+    assert.equal(await res.text(), "127.0.0.1 false");
   });
 });
 
@@ -223,5 +235,96 @@ Deno.test("connections over the per-address limit wait their turn, and every one
     };
     const lines = await Promise.all(Array.from({ length: 40 }, one));
     assert.deepEqual(lines, Array(40).fill("HTTP/1.1 200 OK"));
+  });
+});
+
+/** Sends one request on `conn` and reads one whole answer (Content-Length or chunked), keeping the connection. */
+async function exchange(conn: Deno.Conn, request: string | Uint8Array[]): Promise<{ head: string; body: string }> {
+  for (const part of typeof request === "string" ? [enc.encode(request)] : request) await conn.write(part);
+  const dec = new TextDecoder();
+  let text = "";
+  const buf = new Uint8Array(4096);
+  for (;;) {
+    const end = text.indexOf("\r\n\r\n");
+    if (end !== -1) {
+      const head = text.slice(0, end);
+      const rest = text.slice(end + 4);
+      if (/^HTTP\/1\.1 100/.test(head)) {
+        text = rest;
+        continue;
+      }
+      const length = /content-length: (\d+)/i.exec(head);
+      if (length && rest.length >= Number(length[1])) return { head, body: rest.slice(0, Number(length[1])) };
+      if (/transfer-encoding: chunked/i.test(head) && rest.endsWith("0\r\n\r\n")) {
+        let body = "";
+        for (let at = 0;;) {
+          const line = rest.indexOf("\r\n", at);
+          const size = parseInt(rest.slice(at, line), 16);
+          if (size === 0) return { head, body };
+          body += rest.slice(line + 2, line + 2 + size);
+          at = line + 2 + size + 2;
+        }
+      }
+    }
+    const n = await conn.read(buf);
+    if (n === null) throw new Error(`closed after: ${text}`);
+    text += dec.decode(buf.subarray(0, n));
+  }
+}
+
+Deno.test("after its first answer a kept-alive connection is served directly: bodies, chunked answers, 100-continue", async () => {
+  await withGate({}, async (gate) => {
+    for (const first of ["GET", "POST", "CONTINUE", "STREAM"]) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+      try {
+        // The first request, relayed (and its answer framed), in several shapes.
+        if (first === "GET") assert.equal((await exchange(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).body, "127.0.0.1 false");
+        if (first === "POST") {
+          // The body arrives in two writes after the head.
+          const r = await exchange(conn, [enc.encode("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\nhello"), enc.encode(" world")]);
+          assert.equal(r.body, "POST hello world");
+        }
+        if (first === "CONTINUE") {
+          const head = "POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n";
+          assert.equal((await exchange(conn, [enc.encode(head), enc.encode("body")])).body, "POST body");
+        }
+        if (first === "STREAM") {
+          const r = await exchange(conn, "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+          assert.match(r.head, /transfer-encoding: chunked/i);
+          assert.equal(r.body, "part one, part two");
+        }
+        // Then several more on the same connection, now answered by Deno's server with the gate still
+        // naming the client.
+        for (let i = 0; i < 3; i++) {
+          assert.equal((await exchange(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).body, "127.0.0.1 false");
+          assert.equal((await exchange(conn, `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n${i}`)).body, `POST ${i}`);
+          assert.equal((await exchange(conn, "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")).body, "part one, part two");
+        }
+        assert.equal(gate.stats.open, 1);
+        assert.equal(gate.stats.handedOver, ["GET", "POST", "CONTINUE", "STREAM"].indexOf(first) + 1);
+      } finally {
+        conn.close();
+      }
+      // The gate hears that the client left.
+      for (let i = 0; i < 100 && gate.stats.open > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(gate.stats.open, 0, `after a first ${first}`);
+    }
+  });
+});
+
+Deno.test("a handed-over connection is still closed when idle, and waits while its request is worked on", async () => {
+  await withGate({ headerTimeoutMs: 300, idleTimeoutMs: 600 }, async (gate, hold) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    await exchange(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    await exchange(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert.equal(gate.stats.handedOver, 1);
+    // A held request: the connection has work in hand, so it is not idle.
+    await conn.write(enc.encode("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n"));
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.equal(gate.stats.open, 1);
+    hold.release();
+    // Its answer comes, then the idle connection is closed.
+    assert(await closedByServer(conn));
+    assert.equal(gate.stats.open, 0);
   });
 });
