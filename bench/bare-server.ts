@@ -7,8 +7,10 @@
 
 import { Gate } from "../backend/serve/gate.ts";
 
-const body = Deno.readFileSync(Deno.args[0]);
 const type = Deno.args[1] && !Deno.args[1].startsWith("--") ? Deno.args[1] : "application/json";
+// Text bodies as text, as the panel sends its JSON: Deno copies a byte body into a new buffer for every
+// response, and encodes a text body in Rust, which is the faster of the two.
+const body = /json|text/.test(type) ? Deno.readTextFileSync(Deno.args[0]) : Deno.readFileSync(Deno.args[0]);
 const handler = () => new Response(body, { headers: { "Content-Type": type } });
 if (Deno.args.includes("--gate")) {
   const quiet = () => {};
