@@ -77,6 +77,8 @@ export interface GateStats {
 }
 
 const BUFFER = 32 * 1024;
+/** For a large first request body (an upload): fewer, larger reads; allocated only for such a body. */
+const BODY_BUFFER = 256 * 1024;
 const MAX_FIRST_HEAD = 16 * 1024;
 const SWEEP_MS = 1000;
 /** A silent connection is shed only after this long (its request may be on the way on a busy machine). */
@@ -367,9 +369,9 @@ export class Gate {
   async #sendFirst(link: Link, inner: Deno.Conn, bytes: Uint8Array, bodyLeft: number): Promise<boolean> {
     try {
       await writeAll(inner, bytes);
-      const buf = new Uint8Array(BUFFER);
+      const buf = new Uint8Array(bodyLeft > 4 * BODY_BUFFER ? BODY_BUFFER : BUFFER);
       while (bodyLeft > 0 && !link.closed) {
-        const n = await link.client.read(buf.subarray(0, Math.min(BUFFER, bodyLeft)));
+        const n = await link.client.read(buf.subarray(0, Math.min(buf.length, bodyLeft)));
         if (n === null) {
           // The client left mid-body: the server must see the request cut, not wait for the rest.
           this.#close(link);
