@@ -114,7 +114,15 @@ export async function deliverPush(page: Page, data: string): Promise<void> {
   });
   await cdp.send("ServiceWorker.enable");
   const { registrationId } = await ready;
-  await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data });
+  // Every push of the panel shows a notification. DevTools' delivery can still be lost while Chromium is
+  // busy with the worker (seen on a fresh, loaded machine): delivered again while none shows. A
+  // notification's tag replaces an earlier one with the same tag, so a repeat never adds a second.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data });
+    const deadline = Date.now() + 8_000;
+    while (Date.now() < deadline && (await shownNotifications(page)).length === 0) await page.waitForTimeout(200);
+    if ((await shownNotifications(page)).length > 0) break;
+  }
   await cdp.detach();
 }
 
