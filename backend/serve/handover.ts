@@ -91,6 +91,7 @@ const MAX_LINE = 16 * 1024;
 export class AnswerFramer {
   state: FramerState = "head";
   #line = "";
+  #head: string[] = [];
   #left = 0;
   readonly #headRequest: boolean;
 
@@ -111,18 +112,13 @@ export class AnswerFramer {
           // More than one answer to one request: not a connection this file understands.
           this.state = "unframed";
           return;
-        case "length": {
-          const n = Math.min(this.#left, bytes.length - i);
-          this.#left -= n;
-          i += n;
-          if (this.#left === 0) this.state = "done";
-          break;
-        }
+        case "length":
         case "chunk-data": {
+          // A counted run of body bytes: the whole body, or one chunk (a CRLF follows it).
           const n = Math.min(this.#left, bytes.length - i);
           this.#left -= n;
           i += n;
-          if (this.#left === 0) this.state = "chunk-end";
+          if (this.#left === 0) this.state = this.state === "length" ? "done" : "chunk-end";
           break;
         }
         default: {
@@ -140,8 +136,6 @@ export class AnswerFramer {
       }
     }
   }
-
-  #head: string[] = [];
 
   #onLine(line: string): void {
     switch (this.state) {
