@@ -336,21 +336,9 @@ export class Gate {
   ): Promise<boolean> {
     const sending = this.#sendFirst(link, inner, first.bytes, plan.bodyLength - (first.bytes.length - first.end));
     const framer = new AnswerFramer(plan.method);
-    const buf = new Uint8Array(BUFFER);
-    try {
-      while (!link.closed && !framer.done) {
-        const n = await inner.read(buf);
-        if (n === null) break;
-        link.lastServed = link.lastByte = this.#now();
-        link.writingSince = link.lastServed;
-        const chunk = buf.subarray(0, n);
-        framer.feed(chunk);
-        await writeAll(link.client, chunk);
-        link.writingSince = null;
-      }
-    } catch {
-      // the client or the server went away
-    }
+    // Relays the answer and stops at its end; without one (the framer gave up) the connection is relayed
+    // to its end and closed.
+    await this.#toClient(link, inner, framer);
     if (!framer.done || link.closed) {
       this.#close(link);
       await sending;
@@ -500,7 +488,8 @@ export class Gate {
     }
   }
 
-  async #toClient(link: Link, inner: Deno.Conn): Promise<void> {
+  /** Server to client, to the end of the connection, or with `framer` to the end of the first answer (left open). */
+  async #toClient(link: Link, inner: Deno.Conn, framer?: AnswerFramer): Promise<void> {
     const buf = new Uint8Array(BUFFER);
     try {
       while (!link.closed) {
@@ -508,8 +497,11 @@ export class Gate {
         if (n === null) break;
         link.lastServed = link.lastByte = this.#now();
         link.writingSince = link.lastServed;
-        await writeAll(link.client, buf.subarray(0, n));
+        const chunk = buf.subarray(0, n);
+        framer?.feed(chunk);
+        await writeAll(link.client, chunk);
         link.writingSince = null;
+        if (framer?.done) return;
       }
     } catch {
       // the client or the server went away

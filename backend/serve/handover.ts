@@ -50,6 +50,14 @@ export function closeHandedOver(abort: AbortController): void {
 
 const latin1 = new TextDecoder("latin1");
 
+/** The header fields of a head's lines (the first is the request or status line), names and values lower-cased. */
+function* headerFields(lines: string[]): Generator<[string, string]> {
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(":");
+    if (colon > 0) yield [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim().toLowerCase()];
+  }
+}
+
 /**
  * What the gate needs of a connection's first request head: the length of its body, or null when the
  * connection must stay relayed (a chunked body, an unclear length, a request asking to close or upgrade).
@@ -61,11 +69,7 @@ export function firstRequestBody(head: Uint8Array): { bodyLength: number; method
   if (version !== "HTTP/1.1") return null;
   let bodyLength = 0;
   let lengths = 0;
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(":");
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim().toLowerCase();
+  for (const [name, value] of headerFields(lines)) {
     if (name === "transfer-encoding") return null;
     if (name === "connection" && /\b(close|upgrade)\b/.test(value)) return null;
     if (name === "upgrade") return null;
@@ -173,11 +177,7 @@ export class AnswerFramer {
     }
     let length: number | null = null;
     let chunked = false;
-    for (const line of lines.slice(1)) {
-      const colon = line.indexOf(":");
-      if (colon <= 0) continue;
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim().toLowerCase();
+    for (const [name, value] of headerFields(lines)) {
       if (name === "connection" && /\bclose\b/.test(value)) return void (this.state = "unframed");
       if (name === "transfer-encoding") {
         if (value !== "chunked") return void (this.state = "unframed");
