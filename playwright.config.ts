@@ -17,6 +17,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   workers: 2,
+  // Tests of one file spread over both workers: newcomer.spec.ts alone is 9 minutes of one worker otherwise.
+  fullyParallel: true,
   // One retry absorbs a timing hiccup on a loaded machine; scripts/test.mjs still names every test that needed it.
   retries: 1,
   reporter: [["list"]],
