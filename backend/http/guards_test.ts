@@ -121,15 +121,28 @@ Deno.test("/ws refuses upgrades without a session or from another site", withPan
   await foreign.body?.cancel();
 }));
 
-Deno.test("API answers are not cached and carry the usual hardening headers", withPanel(async (p) => {
+Deno.test("API answers are not cached and not sniffed; errors and documents say they are the panel's", withPanel(async (p) => {
   const c = await p.login();
   const r = await c.get("/api/user/status");
+  assert.equal(r.status, 200);
   assert.equal(r.headers.get("Cache-Control"), "no-store");
   assert.equal(r.headers.get("X-Content-Type-Options"), "nosniff");
-  assert.equal(r.headers.get("X-Frame-Options"), "DENY");
   const missing = await c.get("/api/nope");
   assert.equal(missing.status, 404);
   assert.equal(missing.body, "No such API route: GET /api/nope");
+  assert.equal(missing.headers.get("Cache-Control"), "no-store");
+  assert.equal(missing.headers.get("X-Factorio-Panel"), "1", "an error answer is told from a proxy's");
+  const signedOut = await fetch(p.url + "/api/server/status");
+  assert.equal(signedOut.status, 401);
+  assert.equal(signedOut.headers.get("X-Factorio-Panel"), "1");
+  await signedOut.body?.cancel();
+  const page = await fetch(p.url + "/login");
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get("X-Frame-Options"), "DENY");
+  assert.equal(page.headers.get("Referrer-Policy"), "same-origin");
+  assert.equal(page.headers.get("X-Content-Type-Options"), "nosniff");
+  assert.equal(page.headers.get("X-Factorio-Panel"), "1");
+  await page.body?.cancel();
 }));
 
 /** One raw request with the given Host header; the status line's code. */
