@@ -3,7 +3,9 @@
 // bare handler behind the panel's connection gate (backend/serve/gate.ts: the listener that caps
 // connections, times out silent ones and limits WebSocket frames, relaying every byte through JS): the
 // most the panel could answer with those protections in front, whatever its own handlers cost.
-//   deno run <flags> bench/bare-server.ts <body-file> [content-type] [--gate]
+// With --sink <dir>, a POST's body is written as it comes to a new file in <dir> (the least a server can do
+// with an upload: no form parsing, no checks), and the fixed body is the answer.
+//   deno run <flags> bench/bare-server.ts <body-file> [content-type] [--gate] [--sink <dir>]
 
 import { Gate } from "../backend/serve/gate.ts";
 
@@ -11,7 +13,20 @@ const type = Deno.args[1] && !Deno.args[1].startsWith("--") ? Deno.args[1] : "ap
 // Text bodies as text, as the panel sends its JSON: Deno copies a byte body into a new buffer for every
 // response, and encodes a text body in Rust, which is the faster of the two.
 const body = /json|text/.test(type) ? Deno.readTextFileSync(Deno.args[0]) : Deno.readFileSync(Deno.args[0]);
-const handler = () => new Response(body, { headers: { "Content-Type": type } });
+const sinkAt = Deno.args.indexOf("--sink");
+const sinkDir = sinkAt >= 0 ? Deno.args[sinkAt + 1] : null;
+let uploads = 0;
+const answer = () => new Response(body, { headers: { "Content-Type": type } });
+// The fixed answer stays synchronous: an async handler costs Deno.serve more per request.
+const handler = sinkDir
+  ? async (req: Request) => {
+    if (req.method === "POST" && req.body) {
+      const file = await Deno.open(`${sinkDir}/upload-${++uploads}`, { write: true, createNew: true });
+      await req.body.pipeTo(file.writable);
+    }
+    return answer();
+  }
+  : answer;
 if (Deno.args.includes("--gate")) {
   const quiet = () => {};
   const gate = new Gate({ hostname: "127.0.0.1", port: 0, log: { debug: quiet, info: quiet, warn: quiet, error: quiet }, handler });

@@ -175,10 +175,10 @@ export async function benchLogin(url) {
 }
 
 /** Starts bench/bare-server.ts answering `body` (a string) to every request; resolves to { url, child }. */
-export function startBare(body, contentType = "application/json", { gate = false } = {}) {
+export function startBare(body, contentType = "application/json", { gate = false, sink = null } = {}) {
   const file = join(mkdtempSync(join(tmpdir(), "bench-bare-")), "body");
   writeFileSync(file, body);
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(gate ? ["--gate"] : [])], {
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(gate ? ["--gate"] : []), ...(sink ? ["--sink", sink] : [])], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -2,7 +2,9 @@
 // (runs alternated, median of 3):
 //   - upload (POST /api/saves/upload, multipart field "savefile") vs `cp` of the same file into the same
 //     folder, and how much the backend's resident memory grows meanwhile (target: within 2x cp, < 64 MiB);
-//   - download (GET /api/saves/dl/:name) vs `cat` of the same file into the same folder (target: within 2x).
+//   - download (GET /api/saves/dl/:name) vs `cat` of the same file into the same folder (target: within 2x);
+//   - the same curl upload to a bare Deno.serve that only writes the body to a file (bench/bare-server.ts
+//     --sink), directly and behind the panel's connection gate: what the runtime itself costs.
 // Both sides read the source from the page cache (it was just written) and write to the same filesystem.
 //   node bench/saves-upload.mjs [MiB] [runs]
 //
@@ -13,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchLogin, filler, median, ROOT, rssMiB, startPanel, stopPanel, writeZip } from "./lib.mjs";
+import { benchLogin, filler, median, ROOT, rssMiB, startBare, startPanel, stopBare, stopPanel, writeZip } from "./lib.mjs";
 
 const mib = Number(process.argv[2] ?? 1024);
 const RUNS = Number(process.argv[3] ?? 3);
@@ -35,6 +37,7 @@ function timed(cmd, args) {
 }
 
 let panel;
+const bares = [];
 try {
   const header = readFileSync(join(ROOT, "tests/fixtures/saves/2_0_spaceage.level-init.dat")).subarray(0, 4096);
   const size = await writeZip(savePath, [
@@ -59,6 +62,19 @@ try {
       writeFileSync(`/proc/${pid}/clear_refs`, "5");
     } catch { /* said above */ }
   };
+  const sinkDir = join(dir, "sink");
+  mkdirSync(sinkDir);
+  const bare = await startBare('"ok"', "application/json", { sink: sinkDir });
+  const gatedBare = await startBare('"ok"', "application/json", { sink: sinkDir, gate: true });
+  bares.push(bare, gatedBare);
+  const bareUp = [];
+  const gatedUp = [];
+  const bareUpload = (url) => {
+    const t = timed("curl", ["-sS", "-f", "-o", "/dev/null", "-F", `savefile=@${savePath};filename=x.zip;type=application/zip`, url]);
+    rmSync(sinkDir, { recursive: true });
+    mkdirSync(sinkDir);
+    return t.seconds;
+  };
   let upPeak = 0;
   let downPeak = 0;
   const up = [];
@@ -76,6 +92,8 @@ try {
     up.push(u.seconds);
     upPeak = Math.max(upPeak, rssMiB(pid, "VmHWM"));
     cp.push(timed("cp", [savePath, join(savesDir, `copy-${i}.zip`)]).seconds);
+    bareUp.push(bareUpload(bare.url + "/"));
+    gatedUp.push(bareUpload(gatedBare.url + "/"));
 
     const out = join(outDir, `down-${i}.zip`);
     resetPeak();
@@ -94,6 +112,11 @@ try {
       `ratio ${(m(up) / m(cp)).toFixed(2)} (target <= 2)`,
   );
   console.log(
+    `  the same curl upload to a bare Deno.serve writing the body to a file: ${m(bareUp).toFixed(2)} s ` +
+      `(${(m(bareUp) / m(cp)).toFixed(2)} x cp; the panel takes ${(m(up) / m(bareUp)).toFixed(2)} x that); ` +
+      `behind the panel's connection gate: ${m(gatedUp).toFixed(2)} s`,
+  );
+  console.log(
     `download, curl from GET /api/saves/dl/:name: ${m(down).toFixed(2)} s (${(size / 1024 ** 2 / m(down)).toFixed(0)} MiB/s); ` +
       `cat of the same file: ${m(cat).toFixed(2)} s; ratio ${(m(down) / m(cat)).toFixed(2)} (target <= 2)`,
   );
@@ -103,6 +126,7 @@ try {
       `(growth ${(downPeak - before).toFixed(1)} MiB)`,
   );
 } finally {
+  for (const b of bares) await stopBare(b);
   if (panel) await stopPanel(panel);
   rmSync(dir, { recursive: true, force: true });
 }
