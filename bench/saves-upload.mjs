@@ -4,14 +4,16 @@
 //     folder, and how much the backend's resident memory grows meanwhile (target: within 2x cp, < 64 MiB);
 //   - download (GET /api/saves/dl/:name) vs `cat` of the same file into the same folder (target: within 2x);
 //   - the same curl upload to a bare Deno.serve that only writes the body to a file (bench/bare-server.ts
-//     --sink), directly and behind the panel's connection gate: what the runtime itself costs.
+//     --sink), directly and behind the panel's connection gate: what the runtime itself costs;
+//   - the same curl upload to a server that reads the body and throws it away (a few lines of Node here):
+//     the floor, what curl itself takes to send the file.
 // Both sides read the source from the page cache (it was just written) and write to the same filesystem.
 //   node bench/saves-upload.mjs [MiB] [runs]
 //
 // The peak is the kernel's VmHWM of the panel process, reset just before the first upload (clear_refs 5),
 // so the figure is the growth caused by the uploads alone.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,6 +69,8 @@ try {
   const bare = await startBare('"ok"', "application/json", { sink: sinkDir });
   const gatedBare = await startBare('"ok"', "application/json", { sink: sinkDir, gate: true });
   bares.push(bare, gatedBare);
+  const discard = await discardingServer();
+  const floorUp = [];
   const bareUp = [];
   const gatedUp = [];
   const bareUpload = (url) => {
@@ -92,6 +96,7 @@ try {
     up.push(u.seconds);
     upPeak = Math.max(upPeak, rssMiB(pid, "VmHWM"));
     cp.push(timed("cp", [savePath, join(savesDir, `copy-${i}.zip`)]).seconds);
+    floorUp.push(bareUpload(discard.url));
     bareUp.push(bareUpload(bare.url + "/"));
     gatedUp.push(bareUpload(gatedBare.url + "/"));
 
@@ -111,6 +116,11 @@ try {
       `(${(size / 1024 ** 2 / m(up)).toFixed(0)} MiB/s); cp of the same file: ${m(cp).toFixed(2)} s; ` +
       `ratio ${(m(up) / m(cp)).toFixed(2)} (target <= 2)`,
   );
+  discard.close();
+  console.log(
+    `  the same curl upload to a server that discards the body: ${m(floorUp).toFixed(2)} s ` +
+      `(${(m(floorUp) / m(cp)).toFixed(2)} x cp: curl's own floor); the panel takes ${(m(up) / m(floorUp)).toFixed(2)} x that`,
+  );
   console.log(
     `  the same curl upload to a bare Deno.serve writing the body to a file: ${m(bareUp).toFixed(2)} s ` +
       `(${(m(bareUp) / m(cp)).toFixed(2)} x cp; the panel takes ${(m(up) / m(bareUp)).toFixed(2)} x that); ` +
@@ -129,4 +139,32 @@ try {
   for (const b of bares) await stopBare(b);
   if (panel) await stopPanel(panel);
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * An HTTP server that reads a request's body and throws it away, then answers 200 and closes: nothing on
+ * the server side could take less, so its time is what the client alone takes to send the file. A process
+ * of its own (Node), since this script waits on curl synchronously.
+ */
+function discardingServer() {
+  const code = `
+    const server = require("node:net").createServer((socket) => {
+      let head = "";
+      let left = -1;
+      socket.on("data", (chunk) => {
+        if (left < 0) {
+          head += chunk.toString("latin1");
+          const end = head.indexOf("\\r\\n\\r\\n");
+          if (end < 0) return;
+          left = Number(/content-length:\\s*(\\d+)/i.exec(head)?.[1] ?? 0) - (head.length - end - 4);
+          if (/expect:\\s*100-continue/i.test(head.slice(0, end))) socket.write("HTTP/1.1 100 Continue\\r\\n\\r\\n");
+        } else left -= chunk.length;
+        if (left <= 0) socket.end("HTTP/1.1 200 OK\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n");
+      });
+      socket.on("error", () => {});
+    });
+    server.listen(0, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + server.address().port + "/"));
+  `;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((ok) => child.stdout.once("data", (d) => ok({ url: /listening on (\S+)/.exec(String(d))[1], close: () => child.kill() })));
 }
