@@ -1,9 +1,8 @@
-import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { type FocusEvent, type InputHTMLAttributes, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Autocomplete, Popper, type PopperProps, TextField, Typography } from "@mui/material";
 import type { PortalListEntry } from "../../../../shared/api.ts";
 import { SEARCH_DEBOUNCE_MS } from "./modSearch.ts";
 import type { Searcher } from "./portalSearch.ts";
-import { useDebounced } from "./useDebounced.ts";
 
 /** The suggestion list is about 16rem high (spec section 9). */
 export const LIST_HEIGHT = "16rem";
@@ -41,11 +40,21 @@ const SuggestionsPopper = memo(
     a.style?.width === b.style?.width && a.disablePortal === b.disablePortal && a.placement === b.placement,
 );
 
-/** The mod search box: fuzzy suggestions 200 ms after typing stops; the pick goes to `onPick`. */
+/**
+ * The mod search box: fuzzy suggestions 200 ms after typing stops; the pick goes to `onPick`.
+ *
+ * The box's text lives in the input element while the user types; the Autocomplete is told it (`input`)
+ * only once typing pauses for the debounce, which is also when the search runs. A controlled box
+ * re-rendered the Autocomplete, its text field and its effects (which measure the open list, forcing a
+ * layout) on every keystroke: keystrokes missed the next frame (bench/mod-search.mjs). Text the
+ * Autocomplete itself sets (a pick, the clear button, leaving the box) is written into the input.
+ */
 export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | null; onPick: (m: PortalListEntry | null) => void }) {
   const { searcher, value, onPick } = props;
+  // The box's text as of the last pause in typing (or as the Autocomplete set it): what is searched.
   const [input, setInput] = useState("");
-  const query = useDebounced(input, SEARCH_DEBOUNCE_MS);
+  const box = useRef<HTMLInputElement | null>(null);
+  const pause = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [options, setOptions] = useState<PortalListEntry[]>([]);
   const [searching, setSearching] = useState(false);
   const latest = useRef(0);
@@ -53,21 +62,35 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
   const noOptionsText = input.trim().length < 3 ? "Type at least 3 characters" : "No mod matches";
   // What the suggestions list shows; a new object when any of it changes (SuggestionsPopper).
   const shows = useMemo(() => ({}), [options, loading, noOptionsText, value]);
+  const placeholder = useMemo(() => `${searcher.size.toLocaleString("en")} mods on the portal`, [searcher.size]);
+
+  /** Typing: the text is taken (and searched) once no key came for the debounce time. */
+  const typed = useCallback(() => {
+    clearTimeout(pause.current);
+    pause.current = setTimeout(() => setInput(box.current?.value ?? ""), SEARCH_DEBOUNCE_MS);
+  }, []);
+  /** Text the Autocomplete sets: into the box at once, and no typed text pending after it. */
+  const setText = useCallback((text: string) => {
+    clearTimeout(pause.current);
+    if (box.current && box.current.value !== text) box.current.value = text;
+    setInput(text);
+  }, []);
+  useEffect(() => () => clearTimeout(pause.current), []);
 
   useEffect(() => {
     // Picking a suggestion puts its title in the box; that is not a new search.
-    if (query.trim() === "" || (value && query === value.title)) {
+    if (input.trim() === "" || (value && input === value.title)) {
       setOptions(value ? [value] : []);
       return;
     }
     const id = ++latest.current;
     setSearching(true);
-    void searcher.search(query).then((results) => {
+    void searcher.search(input).then((results) => {
       if (id !== latest.current) return; // a newer search is under way
       setOptions(results);
       setSearching(false);
     });
-  }, [query, searcher, value]);
+  }, [input, searcher, value]);
 
   return (
     <Autocomplete
@@ -76,18 +99,44 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
       getOptionLabel={(o) => o.title}
       isOptionEqualToValue={(a, b) => a.name === b.name}
       value={value}
-      onChange={(_, v) => onPick(v)}
+      onChange={(_, v) => {
+        // The Autocomplete leaves the text alone when it already had the title (it may not have seen
+        // the keys typed since): the box shows the pick's title either way.
+        if (v) setText(v.title);
+        onPick(v);
+      }}
       inputValue={input}
-      onInputChange={(_, v) => setInput(v)}
+      onInputChange={(_, v, reason) => (reason === "input" ? typed() : setText(v))}
       loading={loading}
       loadingText="Searching…"
       noOptionsText={noOptionsText}
       autoHighlight
       slots={{ popper: SuggestionsPopper }}
       slotProps={{ listbox: { style: { maxHeight: LIST_HEIGHT } }, popper: { shows } as unknown as PopperProps }}
-      renderInput={(params) => (
-        <TextField {...params} label="Search mods" placeholder={`${searcher.size.toLocaleString("en")} mods on the portal`} />
-      )}
+      renderInput={(params) => {
+        // The input element keeps its own text (no `value`), see above.
+        const { value: _text, onBlur, ...htmlInput } = params.slotProps.htmlInput as InputHTMLAttributes<HTMLInputElement>;
+        return (
+          <TextField
+            {...params}
+            inputRef={box}
+            slotProps={{
+              ...params.slotProps,
+              htmlInput: {
+                ...htmlInput,
+                onBlur: (e: FocusEvent<HTMLInputElement>) => {
+                  onBlur?.(e);
+                  // Leaving the box puts back the pick's title, or clears it (clearOnBlur), also when
+                  // the Autocomplete had not yet seen the text typed last.
+                  if (document.activeElement !== e.target) setText(value?.title ?? "");
+                },
+              },
+            }}
+            label="Search mods"
+            placeholder={placeholder}
+          />
+        );
+      }}
       renderOption={(liProps, o) => {
         const { key, ...rest } = liProps as typeof liProps & { key: string };
         return (

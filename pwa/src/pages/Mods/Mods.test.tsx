@@ -72,6 +72,26 @@ describe("ModSearch", () => {
     expect(screen.getByRole("listbox").style.maxHeight).toBe("16rem");
     fireEvent.click(option);
     expect(picked).toHaveBeenCalledWith({ name: "fp-trains", title: "Train Helper" });
+    expect(box).toHaveProperty("value", "Train Helper");
+  });
+
+  // The box keeps its own text while typing (the Autocomplete hears of it when typing pauses): leaving
+  // it still does what the Autocomplete does, also right after a keystroke.
+  it("leaving the box puts back the picked mod's title, or clears it, also right after typing", () => {
+    const searcher: Searcher = { size: 2, search: async () => [] };
+    const { rerender } = render(<ModSearch searcher={searcher} value={null} onPick={() => {}} />);
+    const box = screen.getByLabelText("Search mods");
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: "trai" } });
+    fireEvent.blur(box);
+    expect(box).toHaveProperty("value", "");
+
+    const picked = { name: "fp-trains", title: "Train Helper" };
+    rerender(<ModSearch searcher={searcher} value={picked} onPick={() => {}} />);
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: "Train Helper x" } });
+    fireEvent.blur(box);
+    expect(box).toHaveProperty("value", "Train Helper");
   });
 });
 
