@@ -1,5 +1,5 @@
 import { type FocusEvent, type InputHTMLAttributes, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Autocomplete, Popper, type PopperProps, TextField, Typography } from "@mui/material";
+import { Autocomplete, Popper, type PopperProps, TextField } from "@mui/material";
 import type { PortalListEntry } from "../../../../shared/api.ts";
 import { SEARCH_DEBOUNCE_MS } from "./modSearch.ts";
 import type { Searcher } from "./portalSearch.ts";
@@ -8,18 +8,30 @@ import type { Searcher } from "./portalSearch.ts";
 export const LIST_HEIGHT = "16rem";
 
 /**
- * One suggestion's text. Memoised: every keystroke re-renders the Autocomplete and so every open
- * suggestion; re-resolving the styles of 25 rows of typography made keystrokes miss the next frame
- * (bench/mod-search.mjs). The text only changes with the suggestion itself.
+ * One suggestion's text: plain spans styled once by the list (LISTBOX_SX). A search's answer renders
+ * up to 25 new rows at once; with two Typography components each, resolving their styles took most of
+ * that render, and a keystroke typed meanwhile waited for it (bench/mod-search.mjs).
  */
 const SuggestionText = memo(function SuggestionText({ title, name }: { title: string; name: string }) {
   return (
     <>
-      <Typography component="span" sx={{ display: "block", fontWeight: 600 }}>{title}</Typography>
-      <Typography component="span" variant="caption" color="text.secondary">{name}</Typography>
+      <span className="mod-title">{title}</span>
+      <span className="mod-name">{name}</span>
     </>
   );
 });
+
+/**
+ * The suggestions' text styles, as the Typography they replace looked: the title as body1 in bold on its
+ * own line, the mod's name as a caption (in the option's text colour: the Typography's
+ * color="text.secondary" did not reach it).
+ */
+const LISTBOX_SX = {
+  "& .mod-title": { typography: "body1", display: "block", fontWeight: 600 },
+  "& .mod-name": { typography: "caption" },
+} as const;
+
+const LISTBOX_STYLE = { maxHeight: LIST_HEIGHT } as const;
 
 /** The list item's own style, one object for all rows (MUI's option class sets display: flex). */
 const ROW_STYLE = { display: "block" } as const;
@@ -27,9 +39,9 @@ const ROW_STYLE = { display: "block" } as const;
 /**
  * The suggestions' popper, re-rendered only when what it shows changed (`shows`). MUI's Popper
  * re-measures its position after every render of its own (a forced layout of the page), and the
- * Autocomplete renders it again on each keystroke although the suggestions change only when a search
- * answers: that made keystrokes miss the next frame (bench/mod-search.mjs). Highlighting an option does
- * not need a render: MUI sets its classes directly.
+ * Autocomplete renders it again whenever it renders (when typing pauses, say) although the suggestions
+ * change only when a search answers: that made keystrokes miss the next frame (bench/mod-search.mjs).
+ * Highlighting an option does not need a render: MUI sets its classes directly.
  */
 const SuggestionsPopper = memo(
   function SuggestionsPopper({ shows: _shows, ...props }: PopperProps & { shows?: unknown }) {
@@ -56,9 +68,12 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
   const box = useRef<HTMLInputElement | null>(null);
   const pause = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [options, setOptions] = useState<PortalListEntry[]>([]);
-  const [searching, setSearching] = useState(false);
+  // The text whose search answered last: until then a search is under way. MUI shows "Searching…" only
+  // in an empty list, so a search under way while suggestions are shown needs no render.
+  const [answered, setAnswered] = useState("");
+  const shown = useRef(options);
   const latest = useRef(0);
-  const loading = searching && input.trim() !== "";
+  const loading = options.length === 0 && input.trim() !== "" && answered !== input;
   const noOptionsText = input.trim().length < 3 ? "Type at least 3 characters" : "No mod matches";
   // What the suggestions list shows; a new object when any of it changes (SuggestionsPopper).
   const shows = useMemo(() => ({}), [options, loading, noOptionsText, value]);
@@ -78,17 +93,22 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
   useEffect(() => () => clearTimeout(pause.current), []);
 
   useEffect(() => {
+    const id = ++latest.current; // an answer to an older text is dropped
     // Picking a suggestion puts its title in the box; that is not a new search.
     if (input.trim() === "" || (value && input === value.title)) {
-      setOptions(value ? [value] : []);
+      shown.current = value ? [value] : [];
+      setOptions(shown.current);
       return;
     }
-    const id = ++latest.current;
-    setSearching(true);
     void searcher.search(input).then((results) => {
       if (id !== latest.current) return; // a newer search is under way
+      // Another letter often leaves the suggestions as they are: then nothing is rendered again.
+      const same = results.length > 0 && results.length === shown.current.length &&
+        results.every((m, i) => m.name === shown.current[i].name);
+      if (same) return;
+      shown.current = results;
       setOptions(results);
-      setSearching(false);
+      setAnswered(input);
     });
   }, [input, searcher, value]);
 
@@ -112,7 +132,7 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
       noOptionsText={noOptionsText}
       autoHighlight
       slots={{ popper: SuggestionsPopper }}
-      slotProps={{ listbox: { style: { maxHeight: LIST_HEIGHT } }, popper: { shows } as unknown as PopperProps }}
+      slotProps={{ listbox: { style: LISTBOX_STYLE, sx: LISTBOX_SX }, popper: { shows } as unknown as PopperProps }}
       renderInput={(params) => {
         // The input element keeps its own text (no `value`), see above.
         const { value: _text, onBlur, ...htmlInput } = params.slotProps.htmlInput as InputHTMLAttributes<HTMLInputElement>;
