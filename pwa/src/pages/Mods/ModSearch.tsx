@@ -6,6 +6,14 @@ import type { Searcher } from "./portalSearch.ts";
 
 /** The suggestion list is about 16rem high (spec section 9). */
 export const LIST_HEIGHT = "16rem";
+/**
+ * Suggestion rows rendered when a search answers: more than the list shows (about four in 16rem). The
+ * others (up to MAX_SUGGESTIONS) follow once the list is scrolled or the highlight comes near the last
+ * row rendered, so every suggestion can still be reached. Rendering all 25 rows, and MUI measuring them
+ * for the popper and the highlight, was most of an answer's work, and a keystroke typed just after an
+ * answer waited for it (bench/mod-search.mjs).
+ */
+export const FIRST_ROWS = 8;
 
 /**
  * One suggestion's text: plain spans styled once by the list (LISTBOX_SX). A search's answer renders
@@ -73,10 +81,13 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
   const [answered, setAnswered] = useState("");
   const shown = useRef(options);
   const latest = useRef(0);
+  // All the suggestions are rendered, not only the first rows (FIRST_ROWS).
+  const [allRows, setAllRows] = useState(false);
+  const rendered = useMemo(() => (allRows ? options : options.slice(0, FIRST_ROWS)), [options, allRows]);
   const loading = options.length === 0 && input.trim() !== "" && answered !== input;
   const noOptionsText = input.trim().length < 3 ? "Type at least 3 characters" : "No mod matches";
   // What the suggestions list shows; a new object when any of it changes (SuggestionsPopper).
-  const shows = useMemo(() => ({}), [options, loading, noOptionsText, value]);
+  const shows = useMemo(() => ({}), [rendered, loading, noOptionsText, value]);
   const placeholder = useMemo(() => `${searcher.size.toLocaleString("en")} mods on the portal`, [searcher.size]);
 
   /** Typing: the text is taken (and searched) once no key came for the debounce time. */
@@ -98,6 +109,7 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
     if (input.trim() === "" || (value && input === value.title)) {
       shown.current = value ? [value] : [];
       setOptions(shown.current);
+      setAllRows(false);
       return;
     }
     void searcher.search(input).then((results) => {
@@ -108,13 +120,14 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
       if (same) return;
       shown.current = results;
       setOptions(results);
+      setAllRows(false);
       setAnswered(input);
     });
   }, [input, searcher, value]);
 
   return (
     <Autocomplete
-      options={options}
+      options={rendered}
       filterOptions={(x) => x}
       getOptionLabel={(o) => o.title}
       isOptionEqualToValue={(a, b) => a.name === b.name}
@@ -131,8 +144,11 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
       loadingText="Searching…"
       noOptionsText={noOptionsText}
       autoHighlight
+      onHighlightChange={(_, option) => {
+        if (!allRows && option && rendered.indexOf(option) >= FIRST_ROWS - 2) setAllRows(true);
+      }}
       slots={{ popper: SuggestionsPopper }}
-      slotProps={{ listbox: { style: LISTBOX_STYLE, sx: LISTBOX_SX }, popper: { shows } as unknown as PopperProps }}
+      slotProps={{ listbox: { style: LISTBOX_STYLE, sx: LISTBOX_SX, onScroll: () => !allRows && setAllRows(true) }, popper: { shows } as unknown as PopperProps }}
       renderInput={(params) => {
         // The input element keeps its own text (no `value`), see above.
         const { value: _text, onBlur, ...htmlInput } = params.slotProps.htmlInput as InputHTMLAttributes<HTMLInputElement>;
