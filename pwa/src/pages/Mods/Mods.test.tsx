@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
-import { ModSearch } from "./ModSearch.tsx";
+import { FIRST_ROWS, ModSearch } from "./ModSearch.tsx";
 import type { Searcher } from "./portalSearch.ts";
 import Mods from "./Mods.tsx";
 import { server } from "../../state/server.ts";
@@ -72,6 +72,48 @@ describe("ModSearch", () => {
     expect(screen.getByRole("listbox").style.maxHeight).toBe("16rem");
     fireEvent.click(option);
     expect(picked).toHaveBeenCalledWith({ name: "fp-trains", title: "Train Helper" });
+    expect(box).toHaveProperty("value", "Train Helper");
+  });
+
+  it("renders the first rows of the suggestions, and all of them once the list is scrolled or the highlight nears the end", async () => {
+    const searcher: Searcher = { size: 50, search: async (q) => Array.from({ length: 25 }, (_, i) => ({ name: `${q}-${i}`, title: `${q} ${i}` })) };
+    render(<ModSearch searcher={searcher} value={null} onPick={() => {}} />);
+    const box = screen.getByLabelText("Search mods");
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: "train" } });
+    await screen.findByText("train 0", {}, { timeout: 2000 });
+    expect(screen.getAllByRole("option")).toHaveLength(FIRST_ROWS);
+    // The keyboard reaches every suggestion: the highlight near the last row rendered renders the rest.
+    for (let i = 0; i < FIRST_ROWS - 2; i++) fireEvent.keyDown(box, { key: "ArrowDown" });
+    expect(screen.getAllByRole("option")).toHaveLength(25);
+    fireEvent.keyDown(box, { key: "End" });
+    fireEvent.keyDown(box, { key: "Enter" });
+    expect(box).toHaveProperty("value", "train 24");
+
+    // So does scrolling the list.
+    fireEvent.change(box, { target: { value: "train x" } });
+    await waitFor(() => expect(screen.getAllByRole("option")).toHaveLength(FIRST_ROWS), { timeout: 2000 });
+    fireEvent.scroll(screen.getByRole("listbox"));
+    expect(screen.getAllByRole("option")).toHaveLength(25);
+  });
+
+  // The box keeps its own text while typing (the Autocomplete hears of it when typing pauses): leaving
+  // it still does what the Autocomplete does, also right after a keystroke.
+  it("leaving the box puts back the picked mod's title, or clears it, also right after typing", () => {
+    const searcher: Searcher = { size: 2, search: async () => [] };
+    const { rerender } = render(<ModSearch searcher={searcher} value={null} onPick={() => {}} />);
+    const box = screen.getByLabelText("Search mods");
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: "trai" } });
+    fireEvent.blur(box);
+    expect(box).toHaveProperty("value", "");
+
+    const picked = { name: "fp-trains", title: "Train Helper" };
+    rerender(<ModSearch searcher={searcher} value={picked} onPick={() => {}} />);
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: "Train Helper x" } });
+    fireEvent.blur(box);
+    expect(box).toHaveProperty("value", "Train Helper");
   });
 });
 
