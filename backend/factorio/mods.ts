@@ -19,8 +19,13 @@ import { ModFileError, type ModInfoJson, parseInfoJson, readModFolder, readModZi
 import { inside, safeName } from "./paths.ts";
 import { FolderCache, stampOf } from "../cache/foldercache.ts";
 
-/** Mod names sort case-insensitively; one collator, built once (not one per comparison). */
-const byModName = new Intl.Collator("en", { sensitivity: "base" }).compare;
+/**
+ * Mod names sort case-insensitively; one collator (not one per comparison), built on the first sort, not
+ * at start-up: the first Intl object initialises ICU (~20 ms before the panel's first answer).
+ */
+let collator: Intl.Collator | null = null;
+const byModName = (a: string, b: string): number =>
+  (collator ??= new Intl.Collator("en", { sensitivity: "base" })).compare(a, b);
 
 export const MOD_LIST = "mod-list.json";
 export const MOD_SETTINGS = "mod-settings.dat";
