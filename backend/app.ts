@@ -2,7 +2,7 @@
 // /ws, the built PWA, and the one error handler that turns typed errors into JSON string answers.
 
 import { type Context, Hono } from "hono";
-import { upgradeWebSocket } from "hono/deno";
+import { upgradeWebSocket } from "./http/denows.ts";
 import type { AppContext } from "./context.ts";
 import { changesState, type Ctx, type Env, type Route } from "./http/routes.ts";
 import { authorize, fromOwnSite, hostRefusal, loadSession, sessionOrRefusal, setClientInfo } from "./http/guards.ts";
