@@ -350,6 +350,10 @@ export class ModDir {
     return withLock(this.dir, async () => {
       const mod = await this.get(name);
       pins.set(name, pinned ? mod.version : null);
+      // The pins file is not among the listing's stamps, and the lock invalidates only once this returns:
+      // without this the answer could be the cached listing from before the change (on a slow machine,
+      // once that listing is older than the racy window).
+      listings.get(this.dir)?.invalidate();
       return await this.get(name);
     });
   }
