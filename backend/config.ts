@@ -76,6 +76,11 @@ interface Option<K extends keyof Config = keyof Config> {
   normalize?: (value: Config[K]) => Config[K];
   min?: number;
   max?: number;
+  /**
+   * The default is worked out when the value is first read, and not checked (the system's own is valid):
+   * the time zone's needs ICU, whose start costs ~20 ms before the panel's first answer.
+   */
+  lazyDefault?: boolean;
 }
 
 /** The project's page: a valid VAPID subject until the admin gives their own contact. */
@@ -183,7 +188,7 @@ export const OPTIONS: Option<any>[] = [
   opt({
     key: "timeZone", flag: "time-zone", kind: "string",
     help: "time zone of schedules (IANA name, e.g. Europe/Berlin)", defaultText: "the system's",
-    defaultValue: () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    defaultValue: () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC", lazyDefault: true,
     check: (v) => {
       try {
         new Intl.DateTimeFormat("en", { timeZone: v });
@@ -409,10 +414,16 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
     record[o.key] = raw === undefined ? undefined : convert(o, raw, source, base);
   }
   // Defaults second, in table order, so a default may depend on an option listed before it.
+  const lazy = new Set<string>();
   for (const o of OPTIONS) {
-    if (record[o.key] === undefined) record[o.key] = o.defaultValue(config);
+    if (record[o.key] !== undefined) continue;
+    if (o.lazyDefault) {
+      lazy.add(o.key);
+      lazyProperty(record, o.key, () => o.defaultValue(config));
+    } else record[o.key] = o.defaultValue(config);
   }
   for (const o of OPTIONS) {
+    if (lazy.has(o.key)) continue;
     const value = record[o.key];
     if (value === null || !o.check) continue;
     const problem = (o.check as (v: unknown) => string | undefined)(value);
@@ -423,6 +434,15 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
     throw new ConfigError("Options --https-cert and --https-key must be given together");
   }
   return { kind: "config", config: config as Config };
+}
+
+/** `record[key]` is `compute()` from its first read on; a value assigned before replaces it. */
+function lazyProperty(record: Record<string, unknown>, key: string, compute: () => unknown): void {
+  const settle = (value: unknown) => {
+    Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(record, key, { get: () => settle(compute()), set: settle, enumerable: true, configurable: true });
 }
 
 function readConfigFile(path: string): Record<string, unknown> {

@@ -145,3 +145,13 @@ Deno.test("relative paths are taken from where npm was called (INIT_CWD), defaul
     rmSync(here, { recursive: true, force: true });
   }
 });
+
+Deno.test("time zone: the system's by default (worked out on first read), a given one is checked", () => {
+  assert.equal(cfg([]).timeZone, Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+  assert.equal({ ...cfg([]) }.timeZone, Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+  const c = cfg([]);
+  c.timeZone = "Europe/Berlin";
+  assert.equal(c.timeZone, "Europe/Berlin");
+  assert.equal(cfg(["--time-zone", "Asia/Kolkata"]).timeZone, "Asia/Kolkata");
+  assert.throws(() => cfg(["--time-zone", "Mars/Olympus"]), ConfigError);
+});

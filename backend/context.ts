@@ -239,7 +239,10 @@ export async function createContext(
   const schedules = new Scheduler({
     store: new ScheduleStore(db),
     log,
-    timeZone: config.timeZone,
+    // Read when a schedule needs it: the system's default costs ICU's start-up (config.ts lazyDefault).
+    get timeZone() {
+      return config.timeZone;
+    },
     alert: (title, body) => alert(title, body, "/schedules"),
     game,
     ops: gameOps,

@@ -8,12 +8,16 @@ import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "node:path";
 import { Gate, gateLimits } from "./serve/gate.ts";
 import { StartupError } from "./errors.ts";
-import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "./migrate/fsm.ts";
-import { dryRunTargets, importFsm } from "./migrate/targets.ts";
+import type { FsmSource } from "./migrate/fsm.ts";
 import { existsSync } from "node:fs";
 import { startupLines } from "./startup.ts";
-import { exportCommand, importBeforeStart, openImport } from "./transfer/cli.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
+
+// --export, --import and --import-fsm load their modules only when given (string literals, so that deno
+// compile includes them): an ordinary start does not load and compile them.
+const transferCli = () => import("./transfer/cli.ts");
+const fsmImport = () => import("./migrate/fsm.ts");
+const fsmTargets = () => import("./migrate/targets.ts");
 
 /** The machine's addresses; an empty list where the system will not tell (the panel still starts). */
 function networkInterfaces(): { family: string; address: string; internal?: boolean }[] {
@@ -40,37 +44,39 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = result.config;
-  if (config.exportFile) return await exportCommand(config, config.exportFile);
+  if (config.exportFile) return await (await transferCli()).exportCommand(config, config.exportFile);
   let archive: OpenedArchive | null = null;
   if (config.importFile) {
-    const opened = await openImport(config, config.importFile);
+    const opened = await (await transferCli()).openImport(config, config.importFile);
     if (typeof opened === "number") return opened;
     archive = opened;
   }
   let fsm: FsmSource | null = null;
-  if (config.importFsm) {
+  const migrate = config.importFsm ? await fsmImport() : null;
+  if (config.importFsm && migrate) {
     try {
-      fsm = readFsm(config.importFsm);
+      fsm = migrate.readFsm(config.importFsm);
     } catch (e) {
-      if (!(e instanceof FsmImportError)) throw e;
+      if (!(e instanceof migrate.FsmImportError)) throw e;
       console.error(`factorio-panel: nothing was imported. ${e.message}`);
       return 1;
     }
   }
   if (config.dryRun) {
-    if (!fsm) {
+    if (!fsm || !migrate) {
       console.error("factorio-panel: --dry-run needs --import-fsm DIR or --import FILE");
       return 2;
     }
-    console.log(describeFsmImport(fsm, planFsmImport(fsm, dryRunTargets(config)), true).join("\n"));
+    const { dryRunTargets } = await fsmTargets();
+    console.log(migrate.describeFsmImport(fsm, migrate.planFsmImport(fsm, dryRunTargets(config)), true).join("\n"));
     return 0;
   }
   let made;
   try {
     made = await createContext(config, {
       beforeBootstrap: async (ctx) => {
-        if (fsm) console.log(describeFsmImport(fsm, await importFsm(ctx, fsm), false).join("\n"));
-        if (archive) await importBeforeStart(ctx, archive);
+        if (fsm && migrate) console.log(migrate.describeFsmImport(fsm, await (await fsmTargets()).importFsm(ctx, fsm), false).join("\n"));
+        if (archive) await (await transferCli()).importBeforeStart(ctx, archive);
       },
     });
   } catch (e) {

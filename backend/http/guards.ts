@@ -3,8 +3,8 @@
 
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { getConnInfo } from "hono/deno";
 import { type Ctx, type Env, requiredRole, type Route } from "./routes.ts";
+import { remoteAddress } from "./denows.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
@@ -20,7 +20,7 @@ export function setClientInfo(config: Config): (c: Ctx) => void {
   return (c) => {
     let address = "unknown";
     try {
-      address = getConnInfo(c).remote.address ?? "unknown";
+      address = remoteAddress(c) ?? "unknown";
     } catch {
       // Not served by Deno.serve (app.request in unit tests).
     }

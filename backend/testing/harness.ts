@@ -118,7 +118,8 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
     adminPassword: ADMIN_PASSWORD,
   });
   await opts.prepare?.(ctx);
-  const { app, routes } = createApp(ctx);
+  const { app, allRoutes } = createApp(ctx);
+  const routes = await allRoutes();
   // The production listener (connection gate) in front of the app, so tests cross it like browsers do.
   const server = new Gate({
     port: 0,

@@ -37,11 +37,13 @@ export class Scheduler {
 
   /** Reports (and maybe runs) what was missed while the panel was down, then starts the timetable. */
   start(): void {
-    const { store, clock, timeZone } = this.deps;
+    const { store, clock } = this.deps;
     const now = clock.now();
     store.abandonRunning(now);
     for (const s of store.all()) {
       if (!s.enabled) continue;
+      // Read here, not before the loop: without schedules the (system) time zone is never worked out.
+      const timeZone = this.deps.timeZone;
       const missed = runsBetween(s.cron, timeZone, s.checked_at, now);
       store.checked(s.id, now);
       if (missed.length === 0) continue;
@@ -62,7 +64,7 @@ export class Scheduler {
   }
 
   async #tick(): Promise<void> {
-    const { store, clock, timeZone } = this.deps;
+    const { store, clock } = this.deps;
     const signal = this.#abort.signal;
     while (!signal.aborted) {
       const now = clock.now();
@@ -71,7 +73,7 @@ export class Scheduler {
         if (!s.enabled) continue;
         let next: Date | null;
         try {
-          next = parseCron(s.cron, timeZone).nextRun(new Date(s.checked_at));
+          next = parseCron(s.cron, this.deps.timeZone).nextRun(new Date(s.checked_at));
         } catch {
           continue; // stored expressions were checked when saved; a time zone change could still break one
         }

@@ -1,0 +1,43 @@
+// The areas app.ts loads on first use: the request that loads them is answered like any other, with the
+// same guards, headers and errors, and requests that arrive while they load wait for them.
+
+import assert from "node:assert/strict";
+import { Client, withPanel } from "./testing/harness.ts";
+import { createApp } from "./app.ts";
+import { PANEL_MSG } from "../shared/messages.ts";
+
+Deno.test("a lazily loaded area answers its first requests with the usual guards", withPanel(async (p) => {
+  // The harness's app has loaded every area already; a second app on the same context has not.
+  const { app } = createApp(p.ctx);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req, info) => app.fetch(req, info));
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}`;
+    const signedIn = await p.login();
+    const c = new Client(url, url);
+    c.cookie = signedIn.cookie;
+    const stranger = new Client(url, url);
+    // All at once, before anything is loaded: each waits for the areas and gets its own answer.
+    const [list, unknown, anonymous, crossSite] = await Promise.all([
+      c.get("/api/saves/list"),
+      c.get("/api/saves/nothing-here"),
+      stranger.get("/api/backups"),
+      c.request("POST", "/api/push/test", { json: {}, crossSite: true }),
+    ]);
+    assert.equal(list.status, 200);
+    assert.ok(Array.isArray(list.body));
+    assert.equal(list.headers.get("X-Factorio-Panel"), "1");
+    assert.equal(list.headers.get("Cache-Control"), "no-store");
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body, "No such API route: GET /api/saves/nothing-here");
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.body, PANEL_MSG.notSignedIn);
+    assert.equal(crossSite.status, 403);
+    assert.equal(crossSite.body, PANEL_MSG.crossSiteRefused);
+    // A typed error from a lazy area's handler goes through the same error handler.
+    const bad = await c.request("POST", "/api/mods/settings/update", { json: [] });
+    assert.equal(bad.status, 400);
+    assert.equal(typeof bad.body, "string");
+  } finally {
+    await server.shutdown();
+  }
+}));
