@@ -25,14 +25,16 @@ Deno.test("a lazily loaded area answers its first requests with the usual guards
     ]);
     assert.equal(list.status, 200);
     assert.ok(Array.isArray(list.body));
-    assert.equal(list.headers.get("X-Factorio-Panel"), "1");
     assert.equal(list.headers.get("Cache-Control"), "no-store");
+    assert.equal(list.headers.get("X-Content-Type-Options"), "nosniff");
     assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers.get("X-Factorio-Panel"), "1", "an error answer says it is the panel's");
     assert.equal(unknown.body, "No such API route: GET /api/saves/nothing-here");
     assert.equal(anonymous.status, 401);
     assert.equal(anonymous.body, PANEL_MSG.notSignedIn);
     assert.equal(crossSite.status, 403);
     assert.equal(crossSite.body, PANEL_MSG.crossSiteRefused);
+    assert.equal(crossSite.headers.get("X-Factorio-Panel"), "1");
     // A typed error from a lazy area's handler goes through the same error handler.
     const bad = await c.request("POST", "/api/mods/settings/update", { json: [] });
     assert.equal(bad.status, 400);
