@@ -88,14 +88,16 @@ async function lazyAreas(): Promise<Area[]> {
 }
 
 export interface PanelApp {
-  app: Hono<Env>;
+  /**
+   * Answers requests: with the app of the eager areas until the others are loaded, then with one app of
+   * every area, so a loaded area's requests pass through one router and one guard like any other.
+   */
+  app: { fetch(req: Request, info?: unknown): Response | Promise<Response> };
   /** Every API route, the lazily loaded areas' too (this loads them): the table the tests walk. */
   allRoutes(): Promise<Route[]>;
 }
 
 export function createApp(ctx: AppContext): PanelApp {
-  const app = new Hono<Env>();
-
   const onError = (err: Error, c: Ctx) => {
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
@@ -110,24 +112,11 @@ export function createApp(ctx: AppContext): PanelApp {
     ctx.log.error("Unhandled error", { method: c.req.method, path: c.req.path, error: String(err?.stack ?? err) });
     return c.json(PANEL_MSG.internalError, 500);
   };
-  app.onError(onError);
 
-  // One guard in front of everything instead of a middleware each: every layer of Hono's chain is an
-  // async step of its own, and on the small answers (status, lists) they were most of the work.
   const hostRefused = hostRefusal(ctx.config);
   const setClient = setClientInfo(ctx.config);
   const loadSessionOf = sessionOrRefusal(ctx.access);
-  app.use("*", async (c, next) => {
-    const api = c.req.path.startsWith("/api/");
-    let refused = hostRefused(c);
-    if (!refused) {
-      setClient(c);
-      if (api) refused = loadSessionOf(c);
-    }
-    if (refused) c.res = refused;
-    else await next();
-    setHeaders(c, headersFor(api, c.res));
-  });
+  const serveStatic = staticHandler(ctx.config.staticDir);
 
   const mount = (target: Hono<Env>, route: Route) => {
     const guarded = async (c: Ctx) => {
@@ -149,8 +138,6 @@ export function createApp(ctx: AppContext): PanelApp {
     if (changesState(route)) target.on(route.method, route.path, recordActivity(ctx.activity, route), guarded);
     else target.on(route.method, route.path, guarded);
   };
-  const eager = EAGER_AREAS.flatMap((area) => area(ctx));
-  for (const route of eager) mount(app, route);
 
   // Unknown API paths: the same 401 as everything else without a session, a JSON 404 with one.
   const unknownApiPath = (c: Ctx) => {
@@ -158,62 +145,74 @@ export function createApp(ctx: AppContext): PanelApp {
     return c.json(`No such API route: ${c.req.method} ${c.req.path}`, 404);
   };
 
-  // The lazy areas get a Hono app of their own, built once on first use (a Hono router takes no routes
-  // once it has matched one). It sees what the guard above set on the request (session, client).
-  const parents = new WeakMap<Request, Ctx>();
-  let later: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
-  const loadLater = () =>
-    later ??= lazyAreas().then((areas) => {
-      const sub = new Hono<Env>();
-      sub.onError(onError);
-      sub.use("*", async (c, next) => {
-        const parent = parents.get(c.req.raw);
-        if (parent) for (const [k, v] of Object.entries(parent.var)) c.set(k as keyof Env["Variables"], v as never);
-        await next();
-      });
-      const routes = areas.flatMap((area) => area(ctx));
-      for (const route of routes) mount(sub, route);
-      sub.notFound(unknownApiPath);
-      return { app: sub, routes };
+  /** An app of `routes`; API paths none of them has go to `otherApi`. */
+  const build = (routes: Route[], otherApi: (c: Ctx) => Response | Promise<Response>): Hono<Env> => {
+    const app = new Hono<Env>();
+    app.onError(onError);
+    // One guard in front of everything instead of a middleware each: every layer of Hono's chain is an
+    // async step of its own, and on the small answers (status, lists) they were most of the work.
+    app.use("*", async (c, next) => {
+      const api = c.req.path.startsWith("/api/");
+      let refused = hostRefused(c);
+      if (!refused) {
+        setClient(c);
+        if (api) refused = loadSessionOf(c);
+      }
+      if (refused) c.res = refused;
+      else await next();
+      setHeaders(c, headersFor(api, c.res));
+    });
+    for (const route of routes) mount(app, route);
+    app.all("/api/*", otherApi);
+    app.get(
+      "/ws",
+      loadSession(ctx.access),
+      async (c, next) => {
+        if (c.get("session")?.via !== "token" && !fromOwnSite(c, ctx.config)) {
+          return c.json(PANEL_MSG.crossSiteRefused, 403);
+        }
+        if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
+        if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return c.json("Expected a WebSocket upgrade", 426);
+        // The gate limits frame sizes only on connections that opened with the upgrade (browsers always do).
+        if ((c.env as { webSocketGuarded?: boolean } | undefined)?.webSocketGuarded === false) {
+          return c.json("Open the WebSocket on a new connection", 400);
+        }
+        return await next();
+      },
+      upgradeWebSocket((c) => {
+        const session = c.get("session")!;
+        return ctx.hub.events(session, {
+          address: c.get("clientAddress"),
+          userAgent: c.req.header("user-agent") ?? "",
+          // Re-read before each command: a role change or revoke counts at once, not at the next connect.
+          current: () => ctx.access.refresh(session),
+        });
+      }),
+    );
+    app.get("*", serveStatic);
+    app.on("HEAD", "*", serveStatic);
+    return app;
+  };
+
+  const eager = EAGER_AREAS.flatMap((area) => area(ctx));
+  // The first API request no eager route answers loads the other areas and builds the whole app, which
+  // answers it (and everything after it). A sub-app for the lazy areas behind the eager one cost every
+  // list request a second router, guard copy and promise chain: 20-40 µs (bench/lists.mjs).
+  let whole: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
+  const loadWhole = () =>
+    whole ??= lazyAreas().then((areas) => {
+      const routes = [...eager, ...areas.flatMap((area) => area(ctx))];
+      const app = build(routes, unknownApiPath);
+      current = app;
+      return { app, routes };
     }, (e) => {
-      later = null;
+      whole = null;
       throw e;
     });
-  app.all("/api/*", async (c) => {
-    const { app: sub } = await loadLater();
-    parents.set(c.req.raw, c);
-    return await sub.fetch(c.req.raw, c.env);
-  });
+  let current = build(eager, async (c) => (await loadWhole()).app.fetch(c.req.raw, c.env));
 
-  app.get(
-    "/ws",
-    loadSession(ctx.access),
-    async (c, next) => {
-      if (c.get("session")?.via !== "token" && !fromOwnSite(c, ctx.config)) {
-        return c.json(PANEL_MSG.crossSiteRefused, 403);
-      }
-      if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
-      if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return c.json("Expected a WebSocket upgrade", 426);
-      // The gate limits frame sizes only on connections that opened with the upgrade (browsers always do).
-      if ((c.env as { webSocketGuarded?: boolean } | undefined)?.webSocketGuarded === false) {
-        return c.json("Open the WebSocket on a new connection", 400);
-      }
-      return await next();
-    },
-    upgradeWebSocket((c) => {
-      const session = c.get("session")!;
-      return ctx.hub.events(session, {
-        address: c.get("clientAddress"),
-        userAgent: c.req.header("user-agent") ?? "",
-        // Re-read before each command: a role change or revoke counts at once, not at the next connect.
-        current: () => ctx.access.refresh(session),
-      });
-    }),
-  );
-
-  const serveStatic = staticHandler(ctx.config.staticDir);
-  app.get("*", serveStatic);
-  app.on("HEAD", "*", serveStatic);
-
-  return { app, allRoutes: async () => [...eager, ...(await loadLater()).routes] };
+  return {
+    app: { fetch: (req, info) => current.fetch(req, info) },
+    allRoutes: async () => (await loadWhole()).routes,
+  };
 }
