@@ -8,7 +8,7 @@ import { readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mod } from "../../shared/api.ts";
 import { BUILT_IN_MODS, isBuiltInMod } from "../../shared/factorio.ts";
-import { BoundedMap } from "../../shared/util.ts";
+import { BoundedMap, lazyCompare } from "../../shared/util.ts";
 import { modFileName, modFitsGame } from "../../shared/mods.ts";
 import { compareVersionStrings, fourPartVersion } from "../../shared/versions.ts";
 import { Invalid, NotFound } from "../errors.ts";
@@ -19,13 +19,8 @@ import { ModFileError, type ModInfoJson, parseInfoJson, readModFolder, readModZi
 import { inside, safeName } from "./paths.ts";
 import { FolderCache, stampOf } from "../cache/foldercache.ts";
 
-/**
- * Mod names sort case-insensitively; one collator (not one per comparison), built on the first sort, not
- * at start-up: the first Intl object initialises ICU (~20 ms before the panel's first answer).
- */
-let collator: Intl.Collator | null = null;
-const byModName = (a: string, b: string): number =>
-  (collator ??= new Intl.Collator("en", { sensitivity: "base" })).compare(a, b);
+/** Mod names sort case-insensitively; one collator (not one per comparison), built on the first sort. */
+const byModName = lazyCompare({ sensitivity: "base" });
 
 export const MOD_LIST = "mod-list.json";
 export const MOD_SETTINGS = "mod-settings.dat";

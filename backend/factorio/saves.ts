@@ -13,13 +13,10 @@ import { ensureDir } from "../fsutil.ts";
 import { LOAD_LATEST, type Save, type SaveHeader } from "../../shared/api.ts";
 import { saveUploadNameProblem } from "../../shared/validation.ts";
 import { FolderCache } from "../cache/foldercache.ts";
+import { lazyCompare } from "../../shared/util.ts";
 
-/**
- * Names with numbers sort as numbers ("save2" before "save10"); one collator, built on the first sort,
- * not at start-up: the first Intl object initialises ICU (~20 ms before the panel's first answer).
- */
-let collator: Intl.Collator | null = null;
-const byName = (a: string, b: string): number => (collator ??= new Intl.Collator("en", { numeric: true })).compare(a, b);
+/** Names with numbers sort as numbers ("save2" before "save10"); one collator, built on the first sort. */
+const byName = lazyCompare({ numeric: true });
 
 export interface SavesOptions {
   paths: Pick<FactorioPaths, "saves" | "binary" | "root">;
