@@ -165,3 +165,56 @@ Deno.test("file names: RFC 5987 filename* wins, paths are kept for the caller to
   const got = await decode(streamOf(body, [], true), "b");
   assert.deepEqual(got.map((p) => p.filename), ["été.zip", "dir/b.zip"]);
 });
+
+/** Reads with a sink that takes its time (as a file write does) and checks what the reader promises it. */
+async function decodeSlowly(stream: ReadableStream<Uint8Array>, boundary: string, failAt = -1): Promise<Part[]> {
+  const found: { name: string; filename: string | null; chunks: Uint8Array[] }[] = [];
+  let inFlight = 0;
+  let calls = 0;
+  await readMultipart(stream, boundary, (info) => {
+    assert.equal(inFlight, 0, "a new part began while a piece of the last one was still being taken");
+    const part = { ...info, chunks: [] as Uint8Array[] };
+    found.push(part);
+    return async (bytes) => {
+      assert.equal(inFlight, 0, "two pieces were handed out at once");
+      if (calls++ === failAt) throw new Error("the sink failed");
+      inFlight++;
+      const copy = bytes.slice();
+      // The reader reads on meanwhile; the piece must stay as it was until this settles.
+      await new Promise((r) => setTimeout(r, 0));
+      assert.ok(sameBytes(bytes, copy), "a piece changed before its sink was done with it");
+      part.chunks.push(copy);
+      inFlight--;
+    };
+  });
+  assert.equal(inFlight, 0, "the reader finished before the last piece was taken");
+  return found.map(({ name, filename, chunks }) => {
+    const data = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) {
+      data.set(c, at);
+      at += c.length;
+    }
+    return { name, filename, data };
+  });
+}
+
+Deno.test("a sink that takes its time gets every piece in order, one at a time, unchanged until it is done", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(partArb, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), async (parts, cuts, bytes) => {
+      const { body, boundary } = await encode(parts);
+      const got = await decodeSlowly(streamOf(body, cuts, bytes), boundary);
+      assert.equal(got.length, parts.length);
+      for (const [i, p] of parts.entries()) assert.ok(sameBytes(got[i].data, p.data), `part ${i}`);
+    }),
+    { numRuns: 30 },
+  );
+});
+
+Deno.test("a sink that fails while the reader reads on ends the read with its own error", async () => {
+  const big = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 131) % 251);
+  const { body, boundary } = await encode([{ name: "savefile", filename: "a.zip", data: big }, { name: "x", filename: null, data: new Uint8Array([65]) }]);
+  for (const failAt of [0, 1, 5]) {
+    await assert.rejects(decodeSlowly(streamOf(body, [70_000, 300_000, 1_000_000, 2_000_000], true), boundary, failAt), /the sink failed/);
+  }
+});
