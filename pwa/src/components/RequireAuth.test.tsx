@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { RequireAuth } from "./RequireAuth.tsx";
 import Login from "../pages/Login/Login.tsx";
-import { session, signedOut } from "../state/session.ts";
+import { secondFactorAdded, session, signedOut } from "../state/session.ts";
 
 function App({ start }: { start: string }) {
   return (
@@ -12,6 +12,7 @@ function App({ start }: { start: string }) {
         <Route path="/login" element={<Login />} />
         <Route path="/" element={<RequireAuth><p>controls page</p></RequireAuth>} />
         <Route path="/mods" element={<RequireAuth><p>mods page</p></RequireAuth>} />
+        <Route path="/account" element={<RequireAuth><p>account page</p></RequireAuth>} />
       </Routes>
     </MemoryRouter>
   );
@@ -71,5 +72,19 @@ describe("route guard", () => {
     act(() => signedOut("logout"));
     expect(await screen.findByRole("button", { name: "Sign In" })).toBeTruthy();
     expect(sessionStorage.getItem("panel.returnTo")).toBeNull();
+  });
+
+  it("an admin held at Account until a second factor is set up goes on at once after setting one up", async () => {
+    // The session re-read after enrolling has not answered yet (it never does here).
+    vi.stubGlobal("fetch", vi.fn(() => new Promise<Response>(() => {})));
+    session.state = "signedIn";
+    session.user = { username: "admin", role: "admin", email: "", must_enrol: true };
+    const { unmount } = render(<App start="/mods" />);
+    expect(await screen.findByText("account page")).toBeTruthy();
+    unmount();
+    act(() => secondFactorAdded());
+    expect(session.user?.must_enrol).toBe(false);
+    render(<App start="/mods" />);
+    expect(await screen.findByText("mods page")).toBeTruthy();
   });
 });

@@ -68,6 +68,18 @@ export function signedOut(endedBy: "logout" | "lost" = "lost"): void {
   socket.disconnect();
 }
 
+/**
+ * A second factor was just set up: the panel lifted its "set one up first" hold (--require-2fa-admins),
+ * so the app lifts it at once, then reads the session again. Waiting for that read let a click on
+ * another page right after enrolling bounce back to Account.
+ */
+export function secondFactorAdded(): void {
+  if (!session.user?.must_enrol) return;
+  session.user = { ...session.user, must_enrol: false };
+  rememberUser(session.user);
+  void checkSession();
+}
+
 setUnauthorizedHandler(() => signedOut("lost"));
 socket.onSignedOut = () => void checkSession();
 

@@ -10,6 +10,7 @@ import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { accessApi } from "../../api/access.ts";
 import { ApiError } from "../../api/client.ts";
 import { showFlash } from "../../state/flash.ts";
+import { secondFactorAdded } from "../../state/session.ts";
 import type { Passkey } from "../../../../shared/access.ts";
 import { when } from "./Sessions.tsx";
 
@@ -30,6 +31,7 @@ export function Passkeys({ onChanged }: { onChanged: () => void }) {
       const optionsJSON = await accessApi.passkeyOptions();
       const response = await startRegistration({ optionsJSON });
       const added = await accessApi.addPasskey(name.trim() || "Passkey", response);
+      secondFactorAdded();
       showFlash(`Passkey ${added.name} added`, "success");
       setName("");
       load();

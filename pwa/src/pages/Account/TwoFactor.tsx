@@ -6,6 +6,7 @@ import { Alert, Box, Button, Stack, TextField, Typography } from "@mui/material"
 import { Panel } from "../../components/Page.tsx";
 import { accessApi } from "../../api/access.ts";
 import { showFlash } from "../../state/flash.ts";
+import { secondFactorAdded } from "../../state/session.ts";
 import { QrCode } from "./QrCode.tsx";
 import { ACCESS_MSG, type TotpSetup, type TwoFactorStatus } from "../../../../shared/access.ts";
 
@@ -62,6 +63,7 @@ export function TwoFactor({ status, onChanged }: { status: TwoFactorStatus | nul
     e.preventDefault();
     try {
       const r = await accessApi.totpConfirm(code.trim());
+      secondFactorAdded();
       setCodes(r.recovery_codes);
       setSetup(null);
       setCode("");
