@@ -14,7 +14,8 @@
 //   - terminates TLS itself (so it can read those frames), and tells the handler the client's real address.
 // Relaying costs JavaScript work for every byte, so an ordinary connection is relayed only until its first
 // request has been answered, then handed to Deno's own HTTP server (handover.ts); the gate keeps counting
-// it, timing it and can still close it.
+// it, timing it and can still close it. A first request with a large body (an upload) is not relayed at
+// all: the gate answers it itself (direct.ts), then hands the connection over the same way.
 // Each relayed connection uses three file descriptors (client, gate to server, server side), so the
 // default cap (250) stays inside the usual soft limit of 1024 open files.
 
@@ -23,6 +24,7 @@ import { FrameLimiter } from "./wsframes.ts";
 import { AddressTurns } from "./turns.ts";
 import { closeQuietly, concat, headEnd, isWebSocketRequest, writeAll } from "./bytes.ts";
 import { AnswerFramer, closeHandedOver, connectionServer, type ConnectionServer, firstRequestBody } from "./handover.ts";
+import { bodyStream, drain, parseRequestHead, type RequestHead, writeResponse } from "./direct.ts";
 
 export interface GateLimits {
   maxConnections: number;
@@ -74,12 +76,17 @@ export interface GateStats {
   acceptErrors: number;
   /** Connections given to Deno's HTTP server after their first answer. */
   handedOver: number;
+  /** First requests with a large body answered by the gate itself (direct.ts). */
+  answeredHere: number;
 }
 
 const BUFFER = 32 * 1024;
 /** For a large first request body (an upload): fewer, larger reads; allocated only for such a body. */
 const BODY_BUFFER = 256 * 1024;
 const MAX_FIRST_HEAD = 16 * 1024;
+/** A first request with a body this large (an upload) is answered by the gate itself (direct.ts). */
+const DIRECT_BODY = 1024 * 1024;
+const CONTINUE = new TextEncoder().encode("HTTP/1.1 100 Continue\r\n\r\n");
 const SWEEP_MS = 1000;
 /** A silent connection is shed only after this long (its request may be on the way on a busy machine). */
 const SHED_GRACE_MS = 2000;
@@ -114,7 +121,7 @@ interface Link {
 
 export class Gate {
   readonly addr: Deno.NetAddr;
-  readonly stats: GateStats = { open: 0, refused: 0, shed: 0, timedOut: 0, acceptErrors: 0, handedOver: 0 };
+  readonly stats: GateStats = { open: 0, refused: 0, shed: 0, timedOut: 0, acceptErrors: 0, handedOver: 0, answeredHere: 0 };
   readonly finished: Promise<void>;
   #opts: GateOptions;
   #limits: GateLimits;
@@ -290,12 +297,17 @@ export class Gate {
       if (!first || link.closed) return;
       await this.#takeTurn(link);
       if (link.closed) return;
+      const plan = this.#handoverPlan(first);
+      const direct = plan && plan.bodyLength >= DIRECT_BODY ? parseRequestHead(first.bytes.subarray(0, first.end)) : null;
+      if (plan && direct && !direct.close) {
+        if (await this.#answerHere(link, first, plan.bodyLength, direct)) this.#handOver(link);
+        return;
+      }
       const inner = await Deno.connect({ hostname: "127.0.0.1", port: this.#innerPort });
       if (link.closed) return closeQuietly(inner);
       inner.setNoDelay(true);
       link.inner = inner;
       this.#byInnerPort.set((inner.localAddr as Deno.NetAddr).port, link);
-      const plan = this.#handoverPlan(first);
       if (plan) {
         if (await this.#answerFirst(link, inner, first, plan)) this.#handOver(link);
         return;
@@ -351,6 +363,62 @@ export class Gate {
     closeQuietly(inner);
     link.inner = null;
     return sent && !link.closed;
+  }
+
+  /**
+   * Answers a first request with a large body here (direct.ts): the handler reads the body from the
+   * client's socket, the answer is written back, and whatever the handler left of the body is read and
+   * dropped. True when the connection now stands between two requests.
+   */
+  async #answerHere(link: Link, first: { bytes: Uint8Array; end: number }, length: number, head: RequestHead): Promise<boolean> {
+    const body = bodyStream(link.client, first.bytes.subarray(first.end), length, {
+      // The client waits for this before it sends the body; sent only once the handler reads it.
+      beforeFirstRead: () => (head.expectContinue ? writeAll(link.client, CONTINUE) : Promise.resolve()),
+      onBytes: () => (link.lastByte = this.#now()),
+    });
+    const host = head.host ?? `${this.#opts.hostname}:${this.addr.port}`;
+    let req: Request;
+    try {
+      req = new Request(`${this.#opts.tls ? "https" : "http"}://${host}${head.target}`, {
+        method: head.method,
+        headers: head.headers,
+        body: body.stream,
+        duplex: "half",
+      } as RequestInit);
+    } catch {
+      return false;
+    }
+    link.requests++;
+    link.inFlight++;
+    link.lastServed = this.#now();
+    this.stats.answeredHere++;
+    try {
+      let res: Response;
+      try {
+        res = await this.#opts.handler(req, {
+          remoteAddr: { transport: "tcp", hostname: link.address, port: link.port },
+          webSocketGuarded: false,
+        });
+      } catch (e) {
+        res = await (this.#opts.onError ?? (() => new Response("Internal Server Error", { status: 500 })))(e);
+      }
+      // A read the handler left in flight ends before anything else touches the connection.
+      await body.settled();
+      // Refused before the client sent its body (it waits for 100 Continue): the body never comes.
+      const close = head.expectContinue && !body.started() && body.left() > 0;
+      await writeResponse(link.client, res, {
+        close,
+        head: head.method === "HEAD",
+        writing: (on) => (link.writingSince = on ? this.#now() : null),
+      });
+      if (close || link.closed) return false;
+      return body.left() === 0 || await drain(link.client, body.left(), () => (link.lastByte = this.#now()));
+    } catch {
+      return false;
+    } finally {
+      link.inFlight--;
+      link.lastServed = this.#now();
+    }
   }
 
   /** Writes the first request to the server, then exactly `bodyLeft` more bytes from the client. */

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 
 import { Gate, type GateLimits } from "./gate.ts";
+import { concat } from "./bytes.ts";
 import { createLogger } from "../log.ts";
 import { startPanel } from "../testing/harness.ts";
 import { TestSocket } from "../testing/ws.ts";
@@ -89,6 +90,18 @@ async function withGate(limits: Partial<GateLimits>, fn: (gate: Gate, hold: { re
       const path = new URL(req.url).pathname;
       if (path === "/hold") await held;
       if (path === "/echo") return new Response(`${req.method} ${await req.text()}`);
+      if (path === "/sha") {
+        const data = new Uint8Array(await req.arrayBuffer());
+        return new Response(`${data.length} ${await sha256(data)}`);
+      }
+      if (path === "/refuse") return new Response("too large", { status: 413 });
+      if (path === "/half") {
+        const reader = req.body!.getReader();
+        await reader.read();
+        await reader.cancel();
+        return new Response("half");
+      }
+      if (path === "/url") return new Response(`${req.url} ${await req.text().then((t) => t.length)}`);
       if (path === "/stream") {
         // No length: sent chunked.
         return new Response(new ReadableStream({
@@ -125,6 +138,27 @@ async function closedByServer(conn: Deno.Conn, within = 30_000): Promise<boolean
 }
 
 const enc = new TextEncoder();
+
+async function sha256(data: Uint8Array<ArrayBuffer>): Promise<string> {
+  return Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", data)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** `n` bytes that are not all alike. */
+function bodyOf(n: number): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(n).map((_, i) => (i * 131 + (i >> 12)) % 251);
+}
+
+/** Reads one answer head, byte by byte (a 100 Continue is a head of its own). */
+async function readHead(conn: Deno.Conn): Promise<string> {
+  let text = "";
+  const buf = new Uint8Array(1);
+  while (!text.endsWith("\r\n\r\n")) {
+    const n = await conn.read(buf);
+    if (n === null) throw new Error(`closed after: ${text}`);
+    text += String.fromCharCode(buf[0]);
+  }
+  return text;
+}
 
 Deno.test("idle, partial-header and kept-alive connections are closed; a long request is not", async () => {
   await withGate({ headerTimeoutMs: 300, idleTimeoutMs: 600 }, async (gate) => {
@@ -328,3 +362,99 @@ Deno.test("a handed-over connection is still closed when idle, and waits while i
     assert.equal(gate.stats.open, 0);
   });
 });
+
+Deno.test("a first request with a large body is answered by the gate itself, whole, and the connection goes on", async () => {
+  await withGate({}, async (gate) => {
+    const body = bodyOf(3 * 1024 * 1024 + 17);
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    try {
+      // Part of the body comes with the head, the rest in pieces.
+      const head = enc.encode(`POST /sha HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
+      const r = await exchange(conn, [concat(head, body.subarray(0, 1000)), body.subarray(1000, 700_000), body.subarray(700_000)]);
+      assert.equal(r.body, `${body.length} ${await sha256(body)}`);
+      assert.match(r.head, /^HTTP\/1\.1 200 /);
+      assert.match(r.head, /content-length: \d+/i);
+      assert.equal(gate.stats.answeredHere, 1);
+      // Then Deno's server answers the same connection.
+      assert.equal((await exchange(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).body, "127.0.0.1 false");
+      assert.equal((await exchange(conn, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok")).body, "POST ok");
+      assert.equal(gate.stats.handedOver, 1);
+    } finally {
+      conn.close();
+    }
+  });
+});
+
+Deno.test("a large first request: 100 Continue only once the handler reads, an early refusal closes, a half-read body is read past", async () => {
+  await withGate({}, async (gate) => {
+    const body = bodyOf(2 * 1024 * 1024);
+    // Expect: 100-continue, read by the handler: the client is told to go on, then answered.
+    let conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    try {
+      await conn.write(enc.encode(`POST /sha HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`));
+      assert.match(await readHead(conn), /^HTTP\/1\.1 100 Continue\r\n\r\n$/);
+      assert.equal((await exchange(conn, [body])).body, `${body.length} ${await sha256(body)}`);
+      assert.equal((await exchange(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).body, "127.0.0.1 false");
+    } finally {
+      conn.close();
+    }
+    // Refused before reading: no 100 Continue, the answer says the connection closes, and it does.
+    conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    try {
+      await conn.write(enc.encode(`POST /refuse HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`));
+      const head = await readHead(conn);
+      assert.match(head, /^HTTP\/1\.1 413 /);
+      assert.match(head, /connection: close/i);
+      assert(await closedByServer(conn, 10_000));
+    } finally {
+      conn.close();
+    }
+    // Answered after reading part of the body: the rest is read and dropped, and the next request works.
+    conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    try {
+      const head = enc.encode(`POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
+      const sending = (async () => {
+        await conn.write(head);
+        for (let at = 0; at < body.length; at += 256 * 1024) await conn.write(body.subarray(at, at + 256 * 1024));
+      })();
+      const r = await exchange(conn, []);
+      assert.equal(r.body, "half");
+      await sending;
+      assert.equal((await exchange(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).body, "127.0.0.1 false");
+    } finally {
+      conn.close();
+    }
+    assert.equal(gate.stats.answeredHere, 3);
+  });
+});
+
+Deno.test("a large first request cut mid-body fails in the handler, not the gate; odd heads go to Deno's parser", async () => {
+  await withGate({}, async (gate) => {
+    const body = bodyOf(2 * 1024 * 1024);
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    await conn.write(enc.encode(`POST /sha HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`));
+    await conn.write(body.subarray(0, 300_000));
+    conn.close();
+    for (let i = 0; i < 200 && gate.stats.open > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(gate.stats.open, 0);
+    // A Host that is not a plain host (it would change the URL's path) and a folded header: relayed.
+    for (const extra of ["Host: a/b", "Host: x\r\nX-Folded: a\r\n b"]) {
+      const c = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+      try {
+        await c.write(enc.encode(`POST /url HTTP/1.1\r\n${extra}\r\nContent-Length: ${body.length}\r\n\r\n`));
+        await c.write(body).catch(() => 0);
+        await closedByServer(c, 10_000);
+      } finally {
+        c.close();
+      }
+    }
+    assert.equal(gate.stats.answeredHere, 1);
+    // The gate still answers.
+    assert.equal(await answersPlain(gate.addr.port), "127.0.0.1 false");
+  });
+});
+
+async function answersPlain(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/`);
+  return await res.text();
+}
