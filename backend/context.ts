@@ -156,6 +156,7 @@ export async function createContext(
   const paths = factorioPaths(config);
   const game = new GameServer({ config, paths, bus, log, now, lease });
   const gameOps = new GameOps();
+  await game.ready;
   connectGameToHub(game, hub);
   const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
   game.addLaunchArgs(() => players.launchArgs());
@@ -234,8 +235,7 @@ export async function createContext(
     freeBytes: opts.freeBytes,
     alert: (title, body) => alert(title, body, "/backups"),
   });
-  // Looking for the game (a `ps` run, ~20 ms) and checking the backups' index go on while the rest is built.
-  await Promise.all([game.ready, backups.ready]);
+  await backups.ready;
   const schedules = new Scheduler({
     store: new ScheduleStore(db),
     log,
