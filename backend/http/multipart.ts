@@ -8,6 +8,8 @@
 // a sentence for the user.
 
 const CAPACITY = 256 * 1024;
+/** What is read after the closing boundary, at most (the rest stays unread: the connection then closes). */
+const MAX_EPILOGUE = 64 * 1024;
 /** A part's header block larger than this is refused (browsers send a few hundred bytes). */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -130,6 +132,14 @@ export async function readMultipart(
       }
       if (buf[pos] === 45 && buf[pos + 1] === 45) {
         await landed();
+        // The epilogue (a browser sends CRLF) is read too: a body left unread makes Deno's server close
+        // a kept-alive connection after the answer, and a request the client sends on it meanwhile fails.
+        try {
+          let epilogue = len - pos;
+          while (epilogue <= MAX_EPILOGUE && !ended && await more(len)) epilogue += len;
+        } catch {
+          // the parts are whole; a connection cut after them does not undo them
+        }
         return;
       }
       let headEnd = HEAD_END.indexOf(buf, pos, len);

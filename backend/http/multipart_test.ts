@@ -218,3 +218,24 @@ Deno.test("a sink that fails while the reader reads on ends the read with its ow
     await assert.rejects(decodeSlowly(streamOf(body, [70_000, 300_000, 1_000_000, 2_000_000], true), boundary, failAt), /the sink failed/);
   }
 });
+
+Deno.test("what follows the closing boundary is read to the end; a body cut there still gives whole parts", async () => {
+  const { body, boundary } = await encode([{ name: "savefile", filename: "a.zip", data: new Uint8Array(5000).fill(1) }]);
+  const withEpilogue = new Uint8Array([...body, ...new TextEncoder().encode("\r\nsome epilogue\r\n")]);
+  let finished = false;
+  const counted = streamOf(withEpilogue, [4000, body.length + 3], true).pipeThrough(new TransformStream({ flush: () => void (finished = true) }));
+  const got = await decode(counted, boundary);
+  assert.equal(got[0].data.length, 5000);
+  assert.ok(finished, "the body was left unread after the closing boundary");
+  // The connection goes away right after the closing boundary: the form was whole.
+  let sent = false;
+  const cut = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (!sent) {
+        sent = true;
+        c.enqueue(body);
+      } else c.error(new Error("connection reset"));
+    },
+  });
+  assert.equal((await decode(cut, boundary))[0].data.length, 5000);
+});
