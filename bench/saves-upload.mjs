@@ -2,6 +2,8 @@
 // (runs alternated, median of 3):
 //   - upload (POST /api/saves/upload, multipart field "savefile") vs `cp` of the same file into the same
 //     folder, and how much the backend's resident memory grows meanwhile (target: within 2x cp, < 64 MiB);
+//     on a new connection (answered by the gate itself) and on one that already carried a request, as a
+//     browser's usually has (answered by Deno's HTTP server after the hand-over);
 //   - download (GET /api/saves/dl/:name) vs `cat` of the same file into the same folder (target: within 2x);
 //   - the same curl upload to a bare Deno.serve that only writes the body to a file (bench/bare-server.ts
 //     --sink), directly and behind the panel's connection gate: what the runtime itself costs;
@@ -82,6 +84,7 @@ try {
   let upPeak = 0;
   let downPeak = 0;
   const up = [];
+  const upKept = [];
   const cp = [];
   const down = [];
   const cat = [];
@@ -95,6 +98,18 @@ try {
     if (statSync(join(savesDir, name)).size !== size) throw new Error("the stored save differs in size");
     up.push(u.seconds);
     upPeak = Math.max(upPeak, rssMiB(pid, "VmHWM"));
+    // The same upload after a small request on the same connection (curl --next reuses it).
+    const kept = timed("curl", [
+      "-sS", "-o", "/dev/null", "-H", `Cookie: ${cookie}`, `${panel.url}/api/saves/list`,
+      "--next", "-sS", "-o", "/dev/null", "-w", "%{time_total} %{num_connects} %{http_code}", "-H", `Cookie: ${cookie}`,
+      "-F", `savefile=@${savePath};filename=kept-${i}.zip;type=application/zip`, `${panel.url}/api/saves/upload`,
+    ]);
+    const [keptSeconds, connects, keptCode] = kept.stdout.trim().split(" ");
+    if (keptCode !== "200" || connects !== "0") throw new Error(`the upload on a kept connection failed: ${kept.stdout}`);
+    if (statSync(join(savesDir, `kept-${i}.zip`)).size !== size) throw new Error("the stored save differs in size");
+    upKept.push(Number(keptSeconds));
+    upPeak = Math.max(upPeak, rssMiB(pid, "VmHWM"));
+    rmSync(join(savesDir, `kept-${i}.zip`));
     cp.push(timed("cp", [savePath, join(savesDir, `copy-${i}.zip`)]).seconds);
     floorUp.push(bareUpload(discard.url));
     bareUp.push(bareUpload(bare.url + "/"));
@@ -115,6 +130,10 @@ try {
     `upload of a ${gib} GiB save, curl -F to POST /api/saves/upload, median of ${RUNS}: ${m(up).toFixed(2)} s ` +
       `(${(size / 1024 ** 2 / m(up)).toFixed(0)} MiB/s); cp of the same file: ${m(cp).toFixed(2)} s; ` +
       `ratio ${(m(up) / m(cp)).toFixed(2)} (target <= 2)`,
+  );
+  console.log(
+    `  the same upload on a connection that already carried a request (a browser's usually has): ${m(upKept).toFixed(2)} s ` +
+      `(${(m(upKept) / m(cp)).toFixed(2)} x cp)`,
   );
   discard.close();
   console.log(
