@@ -71,7 +71,7 @@ export function bodyStream(
   conn: Deno.Conn,
   already: Uint8Array,
   length: number,
-  hooks: { beforeFirstRead: () => Promise<void>; onBytes: (n: number) => void },
+  hooks: { beforeFirstRead: () => Promise<void>; onBytes: (n: number) => void; reading: (on: boolean) => void },
 ): { stream: ReadableStream<Uint8Array>; left: () => number; started: () => boolean; settled: () => Promise<unknown> } {
   let pending = already;
   let left = length;
@@ -103,7 +103,13 @@ export function bodyStream(
       }
       const read = conn.read(view.subarray(0, Math.min(view.length, left)));
       reading = read.catch(() => null);
-      const n = await read;
+      hooks.reading(true);
+      let n: number | null;
+      try {
+        n = await read;
+      } finally {
+        hooks.reading(false);
+      }
       if (n === null) {
         controller.error(new Error("The connection closed before the whole request body came"));
         return;

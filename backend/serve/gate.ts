@@ -110,6 +110,8 @@ interface Link {
   headSeen: boolean;
   /** Since when a write to the client has been waiting (a client that stopped reading). */
   writingSince: number | null;
+  /** Since when the handler has been waiting for more of a body the gate reads itself (a client that stopped sending). */
+  readingSince: number | null;
   /** Relaying: one of the `maxPerAddress` connections its address may have served at once. */
   turn: boolean;
   /** Set while it waits for a turn. */
@@ -280,7 +282,7 @@ export class Gate {
     const now = this.#now();
     const link: Link = {
       client, inner: null, address, port: remote.port, opened: now, requests: 0, inFlight: 0,
-      lastServed: now, lastByte: now, ws: false, headSeen: false, writingSince: null, turn: false, go: null,
+      lastServed: now, lastByte: now, ws: false, headSeen: false, writingSince: null, readingSince: null, turn: false, go: null,
       closed: false, handedOver: null,
     };
     this.#links.add(link);
@@ -375,6 +377,7 @@ export class Gate {
       // The client waits for this before it sends the body; sent only once the handler reads it.
       beforeFirstRead: () => (head.expectContinue ? writeAll(link.client, CONTINUE) : Promise.resolve()),
       onBytes: () => (link.lastByte = this.#now()),
+      reading: (on) => (link.readingSince = on ? this.#now() : null),
     });
     const host = head.host ?? `${this.#opts.hostname}:${this.addr.port}`;
     let req: Request;
@@ -392,6 +395,7 @@ export class Gate {
     link.inFlight++;
     link.lastServed = this.#now();
     this.stats.answeredHere++;
+    let close = true;
     try {
       let res: Response;
       try {
@@ -405,20 +409,22 @@ export class Gate {
       // A read the handler left in flight ends before anything else touches the connection.
       await body.settled();
       // Refused before the client sent its body (it waits for 100 Continue): the body never comes.
-      const close = head.expectContinue && !body.started() && body.left() > 0;
+      close = head.expectContinue && !body.started() && body.left() > 0;
       await writeResponse(link.client, res, {
         close,
         head: head.method === "HEAD",
         writing: (on) => (link.writingSince = on ? this.#now() : null),
       });
-      if (close || link.closed) return false;
-      return body.left() === 0 || await drain(link.client, body.left(), () => (link.lastByte = this.#now()));
     } catch {
-      return false;
+      close = true;
     } finally {
       link.inFlight--;
       link.lastServed = this.#now();
     }
+    if (close || link.closed) return false;
+    // The rest of a body the handler did not want: read and dropped with nothing in hand, so an idle
+    // client is closed as on any connection (the answer has gone).
+    return body.left() === 0 || await drain(link.client, body.left(), () => (link.lastByte = this.#now())).catch(() => false);
   }
 
   /** Writes the first request to the server, then exactly `bodyLeft` more bytes from the client. */
@@ -587,7 +593,9 @@ export class Gate {
       // A WebSocket is idle only when neither side sent anything (Deno pings every 30 s).
       const idle = link.inFlight === 0 &&
         (link.ws ? now - link.lastByte > 2 * idleTimeoutMs : now - link.lastServed > idleTimeoutMs);
-      const stalled = link.writingSince !== null && now - link.writingSince > idleTimeoutMs;
+      // A client that stopped reading what the panel sends, or stopped sending a body the handler waits for.
+      const stalled = (link.writingSince !== null && now - link.writingSince > idleTimeoutMs) ||
+        (link.readingSince !== null && now - link.readingSince > idleTimeoutMs);
       // A kept-alive connection that is done gives its turn to one of its address waiting for it.
       const makeWay = this.#turns.waiting(link.address) && link.turn && link.requests > 0 && link.inFlight === 0 &&
         !link.ws && link.writingSince === null && now - link.lastServed > SWEEP_MS;

@@ -458,3 +458,23 @@ async function answersPlain(port: number): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/`);
   return await res.text();
 }
+
+Deno.test("a large first request whose client stops sending is closed when idle, while read or after its answer", async () => {
+  await withGate({ headerTimeoutMs: 300, idleTimeoutMs: 600 }, async (gate) => {
+    const length = 2 * 1024 * 1024;
+    // The handler waits for the rest of the body, which never comes.
+    const stalled = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    await stalled.write(enc.encode(`POST /sha HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n`));
+    await stalled.write(bodyOf(100_000));
+    // Refused at once; the client sends nothing after the head: answered, then closed as idle.
+    const refused = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    await refused.write(enc.encode(`POST /refuse HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n`));
+    assert.match(await readHead(refused), /^HTTP\/1\.1 413 /);
+    assert(await closedByServer(stalled, 10_000), "the stalled upload was not closed");
+    assert(await closedByServer(refused, 10_000), "the refused upload was not closed");
+    assert.equal(gate.stats.answeredHere, 2);
+    assert.ok(gate.stats.timedOut >= 2);
+    stalled.close();
+    refused.close();
+  });
+});
