@@ -167,6 +167,11 @@ export async function writeResponse(
   }
   opts.writing(true);
   try {
+    if (res.status === 204 || res.status === 304) {
+      // No body and no length on these (RFC 9110 8.6).
+      await writeAll(conn, encoder.encode(head + "\r\n"));
+      return;
+    }
     if (ended) {
       head += `content-length: ${size}\r\n\r\n`;
       await writeAll(conn, encoder.encode(head));

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 
 import { Gate, type GateLimits } from "./gate.ts";
-import { concat } from "./bytes.ts";
+import { concat, writeAll } from "./bytes.ts";
 import { createLogger } from "../log.ts";
 import { startPanel } from "../testing/harness.ts";
 import { TestSocket } from "../testing/ws.ts";
@@ -95,6 +95,10 @@ async function withGate(limits: Partial<GateLimits>, fn: (gate: Gate, hold: { re
         return new Response(`${data.length} ${await sha256(data)}`);
       }
       if (path === "/refuse") return new Response("too large", { status: 413 });
+      if (path === "/nothing") {
+        await req.arrayBuffer();
+        return new Response(null, { status: 204 });
+      }
       if (path === "/half") {
         const reader = req.body!.getReader();
         await reader.read();
@@ -274,7 +278,8 @@ Deno.test("connections over the per-address limit wait their turn, and every one
 
 /** Sends one request on `conn` and reads one whole answer (Content-Length or chunked), keeping the connection. */
 async function exchange(conn: Deno.Conn, request: string | Uint8Array[]): Promise<{ head: string; body: string }> {
-  for (const part of typeof request === "string" ? [enc.encode(request)] : request) await conn.write(part);
+  // Whole: a write of a few MiB may take only part of it.
+  for (const part of typeof request === "string" ? [enc.encode(request)] : request) await writeAll(conn, part);
   const dec = new TextDecoder();
   let text = "";
   const buf = new Uint8Array(4096);
@@ -382,6 +387,17 @@ Deno.test("a first request with a large body is answered by the gate itself, who
     } finally {
       conn.close();
     }
+    // A 204 answer: no length, no body, and the connection goes on.
+    const other = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
+    try {
+      await writeAll(other, concat(enc.encode(`POST /nothing HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`), body));
+      const head = await readHead(other);
+      assert.match(head, /^HTTP\/1\.1 204 /);
+      assert.doesNotMatch(head, /content-length|transfer-encoding/i);
+      assert.equal((await exchange(other, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).body, "127.0.0.1 false");
+    } finally {
+      other.close();
+    }
   });
 });
 
@@ -415,7 +431,7 @@ Deno.test("a large first request: 100 Continue only once the handler reads, an e
       const head = enc.encode(`POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
       const sending = (async () => {
         await conn.write(head);
-        for (let at = 0; at < body.length; at += 256 * 1024) await conn.write(body.subarray(at, at + 256 * 1024));
+        for (let at = 0; at < body.length; at += 256 * 1024) await writeAll(conn, body.subarray(at, at + 256 * 1024));
       })();
       const r = await exchange(conn, []);
       assert.equal(r.body, "half");
@@ -433,7 +449,7 @@ Deno.test("a large first request cut mid-body fails in the handler, not the gate
     const body = bodyOf(2 * 1024 * 1024);
     const conn = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
     await conn.write(enc.encode(`POST /sha HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`));
-    await conn.write(body.subarray(0, 300_000));
+    await writeAll(conn, body.subarray(0, 300_000));
     conn.close();
     for (let i = 0; i < 200 && gate.stats.open > 0; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(gate.stats.open, 0);
@@ -442,7 +458,7 @@ Deno.test("a large first request cut mid-body fails in the handler, not the gate
       const c = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
       try {
         await c.write(enc.encode(`POST /url HTTP/1.1\r\n${extra}\r\nContent-Length: ${body.length}\r\n\r\n`));
-        await c.write(body).catch(() => 0);
+        await writeAll(c, body).catch(() => {});
         await closedByServer(c, 10_000);
       } finally {
         c.close();
@@ -465,7 +481,7 @@ Deno.test("a large first request whose client stops sending is closed when idle,
     // The handler waits for the rest of the body, which never comes.
     const stalled = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
     await stalled.write(enc.encode(`POST /sha HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n`));
-    await stalled.write(bodyOf(100_000));
+    await writeAll(stalled, bodyOf(100_000));
     // Refused at once; the client sends nothing after the head: answered, then closed as idle.
     const refused = await Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port });
     await refused.write(enc.encode(`POST /refuse HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n`));
