@@ -228,6 +228,15 @@ export class Gate {
     );
   }
 
+  /** What the handler learns of a request's connection: the client's own address, not the relay's. */
+  #infoOf(link: Link, webSocketGuarded: boolean): GateInfo {
+    return { remoteAddr: { transport: "tcp", hostname: link.address, port: link.port }, webSocketGuarded };
+  }
+
+  #onError(error: unknown): Response | Promise<Response> {
+    return this.#opts.onError ? this.#opts.onError(error) : new Response("Internal Server Error", { status: 500 });
+  }
+
   async #handle(req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Promise<Response> {
     const link = this.#byInnerPort.get(info.remoteAddr.port);
     // Only the gate connects to the inner port; anyone else on this machine is sent to the real one.
@@ -236,10 +245,7 @@ export class Gate {
     link.inFlight++;
     link.lastServed = this.#now();
     try {
-      return await this.#opts.handler(req, {
-        remoteAddr: { transport: "tcp", hostname: link.address, port: link.port },
-        webSocketGuarded: link.ws && link.requests === 1,
-      });
+      return await this.#opts.handler(req, this.#infoOf(link, link.ws && link.requests === 1));
     } finally {
       link.inFlight--;
       link.lastServed = this.#now();
@@ -399,12 +405,9 @@ export class Gate {
     try {
       let res: Response;
       try {
-        res = await this.#opts.handler(req, {
-          remoteAddr: { transport: "tcp", hostname: link.address, port: link.port },
-          webSocketGuarded: false,
-        });
+        res = await this.#opts.handler(req, this.#infoOf(link, false));
       } catch (e) {
-        res = await (this.#opts.onError ?? (() => new Response("Internal Server Error", { status: 500 })))(e);
+        res = await this.#onError(e);
       }
       // A read the handler left in flight ends before anything else touches the connection.
       await body.settled();
@@ -455,7 +458,7 @@ export class Gate {
     const abort = new AbortController();
     link.handedOver = abort;
     this.stats.handedOver++;
-    const onError = this.#opts.onError ?? (() => new Response("Internal Server Error", { status: 500 }));
+    const onError = (e: unknown) => this.#onError(e);
     try {
       const server = this.#serveConnection!(link.client, abort.signal, (req, info) => this.#handleDirect(link, req, info), onError, () => {});
       // Ended on its own (the client left): nothing left to abort.
@@ -485,11 +488,8 @@ export class Gate {
     };
     let res: Response;
     try {
-      res = await this.#opts.handler(req, {
-        remoteAddr: { transport: "tcp", hostname: link.address, port: link.port },
-        // A WebSocket is only ever a relayed connection's first request.
-        webSocketGuarded: false,
-      });
+      // A WebSocket is only ever a relayed connection's first request.
+      res = await this.#opts.handler(req, this.#infoOf(link, false));
     } catch (e) {
       done();
       throw e;
