@@ -57,13 +57,8 @@ function streamOf(body: Uint8Array, cuts: number[], bytes: boolean): ReadableStr
   });
 }
 
-async function decode(stream: ReadableStream<Uint8Array>, boundary: string): Promise<Part[]> {
-  const found: { name: string; filename: string | null; chunks: Uint8Array[] }[] = [];
-  await readMultipart(stream, boundary, (info) => {
-    const part = { ...info, chunks: [] as Uint8Array[] };
-    found.push(part);
-    return (bytes) => void part.chunks.push(bytes.slice()); // the piece is only valid during the call
-  });
+/** The parts with their pieces joined. */
+function joined(found: { name: string; filename: string | null; chunks: Uint8Array[] }[]): Part[] {
   return found.map(({ name, filename, chunks }) => {
     const data = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
     let at = 0;
@@ -73,6 +68,16 @@ async function decode(stream: ReadableStream<Uint8Array>, boundary: string): Pro
     }
     return { name, filename, data };
   });
+}
+
+async function decode(stream: ReadableStream<Uint8Array>, boundary: string): Promise<Part[]> {
+  const found: { name: string; filename: string | null; chunks: Uint8Array[] }[] = [];
+  await readMultipart(stream, boundary, (info) => {
+    const part = { ...info, chunks: [] as Uint8Array[] };
+    found.push(part);
+    return (bytes) => void part.chunks.push(bytes.slice()); // the piece is only valid during the call
+  });
+  return joined(found);
 }
 
 /** Byte equality without node:assert's element-by-element deep walk (slow on 700 KB). */
@@ -188,15 +193,7 @@ async function decodeSlowly(stream: ReadableStream<Uint8Array>, boundary: string
     };
   });
   assert.equal(inFlight, 0, "the reader finished before the last piece was taken");
-  return found.map(({ name, filename, chunks }) => {
-    const data = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      data.set(c, at);
-      at += c.length;
-    }
-    return { name, filename, data };
-  });
+  return joined(found);
 }
 
 Deno.test("a sink that takes its time gets every piece in order, one at a time, unchanged until it is done", async () => {
