@@ -5,8 +5,9 @@
 // which the connection is handed to Deno's HTTP server as after a relayed first request.
 //
 // Only a plain head is taken: "METHOD /path HTTP/1.1", token header names, no folded lines, one
-// Content-Length and no Transfer-Encoding (firstRequestBody). Anything else stays relayed, where Deno's
-// own parser answers it.
+// Content-Length and no Transfer-Encoding, nor a Connection that asks to close or upgrade (the gate has
+// checked those with firstRequestBody first). Anything else stays relayed, where Deno's own parser
+// answers it.
 
 import { writeAll } from "./bytes.ts";
 
@@ -17,8 +18,6 @@ export interface RequestHead {
   headers: [string, string][];
   /** The client waits for "100 Continue" before it sends the body (curl does for large uploads). */
   expectContinue: boolean;
-  /** The client asked to close the connection after this request. */
-  close: boolean;
   host: string | null;
 }
 
@@ -38,7 +37,6 @@ export function parseRequestHead(head: Uint8Array): RequestHead | null {
   if (!/^[\x21-\x7e]+$/.test(parts[1])) return null;
   const headers: [string, string][] = [];
   let expectContinue = false;
-  let close = false;
   let host: string | null = null;
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(":");
@@ -51,7 +49,6 @@ export function parseRequestHead(head: Uint8Array): RequestHead | null {
       if (value.toLowerCase() !== "100-continue") return null;
       expectContinue = true;
     }
-    if (lower === "connection" && /\bclose\b/i.test(value)) close = true;
     if (lower === "host") {
       // It becomes part of the request's URL: anything but a plain host and port would change its path.
       if (host !== null || !HOST.test(value)) return null;
@@ -59,7 +56,7 @@ export function parseRequestHead(head: Uint8Array): RequestHead | null {
     }
     headers.push([name, value]);
   }
-  return { method: parts[0], target: parts[1], headers, expectContinue, close, host };
+  return { method: parts[0], target: parts[1], headers, expectContinue, host };
 }
 
 /**

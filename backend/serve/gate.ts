@@ -307,7 +307,7 @@ export class Gate {
       if (link.closed) return;
       const plan = this.#handoverPlan(first);
       const direct = plan && plan.bodyLength >= DIRECT_BODY ? parseRequestHead(first.bytes.subarray(0, first.end)) : null;
-      if (plan && direct && !direct.close) {
+      if (plan && direct) {
         if (await this.#answerHere(link, first, plan.bodyLength, direct)) this.#handOver(link);
         return;
       }
