@@ -2,9 +2,8 @@
 // with --config, then defaults. One table describes every option, so parsing, validation and --help can
 // never disagree.
 
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "./path.ts";
+import { statSync } from "./fs.ts";
 
 export interface Config {
   port: number;
@@ -86,7 +85,7 @@ interface Option<K extends keyof Config = keyof Config> {
 /** The project's page: a valid VAPID subject until the admin gives their own contact. */
 const PUSH_SUBJECT_DEFAULT = "https://github.com/factorio-panel/factorio-panel";
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const REPO_ROOT = resolve(import.meta.dirname ?? ".", "..");
 
 function opt<K extends keyof Config>(o: Option<K>): Option<K> {
   return o;

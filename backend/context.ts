@@ -2,7 +2,7 @@
 // services of each area) from a Config. main.ts and the test harness both start from here, so tests run
 // the same wiring as production.
 
-import { join } from "node:path";
+import { join } from "./path.ts";
 import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { EventBus } from "./events.ts";
@@ -14,6 +14,7 @@ import { PUSH_MSG } from "../shared/messages.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
 import { GameServer } from "./factorio/game/supervisor.ts";
+import { listProcesses } from "./factorio/game/liveness.ts";
 import { connectGameToHub } from "./factorio/game/hub.ts";
 import { GameDirLease } from "./factorio/game/lease.ts";
 import { GameOps } from "./factorio/game/ops.ts";
@@ -99,7 +100,7 @@ export interface ContextOptions {
   /** The schedules' clock (tests move it by hand). */
   clock?: Clock;
   /** Free bytes in a folder, for the backups' space floor (tests stand in a full disk). */
-  freeBytes?: (dir: string) => number;
+  freeBytes?: (dir: string) => number | Promise<number>;
   /** Runs before the first user would be created (an import brings its own users). */
   beforeBootstrap?: (ctx: AppContext) => Promise<void>;
 }
@@ -113,6 +114,10 @@ export async function createContext(
   config: Config,
   opts: ContextOptions = {},
 ): Promise<{ ctx: AppContext; bootstrap: Bootstrap }> {
+  // The machine's processes, for finding a game this panel did not start: the `ps` runs while the rest is
+  // built, and the game server below awaits it at the same point as before.
+  const processes = listProcesses();
+  processes.catch(() => {});
   ensureDir(config.dataDir, 0o700);
   const log = createLogger({ file: join(config.dataDir, "panel.log"), quiet: opts.quiet });
   const now = opts.now ?? Date.now;
@@ -141,7 +146,7 @@ export async function createContext(
     })
   );
   // Listening before the game is looked for, so a game found ended at start-up is announced too.
-  const push = new PushService({ config, db, log, now });
+  const push = await PushService.open({ config, db, log, now });
   const alerts = new Alerts({
     config,
     bus,
@@ -154,7 +159,7 @@ export async function createContext(
   // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
   const lease = new GameDirLease(() => ctx.serverState());
   const paths = factorioPaths(config);
-  const game = new GameServer({ config, paths, bus, log, now, lease });
+  const game = new GameServer({ config, paths, bus, log, now, lease, processes });
   const gameOps = new GameOps();
   await game.ready;
   connectGameToHub(game, hub);

@@ -1,41 +1,31 @@
 // File helpers every area uses: atomic writes (temp file in the same directory, fsync, rename) and
 // owner-only secret files. A crash or a full disk mid-write leaves the old file whole.
 
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, open, rename, renameSync, rm, rmSync } from "./fs.ts";
+import { basename, dirname, join } from "./path.ts";
+import { randomHex } from "./crypto.ts";
 
 /** A temp path beside `target` (same filesystem, so rename is atomic). Hidden, so listings skip it. */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${randomHex(6)}.tmp`);
 }
 
 /** Writes `data` to `target` atomically. `mode` applies to the new file (e.g. 0o600 for secrets). */
 export function writeFileAtomic(target: string, data: string | Uint8Array, mode = 0o644): void {
   const tmp = tempPathFor(target);
-  let fd: number | undefined;
+  let file: Deno.FsFile | undefined;
   try {
-    fd = openSync(tmp, "wx", mode);
+    file = Deno.openSync(tmp, { write: true, createNew: true, mode });
     const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
     let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    chmodSync(tmp, mode); // openSync's mode is masked by the umask
+    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+    file.syncSync();
+    file.close();
+    file = undefined;
+    chmodSync(tmp, mode); // the open's mode is masked by the umask
     renameSync(tmp, target);
   } catch (e) {
-    if (fd !== undefined) closeSync(fd);
+    file?.close();
     rmSync(tmp, { force: true });
     throw e;
   }

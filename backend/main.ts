@@ -5,11 +5,11 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
-import { join } from "node:path";
+import { join } from "./path.ts";
 import { Gate, gateLimits } from "./serve/gate.ts";
 import { StartupError } from "./errors.ts";
 import type { FsmSource } from "./migrate/fsm.ts";
-import { existsSync } from "node:fs";
+import { existsSync } from "./fs.ts";
 import { startupLines } from "./startup.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
 

@@ -1,8 +1,8 @@
 // Alerts about the panel itself: a sign-in from a device or address the user never signed in from, a
 // panel user added or removed, and little space left where saves and backups are kept.
 
-import { existsSync, statfsSync } from "node:fs";
-import { dirname } from "node:path";
+import { diskSpace, existsSync } from "../fs.ts";
+import { dirname } from "../path.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
@@ -21,12 +21,11 @@ export interface PanelAlertsDeps {
 }
 
 /** Free space of the volume holding `path`: bytes available to us and the volume's size. */
-export function freeSpace(path: string): { free: number; size: number } {
+export function freeSpace(path: string): Promise<{ free: number; size: number }> {
   // A folder not made yet (no saves so far) lives on its parent's volume.
   let at = path;
   while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
-  const s = statfsSync(at);
-  return { free: s.bavail * s.bsize, size: s.blocks * s.bsize };
+  return diskSpace(at);
 }
 
 function gib(bytes: number): string {
@@ -80,11 +79,11 @@ export class PanelAlerts {
   }
 
   /** Looks at each watched volume once; alerts when one is low, once until it recovers. */
-  checkDisk(): void {
+  async checkDisk(): Promise<void> {
     for (const path of this.deps.diskPaths) {
       let space: { free: number; size: number };
       try {
-        space = freeSpace(path);
+        space = await freeSpace(path);
       } catch (e) {
         this.deps.log.warn("Could not read the free disk space", { path, error: String(e) });
         continue;

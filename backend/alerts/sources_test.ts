@@ -78,8 +78,8 @@ Deno.test("low disk space where saves are kept is an alert, once until it recove
   const url = fake.discordUrl("disk");
   await addChannel(c, { type: "discord", name: "disk", url, events: ["disk-low"] });
   // With a threshold of 100 % every volume is "low".
-  p.ctx.alerts.panel.checkDisk();
-  p.ctx.alerts.panel.checkDisk();
+  await p.ctx.alerts.panel.checkDisk();
+  await p.ctx.alerts.panel.checkDisk();
   await p.ctx.alerts.channels.delivery.settled();
   const got = fake.delivered(pathOf(url)).map((r) => r.json.embeds[0]);
   // The saves folder and the data dir are both on the temp volume: one alert per folder, each once.

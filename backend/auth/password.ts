@@ -1,7 +1,8 @@
 // Password hashing with scrypt (memory-hard), from node:crypto. Stored as
-// "scrypt$N$r$p$salt$hash" so the cost can be raised later without breaking old hashes.
+// "scrypt$N$r$p$salt$hash" so the cost can be raised later without breaking old hashes. node:crypto is
+// loaded at the first hash, not at start (backend/crypto.ts says why).
 
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { fromBase64, randomBytes, randomHex, timingSafeEqual } from "../crypto.ts";
 
 /** Prefix of a password hash imported from the old panel (bcrypt); see migrate/fsm.ts. */
 export const FSM_HASH_PREFIX = "fsm-bcrypt$";
@@ -24,7 +25,7 @@ export function hashWaiting(): number {
   return line.length;
 }
 
-async function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+async function derive(password: string, salt: Uint8Array, n: number, r: number, p: number): Promise<Uint8Array> {
   if (running >= HASHES_AT_ONCE) await new Promise<void>((go) => line.push(go));
   running++;
   hashStats.total++;
@@ -37,8 +38,9 @@ async function derive(password: string, salt: Buffer, n: number, r: number, p: n
   }
 }
 
-function deriveNow(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+async function deriveNow(password: string, salt: Uint8Array, n: number, r: number, p: number): Promise<Uint8Array> {
+  const { scrypt } = await import("node:crypto");
+  return await new Promise((resolve, reject) => {
     scrypt(password.normalize("NFC"), salt, KEY_LEN, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (err, key) =>
       err ? reject(err) : resolve(key));
   });
@@ -47,7 +49,7 @@ function deriveNow(password: string, salt: Buffer, n: number, r: number, p: numb
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, N, R, P);
-  return ["scrypt", N, R, P, salt.toString("base64"), key.toString("base64")].join("$");
+  return ["scrypt", N, R, P, salt.toBase64(), key.toBase64()].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -61,8 +63,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);
   if (![n, r, p].every(Number.isSafeInteger)) return false;
-  const salt = Buffer.from(parts[4], "base64");
-  const expected = Buffer.from(parts[5], "base64");
+  const salt = fromBase64(parts[4]);
+  const expected = fromBase64(parts[5]);
+  if (!salt || !expected) return false;
   const key = await derive(password, salt, n, r, p);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
@@ -75,7 +78,7 @@ export function needsRehash(stored: string): boolean {
 /** A hash of nothing in particular, verified against for unknown users so timing does not reveal them. */
 let decoy: Promise<string> | undefined;
 export function decoyHash(): Promise<string> {
-  return (decoy ??= hashPassword(randomBytes(16).toString("hex")));
+  return (decoy ??= hashPassword(randomHex(16)));
 }
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";

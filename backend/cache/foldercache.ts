@@ -15,7 +15,7 @@
 // A file replaced with the same size and mtime still gets a new ctime (and usually a new inode): ctime
 // cannot be set from user space, which is why it is part of every stamp.
 
-import { existsSync } from "node:fs";
+import { existsSync } from "../fs.ts";
 
 const RACY_MS = 100;
 

@@ -5,8 +5,8 @@
 // Hostile input is expected (uploads): every length is checked against the file, and malformed archives
 // raise ZipError, never anything else.
 
-import { open } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
+import { open } from "../fs.ts";
+import type { FileHandle } from "../fs.ts";
 
 export class ZipError extends Error {}
 

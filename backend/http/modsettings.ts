@@ -12,7 +12,7 @@ import { readJson, readObject } from "./body.ts";
 import { contentDisposition } from "./download.ts";
 import type { Route } from "./routes.ts";
 import { receiveUpload } from "./upload.ts";
-import { statSync } from "node:fs";
+import { statSync } from "../fs.ts";
 
 export function modSettingsRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);

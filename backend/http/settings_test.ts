@@ -249,7 +249,9 @@ Deno.test("a failed write leaves the old file whole and no temp file behind", as
        }`,
     );
     const deno = new URL("../../node_modules/.bin/deno", import.meta.url).pathname;
-    const r = spawnSync("sh", ["-c", `trap '' XFSZ; ulimit -f 64; exec "${deno}" run ${PANEL_PERMISSIONS.join(" ")} --no-lock "${script}"`], {
+    // With the project's configuration, as the panel runs: it says where the npm packages are.
+    const config = new URL("../../deno.json", import.meta.url).pathname;
+    const r = spawnSync("sh", ["-c", `trap '' XFSZ; ulimit -f 64; exec "${deno}" run ${PANEL_PERMISSIONS.join(" ")} --no-lock --config "${config}" "${script}"`], {
       encoding: "utf8",
     });
     assert.match(r.stdout, /^FAILED .*File too large/m, r.stdout + r.stderr);

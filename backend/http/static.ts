@@ -1,8 +1,8 @@
 // Serves the built PWA: files from the static dir, and index.html for every extension-less path (the app's
 // own routes), so a reload of /mods works signed in or not. /api and /ws never reach this.
 
-import { existsSync } from "node:fs";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { existsSync } from "../fs.ts";
+import { extname, join, normalize, resolve, sep } from "../path.ts";
 import type { Ctx } from "./routes.ts";
 
 const TYPES: Record<string, string> = {

@@ -1,15 +1,14 @@
 // Web Push for the panel: the VAPID keys, each user's devices (subscriptions) and the rules for them,
 // the notifier (one consumer of the alert dispatcher), quiet hours, and the test notification.
 
-import { readFileSync } from "node:fs";
-import { createECDH } from "node:crypto";
-import { Buffer } from "node:buffer";
+import { readFileSync } from "../fs.ts";
+import { fromBase64url, toHex } from "../crypto.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import { deviceOf, PushSubscriptionStore } from "../store/push.ts";
 import { Conflict, Invalid, NotFound } from "../errors.ts";
-import { loadOrCreateVapidKeys, type VapidKeys } from "./vapid.ts";
+import { type LoadedKeys, loadOrCreateVapidKeys, type VapidKeys } from "./vapid.ts";
 import { PushSender } from "./sender.ts";
 import { deliveryFor, Notifier, tagOf } from "./notifier.ts";
 import { parseQuietHours } from "./quiet.ts";
@@ -40,9 +39,13 @@ export class PushService {
   readonly #keys: VapidKeys;
   readonly #sender: PushSender;
 
-  constructor(private readonly deps: PushDeps) {
+  /** Reads the VAPID keys (or makes them, on first start) and builds the service. */
+  static async open(deps: PushDeps): Promise<PushService> {
+    return new PushService(deps, await loadOrCreateVapidKeys(deps.config.dataDir, deps.log));
+  }
+
+  private constructor(private readonly deps: PushDeps, { keys, created }: LoadedKeys) {
     this.store = new PushSubscriptionStore(deps.db);
-    const { keys, created } = loadOrCreateVapidKeys(deps.config.dataDir, deps.log);
     this.#keys = keys;
     if (created) {
       // Subscriptions are bound to the public key they were made with; with a new key they are dead.
@@ -162,25 +165,28 @@ export function isPushEndpoint(endpoint: string): boolean {
   }
 }
 
-function base64url(value: unknown): Buffer | null {
+function base64url(value: unknown): Uint8Array | null {
   if (typeof value !== "string" || !/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return null;
-  return Buffer.from(value.replace(/=+$/, ""), "base64url");
+  return fromBase64url(value.replace(/=+$/, ""));
 }
 
-/** An uncompressed P-256 point that is actually on the curve (an ECDH with it must succeed). */
+// P-256 (SEC 2, section 2.4.2): y^2 = x^3 - 3x + b over the prime field p.
+const P256_P = 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n;
+const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+
+/**
+ * An uncompressed P-256 point that is actually on the curve, which is what an ECDH with it needs (the
+ * curve's cofactor is 1, so every point on it other than infinity is a valid public key).
+ */
 export function isP256PublicKey(value: unknown): boolean {
   const bytes = base64url(value);
   if (!bytes || bytes.length !== 65 || bytes[0] !== 4) return false;
-  try {
-    PROBE.computeSecret(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+  const x = BigInt("0x" + toHex(bytes.subarray(1, 33)));
+  const y = BigInt("0x" + toHex(bytes.subarray(33)));
+  if (x >= P256_P || y >= P256_P) return false;
+  const mod = (v: bigint) => ((v % P256_P) + P256_P) % P256_P;
+  return mod(y * y) === mod(x * x * x - 3n * x + P256_B);
 }
-
-const PROBE = createECDH("prime256v1");
-PROBE.generateKeys();
 
 function isAuthSecret(value: unknown): boolean {
   return base64url(value)?.length === 16;

@@ -2,10 +2,9 @@
 // only by the panel's user. The public key goes to browsers (they bind their subscription to it); the
 // private key signs every push and never leaves this file.
 
-import { chmodSync, existsSync, readFileSync, renameSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { Buffer } from "node:buffer";
-import { createECDH } from "node:crypto";
+import { chmodSync, existsSync, readFileSync, renameSync, statSync } from "../fs.ts";
+import { join } from "../path.ts";
+import { fromBase64url, toBase64url } from "../crypto.ts";
 import { writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
 
@@ -29,8 +28,8 @@ function valid(k: unknown): k is VapidKeys {
   const { publicKey, privateKey } = k as Record<string, unknown>;
   if (typeof publicKey !== "string" || typeof privateKey !== "string") return false;
   if (!/^[A-Za-z0-9_-]+$/.test(publicKey) || !/^[A-Za-z0-9_-]+$/.test(privateKey)) return false;
-  const pub = Buffer.from(publicKey, "base64url");
-  return pub.length === 65 && pub[0] === 4 && Buffer.from(privateKey, "base64url").length === 32;
+  const pub = fromBase64url(publicKey);
+  return pub?.length === 65 && pub[0] === 4 && fromBase64url(privateKey)?.length === 32;
 }
 
 /**
@@ -38,7 +37,7 @@ function valid(k: unknown): k is VapidKeys {
  * overwritten) and replaced; the caller must then drop existing subscriptions, which were bound to
  * the old public key and can no longer be sent to.
  */
-export function loadOrCreateVapidKeys(dataDir: string, log: Logger): LoadedKeys {
+export async function loadOrCreateVapidKeys(dataDir: string, log: Logger): Promise<LoadedKeys> {
   const file = join(dataDir, VAPID_FILE);
   if (existsSync(file)) {
     let parsed: unknown;
@@ -59,14 +58,16 @@ export function loadOrCreateVapidKeys(dataDir: string, log: Logger): LoadedKeys 
     log.error(`${VAPID_FILE} is not a valid key pair; kept it as ${aside} and made new keys. Devices must enable notifications again.`);
   }
   // A P-256 key pair as VAPID wants it (what web-push's generateVAPIDKeys makes), without loading
-  // web-push at start: the uncompressed public point, the private scalar padded to 32 bytes.
-  const ecdh = createECDH("prime256v1");
-  ecdh.generateKeys();
-  const priv = ecdh.getPrivateKey();
-  const keys = {
-    publicKey: ecdh.getPublicKey().toString("base64url"),
-    privateKey: Buffer.concat([Buffer.alloc(32 - priv.length), priv]).toString("base64url"),
-  };
+  // web-push at start: the uncompressed public point (0x04, x, y) and the 32-byte private scalar.
+  const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
+  const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
+  const [x, y, d] = [jwk.x, jwk.y, jwk.d].map((v) => fromBase64url(v ?? ""));
+  if (x?.length !== 32 || y?.length !== 32 || d?.length !== 32) throw new Error("could not make a P-256 key pair");
+  const point = new Uint8Array(65);
+  point[0] = 4;
+  point.set(x, 1);
+  point.set(y, 33);
+  const keys = { publicKey: toBase64url(point), privateKey: toBase64url(d) };
   writeSecretFile(file, JSON.stringify({ ...keys, created_at: new Date().toISOString() }, null, 2) + "\n");
   log.info("Made the VAPID key pair for push notifications", { file: VAPID_FILE });
   return { keys, created: true };

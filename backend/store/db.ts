@@ -2,7 +2,7 @@
 // and recorded by id, so an id must never change once released. Add new ones at the end.
 
 import { DatabaseSync } from "node:sqlite";
-import { chmodSync, existsSync, statSync } from "node:fs";
+import { chmodSync, existsSync, statSync } from "../fs.ts";
 import { StartupError } from "../errors.ts";
 
 export type Db = DatabaseSync;

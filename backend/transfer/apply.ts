@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { Buffer } from "node:buffer";
 import type { AppContext } from "../context.ts";
+import { panelIsFresh } from "./fresh.ts";
 import { transaction } from "../store/db.ts";
 import { hashPassword, randomPassword } from "../auth/password.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
@@ -22,6 +23,8 @@ import { inside } from "../factorio/paths.ts";
 import type { OpenedArchive } from "./archive.ts";
 import type { ExportedUser } from "./format.ts";
 import { ScheduleStore } from "../factorio/schedules/store.ts";
+
+export { panelIsFresh };
 
 export class ImportRefused extends Error {}
 
@@ -42,14 +45,6 @@ export interface ImportReport extends ImportPlan {
   passwords: { username: string; password: string }[];
   /** The first-start admin now has the archive's password (its other sessions were ended). */
   adminPasswordReplaced: boolean;
-}
-
-/** A panel nobody has set up yet: no users, or only the first-start admin with its generated password. */
-export function panelIsFresh(ctx: AppContext): boolean {
-  const n = ctx.accounts.users.count();
-  if (n === 0) return true;
-  const admin = ctx.accounts.users.byName("admin");
-  return n === 1 && admin !== undefined && ctx.accounts.usesGeneratedPassword(admin);
 }
 
 /** What the plan compares the archive with: this panel's names, without changing anything. */

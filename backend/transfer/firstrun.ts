@@ -7,7 +7,8 @@ import type { AppContext } from "../context.ts";
 import { Conflict, Invalid } from "../errors.ts";
 import { applyFsmImport, describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "../migrate/fsm.ts";
 import { openArchive } from "./archive.ts";
-import { applyImport, describeImport, ImportRefused, panelIsFresh } from "./apply.ts";
+import { applyImport, describeImport, ImportRefused } from "./apply.ts";
+import { panelIsFresh, requireFresh } from "./fresh.ts";
 import type { Role } from "../../shared/api.ts";
 import { ArchiveError } from "./format.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
@@ -15,9 +16,7 @@ import { rmSync } from "node:fs";
 import type { ImportResult } from "../../shared/transfer.ts";
 import { TRANSFER_MSG } from "../../shared/transfer.ts";
 
-export function requireFresh(ctx: AppContext): void {
-  if (!panelIsFresh(ctx)) throw new Conflict(TRANSFER_MSG.notFresh);
-}
+export { requireFresh };
 
 function readOld(dir: unknown): FsmSource {
   if (typeof dir !== "string" || dir.trim() === "") throw new Invalid(TRANSFER_MSG.dirRequired);

@@ -3,14 +3,13 @@
 // hand or left by a crash are read from their manifest, rows whose file is gone are dropped, leftover
 // temp files from an interrupted backup are removed).
 
-import { readdir, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, rm, stat } from "../../fs.ts";
+import { join } from "../../path.ts";
 import type { Db } from "../../store/db.ts";
 import type { Logger } from "../../log.ts";
 import type { Backup, BackupInclude, BackupManifest, BackupReason } from "../../../shared/backups.ts";
 import { readManifest } from "./archive.ts";
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { fileHasher } from "../../crypto.ts";
 
 interface Row {
   id: string;
@@ -49,8 +48,9 @@ function toBackup(r: Row): IndexedBackup {
 }
 
 async function sha256Of(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Uint8Array);
+  const hash = await fileHasher("sha256");
+  const file = await Deno.open(path);
+  for await (const chunk of file.readable) hash.update(chunk);
   return hash.digest("hex");
 }
 

@@ -2,9 +2,9 @@
 // remembered settings. Restoring lives in restore.ts. Nothing here queues: the callers run game-touching
 // work through the game operations queue (factorio/game/ops.ts), so a backup never overlaps a stop.
 
-import { existsSync, readFileSync, statfsSync, statSync } from "node:fs";
-import { readdir, rm, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { diskSpace, existsSync, readFileSync, statSync } from "../../fs.ts";
+import { readdir, rm, stat } from "../../fs.ts";
+import { basename, join } from "../../path.ts";
 import type { Db } from "../../store/db.ts";
 import type { Logger } from "../../log.ts";
 import type { EventBus } from "../../events.ts";
@@ -44,7 +44,7 @@ export interface BackupsDeps {
   saveTimeoutMs: number;
   now: () => number;
   /** Free bytes in a folder (tests replace it to stand for a full disk). */
-  freeBytes?: (dir: string) => number;
+  freeBytes?: (dir: string) => number | Promise<number>;
   /** A push alert (a failed backup, space running out). */
   alert: (title: string, body: string) => void;
 }
@@ -58,9 +58,8 @@ export interface CreateOptions {
 
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
-function freeBytesOf(dir: string): number {
-  const s = statfsSync(dir);
-  return Number(s.bavail) * Number(s.bsize);
+async function freeBytesOf(dir: string): Promise<number> {
+  return (await diskSpace(dir)).free;
 }
 
 function stamp(ms: number): string {
@@ -312,7 +311,7 @@ export class Backups {
     }
     const floor = settings.min_free_mb * 1024 * 1024;
     if (floor > 0) {
-      const free = (this.deps.freeBytes ?? freeBytesOf)(this.dir);
+      const free = await (this.deps.freeBytes ?? freeBytesOf)(this.dir);
       const plan = expiredBySpace(this.index.list(), free, floor);
       for (const id of plan.ids) {
         const b = this.index.get(id);

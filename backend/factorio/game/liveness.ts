@@ -1,13 +1,13 @@
 // Is a pid still the game the panel started? Answered under the panel's own permissions (no --allow-all),
 // so without reading /proc from Deno:
-// - existence: `process.kill(pid, 0)` (a signal-0 probe, nothing is delivered);
+// - existence: `ps -p`, or where ps is missing and for the frequent poll of a game the panel did not start,
+//   `process.kill(pid, 0)` (a signal-0 probe, nothing is delivered; node:process is loaded only then,
+//   see backend/fs.ts for why not at start);
 // - identity: `ps -o etimes=,stat=` gives the process's age and state. Its start, counted in seconds since
 //   boot (uptime minus age), is recorded when the game is started; a later process that reuses the pid has
 //   a different start, so it is never taken for the game. A zombie (state Z) has ended.
 // Without `ps` (a minimal container), only existence can be checked; that is said once in the log.
 
-import process from "node:process";
-import { uptime } from "node:os";
 
 /** Seconds by which two readings of one process's start may differ (both readings have 1 s steps). */
 const START_TOLERANCE_S = 3;
@@ -23,16 +23,22 @@ export interface ProcessInfo {
 let psMissing = false;
 let warnMissing: ((text: string) => void) | null = null;
 
-/** Where to say, once, that `ps` is missing. */
+const PS_MISSING = "`ps` (procps) is not installed: the panel can only check that the game's pid exists, not that it is still the game.";
+
+/** Where to say, once, that `ps` is missing (at once, when an earlier look found it missing already). */
 export function onPsMissing(warn: (text: string) => void): void {
   warnMissing = warn;
+  if (psMissing) warn(PS_MISSING);
 }
 
+let nodeProcess: Promise<typeof import("node:process")> | null = null;
+
 /** Whether a process with this pid exists at all (any owner). */
-export function exists(pid: number): boolean {
+export async function exists(pid: number): Promise<boolean> {
   if (!Number.isInteger(pid) || pid <= 0) return false;
+  const { kill } = await (nodeProcess ??= import("node:process"));
   try {
-    process.kill(pid, 0);
+    kill(pid, 0);
     return true;
   } catch (e) {
     // EPERM: it exists but belongs to someone else.
@@ -49,7 +55,7 @@ async function ps(args: string[]): Promise<string | null> {
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       psMissing = true;
-      warnMissing?.("`ps` (procps) is not installed: the panel can only check that the game's pid exists, not that it is still the game.");
+      warnMissing?.(PS_MISSING);
       return null;
     }
     throw e;
@@ -61,13 +67,13 @@ function parseLine(line: string): { pid: number; info: ProcessInfo } | null {
   if (!m) return null;
   return {
     pid: Number(m[1]),
-    info: { bootStart: uptime() - Number(m[2]), zombie: m[3].startsWith("Z") || m[3].startsWith("X"), args: m[4] },
+    info: { bootStart: Deno.osUptime() - Number(m[2]), zombie: m[3].startsWith("Z") || m[3].startsWith("X"), args: m[4] },
   };
 }
 
 /** What ps knows of `pid`; null when it does not exist, or when ps is unavailable. */
 export async function inspect(pid: number): Promise<ProcessInfo | null> {
-  if (!exists(pid)) return null;
+  if (!Number.isInteger(pid) || pid <= 0) return null;
   const out = await ps(["-o", "pid=,etimes=,stat=,args=", "-p", String(pid)]);
   if (out === null) return null;
   for (const line of out.split("\n")) {
@@ -89,16 +95,20 @@ export async function startOf(pid: number): Promise<number | null> {
  * never signalling the game again.
  */
 export async function isAlive(pid: number, bootStart: number | null): Promise<boolean> {
-  if (!exists(pid)) return false;
   const info = await inspect(pid);
-  if (info === null) return psMissing; // gone between the two looks, or ps unavailable
+  if (info === null) return psMissing && await exists(pid); // gone, or ps unavailable: existence is all there is
   if (info.zombie) return false;
   return bootStart === null || Math.abs(info.bootStart - bootStart) <= START_TOLERANCE_S;
 }
 
+export interface ProcessRow {
+  pid: number;
+  info: ProcessInfo;
+}
+
 /** Every process with its command line (for finding a game the panel did not start). */
-export async function listProcesses(): Promise<{ pid: number; info: ProcessInfo }[]> {
+export async function listProcesses(): Promise<ProcessRow[]> {
   const out = await ps(["-e", "-o", "pid=,etimes=,stat=,args="]);
   if (out === null) return [];
-  return out.split("\n").map(parseLine).filter((r): r is { pid: number; info: ProcessInfo } => r !== null && !r.info.zombie);
+  return out.split("\n").map(parseLine).filter((r): r is ProcessRow => r !== null && !r.info.zombie);
 }

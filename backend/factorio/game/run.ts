@@ -1,8 +1,8 @@
 // One run of the game: what is recorded about it on disk (so a restarted panel finds it again), and how a
 // run's end is classified.
 
-import { readFileSync, rmSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { readFileSync, rmSync } from "../../fs.ts";
+import { open } from "../../fs.ts";
 import { writeJsonAtomic } from "../../fsutil.ts";
 import type { FileTail } from "../gamelog.ts";
 import type { ServerExit } from "../../../shared/api.ts";

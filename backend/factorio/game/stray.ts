@@ -3,7 +3,7 @@
 // (by its command line) so it can be shown and stopped from Controls.
 
 import type { FactorioPaths } from "../layout.ts";
-import { listProcesses } from "./liveness.ts";
+import { listProcesses, type ProcessRow } from "./liveness.ts";
 
 export interface StrayGame {
   pid: number;
@@ -15,9 +15,14 @@ export interface StrayGame {
 
 const SERVER_FLAGS = new Set(["--start-server", "--start-server-load-latest", "--start-server-load-scenario"]);
 
-export async function findStrayGame(paths: FactorioPaths, exceptPid: number | null = null): Promise<StrayGame | null> {
+/** `listed`: the processes when the caller already listed them (start-up does, while it builds the rest). */
+export async function findStrayGame(
+  paths: FactorioPaths,
+  exceptPid: number | null = null,
+  listed?: Promise<ProcessRow[]>,
+): Promise<StrayGame | null> {
   const root = paths.root.replace(/\/+$/, "") + "/";
-  for (const { pid, info } of await listProcesses()) {
+  for (const { pid, info } of await (listed ?? listProcesses())) {
     if (pid === exceptPid || pid === Deno.pid) continue;
     const words = info.args.split(/\s+/);
     const at = words.findIndex((w) => SERVER_FLAGS.has(w));

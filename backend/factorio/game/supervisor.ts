@@ -6,9 +6,9 @@
 // status route and the notifier all read from there. Stop and kill answer success only once the process
 // is verified gone (liveness.ts); a start answers once the game hosts, or with its own error line.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { copyFile, truncate } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { existsSync, readFileSync, statSync } from "../../fs.ts";
+import { copyFile, truncate } from "../../fs.ts";
+import { basename, join } from "../../path.ts";
 import type { Config } from "../../config.ts";
 import type { EventBus } from "../../events.ts";
 import type { Logger } from "../../log.ts";
@@ -29,7 +29,7 @@ import {
 } from "../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../shared/messages.ts";
 import { within } from "../../../shared/util.ts";
-import { exists, inspect, isAlive, onPsMissing, startOf } from "./liveness.ts";
+import { exists, inspect, isAlive, onPsMissing, type ProcessRow, startOf } from "./liveness.ts";
 import { GameConsole, RconSecretStore } from "./console.ts";
 import { planLaunch, spawnGame, tightenGameFiles } from "./launch.ts";
 import { GameVersion } from "./version.ts";
@@ -73,6 +73,11 @@ export interface GameServerDeps {
   now: () => number;
   /** Decides when the game directory is free; the game start takes part in it. */
   lease?: GameDirLease;
+  /**
+   * The machine's processes, listed while the rest of the panel was being built (a `ps` takes 15-25 ms):
+   * what looking for a game this panel did not start uses at start-up, instead of listing them again.
+   */
+  processes?: Promise<ProcessRow[]>;
 }
 
 export class GameServer implements GameControl {
@@ -342,7 +347,7 @@ export class GameServer implements GameControl {
   async #stillAlive(run: Run): Promise<boolean> {
     if (run.isEnded) return false;
     // The panel's own child: its exit is reported by the child handle, which cannot be fooled by pid reuse.
-    if (run.child) return exists(run.pid);
+    if (run.child) return await exists(run.pid);
     return await isAlive(run.pid, run.bootStart);
   }
 
@@ -559,7 +564,7 @@ export class GameServer implements GameControl {
   async #reattach(): Promise<void> {
     const record = readRecord(this.#file("game-process.json"));
     if (!record) {
-      const stray = await findStrayGame(this.paths);
+      const stray = await findStrayGame(this.paths, null, this.deps.processes);
       if (stray) this.#adopt(stray);
       return;
     }
@@ -634,7 +639,7 @@ export class GameServer implements GameControl {
         // While a stop or kill is pending, look closely every time: an ended game that is not the panel's
         // child can linger as a zombie until init reaps it.
         const closely = run.requested !== null || ++tick % IDENTITY_EVERY === 0;
-        const gone = !exists(run.pid) || (closely && !await isAlive(run.pid, run.bootStart));
+        const gone = !await exists(run.pid) || (closely && !await isAlive(run.pid, run.bootStart));
         if (gone) await this.#ended(run, null, null);
       } finally {
         checking = false;

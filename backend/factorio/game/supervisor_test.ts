@@ -116,7 +116,7 @@ Deno.test("liveness: a pid is the game while it exists with the recorded start, 
   assert.ok(!await isAlive(Deno.pid, start! + 100), "a reused pid has another start time");
   assert.ok(await isAlive(Deno.pid, null), "an unknown start time still lets the panel reach the game");
   assert.ok(!await isAlive(2 ** 22 + 12345, null), "no such process");
-  assert.ok(!exists(2 ** 22 + 12345));
+  assert.ok(!await exists(2 ** 22 + 12345));
 });
 
 Deno.test("liveness: a zombie is not alive", async () => {
@@ -129,7 +129,7 @@ Deno.test("liveness: a zombie is not alive", async () => {
   try {
     let zombieSeen = false;
     for (let i = 0; i < 200 && !zombieSeen; i++) {
-      zombieSeen = exists(zombie) && !await isAlive(zombie, null);
+      zombieSeen = await exists(zombie) && !await isAlive(zombie, null);
       if (!zombieSeen) await new Promise((r) => setTimeout(r, 10));
     }
     assert.ok(zombieSeen, "the exited, unreaped child counts as gone although its pid exists");

@@ -2,7 +2,7 @@
 // again only when the executable or base/info.json changed (an install or update), and those files are
 // looked at no more than once every few seconds, so the status route stays cheap.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "../../fs.ts";
 import type { Logger } from "../../log.ts";
 import type { FactorioPaths } from "../layout.ts";
 

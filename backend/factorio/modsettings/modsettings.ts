@@ -2,8 +2,8 @@
 // Every write is atomic and runs under the mods folder's lock (the same one mod changes take), so it never
 // interleaves with a mod install or "delete all". Values the request leaves alone keep their bytes.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { existsSync, readFileSync, statSync } from "../../fs.ts";
+import { rename, rm } from "../../fs.ts";
 import type {
   ModSettingDefinitions,
   ModSettingKind,

@@ -2,10 +2,10 @@
 // bytes, speed and time left, and checking first that the disk has room for it. The body never sits in
 // memory. Errors say what happened in words a person understands.
 
-import { createHash } from "node:crypto";
-import { rm } from "node:fs/promises";
-import { statfsSync } from "node:fs";
-import { dirname } from "node:path";
+import { fileHasher } from "../../crypto.ts";
+import { rm } from "../../fs.ts";
+import { diskSpace } from "../../fs.ts";
+import { dirname } from "../../path.ts";
 
 export class DownloadError extends Error {}
 
@@ -39,9 +39,8 @@ function close(f: Deno.FsFile): void {
   }
 }
 
-export function freeBytes(path: string): number {
-  const fs = statfsSync(path);
-  return fs.bavail * fs.bsize;
+export async function freeBytes(path: string): Promise<number> {
+  return (await diskSpace(path)).free;
 }
 
 export function mib(bytes: number): string {
@@ -94,13 +93,13 @@ async function receive(
   const lengthHeader = res.headers.get("content-length");
   const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
   const needed = (total ?? 0) + opts.spaceNeeded(total);
-  const free = freeBytes(dirname(file));
+  const free = await freeBytes(dirname(file));
   if (free < needed) {
     await res.body?.cancel();
     throw new DownloadError(`not enough free disk space: it needs ${mib(needed)}, ${mib(free)} are free`);
   }
 
-  const hash = createHash("sha256");
+  const hash = await fileHasher("sha256");
   const handle = await Deno.open(file, { write: true, createNew: true, mode: 0o600 });
   const started = performance.now();
   let received = 0;

@@ -4,9 +4,9 @@
 // config-path.cfg at the shared config, run the game's --version and read data/base/info.json, and only
 // when both name the version asked for, rename the folder into place (one atomic rename).
 
-import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { existsSync, rmSync } from "../../fs.ts";
+import { join } from "../../path.ts";
+import { randomHex } from "../../crypto.ts";
 import type { InstallPhase } from "../../../shared/factorio-versions.ts";
 import { ensureDir } from "../../fsutil.ts";
 import { download, DownloadError, type Progress } from "./download.ts";
@@ -54,7 +54,7 @@ export async function installVersion(s: InstallSteps): Promise<void> {
   const sum = await s.com.checksum(version);
   if (!sum) throw new InstallError(`factorio.com lists no checksum for Factorio ${version}, so it cannot be verified; nothing was installed.`);
 
-  const tag = `${version}-${randomBytes(4).toString("hex")}`;
+  const tag = `${version}-${randomHex(4)}`;
   const archive = join(root, `.download-${tag}.tar.xz`);
   const unpackDir = join(root, `.unpack-${tag}`);
   try {

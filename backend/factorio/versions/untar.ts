@@ -9,8 +9,8 @@
 // An archive that breaks a rule stops the unpacking with ArchiveError; the caller removes the directory.
 // Reading streams: memory stays flat whatever the archive's size.
 
-import { dirname, join } from "node:path";
-import { statfsSync } from "node:fs";
+import { dirname, join } from "../../path.ts";
+import { diskSpace } from "../../fs.ts";
 
 export class ArchiveError extends Error {}
 
@@ -299,8 +299,7 @@ async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Pro
         opts.onBytes?.(bytes);
         if (opts.minFreeBytes && sinceSpaceCheck > 32 * 1024 * 1024) {
           sinceSpaceCheck = 0;
-          const fs = statfsSync(dest);
-          if (fs.bavail * fs.bsize < opts.minFreeBytes) throw new ArchiveError("the disk is nearly full");
+          if ((await diskSpace(dest)).free < opts.minFreeBytes) throw new ArchiveError("the disk is nearly full");
         }
       }
     } finally {
