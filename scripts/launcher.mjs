@@ -17,7 +17,8 @@ export const PANEL_ENTRY = join(ROOT, "backend", "main.ts");
  * - net: its own server, the mod portal, push services, factorio.com, the game's RCON on 127.0.0.1
  * - read, write: the data dir and the Factorio dir (both configurable, so not narrowed by path)
  * - env: PANEL_* configuration
- * - run: the game itself, `sh` to start it detached, `ps` to tell whether a pid is still the game, `tar`
+ * - run: the game itself, `sh` to start it detached, `ps` to tell whether a pid is still the game, `tar`,
+ *   `df` for the free disk space (Deno has no statfs)
  * - sys: network interfaces (the address players use), uptime (process start times), hostname
  */
 export const PANEL_PERMISSIONS = [
