@@ -12,10 +12,22 @@ import { expect as baseExpect, test } from "./game-fixtures.ts";
 // The game runs several times per test: waits are generous, so a loaded machine does not fail them.
 const expect = baseExpect.configure({ timeout: 30_000 });
 import { openSignedIn } from "./fixtures.ts";
-import { readSave } from "../fake-factorio/savefile.ts";
+import type { SaveState } from "../fake-factorio/savefile.ts";
+import { spawnSync } from "node:child_process";
+import { DENO, PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
 import { ROOT } from "./fixtures.ts";
 
 test.use({ gameSaves: [] });
+
+/** What a save holds, read by the simulator's own reader under Deno (it uses Deno's files; this runs under Node). */
+function readSave(path: string): { state: SaveState; levelBytes: number } {
+  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "--no-prompt", join(ROOT, "tests/fake-factorio/savefile.ts"), path], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`could not read ${path}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
 
 const flash = (page: Page, text: string | RegExp) => page.getByTestId("flash").filter({ hasText: text });
 
@@ -51,7 +63,7 @@ for (const [label, viewport] of [["phone", { width: 390, height: 844 }], ["deskt
     await dialog.getByRole("button", { name: "Create world" }).click();
     await expect(flash(page, `Save World ${label}.zip created successfully`)).toBeVisible({ timeout: 90_000 });
     await expect(dialog).toBeHidden();
-    const { state } = await readSave(join(factorio.dir, "saves", `World ${label}.zip`));
+    const { state } = readSave(join(factorio.dir, "saves", `World ${label}.zip`));
     expect(state.seed).toBe(4242);
     expect((state.map_gen_settings!.autoplace_controls as Record<string, unknown>)["iron-ore"]).toEqual({ frequency: 3, size: 2, richness: 1 });
 
@@ -124,7 +136,7 @@ for (const [label, viewport] of [["phone", { width: 390, height: 844 }], ["deskt
     await expect(dialog).toBeHidden();
     // A table on a desktop, a list on a phone: the new save's name is in it either way.
     await expect(page.getByRole("region", { name: "Saves" }).getByText(`Arena ${label}.zip`, { exact: true })).toBeVisible();
-    expect((await readSave(join(factorio.dir, "saves", `Arena ${label}.zip`))).state.scenario).toBe("base/freeplay");
+    expect(readSave(join(factorio.dir, "saves", `Arena ${label}.zip`)).state.scenario).toBe("base/freeplay");
 
     // The same name again: the panel says it is taken, and replaces it only when asked.
     await form.getByRole("button", { name: "Create save" }).click();

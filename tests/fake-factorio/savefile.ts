@@ -206,3 +206,7 @@ export async function readSave(path: string): Promise<{ state: SaveState; levelB
     await zip.close();
   }
 }
+
+// `deno run tests/fake-factorio/savefile.ts <save.zip>` prints what the save holds, as JSON: how the
+// end-to-end tests, which run under Node, read a save the game wrote (the zip reader uses Deno's files).
+if (import.meta.main) console.log(JSON.stringify(await readSave(Deno.args[0])));
