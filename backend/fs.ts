@@ -222,11 +222,19 @@ export async function open(path: string, flags: "r" | "wx", mode?: number): Prom
 /**
  * Space on the volume holding `path` (which must exist): the bytes the panel may still use, and the
  * volume's size. Deno has no statfs, so this asks `df` (POSIX output, 1 KiB units: coreutils and
- * busybox both have it), as the panel asks `ps` and `tar`.
+ * busybox both have it), as the panel asks `ps` and `tar`; where there is no df, node:fs's statfs.
  */
 export async function diskSpace(path: string): Promise<{ free: number; size: number }> {
-  const out = await new Deno.Command("df", { args: ["-P", "-k", "--", path], stdin: "null", stdout: "piped", stderr: "piped" })
-    .output();
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command("df", { args: ["-P", "-k", "--", path], stdin: "null", stdout: "piped", stderr: "piped" }).output();
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    // No df on this system: node:fs's statfs, which brings in the Node layer, but only here.
+    const { statfsSync } = await import("node:fs");
+    const s = statfsSync(path);
+    return { free: s.bavail * s.bsize, size: s.blocks * s.bsize };
+  }
   const text = new TextDecoder().decode(out.stdout);
   // "Filesystem 1024-blocks Used Available Capacity Mounted on", then one line; a name may hold spaces,
   // so the numbers are found by their shape: size, used, available, then the capacity with its "%".

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import * as nodeFs from "node:fs";
 import * as fs from "./fs.ts";
 import { join } from "./path.ts";
+import { DENO, PANEL_PERMISSIONS, ROOT } from "../scripts/launcher.mjs";
 
 function tempDir(): string {
   return Deno.makeTempDirSync({ prefix: "panel-fs-" });
@@ -119,6 +120,31 @@ Deno.test("disk space from df matches statfs", async () => {
     // Other processes write meanwhile: equal within 64 MiB.
     assert.ok(Math.abs(ours.free - s.bavail * s.bsize) < 64 * 1024 * 1024, `${ours.free} against ${s.bavail * s.bsize}`);
     await assert.rejects(fs.diskSpace(join(dir, "missing")), /df could not tell the free space/);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("without df on the PATH, disk space still comes (from statfs)", async () => {
+  const dir = tempDir();
+  try {
+    // In a child process: PATH is the whole process's, and other test files spawn commands meanwhile.
+    const script = `import { diskSpace } from ${JSON.stringify(new URL("./fs.ts", import.meta.url).href)};
+      console.log(JSON.stringify(await diskSpace(${JSON.stringify(dir)})));`;
+    const file = join(dir, "space.ts");
+    Deno.writeTextFileSync(file, script);
+    const out = await new Deno.Command(DENO, {
+      // The panel's permissions and configuration, as it runs.
+      args: ["run", ...PANEL_PERMISSIONS, "--no-prompt", "--config", join(ROOT, "deno.json"), file],
+      env: { PATH: dir }, // an empty folder: no df to run
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const ours = JSON.parse(new TextDecoder().decode(out.stdout));
+    const s = nodeFs.statfsSync(dir);
+    assert.equal(ours.size, s.blocks * s.bsize);
+    assert.ok(Math.abs(ours.free - s.bavail * s.bsize) < 64 * 1024 * 1024);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
