@@ -1,13 +1,13 @@
 // Is a pid still the game the panel started? Answered under the panel's own permissions (no --allow-all),
 // so without reading /proc from Deno:
-// - existence: `ps -p`, or where ps is missing and for the frequent poll of a game the panel did not start,
-//   `process.kill(pid, 0)` (a signal-0 probe, nothing is delivered; node:process is loaded only then,
-//   see backend/fs.ts for why not at start);
+// - existence: `ps -p` answers it along with the identity below. `exists()`, a signal-0 probe
+//   (`process.kill(pid, 0)`, nothing is delivered), is for where ps is missing, for the panel's own child
+//   when a stop or kill takes long, and for the 250 ms poll of a game the panel did not start; node:process
+//   is loaded only then (backend/fs.ts says why not at start);
 // - identity: `ps -o etimes=,stat=` gives the process's age and state. Its start, counted in seconds since
 //   boot (uptime minus age), is recorded when the game is started; a later process that reuses the pid has
 //   a different start, so it is never taken for the game. A zombie (state Z) has ended.
 // Without `ps` (a minimal container), only existence can be checked; that is said once in the log.
-
 
 /** Seconds by which two readings of one process's start may differ (both readings have 1 s steps). */
 const START_TOLERANCE_S = 3;
@@ -62,7 +62,7 @@ async function ps(args: string[]): Promise<string | null> {
   }
 }
 
-function parseLine(line: string): { pid: number; info: ProcessInfo } | null {
+function parseLine(line: string): ProcessRow | null {
   const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/.exec(line);
   if (!m) return null;
   return {
