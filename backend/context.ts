@@ -40,6 +40,7 @@ import { Backups } from "./factorio/backups/service.ts";
 import { Scheduler } from "./factorio/schedules/scheduler.ts";
 import { ScheduleStore } from "./factorio/schedules/store.ts";
 import { type Clock, systemClock } from "./factorio/schedules/clock.ts";
+import { clearInterval, setInterval } from "./timers.ts";
 
 export interface AppContext {
   config: Config;

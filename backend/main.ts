@@ -12,6 +12,7 @@ import type { FsmSource } from "./migrate/fsm.ts";
 import { existsSync } from "./fs.ts";
 import { startupLines } from "./startup.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
+import { setTimeout } from "./timers.ts";
 
 // --export, --import and --import-fsm load their modules only when given (string literals, so that deno
 // compile includes them): an ordinary start does not load and compile them.
@@ -154,7 +155,7 @@ async function main(): Promise<number> {
       ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
     }
     ctx.hub.closeAll();
-    await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 5000))]);
+    await Promise.race([server.shutdown(), new Promise<void>((r) => setTimeout(r, 5000))]);
     await ctx.close();
     Deno.exit(0);
   };

@@ -7,6 +7,7 @@ import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import { deviceName } from "../push/service.ts";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.ts";
 
 export interface PanelAlertsDeps {
   bus: EventBus;

@@ -3,6 +3,7 @@
 // a pipe to, so that the game outlives panel restarts).
 
 import { open } from "../fs.ts";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.ts";
 
 const CHUNK = 64 * 1024;
 /** How long a watch event waits for the writes after it before the file is read (a quarter of a frame). */

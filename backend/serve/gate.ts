@@ -25,6 +25,7 @@ import { AddressTurns } from "./turns.ts";
 import { closeQuietly, concat, headEnd, isWebSocketRequest, writeAll } from "./bytes.ts";
 import { AnswerFramer, closeHandedOver, connectionServer, type ConnectionServer, firstRequestBody } from "./handover.ts";
 import { bodyStream, drain, parseRequestHead, type RequestHead, writeResponse } from "./direct.ts";
+import { clearInterval, setInterval, setTimeout } from "../timers.ts";
 
 export interface GateLimits {
   maxConnections: number;
@@ -275,7 +276,7 @@ export class Gate {
         this.#logError("accept", "Could not accept a connection", e);
         // Out of files: let go of the longest-waiting idle connection, then try again.
         this.#shedOne();
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise<void>((r) => setTimeout(r, 100));
         continue;
       }
       this.#admit(conn);

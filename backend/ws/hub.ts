@@ -11,6 +11,7 @@ import { isRoomName, parseClientMessage, type RoomName, type ServerMessage, WS_B
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
+import { clearTimeout, setTimeout } from "../timers.ts";
 
 /** Where a socket comes from, and how to re-read its identity before a command. */
 export interface SocketOrigin {

@@ -6,6 +6,7 @@ import { open } from "../../fs.ts";
 import { writeJsonAtomic } from "../../fsutil.ts";
 import type { FileTail } from "../gamelog.ts";
 import type { ServerExit } from "../../../shared/api.ts";
+import type { Timer } from "../../timers.ts";
 
 /** The game reports it is hosting. */
 export const HOSTING = /changing state from\(CreatingGame\) to\(InGame\)/;
@@ -44,7 +45,7 @@ export interface Run extends RunRecord {
   isEnded: boolean;
   /** The panel's own child: its exit status arrives here; a re-attached game is polled instead. */
   child: Deno.ChildProcess | null;
-  liveness?: ReturnType<typeof setInterval>;
+  liveness?: Timer;
 }
 
 export function readRecord(path: string): RunRecord | null {

@@ -15,6 +15,7 @@ import type { EventBus } from "../../events.ts";
 import type { GameControl } from "./control.ts";
 import { Conflict, HttpError, Upstream } from "../../errors.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
+import { clearTimeout, setTimeout } from "../../timers.ts";
 
 const SAVING_TO = /\bInfo AppManager\.cpp:\d+: Saving to (.+?) \((?:non-)?blocking\)\.?\s*$/;
 const SAVING_FINISHED = /\bInfo AppManagerStates\.cpp:\d+: Saving finished\s*$/;

@@ -47,6 +47,7 @@ import {
   type RunRecord,
   writeRecord,
 } from "./run.ts";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "../../timers.ts";
 
 /** Output lines kept for the console's replay and for crash reports. */
 export const RECENT_LINES = 200;

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from "../../fs.ts";
 import type { Logger } from "../../log.ts";
 import type { FactorioPaths } from "../layout.ts";
+import { clearTimeout, setTimeout } from "../../timers.ts";
 
 const RESTAT_MS = 2_000;
 

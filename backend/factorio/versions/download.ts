@@ -6,6 +6,7 @@ import { fileHasher } from "../../crypto.ts";
 import { rm } from "../../fs.ts";
 import { diskSpace } from "../../fs.ts";
 import { dirname } from "../../path.ts";
+import { clearTimeout, setTimeout } from "../../timers.ts";
 
 export class DownloadError extends Error {}
 

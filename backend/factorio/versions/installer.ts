@@ -13,6 +13,7 @@ import { download, DownloadError, type Progress } from "./download.ts";
 import type { FactorioCom } from "./factoriocom.ts";
 import { ArchiveError, untarXz } from "./untar.ts";
 import { ensureSharedConfig, versionDir, versionOfGameDir, versionsDir, writeConfigPath } from "./store.ts";
+import { clearTimeout, setTimeout } from "../../timers.ts";
 
 /** An install that failed for a reason the user should read; nothing was installed. */
 export class InstallError extends Error {}

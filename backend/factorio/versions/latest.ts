@@ -9,6 +9,7 @@ import { EXACT_VERSION } from "../../../shared/factorio-versions.ts";
 import { writeJsonAtomic } from "../../fsutil.ts";
 import type { Logger } from "../../log.ts";
 import type { FactorioCom, LatestReleases } from "./factoriocom.ts";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "../../timers.ts";
 
 export class LatestVersions {
   #known: { checkedAt: number; latest: LatestReleases } | null;

@@ -16,6 +16,7 @@ import type { ServerState, ServerStatus, StartRequest } from "../../../shared/ap
 import type { UpdatePhase } from "../../../shared/factorio-versions.ts";
 import { type FactorioVersions, SWITCH_LABEL } from "./service.ts";
 import { activeVersion, installedVersions, UNMANAGED } from "./store.ts";
+import { clearTimeout, setTimeout } from "../../timers.ts";
 
 export interface UpdateGame {
   readonly state: ServerState;
