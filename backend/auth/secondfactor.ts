@@ -4,7 +4,6 @@
 // as guessing passwords. Passkeys are the other second factor (auth/passkeys.ts); they plug in here.
 
 import { randomBase64url, randomBytes, sha256Hex } from "../crypto.ts";
-import * as OTPAuth from "otpauth";
 import type { Db } from "../store/db.ts";
 import { transaction } from "../store/db.ts";
 import type { Accounts, LoginResult } from "./accounts.ts";
@@ -43,14 +42,26 @@ function normaliseCode(code: string): string {
   return code.toLowerCase().replace(/[\s-]/g, "");
 }
 
-function totpOf(secret: string, label = "panel"): OTPAuth.TOTP {
-  return new OTPAuth.TOTP({
+type Otpauth = typeof import("otpauth");
+
+// otpauth loads when a TOTP is first made or checked, not at start: its load and compile cost every cold
+// start 6-8 ms, and most panels never use it. Once loaded, the work stays synchronous (see verify).
+let otpauth: Promise<Otpauth> | null = null;
+function loadOtpauth(): Promise<Otpauth> {
+  return otpauth ??= import("otpauth").catch((e) => {
+    otpauth = null;
+    throw e;
+  });
+}
+
+function totpOf(otp: Otpauth, secret: string, label = "panel"): InstanceType<Otpauth["TOTP"]> {
+  return new otp.TOTP({
     issuer: "Factorio Panel",
     label,
     algorithm: "SHA1",
     digits: 6,
     period: TOTP_PERIOD,
-    secret: OTPAuth.Secret.fromBase32(secret),
+    secret: otp.Secret.fromBase32(secret),
   });
 }
 
@@ -93,21 +104,23 @@ export class SecondFactor {
   // ---- Enrolment ----
 
   /** A new secret to scan; replaces an unconfirmed one. Refused while TOTP is on (turn it off first). */
-  startTotp(user: UserRow): TotpSetup {
+  async startTotp(user: UserRow): Promise<TotpSetup> {
+    const otp = await loadOtpauth();
     if (this.#totpRow(user.id)?.confirmed_at) throw new Conflict("Two-factor sign-in is already on: turn it off first.");
-    const secret = new OTPAuth.Secret({ size: 20 }).base32;
+    const secret = new otp.Secret({ size: 20 }).base32;
     this.db.prepare(
       `INSERT INTO totp (user_id, secret, confirmed_at, last_step) VALUES (?, ?, NULL, 0)
        ON CONFLICT(user_id) DO UPDATE SET secret = excluded.secret, confirmed_at = NULL, last_step = 0`,
     ).run(user.id, secret);
-    return { secret, uri: totpOf(secret, user.username).toString() };
+    return { secret, uri: totpOf(otp, secret, user.username).toString() };
   }
 
   /** Turns TOTP on once a code from the app matches; answers the recovery codes, shown this once. */
-  confirmTotp(user: UserRow, body: { code?: unknown }): string[] {
+  async confirmTotp(user: UserRow, body: { code?: unknown }): Promise<string[]> {
+    const otp = await loadOtpauth();
     const row = this.#totpRow(user.id);
     if (!row || row.confirmed_at) throw new Invalid(ACCESS_MSG.totpNotStarted);
-    if (!this.#checkTotp(user.id, row.secret, row.last_step, body.code)) throw new Invalid(ACCESS_MSG.codeWrong);
+    if (!this.#checkTotp(otp, user.id, row.secret, row.last_step, body.code)) throw new Invalid(ACCESS_MSG.codeWrong);
     this.db.prepare("UPDATE totp SET confirmed_at = ? WHERE user_id = ?").run(this.deps.now(), user.id);
     this.deps.log.info("Two-factor sign-in turned on", { username: user.username });
     return this.#newRecoveryCodes(user.id);
@@ -152,7 +165,10 @@ export class SecondFactor {
    * The second step with a TOTP code or a recovery code. Failures count in the sign-in limiter under the
    * user's name and the address; while over the limit every attempt is refused, right code or not.
    */
-  verify(pending: string | undefined, body: { code?: unknown; recovery_code?: unknown }, address: string): UserRow {
+  async verify(pending: string | undefined, body: { code?: unknown; recovery_code?: unknown }, address: string): Promise<UserRow> {
+    // Loaded first: from here on nothing waits, so the rate check, the code check and the failure count of
+    // one attempt cannot interleave with those of another.
+    const otp = await loadOtpauth();
     const user = this.pendingUser(pending);
     if (!user) throw new Unauthorized(ACCESS_MSG.secondFactorExpired);
     this.guardRate(user, address);
@@ -160,7 +176,7 @@ export class SecondFactor {
     if (body.recovery_code !== undefined) ok = this.#useRecoveryCode(user.id, body.recovery_code);
     else {
       const row = this.#totpRow(user.id);
-      ok = !!row?.confirmed_at && this.#checkTotp(user.id, row.secret, row.last_step, body.code);
+      ok = !!row?.confirmed_at && this.#checkTotp(otp, user.id, row.secret, row.last_step, body.code);
     }
     if (!ok) {
       this.failed(user, address);
@@ -204,10 +220,10 @@ export class SecondFactor {
    * A code is good for the step it was made in or one either side, and only once: the step it matched
    * must be later than the last one used, so a code seen over someone's shoulder cannot be replayed.
    */
-  #checkTotp(userId: number, secret: string, lastStep: number, code: unknown): boolean {
+  #checkTotp(otp: Otpauth, userId: number, secret: string, lastStep: number, code: unknown): boolean {
     if (typeof code !== "string" || !/^\d{6}$/.test(code.trim())) return false;
     const now = this.deps.now();
-    const delta = totpOf(secret).validate({ token: code.trim(), timestamp: now, window: TOTP_WINDOW });
+    const delta = totpOf(otp, secret).validate({ token: code.trim(), timestamp: now, window: TOTP_WINDOW });
     if (delta === null) return false;
     const step = Math.floor(now / 1000 / TOTP_PERIOD) + delta;
     if (step <= lastStep) return false;

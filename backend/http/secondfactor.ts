@@ -47,7 +47,7 @@ export function secondFactorRoutes(ctx: AppContext): Route[] {
         const who = secondFactor.pendingUser(pending);
         if (who) c.set("activity", { user: who.username, detail: "second factor" });
         const body = await readObject(c);
-        const user = secondFactor.verify(pending, body, clientOf(c).address);
+        const user = await secondFactor.verify(pending, body, clientOf(c).address);
         clearPending(c);
         const token = accounts.openSession(user.id, clientOf(c));
         ctx.log.info("Signed in", { username: user.username, address: clientOf(c).address, second: true });
@@ -67,13 +67,16 @@ export function secondFactorRoutes(ctx: AppContext): Route[] {
       method: "POST",
       path: "/api/user/2fa/totp/setup",
       ...own,
-      handler: (c) => c.json(secondFactor.startTotp(sessionOf(c).user)),
+      handler: async (c) => c.json(await secondFactor.startTotp(sessionOf(c).user)),
     },
     {
       method: "POST",
       path: "/api/user/2fa/totp/confirm",
       ...own,
-      handler: async (c) => c.json({ recovery_codes: secondFactor.confirmTotp(sessionOf(c).user, await readObject(c)) }),
+      handler: async (c) => {
+        const body = await readObject(c);
+        return c.json({ recovery_codes: await secondFactor.confirmTotp(sessionOf(c).user, body) });
+      },
     },
     {
       method: "POST",

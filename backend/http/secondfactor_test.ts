@@ -145,6 +145,19 @@ Deno.test("the second step is rate-limited like the first, needs the pending coo
   }, { now: () => now })();
 });
 
+Deno.test("second steps sent all at once are counted like one after another: 10 wrong codes, then refusals", async () => {
+  const now = START;
+  await withPanel(async (p) => {
+    const { secret } = await enrol(await p.login(), () => now);
+    const { c, cookie } = await pendingOf(p);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => secondStep(c, cookie, { code: "123456" })));
+    const counts = { 401: 0, 429: 0 } as Record<number, number>;
+    for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
+    assert.deepEqual(counts, { 401: 10, 429: 20 });
+    assert.equal((await secondStep(c, cookie, { code: codeAt(secret, now) })).status, 429);
+  }, { now: () => now })();
+});
+
 Deno.test("turning TOTP off needs the password and ends the second step", async () => {
   const now = START;
   await withPanel(async (p) => {
