@@ -80,18 +80,18 @@ export function backupRoutes(ctx: AppContext): Route[] {
     },
 
     // ---- Schedules ----
-    { method: "GET", path: "/api/schedules", handler: (c) => c.json(schedules.list()) },
-    { method: "GET", path: "/api/schedules/preview", handler: (c) => c.json(schedules.preview(c.req.query("cron"))) },
+    { method: "GET", path: "/api/schedules", handler: async (c) => c.json(await schedules.list()) },
+    { method: "GET", path: "/api/schedules/preview", handler: async (c) => c.json(await schedules.preview(c.req.query("cron"))) },
     {
       method: "POST",
       path: "/api/schedules",
-      handler: async (c) => c.json(schedules.create(await readObject(c)), 201),
+      handler: async (c) => c.json(await schedules.create(await readObject(c)), 201),
     },
-    { method: "GET", path: "/api/schedules/:id", handler: (c) => c.json(schedules.get(scheduleId(c))) },
+    { method: "GET", path: "/api/schedules/:id", handler: async (c) => c.json(await schedules.get(scheduleId(c))) },
     {
       method: "POST",
       path: "/api/schedules/:id/update",
-      handler: async (c) => c.json(schedules.update(scheduleId(c), await readObject(c))),
+      handler: async (c) => c.json(await schedules.update(scheduleId(c), await readObject(c))),
     },
     { method: "POST", path: "/api/schedules/:id/run", handler: (c) => c.json(schedules.runNow(scheduleId(c)), 202) },
     {
