@@ -83,6 +83,9 @@ export class StartupError extends Error {
   }
 }
 
+/** A game install that failed for a reason the user should read; nothing was installed. */
+export class InstallError extends Error {}
+
 /** True for "no space left on the device" from node:fs, Deno or SQLite (full disk). */
 export function isNoSpace(err: unknown): boolean {
   for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {

@@ -14,9 +14,8 @@ import type { FactorioCom } from "./factoriocom.ts";
 import { ArchiveError, untarXz } from "./untar.ts";
 import { ensureSharedConfig, versionDir, versionOfGameDir, versionsDir, writeConfigPath } from "./store.ts";
 import { clearTimeout, setTimeout } from "../../timers.ts";
+import { InstallError } from "../../errors.ts";
 
-/** An install that failed for a reason the user should read; nothing was installed. */
-export class InstallError extends Error {}
 
 /** The game unpacks to about this many times the tarball's size; the margin covers the rest. */
 const UNPACK_FACTOR = 5;

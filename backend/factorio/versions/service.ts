@@ -8,7 +8,7 @@ import type { Config } from "../../config.ts";
 import type { EventBus } from "../../events.ts";
 import type { Logger } from "../../log.ts";
 import type { FactorioPaths } from "../layout.ts";
-import { Conflict, Invalid, Locked, NotFound } from "../../errors.ts";
+import { Conflict, InstallError, Invalid, Locked, NotFound } from "../../errors.ts";
 import { ensureDir } from "../../fsutil.ts";
 import type { ServerState } from "../../../shared/api.ts";
 import {
@@ -26,7 +26,6 @@ import { compareVersionStrings } from "../../../shared/versions.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
 import { FactorioCom } from "./factoriocom.ts";
 import { LatestVersions } from "./latest.ts";
-import { installVersion, InstallError } from "./installer.ts";
 import {
   activeVersion,
   ensureSharedConfig,
@@ -208,6 +207,8 @@ export class FactorioVersions {
       try {
         const channel = opts.channel ??
           (word === "stable" ? "stable" : word === "latest" || word === "experimental" ? "experimental" : await this.#channelOf(version));
+        // The installer (with its download and unpacking, ~24 KB) loads for an install, not at start-up.
+        const { installVersion } = await import("./installer.ts");
         await installVersion({
           factorioDir: this.dir,
           com: this.com,
