@@ -188,6 +188,32 @@ Deno.test("missed runs are reported at start-up and run once only when the sched
   }
 });
 
+Deno.test("the start-up look at missed runs happens on its own, with no schedule route asked", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-schedules-"));
+  const factorio = await installGame();
+  const start = Date.parse("2026-06-01T10:00:30Z");
+  try {
+    let id = 0;
+    await withGamePanel(async (p) => {
+      const c = await p.login();
+      const tasks = [{ type: "backup", delay_s: 0 }];
+      id = (await create(c, { name: "Skip", cron: "0 * * * *", condition: "always", enabled: true, run_missed: false, tasks })).id;
+    }, { dataDir, factorio, clock: new TestClock(start) })();
+
+    await withGamePanel(async (p) => {
+      // Read from the database itself: a schedule route would start the look at once.
+      const missed = () =>
+        p.ctx.db.prepare("SELECT result FROM schedule_runs WHERE schedule_id = ? AND trigger = 'missed'").all(id).length;
+      // Due a second after start-up; up to 20 s, so a broken timer fails here instead of hanging.
+      for (let i = 0; missed() === 0 && i < 400; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(missed(), 1, "the missed run of 11:00 is recorded without any request");
+    }, { dataDir, factorio, clock: new TestClock(start + 2 * 3600_000), args: ["--time-zone", "UTC"] })();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(factorio.dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("schedules: bad input is refused with a clear message and changes nothing", withGamePanel(async (p) => {
   const c = await p.login();
   const ok = { name: "x", cron: "*/5 * * * *", condition: "always", enabled: true, tasks: [{ type: "backup", delay_s: 0 }] };
