@@ -44,15 +44,8 @@ function normaliseCode(code: string): string {
 
 type Otpauth = typeof import("otpauth");
 
-// otpauth loads when a TOTP is first made or checked, not at start: its load and compile cost every cold
-// start 6-8 ms, and most panels never use it. Once loaded, the work stays synchronous (see verify).
-let otpauth: Promise<Otpauth> | null = null;
-function loadOtpauth(): Promise<Otpauth> {
-  return otpauth ??= import("otpauth").catch((e) => {
-    otpauth = null;
-    throw e;
-  });
-}
+// otpauth is imported when a TOTP is first made or checked, not at start: its load and compile cost every
+// cold start 6-8 ms, and most panels never use it. Once loaded, the work stays synchronous (see verify).
 
 function totpOf(otp: Otpauth, secret: string, label = "panel"): InstanceType<Otpauth["TOTP"]> {
   return new otp.TOTP({
@@ -105,7 +98,7 @@ export class SecondFactor {
 
   /** A new secret to scan; replaces an unconfirmed one. Refused while TOTP is on (turn it off first). */
   async startTotp(user: UserRow): Promise<TotpSetup> {
-    const otp = await loadOtpauth();
+    const otp = await import("otpauth");
     if (this.#totpRow(user.id)?.confirmed_at) throw new Conflict("Two-factor sign-in is already on: turn it off first.");
     const secret = new otp.Secret({ size: 20 }).base32;
     this.db.prepare(
@@ -117,7 +110,7 @@ export class SecondFactor {
 
   /** Turns TOTP on once a code from the app matches; answers the recovery codes, shown this once. */
   async confirmTotp(user: UserRow, body: { code?: unknown }): Promise<string[]> {
-    const otp = await loadOtpauth();
+    const otp = await import("otpauth");
     const row = this.#totpRow(user.id);
     if (!row || row.confirmed_at) throw new Invalid(ACCESS_MSG.totpNotStarted);
     if (!this.#checkTotp(otp, user.id, row.secret, row.last_step, body.code)) throw new Invalid(ACCESS_MSG.codeWrong);
@@ -168,7 +161,7 @@ export class SecondFactor {
   async verify(pending: string | undefined, body: { code?: unknown; recovery_code?: unknown }, address: string): Promise<UserRow> {
     // Loaded first: from here on nothing waits, so the rate check, the code check and the failure count of
     // one attempt cannot interleave with those of another.
-    const otp = await loadOtpauth();
+    const otp = await import("otpauth");
     const user = this.pendingUser(pending);
     if (!user) throw new Unauthorized(ACCESS_MSG.secondFactorExpired);
     this.guardRate(user, address);

@@ -32,13 +32,6 @@ type Cron = typeof CronModule;
 // comes first, not while the panel starts (about 3 ms of every cold start, before its first answer).
 // Once loaded, everything below runs as before.
 const START_DELAY_MS = 1000;
-let cronModule: Promise<Cron> | null = null;
-function loadCron(): Promise<Cron> {
-  return cronModule ??= import("./cron.ts").catch((e) => {
-    cronModule = null;
-    throw e;
-  });
-}
 
 export class Scheduler {
   /** Ends the loop and cuts countdowns short when the panel shuts down. */
@@ -74,7 +67,7 @@ export class Scheduler {
       signal.addEventListener("abort", begin, { once: true });
       this.#beginNow = begin;
     });
-    this.#started = delay.then(() => signal.aborted ? undefined : loadCron()).then((cron) => {
+    this.#started = delay.then(() => signal.aborted ? undefined : import("./cron.ts")).then((cron) => {
       if (!cron || signal.aborted) return;
       this.#catchUp(cron, now);
       this.#loop = this.#tick(cron);
@@ -103,7 +96,7 @@ export class Scheduler {
   async #cron(): Promise<Cron> {
     this.#beginNow?.();
     await this.#started;
-    return await loadCron();
+    return await import("./cron.ts");
   }
 
   async close(): Promise<void> {
