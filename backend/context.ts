@@ -1,5 +1,5 @@
 // Builds everything the panel is made of (database, accounts, event bus, live channel, and the domain
-// services of each area) from a Config. main.ts and the test harness both start from here, so tests run
+// services of each area) from a Config. run.ts and the test harness both start from here, so tests run
 // the same wiring as production.
 
 import { join } from "./path.ts";
@@ -14,7 +14,7 @@ import { PUSH_MSG } from "../shared/messages.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
 import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
 import { GameServer } from "./factorio/game/supervisor.ts";
-import { listProcesses } from "./factorio/game/liveness.ts";
+import { startupProcesses } from "./factorio/game/liveness.ts";
 import { connectGameToHub } from "./factorio/game/hub.ts";
 import { GameDirLease } from "./factorio/game/lease.ts";
 import { GameOps } from "./factorio/game/ops.ts";
@@ -115,10 +115,10 @@ export async function createContext(
   config: Config,
   opts: ContextOptions = {},
 ): Promise<{ ctx: AppContext; bootstrap: Bootstrap }> {
-  // The machine's processes, for finding a game this panel did not start: the `ps` runs while the rest is
-  // built, and the game server below awaits it at the same point as before.
-  const processes = listProcesses();
-  processes.catch(() => {});
+  // The machine's processes, for finding a game this panel did not start: main.ts started the `ps` before
+  // it loaded the panel's modules (else it starts here and runs while the rest is built); the game server
+  // below awaits it.
+  const processes = startupProcesses();
   ensureDir(config.dataDir, 0o700);
   const log = createLogger({ file: join(config.dataDir, "panel.log"), quiet: opts.quiet });
   const now = opts.now ?? Date.now;

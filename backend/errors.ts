@@ -73,7 +73,7 @@ export class Upstream extends HttpError {
 }
 
 /**
- * Something the admin must fix before the panel can start (an unreadable database, ...). main.ts prints
+ * Something the admin must fix before the panel can start (an unreadable database, ...). run.ts prints
  * its message, one line naming the file and the remedy, instead of a stack trace.
  */
 export class StartupError extends Error {

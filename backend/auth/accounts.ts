@@ -80,7 +80,7 @@ export class Accounts {
 
   /**
    * First start: with no users, create "admin" with PANEL_ADMIN_PASSWORD or a random password, which is
-   * written to <data-dir>/initial-admin-password (owner-only) and returned so main.ts can print it once.
+   * written to <data-dir>/initial-admin-password (owner-only) and returned so run.ts can print it once.
    */
   async bootstrap(envPassword: string | undefined): Promise<{ username: string; password: string | null } | null> {
     if (this.users.count() > 0) return null;

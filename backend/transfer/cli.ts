@@ -1,6 +1,6 @@
 // The command-line side of export and import: `--export FILE` (writes, prints, exits), `--import FILE`
 // (checks the whole archive before the panel is built; with --dry-run prints the plan and exits; else
-// main.ts imports it before the first user would be created, then starts as usual).
+// run.ts imports it before the first user would be created, then starts as usual).
 
 import { existsSync } from "node:fs";
 import type { Config } from "../config.ts";

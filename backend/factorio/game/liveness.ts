@@ -112,3 +112,23 @@ export async function listProcesses(): Promise<ProcessRow[]> {
   if (out === null) return [];
   return out.split("\n").map(parseLine).filter((r): r is ProcessRow => r !== null && !r.info.zombie);
 }
+
+let early: Promise<ProcessRow[]> | null = null;
+
+/**
+ * Starts listing the processes at once. The entry point (main.ts) calls it before it loads the rest of
+ * the panel, so the `ps` (10-20 ms, more on a busy machine) runs while the panel's modules load rather
+ * than while start-up waits for it.
+ */
+export function listProcessesEarly(): void {
+  early ??= listProcesses();
+  early.catch(() => {});
+}
+
+/** The list listProcessesEarly started (taken once), else a new one: what start-up looks for a stray game in. */
+export function startupProcesses(): Promise<ProcessRow[]> {
+  const list = early ?? listProcesses();
+  early = null;
+  list.catch(() => {});
+  return list;
+}

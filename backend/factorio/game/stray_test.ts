@@ -3,12 +3,14 @@
 // own files, which hold its command line with the RCON password, are owner-only.
 
 import assert from "node:assert/strict";
-import { rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installGame, startGame, startPanelWithGame, waitForStatus, withGamePanel } from "../../testing/game.ts";
 import { freeUdpPort } from "../../../tests/fake-factorio/sim.ts";
 import { isAlive } from "./liveness.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
+import { startPanelProcess } from "../../testing/process.ts";
 
 Deno.test("a game started by hand from this directory is found at start-up and stopped from the panel", async () => {
   const factorio = await installGame("2.0", ["world.zip"]);
@@ -52,6 +54,50 @@ Deno.test("a game started by hand from this directory is found at start-up and s
     }
     await game.status;
     rmSync(factorio.dir, { recursive: true, force: true });
+  }
+});
+
+// The panel as npm start runs it: main.ts lists the processes before it loads the rest of the panel, and
+// start-up looks for the game in that list.
+Deno.test("started as npm start starts it, the panel finds a game started by hand and stops it", async () => {
+  const factorio = await installGame("2.0", ["world.zip"]);
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-stray-"));
+  const port = await freeUdpPort();
+  const game = new Deno.Command(factorio.binary, {
+    args: ["--start-server", join(factorio.dir, "saves", "world.zip"), "--port", String(port), "--bind", "127.0.0.1"],
+    cwd: factorio.dir,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await new Promise((r) => setTimeout(r, 500));
+    const panel = await startPanelProcess({
+      args: ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorio.dir],
+      env: { PANEL_ADMIN_PASSWORD: "stray-test-password", PATH: Deno.env.get("PATH") ?? "" },
+    });
+    try {
+      const c = await panel.login("admin", "stray-test-password");
+      const s = await c.get("/api/server/status");
+      assert.equal(s.status, 200);
+      assert.equal(s.body.status, "running");
+      assert.equal(s.body.port, port);
+      assert.ok(s.body.problems.some((x: string) => x.includes(`pid ${game.pid}`)), s.body.problems.join());
+      const stop = await c.get("/api/server/stop");
+      assert.equal(stop.status, 200, stop.text);
+      assert.equal((await game.status).code, 0);
+    } finally {
+      await panel.stop();
+    }
+  } finally {
+    try {
+      game.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+    await game.status;
+    rmSync(factorio.dir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 

@@ -1,0 +1,166 @@
+// The panel's command (main.ts loads it): read the configuration, build the panel, serve it, and shut
+// down cleanly on a signal. Stopping the panel never stops the game: the game server runs on its own.
+
+import { ConfigError, loadConfig } from "./config.ts";
+import { createContext } from "./context.ts";
+import { createApp } from "./app.ts";
+import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
+import { join } from "./path.ts";
+import { Gate, gateLimits } from "./serve/gate.ts";
+import { StartupError } from "./errors.ts";
+import type { FsmSource } from "./migrate/fsm.ts";
+import { existsSync } from "./fs.ts";
+import { startupLines } from "./startup.ts";
+import type { OpenedArchive } from "./transfer/archive.ts";
+import { setTimeout } from "./timers.ts";
+
+// --export, --import and --import-fsm load their modules only when given (string literals, so that deno
+// compile includes them): an ordinary start does not load and compile them.
+const transferCli = () => import("./transfer/cli.ts");
+const fsmImport = () => import("./migrate/fsm.ts");
+const fsmTargets = () => import("./migrate/targets.ts");
+
+/** The machine's addresses; an empty list where the system will not tell (the panel still starts). */
+function networkInterfaces(): { family: string; address: string; internal?: boolean }[] {
+  try {
+    return Deno.networkInterfaces().map((i) => ({ family: i.family, address: i.address, internal: i.address.startsWith("127.") }));
+  } catch {
+    return [];
+  }
+}
+
+export async function main(): Promise<number> {
+  let result;
+  try {
+    result = loadConfig(Deno.args, Deno.env.toObject());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`factorio-panel: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (result.kind === "help") {
+    console.log(result.text);
+    return 0;
+  }
+  const config = result.config;
+  if (config.exportFile) return await (await transferCli()).exportCommand(config, config.exportFile);
+  let archive: OpenedArchive | null = null;
+  if (config.importFile) {
+    const opened = await (await transferCli()).openImport(config, config.importFile);
+    if (typeof opened === "number") return opened;
+    archive = opened;
+  }
+  let fsm: FsmSource | null = null;
+  const migrate = config.importFsm ? await fsmImport() : null;
+  if (config.importFsm && migrate) {
+    try {
+      fsm = migrate.readFsm(config.importFsm);
+    } catch (e) {
+      if (!(e instanceof migrate.FsmImportError)) throw e;
+      console.error(`factorio-panel: nothing was imported. ${e.message}`);
+      return 1;
+    }
+  }
+  if (config.dryRun) {
+    if (!fsm || !migrate) {
+      console.error("factorio-panel: --dry-run needs --import-fsm DIR or --import FILE");
+      return 2;
+    }
+    const { dryRunTargets } = await fsmTargets();
+    console.log(migrate.describeFsmImport(fsm, migrate.planFsmImport(fsm, dryRunTargets(config)), true).join("\n"));
+    return 0;
+  }
+  let made;
+  try {
+    made = await createContext(config, {
+      beforeBootstrap: async (ctx) => {
+        if (fsm && migrate) console.log(migrate.describeFsmImport(fsm, await (await fsmTargets()).importFsm(ctx, fsm), false).join("\n"));
+        if (archive) await (await transferCli()).importBeforeStart(ctx, archive);
+      },
+    });
+  } catch (e) {
+    if (e instanceof StartupError) {
+      console.error(`factorio-panel: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+  const { ctx, bootstrap } = made;
+  const { app } = createApp(ctx);
+
+  const tls = config.httpsCert && config.httpsKey
+    ? { cert: Deno.readTextFileSync(config.httpsCert), key: Deno.readTextFileSync(config.httpsKey) }
+    : undefined;
+  const scheme: "http" | "https" = config.httpsCert ? "https" : "http";
+
+  let server: Gate;
+  try {
+    server = new Gate({
+      port: config.port,
+      hostname: config.bind,
+      tls,
+      limits: gateLimits(config),
+      log: ctx.log,
+      handler: (req, info) => app.fetch(req, info),
+      onError: (err) => {
+        ctx.log.error("Request failed", { error: String(err) });
+        return new Response(JSON.stringify("Internal error"), { status: 500 });
+      },
+    });
+    const port = server.addr.port;
+    console.log(startupLines({
+      scheme,
+      bind: config.bind,
+      port,
+      interfaces: networkInterfaces(),
+      factorioDir: config.factorioDir,
+      factorioBinary: config.factorioBinary,
+      binaryFound: existsSync(config.factorioBinary),
+    }).join("\n"));
+    ctx.log.info("Listening", { bind: config.bind, port, scheme });
+    if (bootstrap.createdAdmin?.password) {
+      console.log(
+        [
+          "",
+          "First start: created the user admin.",
+          `  Username: ${bootstrap.createdAdmin.username}`,
+          `  Password: ${bootstrap.createdAdmin.password}`,
+          `The password is also in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} (readable only by you).`,
+          "Sign in and change it under Users; the file is removed when you do.",
+          "",
+        ].join("\n"),
+      );
+    }
+  } catch (e) {
+    const why = e instanceof Deno.errors.AddrInUse
+      ? `port ${config.port} is already in use (choose another with --port)`
+      : e instanceof Deno.errors.PermissionDenied
+      ? `not allowed to listen on ${config.bind}:${config.port}`
+      : (e as Error).message;
+    console.error(`factorio-panel: cannot listen on ${config.bind}:${config.port}: ${why}`);
+    await ctx.close();
+    return 1;
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (config.stopGameOnExit && ctx.game.state !== "stopped") {
+      ctx.log.info(`Received ${signal}: saving and stopping the game, then shutting down`);
+      await ctx.game.stop().catch((e) => ctx.log.error("Could not stop the game", { error: String(e) }));
+    } else {
+      ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
+    }
+    ctx.hub.closeAll();
+    await Promise.race([server.shutdown(), new Promise<void>((r) => setTimeout(r, 5000))]);
+    await ctx.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+  await server.finished;
+  return 0;
+}
