@@ -36,6 +36,12 @@ export function removeStaleTempFiles(dirs: string[], log: Logger): SweepResult {
       return; // not there yet
     }
     for (const e of entries) {
+      // Every name the panel leaves starts with a dot; the others (saves, mods, the game's files: a
+      // thousand entries in a large install) cost no stat, path or pattern, only a look one level down.
+      if (!e.name.startsWith(".")) {
+        if (e.isDirectory && depth > 0) visit(join(dir, e.name), depth - 1);
+        continue;
+      }
       const path = join(dir, e.name);
       if (!existsSync(path)) continue; // removed on an earlier, shallower visit
       const staged = STAGING.exec(e.name);
@@ -56,8 +62,6 @@ export function removeStaleTempFiles(dirs: string[], log: Logger): SweepResult {
       } else if (TEMP_FILE.test(e.name) && e.isFile) {
         rmSync(path, { force: true });
         result.removed.push(path);
-      } else if (e.isDirectory && depth > 0 && !e.name.startsWith(".")) {
-        visit(path, depth - 1);
       }
     }
   };
