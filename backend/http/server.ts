@@ -40,7 +40,8 @@ export function serverRoutes(ctx: AppContext): Route[] {
     {
       method: "GET",
       path: "/api/server/status",
-      handler: (c) => c.json(game.status()),
+      // The JSON text kept until something in it changes (GameServer.statusJson).
+      handler: (c) => c.body(game.statusJson(), 200, { "Content-Type": "application/json" }),
     },
     {
       method: "GET",

@@ -101,6 +101,7 @@ export class GameServer implements GameControl {
   #restart: { attempt: number; timer?: ReturnType<typeof setTimeout> } = { attempt: 0 };
   #detached = false;
   #address: { bindip: string; value: string; at: number } = { bindip: "", value: "", at: -Infinity };
+  #statusText: { key: unknown[]; json: string } | null = null;
 
   /** Settles once a game left running by an earlier panel process has been found (or found gone). */
   readonly ready: Promise<void>;
@@ -149,6 +150,27 @@ export class GameServer implements GameControl {
       factorio_dir: this.paths.root,
       problems: this.#problems(),
     };
+  }
+
+  /**
+   * status() as JSON text, made again only when something it shows changed: the route answers it as it
+   * is (issue 19: nothing per request that can be computed on change). The key holds every value
+   * status() reads; a field added there must be added here (supervisor_status_test.ts compares the two
+   * through a start, a crash, a stop and a re-attached game).
+   */
+  statusJson(): string {
+    const s = this.#run ?? this.#last;
+    const run = this.#run;
+    const version = this.#version;
+    const key = [
+      this.#state, this.#since, s.bindip, s.port, s.savefile, this.#publicAddress(s.bindip), version.current,
+      version.found, this.#lastExit, run?.startedAt, run?.pid, run?.adopted, this.secrets.problem, this.paths.root,
+    ];
+    const last = this.#statusText;
+    if (last && key.every((v, i) => v === last.key[i])) return last.json;
+    const json = JSON.stringify(this.status());
+    this.#statusText = { key, json };
+    return json;
   }
 
   get state(): ServerState {
