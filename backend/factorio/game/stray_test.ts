@@ -6,13 +6,19 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installGame, startGame, startPanelWithGame, waitForStatus, withGamePanel } from "../../testing/game.ts";
+import { type FakeFactorio, installGame, startGame, startPanelWithGame, waitForStatus, withGamePanel } from "../../testing/game.ts";
 import { freeUdpPort } from "../../../tests/fake-factorio/sim.ts";
 import { isAlive } from "./liveness.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
 import { startPanelProcess } from "../../testing/process.ts";
 
-Deno.test("a game started by hand from this directory is found at start-up and stopped from the panel", async () => {
+/**
+ * A game started by hand (not by a panel) from a new simulated install, serving world.zip; `fn` runs once
+ * it shows in ps. The game is killed and the install removed afterwards.
+ */
+async function withHandStartedGame(
+  fn: (game: Deno.ChildProcess, factorio: FakeFactorio, port: number) => Promise<void>,
+): Promise<void> {
   const factorio = await installGame("2.0", ["world.zip"]);
   const port = await freeUdpPort();
   const game = new Deno.Command(factorio.binary, {
@@ -25,6 +31,20 @@ Deno.test("a game started by hand from this directory is found at start-up and s
   try {
     // Until the simulator has bound its port, it is merely starting; give it a moment to show up in ps.
     await new Promise((r) => setTimeout(r, 500));
+    await fn(game, factorio, port);
+  } finally {
+    try {
+      game.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+    await game.status;
+    rmSync(factorio.dir, { recursive: true, force: true });
+  }
+}
+
+Deno.test("a game started by hand from this directory is found at start-up and stopped from the panel", () =>
+  withHandStartedGame(async (game, factorio, port) => {
     const p = await startPanelWithGame({ factorio });
     try {
       const s = p.ctx.game.status();
@@ -46,32 +66,13 @@ Deno.test("a game started by hand from this directory is found at start-up and s
     } finally {
       await p.close();
     }
-  } finally {
-    try {
-      game.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
-    await game.status;
-    rmSync(factorio.dir, { recursive: true, force: true });
-  }
-});
+  }));
 
 // The panel as npm start runs it: main.ts lists the processes before it loads the rest of the panel, and
 // start-up looks for the game in that list.
-Deno.test("started as npm start starts it, the panel finds a game started by hand and stops it", async () => {
-  const factorio = await installGame("2.0", ["world.zip"]);
-  const dataDir = mkdtempSync(join(tmpdir(), "panel-stray-"));
-  const port = await freeUdpPort();
-  const game = new Deno.Command(factorio.binary, {
-    args: ["--start-server", join(factorio.dir, "saves", "world.zip"), "--port", String(port), "--bind", "127.0.0.1"],
-    cwd: factorio.dir,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  try {
-    await new Promise((r) => setTimeout(r, 500));
+Deno.test("started as npm start starts it, the panel finds a game started by hand and stops it", () =>
+  withHandStartedGame(async (game, factorio, port) => {
+    const dataDir = mkdtempSync(join(tmpdir(), "panel-stray-"));
     const panel = await startPanelProcess({
       args: ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorio.dir],
       env: { PANEL_ADMIN_PASSWORD: "stray-test-password", PATH: Deno.env.get("PATH") ?? "" },
@@ -88,18 +89,9 @@ Deno.test("started as npm start starts it, the panel finds a game started by han
       assert.equal((await game.status).code, 0);
     } finally {
       await panel.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
-  } finally {
-    try {
-      game.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
-    await game.status;
-    rmSync(factorio.dir, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+  }));
 
 Deno.test("the game's log files are owner-only (they hold its command line)", withGamePanel(async (p) => {
   // A log left world-readable by an earlier run is tightened too.
