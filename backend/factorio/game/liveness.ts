@@ -113,7 +113,10 @@ export async function listProcesses(): Promise<ProcessRow[]> {
   return out.split("\n").map(parseLine).filter((r): r is ProcessRow => r !== null && !r.info.zombie);
 }
 
-let early: Promise<ProcessRow[]> | null = null;
+let early: { list: Promise<ProcessRow[]>; at: number } | null = null;
+
+/** How old the early list may be when start-up takes it (an --import can run for minutes before it). */
+const EARLY_FRESH_MS = 5_000;
 
 /**
  * Starts listing the processes at once. The entry point (main.ts) calls it before it loads the rest of
@@ -121,13 +124,16 @@ let early: Promise<ProcessRow[]> | null = null;
  * than while start-up waits for it.
  */
 export function listProcessesEarly(): void {
-  early ??= listProcesses();
-  early.catch(() => {});
+  early ??= { list: listProcesses(), at: performance.now() };
+  early.list.catch(() => {});
 }
 
-/** The list listProcessesEarly started (taken once), else a new one: what start-up looks for a stray game in. */
-export function startupProcesses(): Promise<ProcessRow[]> {
-  const list = early ?? listProcesses();
+/**
+ * The list listProcessesEarly started (taken once, and only while fresh), else a new one: what start-up
+ * looks for a stray game in.
+ */
+export function startupProcesses(freshMs = EARLY_FRESH_MS): Promise<ProcessRow[]> {
+  const list = early && performance.now() - early.at <= freshMs ? early.list : listProcesses();
   early = null;
   list.catch(() => {});
   return list;
