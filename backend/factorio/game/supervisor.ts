@@ -155,8 +155,8 @@ export class GameServer implements GameControl {
   /**
    * status() as JSON text, made again only when something it shows changed: the route answers it as it
    * is (issue 19: nothing per request that can be computed on change). The key holds every value
-   * status() reads; a field added there must be added here (supervisor_status_test.ts compares the two
-   * through a start, a crash, a stop and a re-attached game).
+   * status() reads; a field added there must be added here (status_json_test.ts compares the two through
+   * a start, a crash, a stop and the executable removed; stray_test.ts reads a found game's status).
    */
   statusJson(): string {
     const s = this.#run ?? this.#last;
