@@ -16,18 +16,9 @@ import { isAlive } from "../../backend/factorio/game/liveness.ts";
 import { CA_FILE, FakePushService } from "../fake-push/service.ts";
 import { subscribeDevice } from "../../backend/push/testing.ts";
 import type { Client } from "../../backend/testing/harness.ts";
+import { until } from "../../backend/testing/until.ts";
 
 const PASSWORD = "smoke-test-password";
-
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function recordedPid(dataDir: string): number {
   return JSON.parse(readFileSync(join(dataDir, "game-process.json"), "utf8")).pid;

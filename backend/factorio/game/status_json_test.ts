@@ -9,6 +9,7 @@ import { LOAD_LATEST } from "../../../shared/api.ts";
 import { startGame, waitForStatus, withGamePanel } from "../../testing/game.ts";
 import type { Client } from "../../testing/harness.ts";
 import type { AppContext } from "../../context.ts";
+import { until } from "../../testing/until.ts";
 
 async function sameAsFresh(c: Client, ctx: AppContext, step: string) {
   const r = await c.get("/api/server/status");
@@ -16,14 +17,6 @@ async function sameAsFresh(c: Client, ctx: AppContext, step: string) {
   assert.equal(r.headers.get("content-type"), "application/json", step);
   assert.deepEqual(r.body, JSON.parse(JSON.stringify(ctx.game.status())), step);
   return r.body;
-}
-
-async function until(what: string, fn: () => boolean): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!fn()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 Deno.test("the status text kept between changes is what status() says at every step", withGamePanel(async (p) => {
@@ -34,7 +27,7 @@ Deno.test("the status text kept between changes is what status() says at every s
 
   const { port } = await startGame(c, { savefile: LOAD_LATEST });
   await waitForStatus(ctx, "running");
-  await until("the save the game loaded", () => ctx.game.status().savefile === "world.zip");
+  await until("the save the game loaded", () => ctx.game.status().savefile === "world.zip", 15_000);
   const running = await sameAsFresh(c, ctx, "running");
   assert.equal(running.port, port);
   assert.equal(running.savefile, "world.zip");
@@ -53,10 +46,10 @@ Deno.test("the status text kept between changes is what status() says at every s
   // No state changes here: only what the status shows about the executable.
   const binary = p.factorio.binary;
   renameSync(binary, binary + ".away");
-  await until("the executable to be missed", () => !ctx.game.status().factorio_found);
+  await until("the executable to be missed", () => !ctx.game.status().factorio_found, 15_000);
   const gone = await sameAsFresh(c, ctx, "executable gone");
   assert.ok(gone.problems.some((x: string) => x.startsWith("No Factorio server was found")), gone.problems.join());
   renameSync(binary + ".away", binary);
-  await until("the executable to be found again", () => ctx.game.status().factorio_found);
+  await until("the executable to be found again", () => ctx.game.status().factorio_found, 15_000);
   assert.deepEqual((await sameAsFresh(c, ctx, "executable back")).problems, []);
 }));
