@@ -200,7 +200,8 @@ export function createApp(ctx: AppContext): PanelApp {
   // list request a second router, guard copy and promise chain: 20-40 µs (bench/lists.mjs).
   let whole: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
   const loadWhole = () =>
-    whole ??= lazyAreas().then((areas) => {
+    // The services those areas use (services.ts) load with them, if the timer has not loaded them yet.
+    whole ??= Promise.all([lazyAreas(), ctx.loadServices()]).then(([areas]) => {
       const routes = [...eager, ...areas.flatMap((area) => area(ctx))];
       const app = build(routes, unknownApiPath);
       current = app;

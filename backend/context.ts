@@ -1,6 +1,7 @@
 // Builds everything the panel is made of (database, accounts, event bus, live channel, and the domain
 // services of each area) from a Config. run.ts and the test harness both start from here, so tests run
-// the same wiring as production.
+// the same wiring as production. The services no first answer needs (services.ts) load a second later,
+// or at the first request or import that needs one.
 
 import { join } from "./path.ts";
 import type { Config } from "./config.ts";
@@ -10,9 +11,8 @@ import { type Db, openDb } from "./store/db.ts";
 import { Accounts } from "./auth/accounts.ts";
 import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
-import { PUSH_MSG } from "../shared/messages.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
-import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
+import type { ServerState } from "../shared/api.ts";
 import { GameServer } from "./factorio/game/supervisor.ts";
 import { startupProcesses } from "./factorio/game/liveness.ts";
 import { connectGameToHub } from "./factorio/game/hub.ts";
@@ -22,10 +22,6 @@ import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
 import { Players } from "./factorio/players.ts";
 import { ServerSettings } from "./factorio/settings.ts";
 import { PushService } from "./push/service.ts";
-import { Saves } from "./factorio/saves.ts";
-import { FactorioVersions } from "./factorio/versions/service.ts";
-import { Updater } from "./factorio/versions/update.ts";
-import { connectVersionsToHub } from "./factorio/versions/hub.ts";
 import { Alerts } from "./alerts/service.ts";
 import { PlayerHistory } from "./factorio/playerlog/history.ts";
 import { ActivityLog } from "./activity/log.ts";
@@ -33,14 +29,9 @@ import { ApiTokens } from "./auth/tokens.ts";
 import { Access } from "./auth/access.ts";
 import { SecondFactor } from "./auth/secondfactor.ts";
 import { Passkeys } from "./auth/passkeys.ts";
-import { ModPortal } from "./factorio/portal.ts";
-import { ModManager } from "./factorio/modmanager.ts";
-import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
-import { Backups } from "./factorio/backups/service.ts";
-import { Scheduler } from "./factorio/schedules/scheduler.ts";
-import { ScheduleStore } from "./factorio/schedules/store.ts";
-import { type Clock, systemClock } from "./factorio/schedules/clock.ts";
-import { clearInterval, setInterval } from "./timers.ts";
+import type { Clock } from "./factorio/schedules/clock.ts";
+import type { Services } from "./services.ts";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "./timers.ts";
 
 export interface AppContext {
   config: Config;
@@ -73,17 +64,17 @@ export interface AppContext {
   alerts: Alerts;
   /** Who played when, and the chat, from the game's console lines. */
   playerHistory: PlayerHistory;
-  saves: Saves;
-  /** Game versions from factorio.com: install, activate, delete, update check. */
-  versions: FactorioVersions;
-  /** Update (& restart) of the game to another version, with rollback. */
-  updater: Updater;
-  /** The Factorio mod portal and auth server (token owner-only in the data dir). */
-  portal: ModPortal;
-  /** Installed mods, portal installs and updates, mod packs. */
-  mods: ModManager;
-  backups: Backups;
-  schedules: Scheduler;
+  // The services of services.ts: reading one before loadServices() has finished is a programming error
+  // (it throws). Routes of the lazily loaded areas read them only after it (app.ts).
+  saves: Services["saves"];
+  versions: Services["versions"];
+  updater: Services["updater"];
+  portal: Services["portal"];
+  mods: Services["mods"];
+  backups: Services["backups"];
+  schedules: Services["schedules"];
+  /** Loads and starts the services of services.ts (once; a second after start-up at the latest). */
+  loadServices(): Promise<void>;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -110,6 +101,9 @@ export interface Bootstrap {
   /** Set on the very first start: the generated admin password, to print once. */
   createdAdmin: { username: string; password: string | null } | null;
 }
+
+/** How long after start-up the services of services.ts load when no request asked for them first. */
+const SERVICES_DELAY_MS = 1000;
 
 export async function createContext(
   config: Config,
@@ -177,89 +171,41 @@ export async function createContext(
     countDays: config.playerCountDays,
   });
 
-  const saves = new Saves({
-    paths,
-    log,
-    // The save the running game has loaded (the game server resolves "Load Latest" to the file it chose).
-    inUse: () => {
-      const s = game.status();
-      return s.status !== "stopped" && s.savefile && s.savefile !== LOAD_LATEST ? s.savefile : null;
-    },
-    createTimeoutMs: config.saveCreateTimeout * 1000,
-  });
-
-  const versions = new FactorioVersions({
-    config,
-    paths,
-    bus,
-    log,
-    now,
-    serverState: () => ctx.serverState(),
-    whileStopped: (label, fn) => game.whileStopped(label, fn),
-    refreshGame: () => game.versionInfo(),
-    // Backups are built below; a switch only happens on a request, after the context is complete.
-    backupBeforeSwitch: (save) => backups.before("before-update", ["mods", "settings"], save ?? undefined),
-  });
-  connectVersionsToHub(versions, bus, hub);
-  const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });
-  const portal = new ModPortal({
-    portalUrl: config.modPortalUrl,
-    authUrl: config.authUrl,
-    listCacheMs: config.modPortalCacheMinutes * 60_000,
-    dataDir: config.dataDir,
-    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
-    log,
-    now,
-  });
-  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
-  mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
-  // Failed backups and scheduled tasks are alerts like any other: the dispatcher sends them to the push
-  // devices and channels that asked for them.
-  const alert = (title: string, body: string, url: string) =>
-    bus.emit("alert", { kind: url === "/backups" ? "backup-failed" : "task-failed", title, body, url });
-  // So is a new game version found by the update check.
-  bus.on("factorio.versions", (m) => {
-    if (m.kind !== "update-available") return;
-    bus.emit("alert", {
-      kind: "factorio-update",
-      title: PUSH_MSG.titleUpdate,
-      body: `Factorio ${m.info.latest} is out (${m.info.channel}); the server has ${m.info.current}. Update it from Controls.`,
-      key: m.info.latest,
-      url: "/",
-    });
-  });
-  const backups = new Backups({
-    dir: config.backupsDir,
-    dataDir: config.dataDir,
-    paths,
-    db,
-    log,
-    bus,
-    game,
-    saveTimeoutMs: config.backupSaveTimeout * 1000,
-    now,
-    freeBytes: opts.freeBytes,
-    alert: (title, body) => alert(title, body, "/backups"),
-  });
-  await backups.ready;
-  const schedules = new Scheduler({
-    store: new ScheduleStore(db),
-    log,
-    // Read when a schedule needs it: the system's default costs ICU's start-up (config.ts lazyDefault).
-    get timeZone() {
-      return config.timeZone;
-    },
-    alert: (title, body) => alert(title, body, "/schedules"),
-    game,
-    ops: gameOps,
-    bus,
-    backups,
-    mods,
-    clock: opts.clock ?? systemClock,
-    saveTimeoutMs: config.backupSaveTimeout * 1000,
-  });
-
   const closers: (() => void | Promise<void>)[] = [];
+  let services: Services | null = null;
+  let servicesTimer: ReturnType<typeof setTimeout> | null = null;
+  let loading: Promise<void> | null = null;
+  const loaded = (): Services => {
+    if (!services) throw new Error("The panel's services are not loaded yet (AppContext.loadServices)");
+    return services;
+  };
+  const loadServices = (): Promise<void> => {
+    // Not after shutdown began: the database and the game are going away.
+    if (closed && !loading) return Promise.reject(new Error("The panel is shutting down"));
+    return loading ??= import("./services.ts").then(({ createServices }) =>
+      createServices({
+        config,
+        log,
+        bus,
+        db,
+        hub,
+        game,
+        gameOps,
+        paths,
+        now,
+        serverState: () => ctx.serverState(),
+        onClose: (fn) => closers.push(fn),
+        clock: opts.clock,
+        freeBytes: opts.freeBytes,
+      })
+    ).then((s) => {
+      services = s;
+    }, (e) => {
+      // Kept as it is, not tried again: a second try would subscribe the first one's listeners twice.
+      log.error("The panel's services could not start", { error: String(e?.stack ?? e) });
+      throw e;
+    });
+  };
   let closed = false;
   const ctx: AppContext = {
     config,
@@ -281,19 +227,37 @@ export async function createContext(
     push,
     alerts,
     playerHistory,
-    saves,
-    versions,
-    updater,
-    portal,
-    mods,
-    backups,
-    schedules,
+    get saves() {
+      return loaded().saves;
+    },
+    get versions() {
+      return loaded().versions;
+    },
+    get updater() {
+      return loaded().updater;
+    },
+    get portal() {
+      return loaded().portal;
+    },
+    get mods() {
+      return loaded().mods;
+    },
+    get backups() {
+      return loaded().backups;
+    },
+    get schedules() {
+      return loaded().schedules;
+    },
+    loadServices,
     now,
     serverState: () => game.state,
     onClose: (fn) => closers.push(fn),
     close: async () => {
       if (closed) return;
       closed = true;
+      clearTimeout(servicesTimer);
+      // Services still loading register their shutdown steps when they are built: wait for that.
+      await loading?.catch(() => {});
       for (const fn of closers.reverse()) {
         try {
           await fn();
@@ -304,7 +268,10 @@ export async function createContext(
     },
   };
 
-  await opts.beforeBootstrap?.(ctx);
+  if (opts.beforeBootstrap) {
+    await loadServices();
+    await opts.beforeBootstrap(ctx);
+  }
   const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
   activity.sweep();
 
@@ -320,22 +287,17 @@ export async function createContext(
     );
   }, 10 * 60_000);
   ctx.onClose(() => db.close());
-  schedules.start();
-  ctx.onClose(() => schedules.close());
   ctx.onClose(() => push.close());
-  ctx.onClose(() => versions.close());
-  // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).
-  if (config.factorioVersion && !versions.gameFound()) {
-    log.info("No game found: installing Factorio", { version: config.factorioVersion });
-    versions.install(config.factorioVersion, { activate: true }).catch((e) => log.error("The first-start install could not start", { error: String(e) }));
-  }
   ctx.onClose(() => alerts.close());
   ctx.onClose(() => playerHistory.close());
   ctx.onClose(() => clearInterval(sweep));
   ctx.onClose(() => hub.closeAll());
-  ctx.onClose(() => saves.close());
   // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
   ctx.onClose(() => game.detach());
+
+  // The services no first answer needs load a second after start-up (schedules, the update check and
+  // a first-start install begin then), or earlier at the first request that needs one (app.ts).
+  servicesTimer = setTimeout(() => void loadServices().catch(() => {}), SERVICES_DELAY_MS);
 
   return { ctx, bootstrap: { createdAdmin } };
 }

@@ -1,5 +1,5 @@
-// The modules loaded at start (main.ts, the run.ts it loads at once, and everything they import
-// statically) import no `node:` module
+// The modules loaded at start (main.ts, the run.ts it loads at once, the services.ts the context loads a
+// second later, and everything they import statically) import no `node:` module
 // but node:sqlite: the first one would bring in Deno's Node compatibility layer, about 45 ms at every
 // start and 10 MiB for as long as the panel runs (backend/fs.ts). Nor do the routes of the pages used
 // every day, loaded at their first request. What runs seldom (a new world, an import or export, a
@@ -42,8 +42,11 @@ function staticNodeImports(info: Info, root: string): string[] {
 Deno.test("the modules loaded at start import no node: built-in but node:sqlite", async () => {
   const info = await graph("backend/main.ts");
   const run = new URL("backend/run.ts", new URL(ROOT + "/", "file://")).href;
+  const services = new URL("backend/services.ts", new URL(ROOT + "/", "file://")).href;
   assert.ok(info.modules.some((m) => m.specifier === run), "main.ts does not load run.ts");
-  const found = [info.roots[0], run].flatMap((root) => staticNodeImports(info, root)).filter((f) => !f.endsWith(" node:sqlite"));
+  assert.ok(info.modules.some((m) => m.specifier === services), "the panel does not load services.ts");
+  const found = [info.roots[0], run, services].flatMap((root) => staticNodeImports(info, root))
+    .filter((f) => !f.endsWith(" node:sqlite"));
   assert.deepEqual(found, []);
 });
 

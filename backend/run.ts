@@ -75,10 +75,14 @@ export async function main(): Promise<number> {
   let made;
   try {
     made = await createContext(config, {
-      beforeBootstrap: async (ctx) => {
-        if (fsm && migrate) console.log(migrate.describeFsmImport(fsm, await (await fsmTargets()).importFsm(ctx, fsm), false).join("\n"));
-        if (archive) await (await transferCli()).importBeforeStart(ctx, archive);
-      },
+      // Only for an import: it loads the services an import writes through (context.ts), which an
+      // ordinary start loads a second after it answers.
+      beforeBootstrap: fsm || archive
+        ? async (ctx) => {
+          if (fsm && migrate) console.log(migrate.describeFsmImport(fsm, await (await fsmTargets()).importFsm(ctx, fsm), false).join("\n"));
+          if (archive) await (await transferCli()).importBeforeStart(ctx, archive);
+        }
+        : undefined,
     });
   } catch (e) {
     if (e instanceof StartupError) {

@@ -117,6 +117,8 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
     quiet: true,
     adminPassword: ADMIN_PASSWORD,
   });
+  // Loaded at once, not a second later: tests read ctx.saves, ctx.backups... from the start.
+  await ctx.loadServices();
   await opts.prepare?.(ctx);
   const { app, allRoutes } = createApp(ctx);
   const routes = await allRoutes();
