@@ -268,6 +268,16 @@ export async function createContext(
     },
   };
 
+  // Before the services can load, so that their shutdown steps (registered when they are built) run
+  // first and the database closes last.
+  ctx.onClose(() => db.close());
+  ctx.onClose(() => push.close());
+  ctx.onClose(() => alerts.close());
+  ctx.onClose(() => playerHistory.close());
+  ctx.onClose(() => hub.closeAll());
+  // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
+  ctx.onClose(() => game.detach());
+
   if (opts.beforeBootstrap) {
     await loadServices();
     await opts.beforeBootstrap(ctx);
@@ -286,14 +296,7 @@ export async function createContext(
       id.startsWith("token:") ? tokens.live(Number(id.slice(6))) : accounts.sessions.get(id) !== undefined
     );
   }, 10 * 60_000);
-  ctx.onClose(() => db.close());
-  ctx.onClose(() => push.close());
-  ctx.onClose(() => alerts.close());
-  ctx.onClose(() => playerHistory.close());
   ctx.onClose(() => clearInterval(sweep));
-  ctx.onClose(() => hub.closeAll());
-  // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
-  ctx.onClose(() => game.detach());
 
   // The services no first answer needs load a second after start-up (schedules, the update check and
   // a first-start install begin then), or earlier at the first request that needs one (app.ts).
