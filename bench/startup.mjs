@@ -29,26 +29,10 @@ for (let i = 0; i < runs; i++) {
   await stopPanel(p);
 }
 
-// Every later start: the data dir exists.
-const dir = mkdtempSync(join(tmpdir(), "panel-bench-"));
-const warm = [];
-let idle = [];
-for (let i = 0; i < runs; i++) {
-  const p = await startPanel({ dataDir: dir });
-  warm.push(await firstAnswer(p));
-  if (i === runs - 1) {
-    await new Promise((r) => setTimeout(r, 5000));
-    idle = [rssMiB(p.child.pid), rssMiB(p.child.pid, "VmHWM")];
-  }
-  await stopPanel(p);
-}
-rmSync(dir, { recursive: true, force: true });
-
-// The reference, alternated with nothing else running: a bare Deno.serve (bench/bare-server.ts) started
-// with the same permission flags, from spawn to its first answer, and its memory when idle.
-const bare = [];
-let bareIdle = [];
-for (let i = 0; i < runs; i++) {
+// Every later start (the data dir exists), alternated start by start with the reference: a bare
+// Deno.serve (bench/bare-server.ts) started with the same permission flags, from spawn to its first
+// answer. Alternating keeps a slow spell of the machine from landing on one side only.
+async function bareStart() {
   const started = performance.now();
   const b = await startBare('"ok"');
   for (;;) {
@@ -60,13 +44,31 @@ for (let i = 0; i < runs; i++) {
       await new Promise((r) => setTimeout(r, 2));
     }
   }
-  bare.push(performance.now() - started);
-  if (i === runs - 1) {
-    await new Promise((r) => setTimeout(r, 5000));
-    bareIdle = [rssMiB(b.child.pid), rssMiB(b.child.pid, "VmHWM")];
-  }
+  return { b, ms: performance.now() - started };
+}
+const dir = mkdtempSync(join(tmpdir(), "panel-bench-"));
+const warm = [];
+const bare = [];
+for (let i = 0; i < runs; i++) {
+  const p = await startPanel({ dataDir: dir });
+  warm.push(await firstAnswer(p));
+  await stopPanel(p);
+  const { b, ms } = await bareStart();
+  bare.push(ms);
   await stopBare(b);
 }
+
+// Memory when idle, 5 s after start (the panel's deferred services load a second after start).
+const p = await startPanel({ dataDir: dir });
+await firstAnswer(p);
+await new Promise((r) => setTimeout(r, 5000));
+const idle = [rssMiB(p.child.pid), rssMiB(p.child.pid, "VmHWM")];
+await stopPanel(p);
+rmSync(dir, { recursive: true, force: true });
+const { b } = await bareStart();
+await new Promise((r) => setTimeout(r, 5000));
+const bareIdle = [rssMiB(b.child.pid), rssMiB(b.child.pid, "VmHWM")];
+await stopBare(b);
 
 console.log(`cold start to first answered request, first start (creates db + admin), median of ${runs}: ${median(fresh).toFixed(0)} ms`);
 console.log(
