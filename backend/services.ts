@@ -1,7 +1,7 @@
 // The services no first answer needs: saves, game versions and updates, the mod portal and mods, backups
 // and schedules. createContext loads this module a second after start-up, or at once when a request,
 // an import or a test needs one of them (AppContext.loadServices), so a start answers its first request
-// without loading and running their ~40 modules first (docs/architecture.md, Speed).
+// without loading and running their ~28 modules first (docs/architecture.md, Speed).
 
 import { join } from "./path.ts";
 import type { Config } from "./config.ts";
@@ -70,6 +70,9 @@ export async function createServices(d: ServiceDeps): Promise<Services> {
     },
     createTimeoutMs: config.saveCreateTimeout * 1000,
   });
+  // Each shutdown step is registered as soon as its service exists, so one built before a later step
+  // fails (the backup index repair, say) is still closed when the panel stops.
+  d.onClose(() => saves.close());
 
   const versions = new FactorioVersions({
     config,
@@ -83,6 +86,7 @@ export async function createServices(d: ServiceDeps): Promise<Services> {
     // Backups are built below; a switch only happens on a request, after this function returned.
     backupBeforeSwitch: (save) => backups.before("before-update", ["mods", "settings"], save ?? undefined),
   });
+  d.onClose(() => versions.close());
   connectVersionsToHub(versions, bus, hub);
   const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });
   const portal = new ModPortal({
@@ -144,8 +148,6 @@ export async function createServices(d: ServiceDeps): Promise<Services> {
 
   schedules.start();
   d.onClose(() => schedules.close());
-  d.onClose(() => versions.close());
-  d.onClose(() => saves.close());
   // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).
   if (config.factorioVersion && !versions.gameFound()) {
     log.info("No game found: installing Factorio", { version: config.factorioVersion });
