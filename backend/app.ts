@@ -4,7 +4,7 @@
 import { type Context, Hono } from "hono";
 import { upgradeWebSocket } from "./http/denows.ts";
 import type { AppContext } from "./context.ts";
-import { changesState, type Ctx, type Env, type Route } from "./http/routes.ts";
+import { API_HEADERS, changesState, type Ctx, type Env, hasFinalHeaders, type Route } from "./http/routes.ts";
 import { authorize, fromOwnSite, hostRefusal, loadSession, sessionOrRefusal, setClientInfo } from "./http/guards.ts";
 import { activityRoutes, recordActivity } from "./http/activity.ts";
 import { secondFactorRoutes } from "./http/secondfactor.ts";
@@ -20,7 +20,6 @@ import { staticHandler } from "./http/static.ts";
 // and X-Frame-Options act on documents only; an API answer is never one. X-Factorio-Panel tells the PWA an
 // error is the panel's own, not a reverse proxy's 502 while the panel is down, so errors carry it.
 const DOCUMENT_HEADERS = { "X-Factorio-Panel": "1", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" };
-const API_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 const API_ERROR_HEADERS = { ...API_HEADERS, "X-Factorio-Panel": "1" };
 const API_OWN_CACHE_HEADERS = { "X-Content-Type-Options": "nosniff", "X-Factorio-Panel": "1" };
 
@@ -160,7 +159,7 @@ export function createApp(ctx: AppContext): PanelApp {
       }
       if (refused) c.res = refused;
       else await next();
-      setHeaders(c, headersFor(api, c.res));
+      if (!hasFinalHeaders(c.res)) setHeaders(c, headersFor(api, c.res));
     });
     for (const route of routes) mount(app, route);
     app.all("/api/*", otherApi);

@@ -3,7 +3,7 @@
 
 import { stat } from "../fs.ts";
 import type { AppContext } from "../context.ts";
-import type { Ctx, Route } from "./routes.ts";
+import { type Ctx, jsonText, type Route } from "./routes.ts";
 import { readObject } from "./body.ts";
 import { sendFile } from "./saves.ts";
 import { checkIncludes } from "../factorio/backups/service.ts";
@@ -22,7 +22,7 @@ export function backupRoutes(ctx: AppContext): Route[] {
     {
       method: "GET",
       path: "/api/backups",
-      handler: (c) => c.body(backups.listJson(), 200, { "Content-Type": "application/json" }),
+      handler: () => jsonText(backups.listJson()),
     },
     {
       method: "POST",

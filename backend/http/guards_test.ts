@@ -127,6 +127,15 @@ Deno.test("API answers are not cached and not sniffed; errors and documents say 
   assert.equal(r.status, 200);
   assert.equal(r.headers.get("Cache-Control"), "no-store");
   assert.equal(r.headers.get("X-Content-Type-Options"), "nosniff");
+  // The kept JSON texts are answered with their headers built in (routes.ts, jsonText), not added after.
+  for (const path of ["/api/server/status", "/api/saves/list", "/api/mods/list", "/api/backups"]) {
+    const kept = await c.get(path);
+    assert.equal(kept.status, 200, path);
+    assert.equal(kept.headers.get("Content-Type"), "application/json", path);
+    assert.equal(kept.headers.get("Cache-Control"), "no-store", path);
+    assert.equal(kept.headers.get("X-Content-Type-Options"), "nosniff", path);
+    assert.equal(kept.headers.get("X-Factorio-Panel"), null, path);
+  }
   const missing = await c.get("/api/nope");
   assert.equal(missing.status, 404);
   assert.equal(missing.body, "No such API route: GET /api/nope");

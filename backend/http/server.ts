@@ -5,7 +5,7 @@
 import type { AppContext } from "../context.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
-import { sessionOf } from "./routes.ts";
+import { jsonText, sessionOf } from "./routes.ts";
 import { gameLogTail } from "../factorio/game/hub.ts";
 import { Invalid, Locked } from "../errors.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
@@ -41,7 +41,7 @@ export function serverRoutes(ctx: AppContext): Route[] {
       method: "GET",
       path: "/api/server/status",
       // The JSON text kept until something in it changes (GameServer.statusJson).
-      handler: (c) => c.body(game.statusJson(), 200, { "Content-Type": "application/json" }),
+      handler: () => jsonText(game.statusJson()),
     },
     {
       method: "GET",
