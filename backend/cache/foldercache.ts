@@ -63,6 +63,14 @@ export function stampOf(path: string): string {
   }
 }
 
+/**
+ * Whether a path exists now. A missing path costs a stat of its folder here, not a thrown error (see
+ * `missing`), so a check on every request of a file that is usually absent stays cheap.
+ */
+export function pathExists(path: string): boolean {
+  return stampOf(path) !== "-";
+}
+
 /** The newest mtime/ctime in a stamp string (ms), for the racy check. */
 function newestTime(stamp: string): number {
   let max = 0;
