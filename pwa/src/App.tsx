@@ -8,12 +8,12 @@ import { checkSession } from "./state/session.ts";
 // The sign-in page is part of the first script: a cold load of /login must not wait for a second round
 // trip. The signed-in frame (sidebar, banners) and the pages load on demand.
 import Login from "./pages/Login/Login.tsx";
-import { preloadFrame } from "./preload.ts";
+import { chromeModule, controlsModule, layoutModule, lazyReady, preloadFrame } from "./preload.ts";
 
-const Layout = lazy(() => import("./components/Layout.tsx").then((m) => ({ default: m.Layout })));
-const ConnectionBanner = lazy(() => import("./components/AppChrome.tsx").then((m) => ({ default: m.ConnectionBanner })));
-const OpenFromNotifications = lazy(() => import("./components/AppChrome.tsx").then((m) => ({ default: m.OpenFromNotifications })));
-const UpdatePrompt = lazy(() => import("./components/AppChrome.tsx").then((m) => ({ default: m.UpdatePrompt })));
+const Layout = lazyReady(layoutModule, (m) => m.Layout);
+const ConnectionBanner = lazyReady(chromeModule, (m) => m.ConnectionBanner);
+const OpenFromNotifications = lazyReady(chromeModule, (m) => m.OpenFromNotifications);
+const UpdatePrompt = lazyReady(chromeModule, (m) => m.UpdatePrompt);
 
 // Pages load on demand, so the first paint only needs the shell.
 const Users = lazy(() => import("./pages/Users/Users.tsx"));
@@ -24,7 +24,7 @@ const NotFound = lazy(() => import("./pages/NotFound/NotFound.tsx"));
 const ServerSettings = lazy(() => import("./pages/ServerSettings/ServerSettings.tsx"));
 const GameSettings = lazy(() => import("./pages/GameSettings/GameSettings.tsx"));
 const Players = lazy(() => import("./pages/Players/Players.tsx"));
-const Controls = lazy(() => import("./pages/Controls/Controls.tsx"));
+const Controls = lazyReady(controlsModule, (m) => m.default);
 const Console = lazy(() => import("./pages/Console/Console.tsx"));
 const Logs = lazy(() => import("./pages/Logs/Logs.tsx"));
 const Notifications = lazy(() => import("./pages/Notifications/Notifications.tsx"));
