@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { act, render, screen } from "@testing-library/react";
-import { Suspense } from "react";
+import { type ComponentType, Suspense } from "react";
 import { lazyReady, preloadable } from "./preload.ts";
 
 const Page = ({ word }: { word: string }) => <p>{word} page</p>;
 
-function inSuspense(C: (props: { word: string }) => unknown) {
-  const Comp = C as (props: { word: string }) => JSX.Element;
+function inSuspense(Comp: ComponentType<{ word: string }>) {
   return render(<Suspense fallback={<p>loading</p>}><Comp word="controls" /></Suspense>);
 }
 
