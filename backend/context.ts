@@ -175,6 +175,7 @@ export async function createContext(
   let services: Services | null = null;
   let servicesTimer: ReturnType<typeof setTimeout> | null = null;
   let loading: Promise<void> | null = null;
+  let closed = false;
   const loaded = (): Services => {
     if (!services) throw new Error("The panel's services are not loaded yet (AppContext.loadServices)");
     return services;
@@ -206,7 +207,6 @@ export async function createContext(
       throw e;
     });
   };
-  let closed = false;
   const ctx: AppContext = {
     config,
     log,
