@@ -1,7 +1,7 @@
 // The HTTP application: the guards every route gets from the route table, the route modules of each area,
 // /ws, the built PWA, and the one error handler that turns typed errors into JSON string answers.
 
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { upgradeWebSocket } from "./http/denows.ts";
 import type { AppContext } from "./context.ts";
 import { API_HEADERS, changesState, type Ctx, type Env, hasFinalHeaders, type Route } from "./http/routes.ts";
@@ -30,16 +30,22 @@ function headersFor(api: boolean, res: Response): Record<string, string> {
 }
 
 /**
- * Adds headers to the finished response in place. Hono's c.header() after the handler copies the whole
- * Response once per call (four copies per request were a fifth of a small request's CPU); a response
- * whose headers cannot change (none of ours) still goes through c.header().
+ * `res` with the headers every answer of its kind carries, set in place: Hono's c.header() after the
+ * handler copied the whole Response once per call (four copies per request were a fifth of a small
+ * request's CPU). A copy only for a response whose headers cannot change (none of ours). An answer made
+ * by jsonText() has its headers already.
  */
-function setHeaders(c: Context<Env>, headers: Record<string, string>): void {
+function withHeaders(api: boolean, res: Response): Response {
+  if (hasFinalHeaders(res)) return res;
+  const headers = headersFor(api, res);
   try {
-    const target = c.res.headers;
+    const target = res.headers;
     for (const k in headers) target.set(k, headers[k]);
+    return res;
   } catch {
-    for (const k in headers) c.header(k, headers[k]);
+    const copy = new Response(res.body, res);
+    for (const k in headers) copy.headers.set(k, headers[k]);
+    return copy;
   }
 }
 
@@ -117,8 +123,35 @@ export function createApp(ctx: AppContext): PanelApp {
   const loadSessionOf = sessionOrRefusal(ctx.access);
   const serveStatic = staticHandler(ctx.config.staticDir);
 
+  /** The front guard: the host check, the client's address, and for API paths the session. */
+  const admit = (c: Ctx, api: boolean): Response | null => {
+    const refused = hostRefused(c);
+    if (refused) return refused;
+    setClient(c);
+    return api ? loadSessionOf(c) : null;
+  };
+
+  /**
+   * `inner` behind the front guard, with the headers of its kind added to the answer (headersFor).
+   * One handler per route rather than a middleware in front of all: Hono calls a path's only handler
+   * directly, without its chain of async steps, and a synchronous answer (the game status, a kept list)
+   * stays synchronous. Errors become answers here, so they get the same headers.
+   */
+  const fronted = (api: boolean, inner: (c: Ctx) => Response | Promise<Response>) => (c: Ctx): Response | Promise<Response> => {
+    const refused = admit(c, api);
+    if (refused) return withHeaders(api, refused);
+    let res: Response | Promise<Response>;
+    try {
+      res = inner(c);
+    } catch (err) {
+      return withHeaders(api, onError(err as Error, c));
+    }
+    if (res instanceof Promise) return res.then((r) => withHeaders(api, r), (err) => withHeaders(api, onError(err, c)));
+    return withHeaders(api, res);
+  };
+
   const mount = (target: Hono<Env>, route: Route) => {
-    const guarded = async (c: Ctx) => {
+    const guarded = (c: Ctx): Response | Promise<Response> => {
       const session = c.get("session");
       // A bearer token is never sent by a browser on its own (no cookie comes with it, the loader refuses
       // both at once), so the cross-site rule is for cookie sessions only.
@@ -130,12 +163,30 @@ export function createApp(ctx: AppContext): PanelApp {
       const refusal = session && !route.public ? authorize(route, session) : null;
       if (refusal) return c.json(refusal, 403);
       const label = route.requiresStopped;
-      if (label) return await ctx.game.whileStopped(label, async () => await route.handler(c));
-      return await route.handler(c);
+      if (label) return ctx.game.whileStopped(label, async () => await route.handler(c));
+      return route.handler(c);
     };
     // Reads are not recorded: no recorder in their way.
-    if (changesState(route)) target.on(route.method, route.path, recordActivity(ctx.activity, route), guarded);
-    else target.on(route.method, route.path, guarded);
+    if (!changesState(route)) {
+      target.on(route.method, route.path, fronted(true, guarded));
+      return;
+    }
+    const record = recordActivity(ctx.activity, route);
+    target.on(
+      route.method,
+      route.path,
+      fronted(true, async (c) => {
+        // The recorder sees the answer the user gets, an error's too.
+        await record(c, async () => {
+          try {
+            c.res = await guarded(c);
+          } catch (err) {
+            c.res = onError(err as Error, c);
+          }
+        });
+        return c.res;
+      }),
+    );
   };
 
   // Unknown API paths: the same 401 as everything else without a session, a JSON 404 with one.
@@ -143,28 +194,30 @@ export function createApp(ctx: AppContext): PanelApp {
     if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
     return c.json(`No such API route: ${c.req.method} ${c.req.path}`, 404);
   };
+  /** Any other path: the PWA's files. */
+  const otherPath = (c: Ctx) => c.req.method === "GET" || c.req.method === "HEAD" ? serveStatic(c) : c.text("404 Not Found", 404);
 
   /** An app of `routes`; API paths none of them has go to `otherApi`. */
   const build = (routes: Route[], otherApi: (c: Ctx) => Response | Promise<Response>): Hono<Env> => {
     const app = new Hono<Env>();
     app.onError(onError);
-    // One guard in front of everything instead of a middleware each: every layer of Hono's chain is an
-    // async step of its own, and on the small answers (status, lists) they were most of the work.
-    app.use("*", async (c, next) => {
-      const api = c.req.path.startsWith("/api/");
-      let refused = hostRefused(c);
-      if (!refused) {
-        setClient(c);
-        if (api) refused = loadSessionOf(c);
-      }
-      if (refused) c.res = refused;
-      else await next();
-      if (!hasFinalHeaders(c.res)) setHeaders(c, headersFor(api, c.res));
-    });
     for (const route of routes) mount(app, route);
-    app.all("/api/*", otherApi);
+    // What no route has: other API paths and the PWA's files. Not as catch-all routes: a path that two
+    // handlers match goes through Hono's chain instead of the direct call (see `fronted`).
+    const apiFallback = fronted(true, otherApi);
+    const pageFallback = fronted(false, otherPath);
+    app.notFound((c) => c.req.path.startsWith("/api/") ? apiFallback(c) : pageFallback(c));
     app.get(
       "/ws",
+      async (c, next) => {
+        const refused = admit(c, false);
+        if (refused) return withHeaders(false, refused);
+        await next();
+        // In place when it can be: the upgrade's own answer must stay the object it is.
+        const res = withHeaders(false, c.res);
+        if (res !== c.res) c.res = res;
+        return undefined;
+      },
       loadSession(ctx.access),
       async (c, next) => {
         if (c.get("session")?.via !== "token" && !fromOwnSite(c, ctx.config)) {
@@ -188,8 +241,6 @@ export function createApp(ctx: AppContext): PanelApp {
         });
       }),
     );
-    app.get("*", serveStatic);
-    app.on("HEAD", "*", serveStatic);
     return app;
   };
 

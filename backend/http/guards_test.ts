@@ -152,6 +152,19 @@ Deno.test("API answers are not cached and not sniffed; errors and documents say 
   assert.equal(page.headers.get("X-Content-Type-Options"), "nosniff");
   assert.equal(page.headers.get("X-Factorio-Panel"), "1");
   await page.body?.cancel();
+  // HEAD gets GET's headers and no body, for the pages and the API alike; a POST to a page is a 404.
+  const pageHead = await fetch(p.url + "/login", { method: "HEAD" });
+  assert.equal(pageHead.status, 200);
+  assert.equal(pageHead.headers.get("X-Frame-Options"), "DENY");
+  assert.equal(await pageHead.text(), "");
+  const apiHead = await fetch(p.url + "/api/server/status", { method: "HEAD", headers: { Cookie: c.cookie ?? "" } });
+  assert.equal(apiHead.status, 200);
+  assert.equal(apiHead.headers.get("Cache-Control"), "no-store");
+  assert.equal(await apiHead.text(), "");
+  const postPage = await fetch(p.url + "/login", { method: "POST", headers: { Origin: p.url } });
+  assert.equal(postPage.status, 404);
+  assert.equal(postPage.headers.get("X-Frame-Options"), "DENY");
+  await postPage.body?.cancel();
 }));
 
 /** One raw request with the given Host header; the status line's code. */
