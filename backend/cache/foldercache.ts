@@ -116,10 +116,20 @@ export class FolderCache<T> {
     return extra.length ? own + "|" + extra.map(stampOf).join("|") : own;
   }
 
+  /**
+   * The kept value when nothing it depends on changed (checked now, as get() does), else undefined:
+   * get() would build it. Lets a request that finds the value current answer without a promise.
+   */
+  peek(): T | undefined {
+    const cur = this.value;
+    if (cur && cur.trusted && cur.gen === this.gen && cur.stamp === this.stamp(cur.extra)) return cur.v;
+    return undefined;
+  }
+
   /** The value, built again only when something it depends on changed. */
   get(): Promise<T> {
-    const cur = this.value;
-    if (cur && cur.trusted && cur.gen === this.gen && cur.stamp === this.stamp(cur.extra)) return Promise.resolve(cur.v);
+    const kept = this.peek();
+    if (kept !== undefined) return Promise.resolve(kept);
     // One build at a time; callers arriving meanwhile share it unless a change came in after it started.
     if (this.building && this.buildingGen === this.gen) return this.building;
     return this.rebuild();

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { stampOf } from "./foldercache.ts";
+import { FolderCache, stampOf } from "./foldercache.ts";
 
 Deno.test("a missing path in a folder unchanged for a while: seen as soon as it is created, renamed or linked in", () => {
   const dir = Deno.makeTempDirSync();
@@ -58,6 +58,35 @@ Deno.test("a stamped path that was missing is seen as soon as it exists, and as 
     Deno.mkdirSync(folder);
     assert.notEqual(stampOf(folder), "-");
   } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("peek gives the kept value only while it is current; get builds it again", async () => {
+  const dir = Deno.makeTempDirSync();
+  let builds = 0;
+  const cache = new FolderCache({ watch: [], stamps: [dir], build: () => Promise.resolve(++builds) });
+  try {
+    const old = new Date(Date.now() - 60_000);
+    Deno.utimeSync(dir, old, old);
+    // A value is trusted once the folder's ctime (whole seconds here, so up to a second late, and set
+    // just now by utime) is more than RACY_MS old.
+    await new Promise((r) => setTimeout(r, 2200));
+    assert.equal(cache.peek(), undefined, "nothing built yet");
+    assert.equal(await cache.get(), 1);
+    assert.equal(cache.peek(), 1);
+    assert.equal(cache.peek(), 1, "a look builds nothing");
+    cache.invalidate();
+    assert.equal(cache.peek(), undefined, "the panel said it changed the folder");
+    assert.equal(await cache.get(), 2);
+    assert.equal(cache.peek(), 2);
+    Deno.writeTextFileSync(join(dir, "new.zip"), "x");
+    Deno.utimeSync(dir, old, new Date(Date.now() - 30_000)); // an entry added: the folder's stamp changed
+    assert.equal(cache.peek(), undefined, "a file added behind the panel's back");
+    assert.equal(await cache.get(), 3);
+    assert.equal(builds, 3);
+  } finally {
+    await cache.close();
     Deno.removeSync(dir, { recursive: true });
   }
 });

@@ -183,9 +183,10 @@ export class ModDir {
     return this.listing ? this.listing.get() : this.buildListing();
   }
 
-  /** list() as JSON. */
-  async listJson(): Promise<string> {
-    return (await this.listingNow()).json;
+  /** list() as JSON: at once when the kept listing is current, else once it is built. */
+  listJson(): string | Promise<string> {
+    const kept = this.listing?.peek();
+    return kept ? kept.json : this.listingNow().then((l) => l.json);
   }
 
   get modListPath(): string {

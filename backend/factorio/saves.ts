@@ -156,9 +156,10 @@ export class Saves {
     return (await this.listing.get()).saves;
   }
 
-  /** list() as JSON. */
-  async listJson(): Promise<string> {
-    return (await this.listing.get()).json;
+  /** list() as JSON: at once when the kept listing is current, else once it is built. */
+  listJson(): string | Promise<string> {
+    const kept = this.listing.peek();
+    return kept ? kept.json : this.listing.get().then((l) => l.json);
   }
 
   private async scan(): Promise<Save[]> {

@@ -36,6 +36,11 @@ export function jsonText(text: string): Response {
   return res;
 }
 
+/** jsonText() of text that may still be coming: a kept list answers without a promise when it is current. */
+export function jsonTextOf(text: string | Promise<string>): Response | Promise<Response> {
+  return typeof text === "string" ? jsonText(text) : text.then(jsonText);
+}
+
 /** True for an answer made by jsonText(): its headers are final. */
 export function hasFinalHeaders(res: Response): boolean {
   return complete.has(res);
