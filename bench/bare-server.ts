@@ -3,9 +3,12 @@
 // bare handler behind the panel's connection gate (backend/serve/gate.ts: the listener that caps
 // connections, times out silent ones and limits WebSocket frames, relaying every byte through JS): the
 // most the panel could answer with those protections in front, whatever its own handlers cost.
+// With --header "Name: value" (repeatable), the answer carries those headers too: the panel's own, for a
+// reference that differs from the panel only in what the panel does per request. Deno answers a 200 with a
+// string body and no header but Content-Type on a fast path; any other header takes it off that path.
 // With --sink <dir>, a POST's body is written as it comes to a new file in <dir> (the least a server can do
 // with an upload: no form parsing, no checks), and the fixed body is the answer.
-//   deno run <flags> bench/bare-server.ts <body-file> [content-type] [--gate] [--sink <dir>]
+//   deno run <flags> bench/bare-server.ts <body-file> [content-type] [--gate] [--sink <dir>] [--header "N: v"]...
 
 import { Gate } from "../backend/serve/gate.ts";
 
@@ -16,7 +19,13 @@ const body = /json|text/.test(type) ? Deno.readTextFileSync(Deno.args[0]) : Deno
 const sinkAt = Deno.args.indexOf("--sink");
 const sinkDir = sinkAt >= 0 ? Deno.args[sinkAt + 1] : null;
 let uploads = 0;
-const answer = () => new Response(body, { headers: { "Content-Type": type } });
+const headers: Record<string, string> = { "Content-Type": type };
+Deno.args.forEach((arg, i) => {
+  if (arg !== "--header") return;
+  const [name, ...value] = Deno.args[i + 1].split(":");
+  headers[name.trim()] = value.join(":").trim();
+});
+const answer = () => new Response(body, { headers });
 // The fixed answer stays synchronous: an async handler costs Deno.serve more per request.
 const handler = sinkDir
   ? async (req: Request) => {

@@ -174,11 +174,24 @@ export async function benchLogin(url) {
   return r.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("authentication="));
 }
 
-/** Starts bench/bare-server.ts answering `body` (a string) to every request; resolves to { url, child }. */
-export function startBare(body, contentType = "application/json", { gate = false, sink = null } = {}) {
+/**
+ * The headers a panel answer carries beyond Content-Type that a bare server would not send by itself
+ * (Cache-Control, X-Content-Type-Options, ...): for a reference answering exactly as the panel does.
+ */
+export function panelHeaders(res) {
+  const skip = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "vary"]);
+  return Object.fromEntries([...res.headers].filter(([k]) => !skip.has(k)));
+}
+
+/**
+ * Starts bench/bare-server.ts answering `body` (a string) to every request; resolves to { url, child }.
+ * `headers`: more headers on each answer (panelHeaders()).
+ */
+export function startBare(body, contentType = "application/json", { gate = false, sink = null, headers = {} } = {}) {
   const file = join(mkdtempSync(join(tmpdir(), "bench-bare-")), "body");
   writeFileSync(file, body);
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(gate ? ["--gate"] : []), ...(sink ? ["--sink", sink] : [])], {
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(gate ? ["--gate"] : []), ...(sink ? ["--sink", sink] : []),
+    ...Object.entries(headers).flatMap(([k, v]) => ["--header", `${k}: ${v}`])], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });
