@@ -179,7 +179,8 @@ export async function benchLogin(url) {
  * (Cache-Control, X-Content-Type-Options, ...): for a reference answering exactly as the panel does.
  */
 export function panelHeaders(res) {
-  const skip = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "vary"]);
+  // Framing and the date: every server sends those, the bare one too.
+  const skip = new Set(["content-type", "content-length", "date", "connection", "keep-alive"]);
   return Object.fromEntries([...res.headers].filter(([k]) => !skip.has(k)));
 }
 
