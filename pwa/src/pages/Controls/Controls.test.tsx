@@ -166,6 +166,17 @@ describe("Controls", { timeout: 30_000 }, () => {
     await waitFor(() => expect(calls.find((c) => c.url === "/api/factorio/update")?.body).toEqual({ version: "2.0.77" }));
   });
 
+  it("asks for the versions once per visit, and again when the server's state changes", async () => {
+    const calls = stubFetch([loadLatest]);
+    const asked = () => calls.filter((c) => c.url === "/api/factorio/versions").length;
+    render(<Controls />);
+    const card = await screen.findByRole("region", { name: "Game versions" });
+    await within(card).findByText("Update available: 2.0.72 → 2.0.77");
+    expect(asked()).toBe(1);
+    server.status = { ...base, status: "running", running: true, address: "10.0.0.5", savefile: "world.zip" };
+    await waitFor(() => expect(asked()).toBe(2));
+  });
+
   it("running: Update & restart asks first", async () => {
     server.status = { ...base, status: "running", running: true, address: "10.0.0.5", savefile: "world.zip" };
     const calls = stubFetch([], { "/api/factorio/update": [202, "Updating"] });

@@ -66,7 +66,7 @@ export function useVersions(status: ServerStatus | null) {
     versionsApi.list(true).then(setData, () => {});
   }, []);
   useEffect(() => {
-    load();
+    // No load() here: the effect below loads on mount too (two identical requests at every visit).
     return socket.subscribe("factorio_versions", (text) => {
       let m: VersionsMessage;
       try {
@@ -87,7 +87,8 @@ export function useVersions(status: ServerStatus | null) {
       }
     });
   }, [load]);
-  // Activation and delete are allowed only while stopped: follow the server's state.
+  // On mount, and again when the server's state changes: activation and delete are allowed only while
+  // stopped.
   useEffect(load, [load, status?.status]);
   return { data, load };
 }
