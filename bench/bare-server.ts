@@ -6,9 +6,10 @@
 // With --header "Name: value" (repeatable), the answer carries those headers too: the panel's own, for a
 // reference that differs from the panel only in what the panel does per request. Deno answers a 200 with a
 // string body and no header but Content-Type on a fast path; any other header takes it off that path.
+// With --read-cookie, the handler also reads the request's Cookie header, as every signed-in API answer must.
 // With --sink <dir>, a POST's body is written as it comes to a new file in <dir> (the least a server can do
 // with an upload: no form parsing, no checks), and the fixed body is the answer.
-//   deno run <flags> bench/bare-server.ts <body-file> [content-type] [--gate] [--sink <dir>] [--header "N: v"]...
+//   deno run <flags> bench/bare-server.ts <body-file> [content-type] [--gate] [--read-cookie] [--sink <dir>] [--header "N: v"]...
 
 import { Gate } from "../backend/serve/gate.ts";
 
@@ -25,7 +26,11 @@ Deno.args.forEach((arg, i) => {
   const [name, ...value] = Deno.args[i + 1].split(":");
   headers[name.trim()] = value.join(":").trim();
 });
-const answer = () => new Response(body, { headers });
+// Deno builds a request's header list (one call into Rust, a string pair per header) only when it is first
+// read: a bare handler that never reads it does not pay for that, and a server that checks a session does.
+const readCookie = Deno.args.includes("--read-cookie");
+const answer = (req?: Request) =>
+  readCookie && req?.headers.get("cookie") == null ? new Response("no session", { status: 401 }) : new Response(body, { headers });
 // The fixed answer stays synchronous: an async handler costs Deno.serve more per request.
 const handler = sinkDir
   ? async (req: Request) => {
@@ -33,7 +38,7 @@ const handler = sinkDir
       const file = await Deno.open(`${sinkDir}/upload-${++uploads}`, { write: true, createNew: true });
       await req.body.pipeTo(file.writable);
     }
-    return answer();
+    return answer(req);
   }
   : answer;
 if (Deno.args.includes("--gate")) {

@@ -186,12 +186,13 @@ export function panelHeaders(res) {
 
 /**
  * Starts bench/bare-server.ts answering `body` (a string) to every request; resolves to { url, child }.
- * `headers`: more headers on each answer (panelHeaders()).
+ * `headers`: more headers on each answer (panelHeaders()). `readCookie`: the handler reads the request's
+ * Cookie header, and answers 401 without one (send it one).
  */
-export function startBare(body, contentType = "application/json", { gate = false, sink = null, headers = {} } = {}) {
+export function startBare(body, contentType = "application/json", { gate = false, sink = null, headers = {}, readCookie = false } = {}) {
   const file = join(mkdtempSync(join(tmpdir(), "bench-bare-")), "body");
   writeFileSync(file, body);
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(gate ? ["--gate"] : []), ...(sink ? ["--sink", sink] : []),
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(gate ? ["--gate"] : []), ...(readCookie ? ["--read-cookie"] : []), ...(sink ? ["--sink", sink] : []),
     ...Object.entries(headers).flatMap(([k, v]) => ["--header", `${k}: ${v}`])], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
