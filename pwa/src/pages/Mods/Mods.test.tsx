@@ -156,6 +156,18 @@ describe("Mods page", () => {
     });
   }
 
+  it("asks for the mods and the packs once on arrival, and both again after a change", async () => {
+    server.status = status("stopped");
+    renderPage();
+    const asked = (path: string) => fetchSpy.mock.calls.filter(([u]) => u === path).length;
+    expect(await screen.findByText("Weekend")).toBeTruthy();
+    expect(await screen.findByText("Belt Balancer")).toBeTruthy();
+    expect([asked("/api/mods/list"), asked("/api/mods/packs/list")]).toEqual([1, 1]);
+    fireEvent.click(await screen.findByRole("button", { name: "Delete belt-balancer" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Delete" }));
+    await waitFor(() => expect([asked("/api/mods/list"), asked("/api/mods/packs/list")]).toEqual([2, 2]));
+  });
+
   it("deleting one mod asks first, with Cancel focused", async () => {
     server.status = status("stopped");
     renderPage();

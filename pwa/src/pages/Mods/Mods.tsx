@@ -92,11 +92,16 @@ export default function Mods() {
   // Bumped after changes that packs care about (a pack loaded, mods changed).
   const [version, setVersion] = useState(0);
 
-  const reload = useCallback(() => {
+  const loadMods = useCallback(() => {
     modsApi.list().then(setMods, () => {});
-    setVersion((v) => v + 1);
   }, []);
-  useEffect(reload, [reload]);
+  /** After a change: the mods again, and the packs (version). */
+  const reload = useCallback(() => {
+    loadMods();
+    setVersion((v) => v + 1);
+  }, [loadMods]);
+  // On arrival the packs load on their own: bumping `version` here asked for them twice.
+  useEffect(loadMods, [loadMods]);
 
   useEffect(() => {
     if (!stopped || !mods) return;
