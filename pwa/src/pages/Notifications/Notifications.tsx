@@ -3,7 +3,7 @@
 // notification; below, the alert channels (Discord, Slack, ntfy, webhook) of the whole panel.
 
 import { DeleteButton } from "../../components/DeleteButton.tsx";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import {
   Alert,
   Box,
@@ -253,8 +253,11 @@ export default function Notifications() {
     browserSubscription().then((s) => setHereEndpoint(s?.endpoint ?? null), () => setHereEndpoint(null));
   }, []);
   useEffect(load, [load]);
+  // Again when the connection comes back (not at arrival: the effect above loads then).
+  const wasOnline = useRef(online);
   useEffect(() => {
-    if (online) load();
+    if (online && !wasOnline.current) load();
+    wasOnline.current = online;
   }, [online, load]);
 
   const here = devices?.find((d) => d.endpoint === hereEndpoint) ?? null;
