@@ -4,7 +4,8 @@ import { Box, CircularProgress, CssBaseline, ThemeProvider } from "@mui/material
 import { theme } from "./theme.ts";
 import { RequireAuth } from "./components/RequireAuth.tsx";
 import { Flash } from "./components/Flash.tsx";
-import { checkSession } from "./state/session.ts";
+import { useSnapshot } from "valtio";
+import { checkSession, session } from "./state/session.ts";
 // The sign-in page is part of the first script: a cold load of /login must not wait for a second round
 // trip. The signed-in frame (sidebar, banners) and the pages load on demand.
 import Login from "./pages/Login/Login.tsx";
@@ -80,6 +81,20 @@ export function AppRoutes() {
   );
 }
 
+/**
+ * The app's router. Signed in, navigations are transitions (React Router's default): a page whose code is
+ * still arriving leaves the last page up until it can show, where a plain update would show its loading
+ * circle and React would then hold the page back ~300 ms so the circle does not flicker. Signed out they
+ * are plain updates, so the one that matters there, signing in, renders Controls at once: a transition
+ * renders it in slices, yielding to the browser every few milliseconds, which on a phone made signing in
+ * ~200 ms slower (bench/login.mjs). Signing in navigates in the same update that marks the session signed
+ * in, so it still goes through the listener the router had while signed out.
+ */
+export function PanelRouter({ children }: { children: ReactNode }) {
+  const { state } = useSnapshot(session);
+  return <BrowserRouter useTransitions={state === "signedIn" ? undefined : false}>{children}</BrowserRouter>;
+}
+
 export function App() {
   useEffect(() => {
     // Anywhere but the sign-in page the visitor is probably signed in: fetch the frame alongside the check.
@@ -89,12 +104,12 @@ export function App() {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <BrowserRouter>
+      <PanelRouter>
         <AppRoutes />
         <Suspense fallback={null}>
           <OpenFromNotifications />
         </Suspense>
-      </BrowserRouter>
+      </PanelRouter>
       <Flash />
       <Suspense fallback={null}>
         <UpdatePrompt />

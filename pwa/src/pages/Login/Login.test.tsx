@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Profiler } from "react";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
+import { PanelRouter } from "../../App.tsx";
 import Login from "./Login.tsx";
 import { flash } from "../../state/flash.ts";
 import { session } from "../../state/session.ts";
@@ -95,5 +97,30 @@ describe("Login form", () => {
       ["/api/login/second-factor", { code: "123456" }],
       ["/api/login/second-factor", { recovery_code: "abcde-fghjk" }],
     ]);
+  });
+
+  it("once signed in, the next frame is the page it lands on: the form is not rendered again first", async () => {
+    fetchSpy.mockImplementation(async (url: string) =>
+      url === "/api/login" ? new Response(JSON.stringify({ username: "admin", role: "admin", email: "" })) : new Response("null")
+    );
+    history.replaceState(null, "", "/login");
+    // Each commit: was the form on the page while the session was already signed in?
+    const formWhileSignedIn: boolean[] = [];
+    render(
+      <PanelRouter>
+        <Profiler id="app" onRender={() => formWhileSignedIn.push(session.state === "signedIn" && !!document.querySelector("form"))}>
+          <Routes>
+            <Route path="/login" element={<Login />} />
+            <Route path="/" element={<p>home page</p>} />
+          </Routes>
+        </Profiler>
+      </PanelRouter>,
+    );
+    fireEvent.change(screen.getByLabelText("Username"), { target: { value: "admin" } });
+    fireEvent.change(screen.getByLabelText("Password"), { target: { value: "right" } });
+    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(await screen.findByText("home page")).toBeTruthy();
+    expect(location.pathname).toBe("/");
+    expect(formWhileSignedIn).not.toContain(true);
   });
 });

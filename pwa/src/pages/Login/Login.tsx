@@ -65,6 +65,9 @@ export default function Login() {
         const { server_status, ...user } = answer;
         if (server_status) applyStatus(server_status);
         signedIn(user);
+        // Straight on, in the same update: React renders the signed-in page once, without first
+        // rendering this form again for the effect above to navigate (bench/login.mjs).
+        navigate(takeReturn(from), { replace: true });
       }
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) showFlash(MSG.loginFailed, "error");
