@@ -99,28 +99,34 @@ describe("Login form", () => {
     ]);
   });
 
-  it("once signed in, the next frame is the page it lands on: the form is not rendered again first", async () => {
-    fetchSpy.mockImplementation(async (url: string) =>
-      url === "/api/login" ? new Response(JSON.stringify({ username: "admin", role: "admin", email: "" })) : new Response("null")
-    );
-    history.replaceState(null, "", "/login");
-    // Each commit: was the form on the page while the session was already signed in?
-    const formWhileSignedIn: boolean[] = [];
-    render(
-      <PanelRouter>
-        <Profiler id="app" onRender={() => formWhileSignedIn.push(session.state === "signedIn" && !!document.querySelector("form"))}>
-          <Routes>
-            <Route path="/login" element={<Login />} />
-            <Route path="/" element={<p>home page</p>} />
-          </Routes>
-        </Profiler>
-      </PanelRouter>,
-    );
-    fireEvent.change(screen.getByLabelText("Username"), { target: { value: "admin" } });
-    fireEvent.change(screen.getByLabelText("Password"), { target: { value: "right" } });
-    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
-    expect(await screen.findByText("home page")).toBeTruthy();
-    expect(location.pathname).toBe("/");
-    expect(formWhileSignedIn).not.toContain(true);
-  });
+  for (const secondStep of [false, true]) {
+    it(`once signed in${secondStep ? " by the second step" : ""}, the next frame is the page it lands on: no form is rendered again first`, async () => {
+      const user = new Response(JSON.stringify({ username: "admin", role: "admin", email: "" }));
+      const answers = secondStep ? [new Response(JSON.stringify({ second_factor: true, methods: ["totp"] })), user] : [user];
+      fetchSpy.mockImplementation(async (_url: string, init?: RequestInit) => init?.method === "POST" ? answers.shift()! : new Response("null"));
+      history.replaceState(null, "", "/login");
+      // Each commit: was a form on the page while the session was already signed in?
+      const formWhileSignedIn: boolean[] = [];
+      render(
+        <PanelRouter>
+          <Profiler id="app" onRender={() => formWhileSignedIn.push(session.state === "signedIn" && !!document.querySelector("form"))}>
+            <Routes>
+              <Route path="/login" element={<Login />} />
+              <Route path="/" element={<p>home page</p>} />
+            </Routes>
+          </Profiler>
+        </PanelRouter>,
+      );
+      fireEvent.change(screen.getByLabelText("Username"), { target: { value: "admin" } });
+      fireEvent.change(screen.getByLabelText("Password"), { target: { value: "right" } });
+      fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+      if (secondStep) {
+        fireEvent.change(await screen.findByLabelText("Code from your authenticator app"), { target: { value: "123456" } });
+        fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+      }
+      expect(await screen.findByText("home page")).toBeTruthy();
+      expect(location.pathname).toBe("/");
+      expect(formWhileSignedIn).not.toContain(true);
+    });
+  }
 });

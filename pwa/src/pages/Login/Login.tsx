@@ -13,7 +13,7 @@ import { useForm } from "../../components/useForm.ts";
 import { isSecondFactor } from "../../api/access.ts";
 import type { SecondFactorRequired } from "../../../../shared/access.ts";
 import { PasskeyButton, SecondStep, signInWithPasskey } from "./SecondStep.tsx";
-import type { LoginAnswer } from "../../../../shared/api.ts";
+import type { LoginAnswer, User } from "../../../../shared/api.ts";
 import { applyStatus } from "../../state/server.ts";
 
 export default function Login() {
@@ -39,7 +39,7 @@ export default function Login() {
     if (!handover) return;
     if (handover.flash) showFlash(handover.flash, "error");
     if (handover.pending) void finish(handover.pending.then((a) => settle<LoginAnswer>(a, { expect401: true })));
-    else if (handover.passkey) void signInWithPasskey();
+    else if (handover.passkey) void signInWithPasskey(land);
     // Once: what the copy handed over is taken with the first render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -55,6 +55,14 @@ export default function Login() {
     await finish(usersApi.login({ username: form.values.username.trim(), password: form.values.password }));
   }
 
+  // Signed in by any step: straight on, in the same update, so React renders the signed-in page once
+  // (as a plain update, App.tsx PanelRouter), without first rendering this form again for the effect
+  // above to navigate (bench/login.mjs).
+  function land(user: User) {
+    signedIn(user);
+    navigate(takeReturn(from), { replace: true });
+  }
+
   async function finish(login: Promise<LoginAnswer>) {
     setBusy(true);
     try {
@@ -64,10 +72,7 @@ export default function Login() {
         // The server's status comes with the answer: Controls shows without one more round trip.
         const { server_status, ...user } = answer;
         if (server_status) applyStatus(server_status);
-        signedIn(user);
-        // Straight on, in the same update: React renders the signed-in page once, without first
-        // rendering this form again for the effect above to navigate (bench/login.mjs).
-        navigate(takeReturn(from), { replace: true });
+        land(user);
       }
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) showFlash(MSG.loginFailed, "error");
@@ -83,8 +88,8 @@ export default function Login() {
       focus={shell.focus}
       username={form.field("username")}
       password={form.field("password")}
-      extra={<PasskeyButton label="Use a passkey" />}
-      replaceForm={second ? <SecondStep methods={second} onCancel={() => setSecond(null)} /> : undefined}
+      extra={<PasskeyButton label="Use a passkey" onSignedIn={land} />}
+      replaceForm={second ? <SecondStep methods={second} onCancel={() => setSecond(null)} onSignedIn={land} /> : undefined}
     />
   );
 }

@@ -10,13 +10,17 @@ import { ApiError } from "../../api/client.ts";
 import { showFlash } from "../../state/flash.ts";
 import { signedIn } from "../../state/session.ts";
 import type { SecondFactorRequired } from "../../../../shared/access.ts";
+import type { User } from "../../../../shared/api.ts";
+
+/** What the sign-in page does with the user a sign-in step returns (Login: mark signed in and go on). */
+export type OnSignedIn = (user: User) => void;
 
 /** Runs the browser's passkey prompt and signs in with the answer (passwordless, or as the second step). */
-export async function signInWithPasskey(): Promise<void> {
+export async function signInWithPasskey(onSignedIn: OnSignedIn = signedIn): Promise<void> {
   try {
     const optionsJSON = await signInApi.passkeyOptions();
     const response = await startAuthentication({ optionsJSON });
-    signedIn(await signInApi.passkey(response));
+    onSignedIn(await signInApi.passkey(response));
   } catch (err) {
     if (err instanceof ApiError) {
       if (err.status === 401) showFlash(err.message, "error");
@@ -27,7 +31,7 @@ export async function signInWithPasskey(): Promise<void> {
   }
 }
 
-export function PasskeyButton({ label }: { label: string }) {
+export function PasskeyButton({ label, onSignedIn }: { label: string; onSignedIn?: OnSignedIn }) {
   const [busy, setBusy] = useState(false);
   return (
     <Button
@@ -36,7 +40,7 @@ export function PasskeyButton({ label }: { label: string }) {
       disabled={busy}
       onClick={() => {
         setBusy(true);
-        void signInWithPasskey().finally(() => setBusy(false));
+        void signInWithPasskey(onSignedIn).finally(() => setBusy(false));
       }}
     >
       {label}
@@ -44,7 +48,9 @@ export function PasskeyButton({ label }: { label: string }) {
   );
 }
 
-export function SecondStep({ methods, onCancel }: { methods: SecondFactorRequired["methods"]; onCancel: () => void }) {
+export function SecondStep(
+  { methods, onCancel, onSignedIn }: { methods: SecondFactorRequired["methods"]; onCancel: () => void; onSignedIn: OnSignedIn },
+) {
   const [recovery, setRecovery] = useState(!methods.includes("totp"));
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
@@ -58,7 +64,7 @@ export function SecondStep({ methods, onCancel }: { methods: SecondFactorRequire
     }
     setBusy(true);
     try {
-      signedIn(await signInApi.secondFactor(recovery ? { recovery_code: code.trim() } : { code: code.trim() }));
+      onSignedIn(await signInApi.secondFactor(recovery ? { recovery_code: code.trim() } : { code: code.trim() }));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
         setError(err.message);
@@ -107,7 +113,7 @@ export function SecondStep({ methods, onCancel }: { methods: SecondFactorRequire
           </Link>
         </>
       )}
-      {methods.includes("passkey") && <PasskeyButton label="Use a passkey" />}
+      {methods.includes("passkey") && <PasskeyButton label="Use a passkey" onSignedIn={onSignedIn} />}
       <Box>
         <Button variant="text" onClick={onCancel}>Back</Button>
       </Box>
