@@ -7,7 +7,7 @@
 // send them; RFC 5987 filename* too), its data streamed out. Anything malformed is a MultipartError with
 // a sentence for the user.
 
-const CAPACITY = 256 * 1024;
+const CAPACITY = 1024 * 1024;
 /** What is read after the closing boundary, at most (the rest stays unread: the connection then closes). */
 const MAX_EPILOGUE = 64 * 1024;
 /** A part's header block larger than this is refused (browsers send a few hundred bytes). */
