@@ -50,11 +50,12 @@ function field(name: keyof typeof FIELDS, state: ShellFieldState) {
 
 export function renderLoginShell(): { html: string; css: string; templates: string } {
   const cache = createCache({ key: "shell" });
+  // Static markup: a click on its passkey button is handed to the app (pages/Login/shell.ts), which signs in.
   const html = render(
     cache,
     <>
       <CssBaseline />
-      <LoginCard shell username={{ name: "username", value: "" }} password={{ name: "password", value: "" }} extra={<PasskeyButton label="Use a passkey" />} />
+      <LoginCard shell username={{ name: "username", value: "" }} password={{ name: "password", value: "" }} extra={<PasskeyButton label="Use a passkey" onSignedIn={() => {}} />} />
     </>,
   );
   // Rendered into the same cache, so their styles are in `css` too; the script copies classes from them.

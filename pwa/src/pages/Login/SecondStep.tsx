@@ -8,7 +8,6 @@ import { startAuthentication } from "@simplewebauthn/browser";
 import { signInApi } from "../../api/access.ts";
 import { ApiError } from "../../api/client.ts";
 import { showFlash } from "../../state/flash.ts";
-import { signedIn } from "../../state/session.ts";
 import type { SecondFactorRequired } from "../../../../shared/access.ts";
 import type { User } from "../../../../shared/api.ts";
 
@@ -16,7 +15,7 @@ import type { User } from "../../../../shared/api.ts";
 export type OnSignedIn = (user: User) => void;
 
 /** Runs the browser's passkey prompt and signs in with the answer (passwordless, or as the second step). */
-export async function signInWithPasskey(onSignedIn: OnSignedIn = signedIn): Promise<void> {
+export async function signInWithPasskey(onSignedIn: OnSignedIn): Promise<void> {
   try {
     const optionsJSON = await signInApi.passkeyOptions();
     const response = await startAuthentication({ optionsJSON });
@@ -31,7 +30,7 @@ export async function signInWithPasskey(onSignedIn: OnSignedIn = signedIn): Prom
   }
 }
 
-export function PasskeyButton({ label, onSignedIn }: { label: string; onSignedIn?: OnSignedIn }) {
+export function PasskeyButton({ label, onSignedIn }: { label: string; onSignedIn: OnSignedIn }) {
   const [busy, setBusy] = useState(false);
   return (
     <Button
