@@ -90,3 +90,93 @@ Deno.test("peek gives the kept value only while it is current; get builds it aga
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+/** A folder and a file in it, both settled (times a minute old, ctime left behind): a value built now is trusted. */
+async function settledFile(text: string): Promise<{ dir: string; file: string }> {
+  const dir = Deno.makeTempDirSync();
+  const file = join(dir, "mod-list.json");
+  Deno.writeTextFileSync(file, text);
+  const old = new Date(Date.now() - 60_000);
+  Deno.utimeSync(file, old, old);
+  Deno.utimeSync(dir, old, old);
+  // Deno gives ctime in whole seconds and the cache counts it a second late (RACY_MS on top).
+  await new Promise((r) => setTimeout(r, 2200));
+  return { dir, file };
+}
+
+/** get() until `ok` holds; for changes the folder watch reports. */
+async function eventually<T>(cache: FolderCache<T>, ok: (v: T) => boolean): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = await cache.get();
+    if (ok(v)) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return await cache.get();
+}
+
+Deno.test("contents: an in-place edit is reported by the watch on the file's folder", async () => {
+  const { dir, file } = await settledFile("first");
+  let builds = 0;
+  const cache = new FolderCache({ watch: [], stamps: [], contents: [file], build: () => (builds++, Promise.resolve(Deno.readTextFileSync(file))) });
+  try {
+    assert.equal(await cache.get(), "first");
+    assert.equal(cache.peek(), "first", "kept: the file is not stamped while its folder is watched");
+    assert.equal(builds, 1);
+    Deno.writeTextFileSync(file, "second, longer");
+    assert.equal(await eventually(cache, (v) => v === "second, longer"), "second, longer");
+  } finally {
+    await cache.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("contents: without a watch (none left) the file is stamped, and an edit is seen by the next get", async () => {
+  const { dir, file } = await settledFile("first");
+  const noWatch = (() => {
+    throw new Error("inotify watch limit reached");
+  }) as typeof Deno.watchFs;
+  const cache = new FolderCache({ watch: [dir], stamps: [], contents: [file], build: () => Promise.resolve(Deno.readTextFileSync(file)) }, {
+    watchFs: noWatch,
+  });
+  try {
+    assert.equal(await cache.get(), "first");
+    assert.equal(cache.peek(), "first", "trusted and kept while nothing changed");
+    Deno.writeTextFileSync(file, "second, longer");
+    assert.equal(cache.peek(), undefined, "the edit shows in the file's stamp");
+    assert.equal(await cache.get(), "second, longer");
+  } finally {
+    await cache.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("contents: a file whose folder appears later, and a new list of files, are seen and then watched", async () => {
+  const { dir, file } = await settledFile("first");
+  const later = join(dir, "data", "base", "info.json");
+  let contents = [file, later];
+  const read = (p: string) => {
+    try {
+      return Deno.readTextFileSync(p);
+    } catch {
+      return "-";
+    }
+  };
+  const cache = new FolderCache({ watch: [], stamps: [], contents: () => contents, build: () => Promise.resolve(contents.map(read).join(" ")) });
+  try {
+    assert.equal(await cache.get(), "first -");
+    Deno.mkdirSync(join(dir, "data", "base"), { recursive: true });
+    Deno.writeTextFileSync(later, "base");
+    assert.equal(await cache.get(), "first base", "stamped while its folder is missing: seen by the next get");
+    Deno.writeTextFileSync(later, "base, edited");
+    assert.equal(await eventually(cache, (v) => v === "first base, edited"), "first base, edited", "then watched");
+    const other = join(dir, "other.json");
+    Deno.writeTextFileSync(other, "other");
+    contents = [other];
+    assert.equal(await cache.get(), "other", "a new list of files builds the value again");
+    Deno.writeTextFileSync(other, "other, edited");
+    assert.equal(await eventually(cache, (v) => v === "other, edited"), "other, edited");
+  } finally {
+    await cache.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -46,7 +46,13 @@ export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBina
     const active = activeVersion(root);
     return active ? versionDir(root, active.version) : null;
   };
-  const data = () => join(gameDir() ?? root, "data");
+  // Asked on every mod list request (its cache's paths): joined again only when the active version changes.
+  let dataFor: { active: ReturnType<typeof activeVersion> | undefined; data: string } = { active: undefined, data: "" };
+  const data = () => {
+    const active = activeVersion(root);
+    if (dataFor.active !== active) dataFor = { active, data: join(active ? versionDir(root, active.version) : root, "data") };
+    return dataFor.data;
+  };
   return {
     root,
     get binary() {

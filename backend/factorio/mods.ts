@@ -41,7 +41,13 @@ export function gameInfo(paths: FactorioPaths): GameInfo {
   // A new game (install, update, version switch) always brings a new data/base/info.json: its stamp alone
   // says when to read them all again, one stat per listing instead of one per built-in.
   // paths.data follows the active game version (factorio/versions), so this is asked anew each time.
-  const files = () => [join(paths.data, "base", "info.json")];
+  // The same array while paths.data is the same (FolderCache takes a new array as new paths).
+  let filesFor = { data: "", files: [] as string[] };
+  const files = () => {
+    const data = paths.data;
+    if (filesFor.data !== data) filesFor = { data, files: [join(data, "base", "info.json")] };
+    return filesFor.files;
+  };
   let cached: { stamp: string; version: string | null; builtIns: ModInfoJson[] } | null = null;
   const read = (name: string): ModInfoJson | null => {
     try {
@@ -157,9 +163,19 @@ export class ModDir {
    */
   constructor(readonly dir: string, private readonly game: GameInfo, opts: { cached?: boolean } = {}) {
     if (opts.cached) {
+      // mod-list.json and the game's info.json are read from, and left to the watch on their folders
+      // (the mods folder, the game's data/base): a stat of each on every request was most of the cost.
+      const modList = this.modListPath;
+      let contentsFor: { game: string[]; contents: string[] } = { game: [], contents: [] };
+      const contents = () => {
+        const files = game.files;
+        if (contentsFor.game !== files) contentsFor = { game: files, contents: [modList, ...files] };
+        return contentsFor.contents;
+      };
       this.listing = new FolderCache<ModListing>({
         watch: [dir],
-        stamps: () => [dir, this.modListPath, ...game.files],
+        stamps: [dir],
+        contents,
         build: () => this.buildListing(),
         extraStamps: (l) => l.folders,
       });

@@ -1,6 +1,7 @@
 // The save and mod lists are cached until their folder changes (backend/cache/foldercache.ts). These tests
-// change the folders behind the panel's back, and through the panel, and check the very next request sees
-// it: added, removed, renamed, and replaced with a file of the same size and mtime.
+// change the folders behind the panel's back, and through the panel: a file added, removed, renamed, or
+// replaced with one of the same size and mtime is seen by the very next request; a file written in place
+// (a zip, mod-list.json, the game's info.json) once the folder watch reports it, polled for here.
 
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -107,9 +108,10 @@ Deno.test("mods list: mod-list.json, the game's version, unpacked folders and th
   m.addFixture("belt-balancer_2.1.3.zip");
   assert.equal((await list()).find((x) => x.name === "belt-balancer")?.enabled, true);
 
-  // mod-list.json edited by hand (in place).
+  // mod-list.json edited by hand (in place): the watch on the mods folder reports it.
   writeFileSync(join(m.modsDir, "mod-list.json"), JSON.stringify({ mods: [{ name: "base", enabled: true }, { name: "belt-balancer", enabled: false }] }));
-  assert.equal((await list()).find((x) => x.name === "belt-balancer")?.enabled, false, "a hand edit is seen at once");
+  const edited = await eventually(list, (l) => l.find((x) => x.name === "belt-balancer")?.enabled === false);
+  assert.equal(edited.find((x) => x.name === "belt-balancer")?.enabled, false, "a hand edit is seen");
 
   // Through the panel.
   assert.equal((await m.c.post("/api/mods/toggle", { name: "belt-balancer" })).status, 200);
@@ -117,13 +119,19 @@ Deno.test("mods list: mod-list.json, the game's version, unpacked folders and th
   assert.equal((await m.c.post("/api/mods/delete", { name: "belt-balancer" })).status, 200);
   assert.equal((await list()).find((x) => x.name === "belt-balancer"), undefined, "a delete is seen at once");
 
-  // The game updated under the panel: its base version changes what fits.
+  // The game updated under the panel: its base version changes what fits. The watch on data/base reports
+  // an in-place write; a new file put in place by rename changes nothing else either.
   const infoPath = join(m.factorioDir, "data", "base", "info.json");
   const base = (await list()).find((x) => x.name === "base")!;
   const info = JSON.parse(readFileSync(infoPath, "utf8"));
   writeFileSync(infoPath, JSON.stringify({ ...info, version: "1.1.999" }));
   assert.notEqual(base.version, "1.1.999");
-  assert.equal((await list()).find((x) => x.name === "base")?.version, "1.1.999", "a new game version is seen at once");
+  const updated = await eventually(list, (l) => l.find((x) => x.name === "base")?.version === "1.1.999");
+  assert.equal(updated.find((x) => x.name === "base")?.version, "1.1.999", "a new game version is seen");
+  writeFileSync(join(m.factorioDir, "data", "base", "info.json.new"), JSON.stringify({ ...info, version: "1.1.1000" }));
+  renameSync(join(m.factorioDir, "data", "base", "info.json.new"), infoPath);
+  const replaced = await eventually(list, (l) => l.find((x) => x.name === "base")?.version === "1.1.1000");
+  assert.equal(replaced.find((x) => x.name === "base")?.version, "1.1.1000", "a replaced info.json is seen");
 
   // An unpacked mod folder, and a change to its info.json (the folder watch does not look inside it).
   const folder = join(m.modsDir, "unpacked_1.0.0");
