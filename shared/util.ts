@@ -88,3 +88,15 @@ export function lazyCompare(options: Intl.CollatorOptions): (a: string, b: strin
   let collator: Intl.Collator | null = null;
   return (a, b) => (collator ??= new Intl.Collator("en", options)).compare(a, b);
 }
+
+/**
+ * `make(key)`, made again only when the key is not the one of the last call (===): for a value asked on
+ * every request whose input rarely changes, and for handing out the same array while it does not.
+ */
+export function keptFor<K, V>(make: (key: K) => V): (key: K) => V {
+  let last: { key: K; value: V } | null = null;
+  return (key) => {
+    if (last === null || last.key !== key) last = { key, value: make(key) };
+    return last.value;
+  };
+}

@@ -217,23 +217,14 @@ export class FolderCache<T> {
     if (this.closed) return;
     const dirs = new Set(this.opts.watch);
     for (const path of contents) dirs.add(dirname(path));
-    for (const [dir, had] of this.watchers) {
-      if (dirs.has(dir)) continue;
-      this.watchers.delete(dir);
-      try {
-        had.watcher.close();
-      } catch { /* already closed */ }
+    for (const dir of this.watchers.keys()) {
+      if (!dirs.has(dir)) this.unwatch(dir);
     }
     for (const dir of dirs) {
       const ino = stampOf(dir).split(":")[0];
       const had = this.watchers.get(dir);
       if (had && had.ino === ino && had.live) continue;
-      if (had) {
-        this.watchers.delete(dir);
-        try {
-          had.watcher.close();
-        } catch { /* already closed */ }
-      }
+      if (had) this.unwatch(dir);
       if (ino === "-") continue;
       let watcher: Deno.FsWatcher;
       try {
@@ -253,6 +244,14 @@ export class FolderCache<T> {
       })();
       this.watchers.set(dir, watch);
     }
+  }
+
+  private unwatch(dir: string): void {
+    const had = this.watchers.get(dir);
+    this.watchers.delete(dir);
+    try {
+      had?.watcher.close();
+    } catch { /* already closed */ }
   }
 
   async close(): Promise<void> {

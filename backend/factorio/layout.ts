@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import { tempPathFor } from "../fsutil.ts";
 import { renameSync } from "../fs.ts";
 import { activeVersion, versionDir } from "./versions/store.ts";
+import { keptFor } from "../../shared/util.ts";
 
 export interface FactorioPaths {
   root: string;
@@ -47,12 +48,8 @@ export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBina
     return active ? versionDir(root, active.version) : null;
   };
   // Asked on every mod list request (its cache's paths): joined again only when the active version changes.
-  let dataFor: { active: ReturnType<typeof activeVersion> | undefined; data: string } = { active: undefined, data: "" };
-  const data = () => {
-    const active = activeVersion(root);
-    if (dataFor.active !== active) dataFor = { active, data: join(active ? versionDir(root, active.version) : root, "data") };
-    return dataFor.data;
-  };
+  const dataOf = keptFor((active: ReturnType<typeof activeVersion>) => join(active ? versionDir(root, active.version) : root, "data"));
+  const data = () => dataOf(activeVersion(root));
   return {
     root,
     get binary() {

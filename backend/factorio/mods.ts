@@ -8,7 +8,7 @@ import { readdir, rename, rm, stat } from "../fs.ts";
 import { join } from "../path.ts";
 import type { Mod } from "../../shared/api.ts";
 import { BUILT_IN_MODS, isBuiltInMod } from "../../shared/factorio.ts";
-import { BoundedMap, lazyCompare } from "../../shared/util.ts";
+import { BoundedMap, keptFor, lazyCompare } from "../../shared/util.ts";
 import { modFileName, modFitsGame } from "../../shared/mods.ts";
 import { compareVersionStrings, fourPartVersion } from "../../shared/versions.ts";
 import { Invalid, NotFound } from "../errors.ts";
@@ -42,12 +42,8 @@ export function gameInfo(paths: FactorioPaths): GameInfo {
   // says when to read them all again, one stat per listing instead of one per built-in.
   // paths.data follows the active game version (factorio/versions), so this is asked anew each time.
   // The same array while paths.data is the same (FolderCache takes a new array as new paths).
-  let filesFor = { data: "", files: [] as string[] };
-  const files = () => {
-    const data = paths.data;
-    if (filesFor.data !== data) filesFor = { data, files: [join(data, "base", "info.json")] };
-    return filesFor.files;
-  };
+  const filesOf = keptFor((data: string) => [join(data, "base", "info.json")]);
+  const files = () => filesOf(paths.data);
   let cached: { stamp: string; version: string | null; builtIns: ModInfoJson[] } | null = null;
   const read = (name: string): ModInfoJson | null => {
     try {
@@ -166,16 +162,11 @@ export class ModDir {
       // mod-list.json and the game's info.json are read from, and left to the watch on their folders
       // (the mods folder, the game's data/base): a stat of each on every request was most of the cost.
       const modList = this.modListPath;
-      let contentsFor: { game: string[]; contents: string[] } = { game: [], contents: [] };
-      const contents = () => {
-        const files = game.files;
-        if (contentsFor.game !== files) contentsFor = { game: files, contents: [modList, ...files] };
-        return contentsFor.contents;
-      };
+      const contentsOf = keptFor((files: string[]) => [modList, ...files]);
       this.listing = new FolderCache<ModListing>({
         watch: [dir],
         stamps: [dir],
-        contents,
+        contents: () => contentsOf(game.files),
         build: () => this.buildListing(),
         extraStamps: (l) => l.folders,
       });
