@@ -180,3 +180,97 @@ Deno.test("contents: a file whose folder appears later, and a new list of files,
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+/** A folder whose times are a minute old and whose ctime has settled: a value built from it now is trusted. */
+async function settledDir(dir = Deno.makeTempDirSync()): Promise<string> {
+  const old = new Date(Date.now() - 60_000);
+  Deno.utimeSync(dir, old, old);
+  await new Promise((r) => setTimeout(r, 2200));
+  return dir;
+}
+
+const entries = (dir: string) => () => Promise.resolve([...Deno.readDirSync(dir)].map((e) => e.name).sort().join(" "));
+
+Deno.test("a watched folder: an entry added behind the panel's back is seen once the watch reports it", async () => {
+  const dir = await settledDir();
+  const cache = new FolderCache({ watch: [dir], stamps: [dir], build: entries(dir) });
+  try {
+    assert.equal(await cache.get(), "");
+    assert.equal(cache.peek(), "", "trusted");
+    Deno.writeTextFileSync(join(dir, "a.zip"), "x");
+    assert.equal(await eventually(cache, (v) => v === "a.zip"), "a.zip");
+    Deno.renameSync(join(dir, "a.zip"), join(dir, "b.zip"));
+    assert.equal(await eventually(cache, (v) => v === "b.zip"), "b.zip");
+    Deno.removeSync(join(dir, "b.zip"));
+    assert.equal(await eventually(cache, (v) => v === ""), "");
+  } finally {
+    await cache.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+/** A watch that starts but never reports anything (as inotify on a network filesystem, for others' changes). */
+const deafWatch = (() => {
+  let stop = () => {};
+  const closed = new Promise<void>((r) => stop = r);
+  return {
+    close: () => stop(),
+    [Symbol.dispose]: () => stop(),
+    [Symbol.asyncIterator]: () => ({ next: () => closed.then(() => ({ done: true, value: undefined })) }),
+  };
+}) as unknown as typeof Deno.watchFs;
+
+Deno.test("a watch that misses changes: the folder is still compared once a second, then on every get", async () => {
+  const dir = await settledDir();
+  let clock = Date.now();
+  const cache = new FolderCache({ watch: [dir], stamps: [dir], build: entries(dir) }, { watchFs: deafWatch, now: () => clock });
+  try {
+    assert.equal(await cache.get(), "");
+    assert.equal(cache.peek(), "", "trusted");
+    Deno.writeTextFileSync(join(dir, "a.zip"), "x");
+    assert.equal(cache.peek(), "", "not stamped on every get while the folder's watch works (this one says nothing)");
+    clock += 5000;
+    assert.equal(cache.peek(), undefined, "the check a second later finds the change");
+    assert.equal(await cache.get(), "a.zip");
+    // From then on the folder is stamped on every get, even with the clock standing still.
+    await settledDir(dir);
+    assert.equal(await cache.get(), "a.zip");
+    assert.equal(cache.peek(), "a.zip", "trusted again once settled");
+    Deno.writeTextFileSync(join(dir, "b.zip"), "x");
+    assert.equal(cache.peek(), undefined, "seen by the very next get");
+    assert.equal(await cache.get(), "a.zip b.zip");
+  } finally {
+    await cache.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a watched folder removed and made again is seen, and watched anew", async () => {
+  const parent = Deno.makeTempDirSync();
+  const dir = join(parent, "saves");
+  Deno.mkdirSync(dir);
+  await settledDir(dir);
+  const list = () => {
+    try {
+      return entries(dir)();
+    } catch {
+      return Promise.resolve("(none)");
+    }
+  };
+  const cache = new FolderCache({ watch: [dir], stamps: [dir], build: list });
+  try {
+    assert.equal(await cache.get(), "");
+    Deno.removeSync(dir);
+    assert.equal(await eventually(cache, (v) => v === "(none)"), "(none)");
+    Deno.mkdirSync(dir);
+    Deno.writeTextFileSync(join(dir, "new.zip"), "x");
+    assert.equal(await cache.get(), "new.zip", "no watch while it was missing: stamped, seen by the next get");
+    await settledDir(dir);
+    assert.equal(await cache.get(), "new.zip");
+    Deno.writeTextFileSync(join(dir, "other.zip"), "x");
+    assert.equal(await eventually(cache, (v) => v === "new.zip other.zip"), "new.zip other.zip", "watched again");
+  } finally {
+    await cache.close();
+    Deno.removeSync(parent, { recursive: true });
+  }
+});

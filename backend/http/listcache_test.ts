@@ -1,7 +1,10 @@
 // The save and mod lists are cached until their folder changes (backend/cache/foldercache.ts). These tests
-// change the folders behind the panel's back, and through the panel: a file added, removed, renamed, or
-// replaced with one of the same size and mtime is seen by the very next request; a file written in place
-// (a zip, mod-list.json, the game's info.json) once the folder watch reports it, polled for here.
+// change the folders behind the panel's back, and through the panel. A change through the panel is seen
+// by the very next request. One behind its back (a file added, removed, renamed, replaced with one of the
+// same size and mtime, or written in place) is seen once the folder watch reports it, a millisecond or two
+// later: polled for here. The folders are settled first where it matters (times a minute old, ctime
+// left behind), because a list built within a second of a change to its folder is not trusted and is
+// made again on every request anyway, which would hide a missed change.
 
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -26,7 +29,7 @@ async function sameSizeZips(): Promise<[Uint8Array, Uint8Array, string, string]>
   throw new Error("no two zips of the same size");
 }
 
-/** Polls the list until `ok` holds; for changes only the folder watch can see (a file written in place). */
+/** Polls the list until `ok` holds: for changes behind the panel's back, which the folder watch reports. */
 async function eventually<T>(get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   for (let i = 0; i < 300; i++) {
     const v = await get();
@@ -36,32 +39,46 @@ async function eventually<T>(get: () => Promise<T>, ok: (v: T) => boolean): Prom
   return await get();
 }
 
+/** Sets a folder's times a minute back and waits until its ctime (whole seconds in Deno) is settled too. */
+async function settle(dir: string): Promise<void> {
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(dir, old, old);
+  await new Promise((r) => setTimeout(r, 2200));
+}
+
 Deno.test("saves list: additions, removals, renames and in-place rewrites show up", withPanel(async (p) => {
   const c = await p.login();
   const dir = p.ctx.paths.saves;
   mkdirSync(dir, { recursive: true });
   const list = async () => (await c.get("/api/saves/list")).body as Save[];
   assert.deepEqual(names(await list()), ["Load Latest"]);
+  await settle(dir);
   assert.deepEqual(names(await list()), ["Load Latest"], "a cached answer is the same answer");
+  const listed = (want: string[]) => eventually(list, (l) => names(l).join() === [...want, "Load Latest"].join());
 
   copyFileSync(join(SAVES, "test_0_17.zip"), join(dir, "b.zip"));
-  assert.deepEqual(names(await list()), ["b.zip", "Load Latest"], "an added file is seen by the next request");
+  assert.deepEqual(names(await listed(["b.zip"])), ["b.zip", "Load Latest"], "an added file is seen");
   copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "a10.zip"));
   copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "a9.zip"));
-  assert.deepEqual(names(await list()), ["a9.zip", "a10.zip", "b.zip", "Load Latest"], "numbers sort as numbers");
+  assert.deepEqual(names(await listed(["a9.zip", "a10.zip", "b.zip"])), ["a9.zip", "a10.zip", "b.zip", "Load Latest"], "numbers sort as numbers");
 
+  await settle(dir);
   renameSync(join(dir, "a9.zip"), join(dir, "c.zip"));
-  assert.deepEqual(names(await list()), ["a10.zip", "b.zip", "c.zip", "Load Latest"], "a rename is seen");
+  assert.deepEqual(names(await listed(["a10.zip", "b.zip", "c.zip"])), ["a10.zip", "b.zip", "c.zip", "Load Latest"], "a rename is seen");
+  await settle(dir);
   rmSync(join(dir, "a10.zip"));
-  assert.deepEqual(names(await list()), ["b.zip", "c.zip", "Load Latest"], "a removal is seen");
+  assert.deepEqual(names(await listed(["b.zip", "c.zip"])), ["b.zip", "c.zip", "Load Latest"], "a removal is seen");
 
   // Replaced by rename (how the game and the panel write) with another file, its mtime set back.
+  await settle(dir);
   const before = statSync(join(dir, "b.zip"));
   copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "tmp"));
   renameSync(join(dir, "tmp"), join(dir, "b.zip"));
   utimesSync(join(dir, "b.zip"), before.atime, before.mtime);
-  const b = (await list()).find((s) => s.name === "b.zip")!;
-  assert.equal(b.size, statSync(join(dir, "b.zip")).size, "the replacement's size is seen");
+  const size = statSync(join(dir, "b.zip")).size;
+  assert.notEqual(size, before.size);
+  const b = (await eventually(list, (l) => l.find((s) => s.name === "b.zip")?.size === size)).find((s) => s.name === "b.zip")!;
+  assert.equal(b.size, size, "the replacement's size is seen");
 
   // Written in place (no rename: the folder's own times do not change): the folder watch sees it.
   writeFileSync(join(dir, "c.zip"), new Uint8Array(12345));
@@ -71,11 +88,15 @@ Deno.test("saves list: additions, removals, renames and in-place rewrites show u
   // The panel's own change.
   assert.equal((await c.get("/api/saves/rm/b.zip")).status, 200);
   assert.deepEqual(names(await list()), ["c.zip", "Load Latest"], "a delete through the panel is seen at once");
+  await settle(dir);
   rmSync(dir, { recursive: true });
-  assert.deepEqual(names(await list()), ["Load Latest"], "a removed saves folder lists nothing");
+  assert.deepEqual(names(await listed([])), ["Load Latest"], "a removed saves folder lists nothing");
   mkdirSync(dir);
   copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "new.zip"));
-  assert.deepEqual(names(await list()), ["new.zip", "Load Latest"], "a folder made again is listed (and watched)");
+  assert.deepEqual(names(await listed(["new.zip"])), ["new.zip", "Load Latest"], "a folder made again is listed");
+  await settle(dir);
+  copyFileSync(join(SAVES, "test_1_1.zip"), join(dir, "newer.zip"));
+  assert.deepEqual(names(await listed(["new.zip", "newer.zip"])), ["new.zip", "newer.zip", "Load Latest"], "and watched");
 }));
 
 Deno.test("mods list: a zip replaced by one of the same size and mtime shows its new content", withModPanel(async (m) => {
@@ -86,6 +107,7 @@ Deno.test("mods list: a zip replaced by one of the same size and mtime shows its
   const when = new Date(Date.now() - 60_000);
   utimesSync(path, when, when);
   assert.equal((await list()).find((x) => x.name === "twin")?.title, firstTitle);
+  await settle(m.modsDir);
   assert.equal((await list()).find((x) => x.name === "twin")?.title, firstTitle, "cached");
 
   // Replaced by rename: same size, same mtime, different content.
@@ -94,7 +116,9 @@ Deno.test("mods list: a zip replaced by one of the same size and mtime shows its
   renameSync(join(m.modsDir, "incoming"), path);
   assert.equal(statSync(path).size, first.length);
   assert.equal(statSync(path).mtimeMs, when.getTime());
-  assert.equal((await list()).find((x) => x.name === "twin")?.title, otherTitle, "the replacement is read");
+  const replaced = await eventually(list, (l) => l.find((x) => x.name === "twin")?.title === otherTitle);
+  assert.equal(replaced.find((x) => x.name === "twin")?.title, otherTitle, "the replacement is read");
+  await settle(m.modsDir);
 
   // Written in place with the old bytes and the same mtime: only the watch and the ctime tell.
   writeFileSync(path, first);
