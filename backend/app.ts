@@ -2,6 +2,7 @@
 // /ws, the built PWA, and the one error handler that turns typed errors into JSON string answers.
 
 import { Hono } from "hono";
+import { KeptPathRouter } from "./http/router.ts";
 import { upgradeWebSocket } from "./http/denows.ts";
 import type { AppContext } from "./context.ts";
 import { API_HEADERS, changesState, type Ctx, type Env, hasFinalHeaders, type Route } from "./http/routes.ts";
@@ -199,7 +200,7 @@ export function createApp(ctx: AppContext): PanelApp {
 
   /** An app of `routes`; API paths none of them has go to `otherApi`. */
   const build = (routes: Route[], otherApi: (c: Ctx) => Response | Promise<Response>): Hono<Env> => {
-    const app = new Hono<Env>();
+    const app = new Hono<Env>({ router: new KeptPathRouter() });
     app.onError(onError);
     for (const route of routes) mount(app, route);
     // What no route has: other API paths and the PWA's files. Not as catch-all routes: a path that two

@@ -110,11 +110,17 @@ export function hostRefusal(config: Config): (c: Ctx) => Response | null {
       // checked at start-up
     }
   }
+  // The last Host header let through: a browser sends the same one on every request.
+  let accepted: string | null = null;
   const refusal = (c: Ctx): Response | null => {
     if (config.trustProxy) return null;
     const header = c.req.header("host") ?? "";
+    if (header === accepted) return null;
     const host = hostName(header);
-    if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) return null;
+    if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) {
+      accepted = header;
+      return null;
+    }
     return c.json(PANEL_MSG.unknownHost(host, header.trim()), 421);
   };
   return refusal;

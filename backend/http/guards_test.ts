@@ -192,6 +192,9 @@ Deno.test("Host names the panel does not have are refused (DNS rebinding); its o
       `${Deno.hostname()}:${port}`, "panel.example.org"]) {
       assert.equal(await statusForHost(p.url, host), 401, host);
     }
+    // The last name let through is remembered (a browser sends the same one each time); only that one.
+    assert.equal(await statusForHost(p.url, `127.0.0.1:${port}`), 401);
+    assert.equal(await statusForHost(p.url, `attacker.example:${port}`), 421, "refused right after an accepted name");
     assert.equal(await statusForHost(p.url, "attacker.example", "/"), 421, "the web app is not served to that name either");
     assert.equal(await statusForHost(p.url, "attacker.example", "/ws"), 421);
   } finally {
