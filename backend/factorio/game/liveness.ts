@@ -46,12 +46,21 @@ export async function exists(pid: number): Promise<boolean> {
   }
 }
 
-async function ps(args: string[]): Promise<string | null> {
+interface PsAnswer {
+  out: string;
+  /** Seconds since boot, read just before ps ran (see parsePsLine). */
+  uptime: number;
+}
+
+async function ps(args: string[]): Promise<PsAnswer | null> {
   if (psMissing) return null;
   try {
+    // Read before ps starts, not when its answer is read: a busy panel may come back to that answer
+    // seconds later, and ages read then against the clock now would put every start seconds too late.
+    const uptime = Deno.osUptime();
     const out = await new Deno.Command("ps", { args, stdin: "null", stdout: "piped", stderr: "null" }).output();
     // ps exits 1 when no process matched: an empty answer, not a failure.
-    return new TextDecoder().decode(out.stdout);
+    return { out: new TextDecoder().decode(out.stdout), uptime };
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       psMissing = true;
@@ -62,22 +71,32 @@ async function ps(args: string[]): Promise<string | null> {
   }
 }
 
-function parseLine(line: string): ProcessRow | null {
-  const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/.exec(line);
+/**
+ * One line of `ps -o pid=,etimes=,stat=,args=`. A process younger than the tick ps rounds the clock to can
+ * come out a hair "before" that clock, and procps 4 prints that negative age wrapped around as an unsigned
+ * number (4123168608 was seen for a process 0 s old): an age above the time since boot means just started.
+ */
+export function parsePsLine(line: string, uptime: number): ProcessRow | null {
+  const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s*(.*)$/.exec(line);
   if (!m) return null;
+  const age = Number(m[2]);
   return {
     pid: Number(m[1]),
-    info: { bootStart: Deno.osUptime() - Number(m[2]), zombie: m[3].startsWith("Z") || m[3].startsWith("X"), args: m[4] },
+    info: {
+      bootStart: age > uptime ? uptime : uptime - age,
+      zombie: m[3].startsWith("Z") || m[3].startsWith("X"),
+      args: m[4],
+    },
   };
 }
 
 /** What ps knows of `pid`; null when it does not exist, or when ps is unavailable. */
 export async function inspect(pid: number): Promise<ProcessInfo | null> {
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  const out = await ps(["-o", "pid=,etimes=,stat=,args=", "-p", String(pid)]);
-  if (out === null) return null;
-  for (const line of out.split("\n")) {
-    const row = parseLine(line);
+  const answer = await ps(["-o", "pid=,etimes=,stat=,args=", "-p", String(pid)]);
+  if (answer === null) return null;
+  for (const line of answer.out.split("\n")) {
+    const row = parsePsLine(line, answer.uptime);
     if (row?.pid === pid) return row.info;
   }
   return null;
@@ -92,13 +111,14 @@ export async function startOf(pid: number): Promise<number | null> {
 /**
  * Whether `pid` is still the process that started at `bootStart`. When the start is unknown (null: ps
  * missing, or a record from an older panel), existence is all that can be checked, which still beats
- * never signalling the game again.
+ * never signalling the game again. A start below zero is unknown too: earlier panels recorded one from ps's
+ * wrapped age (parsePsLine) for a game a panel restart must still find.
  */
 export async function isAlive(pid: number, bootStart: number | null): Promise<boolean> {
   const info = await inspect(pid);
   if (info === null) return psMissing && await exists(pid); // gone, or ps unavailable: existence is all there is
   if (info.zombie) return false;
-  return bootStart === null || Math.abs(info.bootStart - bootStart) <= START_TOLERANCE_S;
+  return bootStart === null || bootStart < 0 || Math.abs(info.bootStart - bootStart) <= START_TOLERANCE_S;
 }
 
 export interface ProcessRow {
@@ -108,9 +128,9 @@ export interface ProcessRow {
 
 /** Every process with its command line (for finding a game the panel did not start). */
 export async function listProcesses(): Promise<ProcessRow[]> {
-  const out = await ps(["-e", "-o", "pid=,etimes=,stat=,args="]);
-  if (out === null) return [];
-  return out.split("\n").map(parseLine).filter((r): r is ProcessRow => r !== null && !r.info.zombie);
+  const answer = await ps(["-e", "-o", "pid=,etimes=,stat=,args="]);
+  if (answer === null) return [];
+  return answer.out.split("\n").map((line) => parsePsLine(line, answer.uptime)).filter((r): r is ProcessRow => r !== null && !r.info.zombie);
 }
 
 let early: { list: Promise<ProcessRow[]>; at: number } | null = null;

@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeFactorio, installGame, startGame, startPanelWithGame, waitForStatus, withGamePanel } from "../../testing/game.ts";
 import { freeUdpPort } from "../../../tests/fake-factorio/sim.ts";
-import { isAlive } from "./liveness.ts";
+import { isAlive, parsePsLine } from "./liveness.ts";
+import { findStrayGame } from "./stray.ts";
+import { factorioPaths } from "../layout.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
 import { startPanelProcess } from "../../testing/process.ts";
 
@@ -140,4 +142,23 @@ Deno.test("an unreadable rcon.json is reported, kept aside, and recovered from t
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(first.factorio.dir, { recursive: true, force: true });
   }
+});
+
+Deno.test("a game found by its executable alone: ps pads its columns, and nothing else names the directory", async () => {
+  // factorio-docker's layout: the game under /opt/factorio, its saves and mods under /factorio.
+  const paths = factorioPaths({ factorioDir: "/factorio", factorioBinary: "/opt/factorio/bin/x64/factorio" });
+  // As `ps -e -o pid=,etimes=,stat=,args=` prints it: the state column is padded before the command line.
+  const lines = [
+    "    1 80000 Ss   /sbin/init",
+    " 2091      88 Sl   /opt/factorio/bin/x64/factorio --port 34200 --start-server /home/ann/world.zip",
+  ];
+  const stray = await findStrayGame(paths, null, Promise.resolve(lines.map((l) => parsePsLine(l, 80489)!)));
+  assert.deepEqual(stray && { pid: stray.pid, port: stray.port, savefile: stray.savefile, bootStart: stray.bootStart }, {
+    pid: 2091,
+    port: 34200,
+    savefile: "world.zip",
+    bootStart: 80401,
+  });
+  const other = factorioPaths({ factorioDir: "/factorio", factorioBinary: "/srv/other/bin/x64/factorio" });
+  assert.equal(await findStrayGame(other, null, Promise.resolve(lines.map((l) => parsePsLine(l, 80489)!))), null);
 });
