@@ -88,6 +88,29 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
   const noOptionsText = input.trim().length < 3 ? "Type at least 3 characters" : "No mod matches";
   // What the suggestions list shows; a new object when any of it changes (SuggestionsPopper).
   const shows = useMemo(() => ({}), [rendered, loading, noOptionsText, value]);
+  // Whether the suggestions list is open. Opening it mounts the popper and its list, which MUI positions
+  // (a forced layout): ~20 ms. MUI opens it from the first key's input event, so that key's letter
+  // waited for it and missed the next frame (bench/mod-search.mjs). It is opened once the frame with the
+  // letter is painted (the same wait as Controls' first paint); closing stays immediate.
+  const [open, setOpen] = useState(false);
+  const opening = useRef<number | undefined>(undefined);
+  const onOpen = useCallback(() => {
+    if (opening.current !== undefined) return;
+    opening.current = requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (opening.current === undefined) return; // closed meanwhile
+        opening.current = undefined;
+        setOpen(true);
+      })
+    );
+  }, []);
+  // Also on leaving the box: MUI does not close a list that is not open yet.
+  const onClose = useCallback(() => {
+    cancelAnimationFrame(opening.current ?? 0);
+    opening.current = undefined;
+    setOpen(false);
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(opening.current ?? 0), []);
   const placeholder = useMemo(() => `${searcher.size.toLocaleString("en")} mods on the portal`, [searcher.size]);
 
   /** Typing: the text is taken (and searched) once no key came for the debounce time. */
@@ -129,6 +152,9 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
     <Autocomplete
       options={rendered}
       filterOptions={(x) => x}
+      open={open}
+      onOpen={onOpen}
+      onClose={onClose}
       getOptionLabel={(o) => o.title}
       isOptionEqualToValue={(a, b) => a.name === b.name}
       value={value}
@@ -162,6 +188,7 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
                 ...htmlInput,
                 onBlur: (e: FocusEvent<HTMLInputElement>) => {
                   onBlur?.(e);
+                  onClose();
                   // Leaving the box puts back the pick's title, or clears it (clearOnBlur), also when
                   // the Autocomplete had not yet seen the text typed last.
                   if (document.activeElement !== e.target) setText(value?.title ?? "");

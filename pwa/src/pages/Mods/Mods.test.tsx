@@ -97,6 +97,29 @@ describe("ModSearch", () => {
     expect(screen.getAllByRole("option")).toHaveLength(25);
   });
 
+  it("opens the list once the typed letter's frame is painted; Escape closes it; leaving before then keeps it shut", async () => {
+    const searcher: Searcher = { size: 2, search: async () => [{ name: "fp-trains", title: "Train Helper" }] };
+    render(<ModSearch searcher={searcher} value={null} onPick={() => {}} />);
+    const box = screen.getByLabelText("Search mods");
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: "t" } });
+    // Not opened from within the key's own event: the list (here its "too short" line) comes a frame later.
+    expect(screen.queryByText("Type at least 3 characters")).toBeNull();
+    await screen.findByText("Type at least 3 characters");
+    await screen.findByText("Train Helper", {}, { timeout: 2000 });
+    expect(box.getAttribute("aria-expanded")).toBe("true");
+    fireEvent.keyDown(box, { key: "Escape" });
+    expect(box.getAttribute("aria-expanded")).toBe("false");
+    expect(screen.queryByText("Train Helper")).toBeNull();
+
+    // Typed and left at once: the deferred open is dropped, the list stays shut.
+    fireEvent.change(box, { target: { value: "tr" } });
+    fireEvent.blur(box);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20)));
+    expect(screen.queryByText("Type at least 3 characters")).toBeNull();
+    expect(screen.queryByRole("listbox")).toBeNull();
+  });
+
   // The box keeps its own text while typing (the Autocomplete hears of it when typing pauses): leaving
   // it still does what the Autocomplete does, also right after a keystroke.
   it("leaving the box puts back the picked mod's title, or clears it, also right after typing", () => {
