@@ -2,7 +2,7 @@
 // request comes from our own pages.
 
 import type { MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
+import { requestCookie, requestHeader } from "./reqheader.ts";
 import { type Ctx, type Env, requiredRole, type Route } from "./routes.ts";
 import { remoteAddress } from "./denows.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
@@ -26,6 +26,8 @@ export function setClientInfo(config: Config): (c: Ctx) => void {
     }
     let secure = tls;
     if (config.trustProxy) {
+      // Through Headers, which join a header sent more than once: a proxy may add its own line after the
+      // client's, and the address it vouches for is the last one.
       const forwarded = c.req.header("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean);
       if (forwarded?.length) address = forwarded[forwarded.length - 1];
       const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
@@ -50,7 +52,7 @@ export function loadSession(access: Access): MiddlewareHandler<Env> {
 /** The work of loadSession: sets the session, or answers the refusal. */
 export function sessionOrRefusal(access: Access): (c: Ctx) => Response | null {
   return (c) => {
-    const resolved = access.resolve(getCookie(c, SESSION_COOKIE), c.req.header("authorization"), c.get("clientAddress"));
+    const resolved = access.resolve(requestCookie(c.req.raw, SESSION_COOKIE), requestHeader(c.req.raw, "authorization"), c.get("clientAddress"));
     if ("refuse" in resolved) return c.json(resolved.refuse.message, resolved.refuse.status);
     c.set("session", resolved.session);
     return null;
@@ -59,7 +61,7 @@ export function sessionOrRefusal(access: Access): (c: Ctx) => Response | null {
 
 /** The origin this request was addressed to, as the browser sees it. */
 export function ownOrigin(c: Ctx, config: Config): string | null {
-  const host = (config.trustProxy ? c.req.header("x-forwarded-host") : undefined) ?? c.req.header("host");
+  const host = (config.trustProxy ? c.req.header("x-forwarded-host") : undefined) ?? requestHeader(c.req.raw, "host");
   if (!host) return null;
   return `${c.get("secure") ? "https" : "http"}://${host}`;
 }
@@ -69,12 +71,12 @@ export function ownOrigin(c: Ctx, config: Config): string | null {
  * browser (no Origin, no Sec-Fetch-Site; such a client cannot be tricked into carrying our cookie).
  */
 export function fromOwnSite(c: Ctx, config: Config): boolean {
-  const origin = c.req.header("origin");
+  const origin = requestHeader(c.req.raw, "origin");
   if (origin !== undefined) {
     if (origin === "null") return false;
     return origin === ownOrigin(c, config) || config.allowedOrigins.includes(origin);
   }
-  const site = c.req.header("sec-fetch-site");
+  const site = requestHeader(c.req.raw, "sec-fetch-site");
   if (site !== undefined) return site === "same-origin" || site === "none";
   return true;
 }
@@ -114,7 +116,7 @@ export function hostRefusal(config: Config): (c: Ctx) => Response | null {
   let accepted: string | null = null;
   const refusal = (c: Ctx): Response | null => {
     if (config.trustProxy) return null;
-    const header = c.req.header("host") ?? "";
+    const header = requestHeader(c.req.raw, "host") ?? "";
     if (header === accepted) return null;
     const host = hostName(header);
     if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) {

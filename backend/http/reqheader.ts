@@ -1,0 +1,39 @@
+// One request header, read without building them all. A request served by Deno.serve keeps its headers
+// in Rust until `request.headers` is first touched, which copies every header into a Headers object:
+// ~4 µs of a small answer's cost with a browser's dozen headers (bench/lists.mjs, "that also reading the
+// session cookie"). Deno's own request object can answer for one header (its `header(name)`, one call
+// into Rust); every request the panel serves has it, and Deno is pinned (stack.md). A Request made in
+// JavaScript (the gate's direct answers, tests) has no such method: its Headers are read as usual.
+// `reqheader_test.ts` checks both, so a Deno that changes this is seen in the tests, not by users.
+
+import { parse } from "hono/utils/cookie";
+
+interface InnerRequest {
+  header?: (name: string) => string | null;
+}
+
+/** Deno's key for a Request's inner request, shared by every Request (null if this Deno has none). */
+const INNER = Object.getOwnPropertySymbols(new Request("http://localhost/")).find((s) => s.description === "request") ?? null;
+
+/** Whether `req` can be read a header at a time (a request served by Deno). */
+export function readsOneHeader(req: Request): boolean {
+  return typeof (INNER && (req as unknown as Record<symbol, InnerRequest | undefined>)[INNER])?.header === "function";
+}
+
+/**
+ * The value of header `name` (lower case), or undefined. For a header sent more than once, Deno's one-header
+ * read gives the first value where Headers join them all with ", ". So it is only for headers a browser
+ * sends once (Host, Cookie, Authorization, Origin, Sec-Fetch-Site), never for X-Forwarded-* (a proxy may
+ * add its own line after the client's).
+ */
+export function requestHeader(req: Request, name: string): string | undefined {
+  const inner = INNER ? (req as unknown as Record<symbol, InnerRequest | undefined>)[INNER] : undefined;
+  const value = typeof inner?.header === "function" ? inner.header(name) : req.headers.get(name);
+  return value ?? undefined;
+}
+
+/** The value of cookie `name` as Hono's getCookie parses it, from the request's Cookie header. */
+export function requestCookie(req: Request, name: string): string | undefined {
+  const header = requestHeader(req, "cookie");
+  return header ? parse(header, name)[name] : undefined;
+}
