@@ -12,6 +12,7 @@
 //   deno run <flags> bench/bare-server.ts <body-file> [content-type] [--gate] [--read-cookie] [--sink <dir>] [--header "N: v"]...
 
 import { Gate } from "../backend/serve/gate.ts";
+import { requestHeader } from "../backend/http/reqheader.ts";
 
 const type = Deno.args[1] && !Deno.args[1].startsWith("--") ? Deno.args[1] : "application/json";
 // Text bodies as text, as the panel sends its JSON: Deno copies a byte body into a new buffer for every
@@ -26,11 +27,11 @@ Deno.args.forEach((arg, i) => {
   const [name, ...value] = Deno.args[i + 1].split(":");
   headers[name.trim()] = value.join(":").trim();
 });
-// Deno builds a request's header list (one call into Rust, a string pair per header) only when it is first
-// read: a bare handler that never reads it does not pay for that, and a server that checks a session does.
+// Reads the Cookie header the way the panel's session check does (backend/http/reqheader.ts: one header
+// from Deno's inner request, without building the whole header list).
 const readCookie = Deno.args.includes("--read-cookie");
 const answer = (req?: Request) =>
-  readCookie && req?.headers.get("cookie") == null ? new Response("no session", { status: 401 }) : new Response(body, { headers });
+  readCookie && req && requestHeader(req, "cookie") === undefined ? new Response("no session", { status: 401 }) : new Response(body, { headers });
 // The fixed answer stays synchronous: an async handler costs Deno.serve more per request.
 const handler = sinkDir
   ? async (req: Request) => {
