@@ -7,7 +7,8 @@
 // - identity: `ps -o etimes=,stat=` gives the process's age and state. Its start, counted in seconds since
 //   boot (uptime minus age), is recorded when the game is started; a later process that reuses the pid has
 //   a different start, so it is never taken for the game. A zombie (state Z) has ended.
-// Without `ps` (a minimal container), only existence can be checked; that is said once in the log.
+// Without a usable `ps` (none in a minimal container; BusyBox's refuses procps's options), only existence
+// can be checked; that is said once in the log.
 
 /** Seconds by which two readings of one process's start may differ (both readings have 1 s steps). */
 const START_TOLERANCE_S = 3;
@@ -20,15 +21,28 @@ export interface ProcessInfo {
   args: string;
 }
 
-let psMissing = false;
+/** Why `ps` cannot be used (then only existence is checked), or null while it can. */
+let psUnusable: string | null = null;
 let warnMissing: ((text: string) => void) | null = null;
 
-const PS_MISSING = "`ps` (procps) is not installed: the panel can only check that the game's pid exists, not that it is still the game.";
+const WEAKER = "the panel can only check that the game's pid exists, not that it is still the game.";
+const PS_MISSING = `\`ps\` (procps) is not installed: ${WEAKER}`;
+const psRefused = (said: string) =>
+  `\`ps\` here cannot tell when a process started (it answered "${said}"; BusyBox's ps does not take procps's options): ${WEAKER} Install procps.`;
 
-/** Where to say, once, that `ps` is missing (at once, when an earlier look found it missing already). */
+/** Where to say, once, that `ps` is missing or unusable (at once, when an earlier look found it so). */
 export function onPsMissing(warn: (text: string) => void): void {
   warnMissing = warn;
-  if (psMissing) warn(PS_MISSING);
+  if (psUnusable) warn(psUnusable);
+}
+
+function givenUp(why: string): null {
+  // Said once, also when several looks were under way when ps first failed.
+  if (psUnusable === null) {
+    psUnusable = why;
+    warnMissing?.(why);
+  }
+  return null;
 }
 
 let nodeProcess: Promise<typeof import("node:process")> | null = null;
@@ -53,20 +67,21 @@ interface PsAnswer {
 }
 
 async function ps(args: string[]): Promise<PsAnswer | null> {
-  if (psMissing) return null;
+  if (psUnusable) return null;
   try {
     // Read before ps starts, not when its answer is read: a busy panel may come back to that answer
     // seconds later, and ages read then against the clock now would put every start seconds too late.
     const uptime = Deno.osUptime();
-    const out = await new Deno.Command("ps", { args, stdin: "null", stdout: "piped", stderr: "null" }).output();
-    // ps exits 1 when no process matched: an empty answer, not a failure.
-    return { out: new TextDecoder().decode(out.stdout), uptime };
+    const done = await new Deno.Command("ps", { args, stdin: "null", stdout: "piped", stderr: "piped" }).output();
+    const out = new TextDecoder().decode(done.stdout);
+    // procps exits 1 with nothing to say when no process matched: an empty answer, not a failure. A ps
+    // that refuses the options (BusyBox's) says why on stderr, and would otherwise make a running game
+    // look gone.
+    const said = new TextDecoder().decode(done.stderr).trim();
+    if (out.trim() === "" && said !== "") return givenUp(psRefused(said.split("\n")[0].slice(0, 120)));
+    return { out, uptime };
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      psMissing = true;
-      warnMissing?.(PS_MISSING);
-      return null;
-    }
+    if (e instanceof Deno.errors.NotFound) return givenUp(PS_MISSING);
     throw e;
   }
 }
@@ -116,7 +131,7 @@ export async function startOf(pid: number): Promise<number | null> {
  */
 export async function isAlive(pid: number, bootStart: number | null): Promise<boolean> {
   const info = await inspect(pid);
-  if (info === null) return psMissing && await exists(pid); // gone, or ps unavailable: existence is all there is
+  if (info === null) return psUnusable !== null && await exists(pid); // gone, or ps unusable: existence is all there is
   if (info.zombie) return false;
   return bootStart === null || bootStart < 0 || Math.abs(info.bootStart - bootStart) <= START_TOLERANCE_S;
 }
