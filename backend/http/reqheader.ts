@@ -15,9 +15,13 @@ interface InnerRequest {
 /** Deno's key for a Request's inner request, shared by every Request (null if this Deno has none). */
 const INNER = Object.getOwnPropertySymbols(new Request("http://localhost/")).find((s) => s.description === "request") ?? null;
 
+function innerOf(req: Request): InnerRequest | undefined {
+  return INNER ? (req as unknown as Record<symbol, InnerRequest | undefined>)[INNER] : undefined;
+}
+
 /** Whether `req` can be read a header at a time (a request served by Deno). */
 export function readsOneHeader(req: Request): boolean {
-  return typeof (INNER && (req as unknown as Record<symbol, InnerRequest | undefined>)[INNER])?.header === "function";
+  return typeof innerOf(req)?.header === "function";
 }
 
 /**
@@ -27,7 +31,7 @@ export function readsOneHeader(req: Request): boolean {
  * add its own line after the client's).
  */
 export function requestHeader(req: Request, name: string): string | undefined {
-  const inner = INNER ? (req as unknown as Record<symbol, InnerRequest | undefined>)[INNER] : undefined;
+  const inner = innerOf(req);
   const value = typeof inner?.header === "function" ? inner.header(name) : req.headers.get(name);
   return value ?? undefined;
 }
