@@ -1,9 +1,9 @@
 // Is a pid still the game the panel started? Answered under the panel's own permissions (no --allow-all),
 // so without reading /proc from Deno:
 // - existence: `ps -p` answers it along with the identity below. `exists()`, a signal-0 probe
-//   (`process.kill(pid, 0)`, nothing is delivered), is for where ps is missing, for the panel's own child
-//   when a stop or kill takes long, and for the 250 ms poll of a game the panel did not start; node:process
-//   is loaded only then (backend/fs.ts says why not at start);
+//   (`process.kill(pid, 0)`, nothing is delivered), is for where ps is missing or unusable, for the panel's
+//   own child when a stop or kill takes long, and for the 250 ms poll of a game the panel did not start;
+//   node:process is loaded only then (backend/fs.ts says why not at start);
 // - identity: `ps -o etimes=,stat=` gives the process's age and state. Its start, counted in seconds since
 //   boot (uptime minus age), is recorded when the game is started; a later process that reuses the pid has
 //   a different start, so it is never taken for the game. A zombie (state Z) has ended.
@@ -31,7 +31,7 @@ const psRefused = (said: string) =>
   `\`ps\` here cannot tell when a process started (it answered "${said}"; BusyBox's ps does not take procps's options): ${WEAKER} Install procps.`;
 
 /** Where to say, once, that `ps` is missing or unusable (at once, when an earlier look found it so). */
-export function onPsMissing(warn: (text: string) => void): void {
+export function onPsUnusable(warn: (text: string) => void): void {
   warnMissing = warn;
   if (psUnusable) warn(psUnusable);
 }
@@ -125,9 +125,9 @@ export async function startOf(pid: number): Promise<number | null> {
 
 /**
  * Whether `pid` is still the process that started at `bootStart`. When the start is unknown (null: ps
- * missing, or a record from an older panel), existence is all that can be checked, which still beats
- * never signalling the game again. A start below zero is unknown too: earlier panels recorded one from ps's
- * wrapped age (parsePsLine) for a game a panel restart must still find.
+ * missing or unusable, or a record from an older panel), existence is all that can be checked, which still
+ * beats never signalling the game again. A start below zero is unknown too: earlier panels recorded one
+ * from ps's wrapped age (parsePsLine) for a game a panel restart must still find.
  */
 export async function isAlive(pid: number, bootStart: number | null): Promise<boolean> {
   const info = await inspect(pid);

@@ -82,9 +82,9 @@ Deno.test("several looks under way when ps first fails: said once, and each fall
   const script = join(bin, "looks.ts");
   writeFileSync(
     script,
-    `import { isAlive, onPsMissing } from ${JSON.stringify(new URL("./liveness.ts", import.meta.url).href)};
+    `import { isAlive, onPsUnusable } from ${JSON.stringify(new URL("./liveness.ts", import.meta.url).href)};
 const said: string[] = [];
-onPsMissing((t) => said.push(t));
+onPsUnusable((t) => said.push(t));
 const alive = await Promise.all([isAlive(Deno.pid, 1), isAlive(Deno.pid, 2), isAlive(Deno.pid, null), isAlive(2 ** 22 + 1, 3)]);
 console.log(JSON.stringify({ said, alive }));
 `,

@@ -29,7 +29,7 @@ import {
 } from "../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../shared/messages.ts";
 import { within } from "../../../shared/util.ts";
-import { exists, inspect, isAlive, onPsMissing, type ProcessRow, startOf } from "./liveness.ts";
+import { exists, inspect, isAlive, onPsUnusable, type ProcessRow, startOf } from "./liveness.ts";
 import { GameConsole, RconSecretStore } from "./console.ts";
 import { planLaunch, spawnGame, tightenGameFiles } from "./launch.ts";
 import { GameVersion } from "./version.ts";
@@ -110,7 +110,7 @@ export class GameServer implements GameControl {
     this.paths = deps.paths ?? factorioPaths(deps.config);
     this.lease = deps.lease ?? new GameDirLease(() => this.#state);
     this.#since = deps.now();
-    onPsMissing((text) => deps.log.warn(text));
+    onPsUnusable((text) => deps.log.warn(text));
     this.secrets = new RconSecretStore(
       this.#file("rcon.json"),
       deps.config.rconPort,
