@@ -52,6 +52,11 @@ export function sha256Hex(text: string): string {
   return toHex(sha256(new TextEncoder().encode(text)));
 }
 
+/** SHA-256 of a UTF-8 text, in standard base64 (as a Content-Security-Policy hash source wants it). */
+export function sha256Base64(text: string): string {
+  return sha256(new TextEncoder().encode(text)).toBase64();
+}
+
 /** HMAC-SHA256 of a UTF-8 text, in hex. */
 export function hmacSha256Hex(key: string, text: string): string {
   const enc = new TextEncoder();

@@ -1,6 +1,7 @@
 // Serves the built PWA: files from the static dir, and index.html for every extension-less path (the app's
 // own routes), so a reload of /mods works signed in or not. /api and /ws never reach this.
 
+import { sha256Base64 } from "../crypto.ts";
 import { existsSync } from "../fs.ts";
 import { extname, join, normalize, resolve, sep } from "../path.ts";
 import type { Ctx } from "./routes.ts";
@@ -41,6 +42,35 @@ export const CSP = [
   "frame-ancestors 'none'",
   "form-action 'self'",
 ].join("; ");
+
+/**
+ * The SHA-256 (base64) of each inline script in an HTML text, as a browser computes it for a CSP hash
+ * source: the element's text as written, with the line breaks the HTML parser normalises to LF.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)]
+    .filter(([, attrs, text]) => text !== "" && !/\bsrc\s*=/i.test(attrs))
+    .map(([, , text]) => sha256Base64(text.replace(/\r\n?/g, "\n")));
+}
+
+/** Per HTML file, its policy while its size and mtime stay (`key`). */
+const policies = new Map<string, { key: string; csp: string }>();
+
+/**
+ * The Content-Security-Policy of a built HTML file: CSP, with its own inline scripts allowed by their
+ * hashes (login.html carries the sign-in form's script inline, scripts/prerender.mjs). Only a script
+ * whose text is in the file the panel serves runs; one injected into the page later does not.
+ */
+function policyOf(file: string, key: string): string {
+  const kept = policies.get(file);
+  if (kept?.key === key) return kept.csp;
+  const hashes = inlineScriptHashes(Deno.readTextFileSync(file));
+  const csp = hashes.length === 0
+    ? CSP
+    : CSP.replace("script-src 'self'", `script-src 'self' ${hashes.map((h) => `'sha256-${h}'`).join(" ")}`);
+  policies.set(file, { key, csp });
+  return csp;
+}
 
 /** Whether an Accept-Encoding header takes `coding` (listed, and not with q=0). */
 export function accepts(header: string | undefined, coding: string): boolean {
@@ -129,7 +159,7 @@ export function staticHandler(staticDir: string) {
         Vary: "Accept-Encoding",
       };
       if (variant) headers["Content-Encoding"] = variant.encoding;
-      if (file.endsWith(".html")) headers["Content-Security-Policy"] = CSP;
+      if (file.endsWith(".html")) headers["Content-Security-Policy"] = policyOf(file, etag);
       if (notModified(c, etag, mtime)) {
         delete headers["Content-Length"];
         delete headers["Content-Encoding"];

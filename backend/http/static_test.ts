@@ -136,3 +136,41 @@ Deno.test("/login gets login.html (the pre-rendered sign-in card) when built; ev
     rmSync(dist, { recursive: true, force: true });
   }
 });
+
+/** What a browser allows an inline script by: SHA-256 of its text, base64 (WebCrypto, not the panel's code). */
+async function browserHash(text: string): Promise<string> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).toBase64();
+}
+
+Deno.test("an HTML file's own inline scripts are allowed by their hashes in its CSP, and nothing else is", async () => {
+  const dist = mkdtempSync(join(tmpdir(), "dist-"));
+  writeFileSync(join(dist, "index.html"), '<!doctype html><title>app</title><script type="module" src="/assets/a.js"></script>');
+  const first = 'document.body.dataset.ready = "1";\r\nconsole.log("$&")';
+  writeFileSync(
+    join(dist, "login.html"),
+    `<!doctype html><title>app</title><script type="module" src="/assets/a.js"></script><div id="login-shell"></div>` +
+      `<SCRIPT type="module" async>${first}</SCRIPT><script></script>`,
+  );
+  const p = await startPanel({ args: ["--static-dir", dist] });
+  const scriptSrc = async (path: string) => {
+    const r = await fetch(p.url + path);
+    await r.body?.cancel();
+    const csp = r.headers.get("Content-Security-Policy") ?? "";
+    assert.match(csp, /frame-ancestors 'none'/, path);
+    return /(?:^|; )script-src ([^;]*)/.exec(csp)?.[1];
+  };
+  try {
+    // The HTML parser reads CR LF as LF, and the browser hashes what it parsed.
+    assert.equal(await scriptSrc("/login"), `'self' 'sha256-${await browserHash(first.replace("\r\n", "\n"))}'`);
+    assert.equal(await scriptSrc("/"), "'self'", "no inline script, no hash");
+    assert.equal(await scriptSrc("/mods"), "'self'");
+    // A new build's login.html: its script, and no longer the old one.
+    const second = "console.log(2)";
+    writeFileSync(join(dist, "login.html"), `<!doctype html><div id="login-shell"></div><script type="module" async>${second}</script>`);
+    utimesSync(join(dist, "login.html"), new Date(), new Date(Date.now() + 5000));
+    assert.equal(await scriptSrc("/login"), `'self' 'sha256-${await browserHash(second)}'`);
+  } finally {
+    await p.close();
+    rmSync(dist, { recursive: true, force: true });
+  }
+});

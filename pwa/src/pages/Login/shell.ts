@@ -1,5 +1,5 @@
-// The pre-rendered sign-in form's own script (a few KiB, built by scripts/prerender.mjs, loaded first by
-// login.html): it makes the copy of the form usable before React and MUI have arrived and run, which on a
+// The pre-rendered sign-in form's own script (a few KiB, built by scripts/prerender.mjs into login.html,
+// inline after the form): it makes the copy of the form usable before React and MUI have arrived and run, which on a
 // slow phone is seconds later (bench/login.mjs). It checks the fields with the same rule as the app, posts
 // to /api/login exactly as the app does, and shows the spec's texts the way MUI does, by giving the copy
 // the classes prerender.tsx rendered for each state. Whatever comes next (the app after signing in, the
