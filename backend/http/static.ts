@@ -47,7 +47,7 @@ export const CSP = [
  * The SHA-256 (base64) of each inline script in an HTML text, as a browser computes it for a CSP hash
  * source: the element's text as written, with the line breaks the HTML parser normalises to LF.
  */
-export function inlineScriptHashes(html: string): string[] {
+function inlineScriptHashes(html: string): string[] {
   return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)]
     .filter(([, attrs, text]) => text !== "" && !/\bsrc\s*=/i.test(attrs))
     .map(([, , text]) => sha256Base64(text.replace(/\r\n?/g, "\n")));
