@@ -13,7 +13,6 @@ import { areaOfPath, HttpError, isNoSpace } from "./errors.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
-import { serverRoutes } from "./http/server.ts";
 import { staticHandler } from "./http/static.ts";
 
 // Each response header costs about 2 µs of the server's time (measured: six headers instead of one halved
@@ -52,8 +51,12 @@ function withHeaders(api: boolean, res: Response): Response {
 
 type Area = (ctx: AppContext) => Route[];
 
-/** The areas the first answers need (session check, sign-in and its second step, users, game status). */
-const EAGER_AREAS: Area[] = [authRoutes, userRoutes, serverRoutes, activityRoutes, secondFactorRoutes];
+/**
+ * The areas of the first answers that need nothing of the live side (session check, sign-in and its
+ * second step, users). Their reads are answered as soon as the panel listens; the rest of them and the
+ * game's own routes (http/server.ts) once the live side is built (context.ts, a few tens of ms later).
+ */
+const FIRST_AREAS: Area[] = [authRoutes, userRoutes, activityRoutes, secondFactorRoutes];
 
 /**
  * Every other area's route module, loaded with its dependencies on the first API request that no eager
@@ -230,6 +233,8 @@ export function createApp(ctx: AppContext): PanelApp {
         if ((c.env as { webSocketGuarded?: boolean } | undefined)?.webSocketGuarded === false) {
           return c.json("Open the WebSocket on a new connection", 400);
         }
+        // The hub is part of the live side: a socket opened while the panel starts waits for it.
+        await ctx.loadLive();
         return await next();
       },
       upgradeWebSocket((c) => {
@@ -245,15 +250,30 @@ export function createApp(ctx: AppContext): PanelApp {
     return app;
   };
 
-  const eager = EAGER_AREAS.flatMap((area) => area(ctx));
-  // The first API request no eager route answers loads the other areas and builds the whole app, which
-  // answers it (and everything after it). A sub-app for the lazy areas behind the eager one cost every
-  // list request a second router, guard copy and promise chain: 20-40 µs (bench/lists.mjs).
+  const first = FIRST_AREAS.flatMap((area) => area(ctx));
+  // Answered first, before the live side is needed: the reads among them (no state change, so no event
+  // that the live side's alerts would miss). Any other API request builds the live side if it is not yet
+  // and goes to the app of every eager area (the game's own routes with them), which answers from then
+  // on; its other API paths load the remaining areas and build the whole app. A sub-app for the lazy areas behind the eager one cost every list request a
+  // second router, guard copy and promise chain: 20-40 µs (bench/lists.mjs).
+  const early = first.filter((route) => !changesState(route) && !route.requiresStopped);
+  let eager: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
   let whole: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
+  const loadEager = () =>
+    eager ??= Promise.all([import("./http/server.ts"), ctx.loadLive()]).then(([server]) => {
+      const routes = [...first, ...server.serverRoutes(ctx)];
+      const app = build(routes, async (c) => (await loadWhole()).app.fetch(c.req.raw, c.env));
+      // Before the whole app can replace it: that one is built only once this promise has settled.
+      current = app;
+      return { app, routes };
+    }, (e) => {
+      eager = null;
+      throw e;
+    });
   const loadWhole = () =>
     // The services those areas use (services.ts) load with them, if the timer has not loaded them yet.
-    whole ??= Promise.all([lazyAreas(), ctx.loadServices()]).then(([areas]) => {
-      const routes = [...eager, ...areas.flatMap((area) => area(ctx))];
+    whole ??= Promise.all([loadEager(), lazyAreas(), ctx.loadServices()]).then(([{ routes: eagerRoutes }, areas]) => {
+      const routes = [...eagerRoutes, ...areas.flatMap((area) => area(ctx))];
       const app = build(routes, unknownApiPath);
       current = app;
       return { app, routes };
@@ -261,7 +281,7 @@ export function createApp(ctx: AppContext): PanelApp {
       whole = null;
       throw e;
     });
-  let current = build(eager, async (c) => (await loadWhole()).app.fetch(c.req.raw, c.env));
+  let current = build(early, async (c) => (await loadEager()).app.fetch(c.req.raw, c.env));
 
   return {
     app: { fetch: (req, info) => current.fetch(req, info) },

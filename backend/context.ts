@@ -1,7 +1,10 @@
 // Builds everything the panel is made of (database, accounts, event bus, live channel, and the domain
 // services of each area) from a Config. run.ts and the test harness both start from here, so tests run
-// the same wiring as production. The services no first answer needs (services.ts) load a second later,
-// or at the first request or import that needs one.
+// the same wiring as production. The live side (live.ts: the game, the /ws hub, players, push, alerts)
+// is built by loadLive(): run.ts asks for it once the panel has answered its first request (the session
+// check, the PWA's files: they need none of it); the services no first answer needs (services.ts) load a
+// second later, or at the first request or import that needs one. Either loads at once for a request
+// that needs it (app.ts).
 
 import { join } from "./path.ts";
 import type { Config } from "./config.ts";
@@ -9,21 +12,11 @@ import { createLogger, type Logger } from "./log.ts";
 import { EventBus } from "./events.ts";
 import { type Db, openDb } from "./store/db.ts";
 import { Accounts } from "./auth/accounts.ts";
-import { Hub } from "./ws/hub.ts";
 import { ensureDir } from "./fsutil.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
 import type { ServerState } from "../shared/api.ts";
-import { GameServer } from "./factorio/game/supervisor.ts";
 import { startupProcesses } from "./factorio/game/liveness.ts";
-import { connectGameToHub } from "./factorio/game/hub.ts";
-import { GameDirLease } from "./factorio/game/lease.ts";
-import { GameOps } from "./factorio/game/ops.ts";
 import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
-import { Players } from "./factorio/players.ts";
-import { ServerSettings } from "./factorio/settings.ts";
-import { PushService } from "./push/service.ts";
-import { Alerts } from "./alerts/service.ts";
-import { PlayerHistory } from "./factorio/playerlog/history.ts";
 import { ActivityLog } from "./activity/log.ts";
 import { ApiTokens } from "./auth/tokens.ts";
 import { Access } from "./auth/access.ts";
@@ -31,6 +24,7 @@ import { SecondFactor } from "./auth/secondfactor.ts";
 import { Passkeys } from "./auth/passkeys.ts";
 import type { Clock } from "./factorio/schedules/clock.ts";
 import type { Services } from "./services.ts";
+import type { Live } from "./live.ts";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "./timers.ts";
 
 export interface AppContext {
@@ -48,22 +42,26 @@ export interface AppContext {
   /** TOTP, recovery codes and the pending second sign-in step. */
   secondFactor: SecondFactor;
   passkeys: Passkeys;
-  hub: Hub;
-  /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
-  game: GameServer;
-  /** One queue of game operations (start, stop, restart, backups, updates, scheduled tasks); kill skips it. */
-  gameOps: GameOps;
   paths: FactorioPaths;
+  // The live side (live.ts): reading one of these before loadLive() has finished is a programming error
+  // (it throws). Only the session check and the PWA's files are answered before (app.ts).
+  hub: Live["hub"];
+  /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
+  game: Live["game"];
+  /** One queue of game operations (start, stop, restart, backups, updates, scheduled tasks); kill skips it. */
+  gameOps: Live["gameOps"];
   /** The admin, white and ban lists (the game's files), live over RCON while the game runs. */
-  players: Players;
+  players: Live["players"];
   /** server-settings.json. */
-  settings: ServerSettings;
+  settings: Live["settings"];
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
-  push: PushService;
+  push: Live["push"];
   /** Alerts: the dispatcher that fans "alert" bus events out to push devices and channels, and the channels. */
-  alerts: Alerts;
+  alerts: Live["alerts"];
   /** Who played when, and the chat, from the game's console lines. */
-  playerHistory: PlayerHistory;
+  playerHistory: Live["playerHistory"];
+  /** Builds the live side (once; run.ts asks for it right after the first answer). */
+  loadLive(): Promise<void>;
   // The services of services.ts: reading one before loadServices() has finished is a programming error
   // (it throws). Routes of the lazily loaded areas read them only after it (app.ts).
   saves: Services["saves"];
@@ -73,7 +71,7 @@ export interface AppContext {
   mods: Services["mods"];
   backups: Services["backups"];
   schedules: Services["schedules"];
-  /** Loads and starts the services of services.ts (once; a second after start-up at the latest). */
+  /** Loads and starts the services of services.ts (once; a second after start-up at the latest), after the live side. */
   loadServices(): Promise<void>;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
@@ -111,7 +109,7 @@ export async function createContext(
 ): Promise<{ ctx: AppContext; bootstrap: Bootstrap }> {
   // The machine's processes, for finding a game this panel did not start: main.ts started the `ps` before
   // it loaded the panel's modules (else it starts here and runs while the rest is built); the game server
-  // below awaits it.
+  // (live.ts) awaits it.
   const processes = startupProcesses();
   ensureDir(config.dataDir, 0o700);
   const log = createLogger({ file: join(config.dataDir, "panel.log"), quiet: opts.quiet });
@@ -122,7 +120,6 @@ export async function createContext(
   removeStaleTempFiles([join(config.dataDir, "mod-packs"), config.dataDir, config.factorioDir, join(config.factorioDir, "saves")], log);
   const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
-  const hub = new Hub(bus, log);
   const activity = new ActivityLog(db, now, config.activityDays);
   const tokens = new ApiTokens(db, now);
   const access = new Access(accounts, tokens, bus, now);
@@ -140,42 +137,40 @@ export async function createContext(
       status: e.allowed ? 200 : 403,
     })
   );
-  // Listening before the game is looked for, so a game found ended at start-up is announced too.
-  const push = await PushService.open({ config, db, log, now });
-  const alerts = new Alerts({
-    config,
-    bus,
-    log,
-    db,
-    now,
-    push: push.notifier,
-    diskPaths: [join(config.factorioDir, "saves"), config.dataDir],
-  });
-  // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
-  const lease = new GameDirLease(() => ctx.serverState());
   const paths = factorioPaths(config);
-  const game = new GameServer({ config, paths, bus, log, now, lease, processes });
-  const gameOps = new GameOps();
-  await game.ready;
-  connectGameToHub(game, hub);
-  const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
-  game.addLaunchArgs(() => players.launchArgs());
-  const settings = new ServerSettings(paths, players);
-  const playerHistory = new PlayerHistory({
-    bus,
-    db,
-    log,
-    now,
-    gameState: () => game.state,
-    onlineNow: () => players.online(),
-    countDays: config.playerCountDays,
-  });
-
   const closers: (() => void | Promise<void>)[] = [];
   let services: Services | null = null;
   let servicesTimer: ReturnType<typeof setTimeout> | null = null;
   let loading: Promise<void> | null = null;
   let closed = false;
+  let live: Live | null = null;
+  let liveLoading: Promise<void> | null = null;
+  const alive = (): Live => {
+    if (!live) throw new Error("The panel's live side is not loaded yet (AppContext.loadLive)");
+    return live;
+  };
+  const loadLive = (): Promise<void> => {
+    if (closed && !liveLoading) return Promise.reject(new Error("The panel is shutting down"));
+    return liveLoading ??= import("./live.ts").then(({ createLive }) =>
+      createLive({
+        config,
+        log,
+        bus,
+        db,
+        now,
+        paths,
+        processes,
+        // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
+        serverState: () => ctx.serverState(),
+        onClose: (fn) => closers.push(fn),
+      })
+    ).then((l) => {
+      live = l;
+    }, (e) => {
+      log.error("The panel's game side could not start", { error: String(e?.stack ?? e) });
+      throw e;
+    });
+  };
   const loaded = (): Services => {
     if (!services) throw new Error("The panel's services are not loaded yet (AppContext.loadServices)");
     return services;
@@ -183,15 +178,15 @@ export async function createContext(
   const loadServices = (): Promise<void> => {
     // Not after shutdown began: the database and the game are going away.
     if (closed && !loading) return Promise.reject(new Error("The panel is shutting down"));
-    return loading ??= import("./services.ts").then(({ createServices }) =>
+    return loading ??= Promise.all([import("./services.ts"), loadLive()]).then(([{ createServices }]) =>
       createServices({
         config,
         log,
         bus,
         db,
-        hub,
-        game,
-        gameOps,
+        hub: ctx.hub,
+        game: ctx.game,
+        gameOps: ctx.gameOps,
         paths,
         now,
         serverState: () => ctx.serverState(),
@@ -218,15 +213,32 @@ export async function createContext(
     access,
     secondFactor,
     passkeys,
-    hub,
-    game,
-    gameOps,
     paths,
-    players,
-    settings,
-    push,
-    alerts,
-    playerHistory,
+    get hub() {
+      return alive().hub;
+    },
+    get game() {
+      return alive().game;
+    },
+    get gameOps() {
+      return alive().gameOps;
+    },
+    get players() {
+      return alive().players;
+    },
+    get settings() {
+      return alive().settings;
+    },
+    get push() {
+      return alive().push;
+    },
+    get alerts() {
+      return alive().alerts;
+    },
+    get playerHistory() {
+      return alive().playerHistory;
+    },
+    loadLive,
     get saves() {
       return loaded().saves;
     },
@@ -250,13 +262,15 @@ export async function createContext(
     },
     loadServices,
     now,
-    serverState: () => game.state,
+    serverState: () => alive().game.state,
     onClose: (fn) => closers.push(fn),
     close: async () => {
       if (closed) return;
       closed = true;
       clearTimeout(servicesTimer);
-      // Services still loading register their shutdown steps when they are built: wait for that.
+      // The live side and services still loading register their shutdown steps when they are built:
+      // wait for that.
+      await liveLoading?.catch(() => {});
       await loading?.catch(() => {});
       for (const fn of closers.reverse()) {
         try {
@@ -268,15 +282,9 @@ export async function createContext(
     },
   };
 
-  // Before the services can load, so that their shutdown steps (registered when they are built) run
-  // first and the database closes last.
+  // Before the live side and the services can load, so that their shutdown steps (registered when they
+  // are built) run first and the database closes last.
   ctx.onClose(() => db.close());
-  ctx.onClose(() => push.close());
-  ctx.onClose(() => alerts.close());
-  ctx.onClose(() => playerHistory.close());
-  ctx.onClose(() => hub.closeAll());
-  // Shutting the panel down lets go of the game; it keeps running and the next panel process finds it.
-  ctx.onClose(() => game.detach());
 
   if (opts.beforeBootstrap) {
     await loadServices();
@@ -292,7 +300,7 @@ export async function createContext(
     tokens.sweep();
     secondFactor.sweep();
     // Sockets opened with an API token carry "token:<id>" as their session id.
-    hub.sweep((id) =>
+    live?.hub.sweep((id) =>
       id.startsWith("token:") ? tokens.live(Number(id.slice(6))) : accounts.sessions.get(id) !== undefined
     );
   }, 10 * 60_000);

@@ -6,19 +6,22 @@ import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
 import { join } from "./path.ts";
-import { Gate, gateLimits } from "./serve/gate.ts";
+import { Gate, type GateHandler, gateLimits } from "./serve/gate.ts";
 import { StartupError } from "./errors.ts";
 import type { FsmSource } from "./migrate/fsm.ts";
 import { existsSync } from "./fs.ts";
 import { startupLines } from "./startup.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
-import { setTimeout } from "./timers.ts";
+import { clearTimeout, setTimeout } from "./timers.ts";
 
 // --export, --import and --import-fsm load their modules only when given (string literals, so that deno
 // compile includes them): an ordinary start does not load and compile them.
 const transferCli = () => import("./transfer/cli.ts");
 const fsmImport = () => import("./migrate/fsm.ts");
 const fsmTargets = () => import("./migrate/targets.ts");
+
+/** How long after listening the live side is built when no request came first (see main()). */
+const LIVE_DELAY_MS = 100;
 
 /** The machine's addresses; an empty list where the system will not tell (the panel still starts). */
 function networkInterfaces(): { family: string; address: string; internal?: boolean }[] {
@@ -99,6 +102,31 @@ export async function main(): Promise<number> {
     : undefined;
   const scheme: "http" | "https" = config.httpsCert ? "https" : "http";
 
+  // The live side (the game, the sockets, players, push, alerts: live.ts) is built right after the panel
+  // has answered its first request, or LIVE_DELAY_MS after it listens if none came: the first answers
+  // (the session check, the PWA's files) need none of it, and its modules would otherwise load while the
+  // first request waits. A request that needs it builds it at once (app.ts). One that cannot be built
+  // ends the panel, as a failed start did before the panel listened.
+  let stopping = false;
+  const buildLive = () => {
+    clearTimeout(liveTimer);
+    ctx.loadLive().catch(async (e) => {
+      if (stopping) return;
+      stopping = true;
+      console.error(`factorio-panel: could not start: ${e instanceof Error ? e.message : String(e)}`);
+      await Promise.race([server.shutdown(), new Promise<void>((r) => setTimeout(r, 5000))]);
+      await ctx.close();
+      Deno.exit(1);
+    });
+  };
+  let answer: GateHandler = (req, info) => {
+    answer = (r, i) => app.fetch(r, i);
+    const res = app.fetch(req, info);
+    const next = () => void setTimeout(buildLive, 0);
+    Promise.resolve(res).then(next, next);
+    return res;
+  };
+
   let server: Gate;
   try {
     server = new Gate({
@@ -107,7 +135,7 @@ export async function main(): Promise<number> {
       tls,
       limits: gateLimits(config),
       log: ctx.log,
-      handler: (req, info) => app.fetch(req, info),
+      handler: (req, info) => answer(req, info),
       onError: (err) => {
         ctx.log.error("Request failed", { error: String(err) });
         return new Response(JSON.stringify("Internal error"), { status: 500 });
@@ -148,17 +176,21 @@ export async function main(): Promise<number> {
     return 1;
   }
 
-  let stopping = false;
+  // (Armed before any request can be answered: that needs this function to return to the event loop.)
+  const liveTimer = setTimeout(buildLive, LIVE_DELAY_MS);
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    if (config.stopGameOnExit && ctx.game.state !== "stopped") {
+    // A signal while the live side is still being built waits for it (a few tens of ms), so that what it
+    // holds is let go of in order.
+    const live = await ctx.loadLive().then(() => true, () => false);
+    if (live && config.stopGameOnExit && ctx.game.state !== "stopped") {
       ctx.log.info(`Received ${signal}: saving and stopping the game, then shutting down`);
       await ctx.game.stop().catch((e) => ctx.log.error("Could not stop the game", { error: String(e) }));
     } else {
       ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
     }
-    ctx.hub.closeAll();
+    if (live) ctx.hub.closeAll();
     await Promise.race([server.shutdown(), new Promise<void>((r) => setTimeout(r, 5000))]);
     await ctx.close();
     Deno.exit(0);
