@@ -14,6 +14,8 @@ import { PANEL_MSG } from "../shared/messages.ts";
 import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
 import { staticHandler } from "./http/static.ts";
+import type { Area } from "./http/areas.ts";
+import { later } from "./later.ts";
 
 // Each response header costs about 2 µs of the server's time (measured: six headers instead of one halved
 // the requests per second of a fixed answer), so an answer carries the ones that act on it. Referrer-Policy
@@ -49,52 +51,13 @@ function withHeaders(api: boolean, res: Response): Response {
   }
 }
 
-type Area = (ctx: AppContext) => Route[];
-
 /**
  * The areas of the first answers that need nothing of the live side (session check, sign-in and its
  * second step, users). Their reads are answered as soon as the panel listens; the rest of them and the
- * game's own routes (http/server.ts) once the live side is built (context.ts, a few tens of ms later).
+ * game's own routes (http/server.ts) once the live side is built (run.ts asks for it after the first
+ * answer). The other areas are in http/areas.ts, loaded at the first request for one of them.
  */
 const FIRST_AREAS: Area[] = [authRoutes, userRoutes, activityRoutes, secondFactorRoutes];
-
-/**
- * Every other area's route module, loaded with its dependencies on the first API request that no eager
- * route answers: a cold start then loads and compiles only what the first answer needs (~4 MiB less
- * memory while nobody uses them). The specifiers are string literals so that deno compile includes them.
- */
-async function lazyAreas(): Promise<Area[]> {
-  const m = await Promise.all([
-    import("./http/saves.ts"),
-    import("./http/mods.ts"),
-    import("./http/modsettings.ts"),
-    import("./http/world.ts"),
-    import("./http/settings.ts"),
-    import("./http/push.ts"),
-    import("./http/versions.ts"),
-    import("./http/backups.ts"),
-    import("./http/alerts.ts"),
-    import("./http/playerhistory.ts"),
-    import("./http/access.ts"),
-    import("./http/passkeys.ts"),
-    import("./http/transfer.ts"),
-  ]);
-  return [
-    m[0].saveRoutes,
-    m[1].modRoutes,
-    m[2].modSettingsRoutes,
-    m[3].worldRoutes,
-    m[4].settingsRoutes,
-    m[5].pushRoutes,
-    m[6].versionRoutes,
-    m[7].backupRoutes,
-    m[8].alertRoutes,
-    m[9].playerHistoryRoutes,
-    m[10].accessRoutes,
-    m[11].passkeyRoutes,
-    m[12].transferRoutes,
-  ];
-}
 
 export interface PanelApp {
   /**
@@ -260,7 +223,10 @@ export function createApp(ctx: AppContext): PanelApp {
   let eager: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
   let whole: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
   const loadEager = () =>
-    eager ??= Promise.all([import("./http/server.ts"), ctx.loadLive()]).then(([server]) => {
+    eager ??= Promise.all([
+      import(later("./http/server.ts")) as Promise<typeof import("./http/server.ts")>,
+      ctx.loadLive(),
+    ]).then(([server]) => {
       const routes = [...first, ...server.serverRoutes(ctx)];
       const app = build(routes, async (c) => (await loadWhole()).app.fetch(c.req.raw, c.env));
       // Before the whole app can replace it: that one is built only once this promise has settled.
@@ -272,8 +238,12 @@ export function createApp(ctx: AppContext): PanelApp {
     });
   const loadWhole = () =>
     // The services those areas use (services.ts) load with them, if the timer has not loaded them yet.
-    whole ??= Promise.all([loadEager(), lazyAreas(), ctx.loadServices()]).then(([{ routes: eagerRoutes }, areas]) => {
-      const routes = [...eagerRoutes, ...areas.flatMap((area) => area(ctx))];
+    whole ??= Promise.all([
+      loadEager(),
+      import(later("./http/areas.ts")) as Promise<typeof import("./http/areas.ts")>,
+      ctx.loadServices(),
+    ]).then(([{ routes: eagerRoutes }, { LATER_AREAS }]) => {
+      const routes = [...eagerRoutes, ...LATER_AREAS.flatMap((area) => area(ctx))];
       const app = build(routes, unknownApiPath);
       current = app;
       return { app, routes };

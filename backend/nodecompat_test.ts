@@ -1,12 +1,13 @@
-// The modules loaded at start (main.ts, the run.ts it loads at once, the services.ts the context loads a
-// second later, and everything they import statically) import no `node:` module
+// The modules loaded at start (main.ts, the run.ts it loads at once, the live side and the services.ts
+// the context loads after the first answer and a second later, the game's routes, and everything they
+// import statically) import no `node:` module
 // but node:sqlite: the first one would bring in Deno's Node compatibility layer, about 45 ms at every
 // start and 10 MiB for as long as the panel runs (backend/fs.ts). Nor do the routes of the pages used
 // every day, loaded at their first request. What runs seldom (a new world, an import or export, a
 // passkey, sending a push, writing a zip, a file's checksum) may load it when it runs.
 
 import assert from "node:assert/strict";
-import { DENO, ROOT } from "../scripts/launcher.mjs";
+import { DENO, PANEL_LATER_MODULES, ROOT } from "../scripts/launcher.mjs";
 
 interface Info {
   roots: string[];
@@ -42,17 +43,21 @@ function staticNodeImports(info: Info, root: string): string[] {
 Deno.test("the modules loaded at start import no node: built-in but node:sqlite", async () => {
   const info = await graph("backend/main.ts");
   const run = new URL("backend/run.ts", new URL(ROOT + "/", "file://")).href;
-  const services = new URL("backend/services.ts", new URL(ROOT + "/", "file://")).href;
   assert.ok(info.modules.some((m) => m.specifier === run), "main.ts does not load run.ts");
-  assert.ok(info.modules.some((m) => m.specifier === services), "the panel does not load services.ts");
-  const found = [info.roots[0], run, services].flatMap((root) => staticNodeImports(info, root))
-    .filter((f) => !f.endsWith(" node:sqlite"));
-  assert.deepEqual(found, []);
+  const found = [info.roots[0], run].flatMap((root) => staticNodeImports(info, root));
+  // Loaded by later() (backend/later.ts), so not in main.ts's graph: each one's own.
+  for (const module of ["backend/live.ts", "backend/services.ts", "backend/http/server.ts"]) {
+    assert.ok(PANEL_LATER_MODULES.includes(module), `${module} is not loaded by the panel`);
+    const own = await graph(module);
+    found.push(...staticNodeImports(own, own.roots[0]));
+  }
+  assert.deepEqual(found.filter((f) => !f.endsWith(" node:sqlite")), []);
 });
 
 Deno.test("nor do the routes of the pages used every day", async () => {
-  const info = await graph("backend/main.ts");
-  // The areas load together at the first request to any of them (app.ts), so every one counts.
+  // The areas load together at the first request to any of them (app.ts, http/areas.ts), so every one counts.
+  assert.ok(PANEL_LATER_MODULES.includes("backend/http/areas.ts"));
+  const info = await graph("backend/http/areas.ts");
   for (const area of ["saves", "mods", "modsettings", "world", "settings", "push", "versions", "backups", "alerts", "playerhistory", "access", "passkeys", "transfer"]) {
     const root = new URL(`backend/http/${area}.ts`, new URL(ROOT + "/", "file://")).href;
     assert.ok(info.modules.some((m) => m.specifier === root), `${area}.ts is not loaded by the panel`);

@@ -11,14 +11,15 @@ import { StartupError } from "./errors.ts";
 import type { FsmSource } from "./migrate/fsm.ts";
 import { existsSync } from "./fs.ts";
 import { startupLines } from "./startup.ts";
+import { later } from "./later.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
 import { clearTimeout, setTimeout } from "./timers.ts";
 
-// --export, --import and --import-fsm load their modules only when given (string literals, so that deno
-// compile includes them): an ordinary start does not load and compile them.
-const transferCli = () => import("./transfer/cli.ts");
-const fsmImport = () => import("./migrate/fsm.ts");
-const fsmTargets = () => import("./migrate/targets.ts");
+// --export, --import and --import-fsm load their modules only when given (by later(), see later.ts): an
+// ordinary start does not read, load or compile them.
+const transferCli = () => import(later("./transfer/cli.ts")) as Promise<typeof import("./transfer/cli.ts")>;
+const fsmImport = () => import(later("./migrate/fsm.ts")) as Promise<typeof import("./migrate/fsm.ts")>;
+const fsmTargets = () => import(later("./migrate/targets.ts")) as Promise<typeof import("./migrate/targets.ts")>;
 
 /** How long after listening the live side is built when no request came first (see main()). */
 const LIVE_DELAY_MS = 100;

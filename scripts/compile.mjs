@@ -1,4 +1,5 @@
-// `npm run compile`: one executable with `deno compile`, the built web app embedded (--include pwa/dist).
+// `npm run compile`: one executable with `deno compile`, the built web app embedded (--include pwa/dist),
+// and the modules the panel loads later by computed specifiers (PANEL_LATER_MODULES).
 // It takes the same options as `npm start` and keeps its data in --data-dir (./data by default), so it
 // runs the panel without Node or npm on the machine. The web app is found the same way as under npm start:
 // <panel>/pwa/dist next to backend/, which --include reproduces inside the executable.
@@ -9,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { buildPwa, ensureDeps } from "./lib.mjs";
-import { DENO, PANEL_ENTRY, PANEL_PERMISSIONS, ROOT } from "./launcher.mjs";
+import { DENO, PANEL_ENTRY, PANEL_LATER_MODULES, PANEL_PERMISSIONS, ROOT } from "./launcher.mjs";
 
 ensureDeps();
 if (buildPwa({ onlyIfStale: true }) !== 0) {
@@ -20,7 +21,18 @@ const output = resolve(process.argv[2] ?? join(ROOT, "dist-bin", "factorio-panel
 mkdirSync(dirname(output), { recursive: true });
 const r = spawnSync(
   DENO,
-  ["compile", ...PANEL_PERMISSIONS, "--no-prompt", "--include", join(ROOT, "pwa", "dist"), "--output", output, PANEL_ENTRY],
+  [
+    "compile",
+    ...PANEL_PERMISSIONS,
+    "--no-prompt",
+    "--include",
+    join(ROOT, "pwa", "dist"),
+    // The modules loaded by later() (backend/later.ts), which deno compile cannot find on its own.
+    ...PANEL_LATER_MODULES.flatMap((module) => ["--include", join(ROOT, module)]),
+    "--output",
+    output,
+    PANEL_ENTRY,
+  ],
   { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
 );
 const text = `${r.stdout ?? ""}${r.stderr ?? ""}`;

@@ -1,0 +1,61 @@
+// The modules loaded by later() (later.ts) are exactly the ones scripts/launcher.mjs names for deno
+// compile, each call says its module's type with the same path, no other computed import() exists, and
+// Deno's start-up graph (what it reads before running anything) reaches none of them.
+
+import assert from "node:assert/strict";
+import { DENO, PANEL_LATER_MODULES, ROOT } from "../scripts/launcher.mjs";
+
+function backendSources(dir = `${ROOT}/backend`): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) found.push(...backendSources(path));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) found.push(path);
+  }
+  return found;
+}
+
+/** `spec` as a path from the project's root, resolved from the module at `from`. */
+function fromRoot(from: string, spec: string): string {
+  return new URL(spec, `file://${from}`).pathname.slice(ROOT.length + 1);
+}
+
+Deno.test("every later() module is in PANEL_LATER_MODULES, and each of those is loaded by later()", () => {
+  const loaded = new Set<string>();
+  for (const file of backendSources()) {
+    // Code only: comment lines may show the form.
+    const text = Deno.readTextFileSync(file).split("\n").filter((l) => !/^\s*(\/\/|\/?\*)/.test(l)).join("\n");
+    for (const m of text.matchAll(/import\(later\("([^"]+)"\)\)( as Promise<typeof import\("([^"]+)"\)>)?/g)) {
+      assert.equal(m[3], m[1], `${file}: import(later("${m[1]}")) must say its type as Promise<typeof import("${m[1]}")>`);
+      loaded.add(fromRoot(file, m[1]));
+    }
+    // Any other import() is a string literal (Deno reads it ahead, deno compile includes it) or a type.
+    for (const m of text.matchAll(/(typeof )?\bimport\((?!"|later\(")/g)) {
+      assert.ok(m[1], `${file}: an import() that is neither a string literal nor later("...")`);
+    }
+  }
+  assert.deepEqual([...loaded].sort(), [...PANEL_LATER_MODULES].sort());
+});
+
+Deno.test("Deno's start-up graph does not reach the later() modules", async () => {
+  const out = await new Deno.Command(DENO, { args: ["info", "--json", "backend/main.ts"], cwd: ROOT, stdout: "piped", stderr: "piped" })
+    .output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const info: { roots: string[]; modules: { specifier: string; dependencies?: { code?: { specifier: string } }[] }[] } = JSON.parse(
+    new TextDecoder().decode(out.stdout),
+  );
+  const byName = new Map(info.modules.map((m) => [m.specifier, m]));
+  // What Deno reads before it runs: every import it can follow, static or a string-literal import().
+  // Type-only imports (`import type`, `typeof import()`) are not code and not followed.
+  const seen = new Set<string>();
+  const todo = [info.roots[0]];
+  while (todo.length > 0) {
+    const at = todo.pop()!;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    for (const d of byName.get(at)?.dependencies ?? []) if (d.code) todo.push(d.code.specifier);
+  }
+  const reached = PANEL_LATER_MODULES.filter((m) => seen.has(`file://${ROOT}/${m}`));
+  assert.deepEqual(reached, [], "a start-up module imports one of them by a literal");
+  assert.ok(seen.has(`file://${ROOT}/backend/run.ts`), "the walk follows main.ts's import of run.ts");
+});
