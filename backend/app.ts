@@ -217,8 +217,9 @@ export function createApp(ctx: AppContext): PanelApp {
   // Answered first, before the live side is needed: the reads among them (no state change, so no event
   // that the live side's alerts would miss). Any other API request builds the live side if it is not yet
   // and goes to the app of every eager area (the game's own routes with them), which answers from then
-  // on; its other API paths load the remaining areas and build the whole app. A sub-app for the lazy areas behind the eager one cost every list request a
-  // second router, guard copy and promise chain: 20-40 µs (bench/lists.mjs).
+  // on; its other API paths load the remaining areas and build the whole app. A sub-app for the lazy
+  // areas behind the eager one cost every list request a second router, guard copy and promise chain:
+  // 20-40 µs (bench/lists.mjs).
   const early = first.filter((route) => !changesState(route) && !route.requiresStopped);
   let eager: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
   let whole: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;

@@ -168,7 +168,7 @@ export async function createContext(
     ).then((l) => {
       live = l;
     }, (e) => {
-      log.error("The panel's game side could not start", { error: String(e?.stack ?? e) });
+      log.error("The panel's live side (the game, /ws, push, alerts) could not start", { error: String(e?.stack ?? e) });
       throw e;
     });
   };

@@ -182,8 +182,8 @@ export async function main(): Promise<number> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    // A signal while the live side is still being built waits for it (a few tens of ms), so that what it
-    // holds is let go of in order.
+    // A signal that comes before the live side is built builds it first (a few tens of ms): a game may be
+    // running, which --stop-game-on-exit saves and stops, and what the live side holds is let go of in order.
     const live = await ctx.loadLive().then(() => true, () => false);
     if (live && config.stopGameOnExit && ctx.game.state !== "stopped") {
       ctx.log.info(`Received ${signal}: saving and stopping the game, then shutting down`);
