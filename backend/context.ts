@@ -14,7 +14,6 @@ import { type Db, openDb } from "./store/db.ts";
 import { Accounts } from "./auth/accounts.ts";
 import { ensureDir } from "./fsutil.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
-import { later } from "./later.ts";
 import type { ServerState } from "../shared/api.ts";
 import { startupProcesses } from "./factorio/game/liveness.ts";
 import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
@@ -152,7 +151,7 @@ export async function createContext(
   };
   const loadLive = (): Promise<void> => {
     if (closed && !liveLoading) return Promise.reject(new Error("The panel is shutting down"));
-    return liveLoading ??= (import(later("./live.ts")) as Promise<typeof import("./live.ts")>).then(({ createLive }) =>
+    return liveLoading ??= import("./live.ts").then(({ createLive }) =>
       createLive({
         config,
         log,
@@ -179,10 +178,7 @@ export async function createContext(
   const loadServices = (): Promise<void> => {
     // Not after shutdown began: the database and the game are going away.
     if (closed && !loading) return Promise.reject(new Error("The panel is shutting down"));
-    return loading ??= Promise.all([
-      import(later("./services.ts")) as Promise<typeof import("./services.ts")>,
-      loadLive(),
-    ]).then(([{ createServices }]) =>
+    return loading ??= Promise.all([import("./services.ts"), loadLive()]).then(([{ createServices }]) =>
       createServices({
         config,
         log,

@@ -7,7 +7,7 @@
 // passkey, sending a push, writing a zip, a file's checksum) may load it when it runs.
 
 import assert from "node:assert/strict";
-import { DENO, PANEL_LATER_MODULES, ROOT } from "../scripts/launcher.mjs";
+import { DENO, ROOT } from "../scripts/launcher.mjs";
 
 interface Info {
   roots: string[];
@@ -42,22 +42,18 @@ function staticNodeImports(info: Info, root: string): string[] {
 
 Deno.test("the modules loaded at start import no node: built-in but node:sqlite", async () => {
   const info = await graph("backend/main.ts");
-  const run = new URL("backend/run.ts", new URL(ROOT + "/", "file://")).href;
-  assert.ok(info.modules.some((m) => m.specifier === run), "main.ts does not load run.ts");
-  const found = [info.roots[0], run].flatMap((root) => staticNodeImports(info, root));
-  // Loaded by later() (backend/later.ts), so not in main.ts's graph: each one's own.
-  for (const module of ["backend/live.ts", "backend/services.ts", "backend/http/server.ts"]) {
-    assert.ok(PANEL_LATER_MODULES.includes(module), `${module} is not loaded by the panel`);
-    const own = await graph(module);
-    found.push(...staticNodeImports(own, own.roots[0]));
-  }
-  assert.deepEqual(found.filter((f) => !f.endsWith(" node:sqlite")), []);
+  const roots = ["backend/run.ts", "backend/live.ts", "backend/services.ts", "backend/http/server.ts"].map((m) =>
+    new URL(m, new URL(ROOT + "/", "file://")).href
+  );
+  for (const root of roots) assert.ok(info.modules.some((m) => m.specifier === root), `the panel does not load ${root}`);
+  const found = [info.roots[0], ...roots].flatMap((root) => staticNodeImports(info, root))
+    .filter((f) => !f.endsWith(" node:sqlite"));
+  assert.deepEqual(found, []);
 });
 
 Deno.test("nor do the routes of the pages used every day", async () => {
+  const info = await graph("backend/main.ts");
   // The areas load together at the first request to any of them (app.ts, http/areas.ts), so every one counts.
-  assert.ok(PANEL_LATER_MODULES.includes("backend/http/areas.ts"));
-  const info = await graph("backend/http/areas.ts");
   for (const area of ["saves", "mods", "modsettings", "world", "settings", "push", "versions", "backups", "alerts", "playerhistory", "access", "passkeys", "transfer"]) {
     const root = new URL(`backend/http/${area}.ts`, new URL(ROOT + "/", "file://")).href;
     assert.ok(info.modules.some((m) => m.specifier === root), `${area}.ts is not loaded by the panel`);

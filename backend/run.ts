@@ -18,11 +18,14 @@ import { clearTimeout, setTimeout } from "./timers.ts";
 // --export, --import and --import-fsm load their modules only when given (by later(), see later.ts): an
 // ordinary start does not read, load or compile them.
 const transferCli = () => import(later("./transfer/cli.ts")) as Promise<typeof import("./transfer/cli.ts")>;
-const fsmImport = () => import(later("./migrate/fsm.ts")) as Promise<typeof import("./migrate/fsm.ts")>;
+// (migrate/fsm.ts also serves the first-run import page, so Deno reads it at start anyway.)
+const fsmImport = () => import("./migrate/fsm.ts");
 const fsmTargets = () => import(later("./migrate/targets.ts")) as Promise<typeof import("./migrate/targets.ts")>;
 
 /** How long after listening the live side is built when no request came first (see main()). */
 const LIVE_DELAY_MS = 100;
+/** Connections the panel holds at most while it builds the live side (a browser opens up to 6). */
+const STARTING_CONNECTIONS = 32;
 
 /** The machine's addresses; an empty list where the system will not tell (the panel still starts). */
 function networkInterfaces(): { family: string; address: string; internal?: boolean }[] {
@@ -109,9 +112,10 @@ export async function main(): Promise<number> {
   // first request waits. A request that needs it builds it at once (app.ts). One that cannot be built
   // ends the panel, as a failed start did before the panel listened.
   let stopping = false;
+  const liveBuilt = Promise.withResolvers<void>();
   const buildLive = () => {
     clearTimeout(liveTimer);
-    ctx.loadLive().catch(async (e) => {
+    ctx.loadLive().then(liveBuilt.resolve, async (e) => {
       if (stopping) return;
       stopping = true;
       console.error(`factorio-panel: could not start: ${e instanceof Error ? e.message : String(e)}`);
@@ -142,6 +146,9 @@ export async function main(): Promise<number> {
         return new Response(JSON.stringify("Internal error"), { status: 500 });
       },
     });
+    // Until the live side is built, a few connections at most: it reads files (keys, the game's records),
+    // which a flood holding every open file must not make fail.
+    server.holdUntil(liveBuilt.promise, STARTING_CONNECTIONS);
     const port = server.addr.port;
     console.log(startupLines({
       scheme,

@@ -1,5 +1,5 @@
 // `npm run compile`: one executable with `deno compile`, the built web app embedded (--include pwa/dist),
-// and the modules the panel loads later by computed specifiers (PANEL_LATER_MODULES).
+// and the modules of --export/--import/--import-fsm, loaded by computed specifiers (PANEL_LATER_MODULES).
 // It takes the same options as `npm start` and keeps its data in --data-dir (./data by default), so it
 // runs the panel without Node or npm on the machine. The web app is found the same way as under npm start:
 // <panel>/pwa/dist next to backend/, which --include reproduces inside the executable.

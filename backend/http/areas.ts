@@ -1,7 +1,9 @@
 // The route modules of every area but the first answers' and the game's own (app.ts): loaded together,
 // with what they import, at the first API request the eager app has no route for, and with the services
 // they use (services.ts). A cold start then loads and compiles only what the first answers need (~4 MiB
-// less memory while nobody uses them). app.ts loads this module by later() (backend/later.ts).
+// less memory while nobody uses them). app.ts names it in a string-literal import(): Deno reads it (and
+// all it imports) at start-up, so loading it later reads no file, which a flood of connections holding
+// every open file cannot then make fail (see later.ts).
 
 import type { AppContext } from "../context.ts";
 import type { Route } from "./routes.ts";

@@ -142,6 +142,8 @@ export class Gate {
   #lastErrorLog = new Map<string, number>();
   /** The connection cap: the configured one, or lower once the process ran out of files. */
   #cap: number;
+  /** A lower cap while the panel is still starting (holdUntil), or null. */
+  #startingCap: number | null = null;
   /** Deno's per-connection HTTP server (null: relay every connection). */
   #serveConnection: ConnectionServer | null;
 
@@ -163,6 +165,26 @@ export class Gate {
     this.addr = this.#listener.addr as Deno.NetAddr;
     this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
     this.finished = this.#acceptLoop();
+  }
+
+  /**
+   * Holds at most `max` connections until `ready` settles: the panel is still building what its first
+   * answers do not need, and the files that takes must not be held by a flood of connections (a cap set
+   * above the open-file limit is otherwise only learned at the first EMFILE). Newcomers wait in the
+   * kernel's queue as at the cap.
+   */
+  holdUntil(ready: Promise<unknown>, max: number): void {
+    this.#startingCap = max;
+    const lift = () => {
+      this.#startingCap = null;
+      this.#slotFreed?.();
+    };
+    ready.then(lift, lift);
+  }
+
+  /** Connections held at most now. */
+  #limit(): number {
+    return this.#startingCap === null ? this.#cap : Math.min(this.#cap, this.#startingCap);
   }
 
   /** Stops accepting, closes every connection and the inner server. */
@@ -257,9 +279,9 @@ export class Gate {
     while (!this.#closing) {
       // At the cap: make room from a waiting or idle connection, or leave newcomers in the kernel's queue
       // until one closes (they wait there instead of being turned away).
-      while (this.#links.size >= this.#cap && !this.#closing) {
+      while (this.#links.size >= this.#limit() && !this.#closing) {
         if (this.#shedOne()) continue;
-        this.#logError("cap", "At the connection cap; new connections wait until one closes", null, { max: this.#cap });
+        this.#logError("cap", "At the connection cap; new connections wait until one closes", null, { max: this.#limit() });
         // Until one closes, or a just-accepted silent one is old enough to be shed.
         await new Promise<void>((r) => {
           this.#slotFreed = r;

@@ -9,6 +9,7 @@ import { createLogger } from "../log.ts";
 import { startPanel } from "../testing/harness.ts";
 import { TestSocket } from "../testing/ws.ts";
 import { spawnWrappedPanel } from "../testing/wrapped.ts";
+import { until } from "../testing/until.ts";
 
 /** The panel as `npm start` runs it, under `ulimit -n <files>`. */
 function spawnPanel(files: number, args: string[]) {
@@ -126,6 +127,24 @@ async function withGate(limits: Partial<GateLimits>, fn: (gate: Gate, hold: { re
     await gate.shutdown();
   }
 }
+
+Deno.test("while the panel starts the gate holds its starting cap; the others get in once it is ready", async () => {
+  await withGate({}, async (gate) => {
+    const ready = Promise.withResolvers<void>();
+    gate.holdUntil(ready.promise, 3);
+    const conns = await Promise.all(Array.from({ length: 6 }, () => Deno.connect({ hostname: "127.0.0.1", port: gate.addr.port })));
+    try {
+      await until("three connections held", () => gate.stats.open === 3);
+      // The others wait in the kernel's queue: none is accepted, and these young ones are not shed.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(gate.stats.open, 3);
+      ready.resolve();
+      await until("all six held", () => gate.stats.open === 6);
+    } finally {
+      for (const c of conns) c.close();
+    }
+  });
+});
 
 /** Resolves when the server closes `conn` (read gives EOF or fails), reading away any answer. */
 async function closedByServer(conn: Deno.Conn, within = 30_000): Promise<boolean> {
