@@ -40,9 +40,17 @@ function valid(k: unknown): k is VapidKeys {
 export async function loadOrCreateVapidKeys(dataDir: string, log: Logger): Promise<LoadedKeys> {
   const file = join(dataDir, VAPID_FILE);
   if (existsSync(file)) {
+    // Only what was read and found wrong is replaced: a file that could not be read at all (out of open
+    // files, an I/O error, a folder in its place) may hold good keys, and new ones would cut off every device.
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      throw new Error(`${file} could not be read (${(e as Error).message}); it was left as it is`);
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(file, "utf8"));
+      parsed = JSON.parse(text);
     } catch {
       parsed = undefined;
     }

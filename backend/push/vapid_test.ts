@@ -2,7 +2,7 @@
 // file is unusable (and then the subscriptions bound to the old key are dropped).
 
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { startPanel } from "../testing/harness.ts";
@@ -66,5 +66,23 @@ Deno.test("an unusable key file is kept aside, new keys are made, and the old de
     const aside = readdirSync(dir).filter((n) => n.startsWith(`${VAPID_FILE}.unusable-`));
     assert.equal(aside.length, 1);
     assert.equal(Deno.readTextFileSync(join(dir, aside[0])), '{"publicKey": "truncated');
+    await p.close({ keepData: true });
+  }));
+
+Deno.test("a key file that cannot be read is left as it is: the panel does not start on new keys", () =>
+  withDataDir(async (dir) => {
+    await (await startPanel(pushPanel({ dataDir: dir }))).close({ keepData: true });
+    const file = join(dir, VAPID_FILE);
+    const keys = Deno.readTextFileSync(file);
+    // A folder in its place: reading fails, as it would for a flood holding every open file or an I/O error.
+    rmSync(file);
+    mkdirSync(file);
+    await assert.rejects(startPanel(pushPanel({ dataDir: dir })), /vapid-keys\.json could not be read/);
+    assert.ok(statSync(file).isDirectory(), "left as it was");
+    assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith(`${VAPID_FILE}.unusable-`)), []);
+    rmSync(file, { recursive: true });
+    writeFileSync(file, keys, { mode: 0o600 });
+    const p = await startPanel(pushPanel({ dataDir: dir }));
+    assert.equal((await (await p.login()).get("/api/push/key")).body.publicKey, JSON.parse(keys).publicKey);
     await p.close({ keepData: true });
   }));
