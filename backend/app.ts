@@ -237,8 +237,8 @@ export function createApp(ctx: AppContext): PanelApp {
     });
   const loadWhole = () =>
     // The services those areas use (services.ts) load with them, if the timer has not loaded them yet.
-    whole ??= Promise.all([loadEager(), import("./http/areas.ts"), ctx.loadServices()]).then(([{ routes: eagerRoutes }, { LATER_AREAS }]) => {
-      const routes = [...eagerRoutes, ...LATER_AREAS.flatMap((area) => area(ctx))];
+    whole ??= Promise.all([loadEager(), import("./http/areas.ts"), ctx.loadServices()]).then(([{ routes: eagerRoutes }, { LAZY_AREAS }]) => {
+      const routes = [...eagerRoutes, ...LAZY_AREAS.flatMap((area) => area(ctx))];
       const app = build(routes, unknownApiPath);
       current = app;
       return { app, routes };

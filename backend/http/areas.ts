@@ -24,7 +24,7 @@ import { transferRoutes } from "./transfer.ts";
 /** An area's routes, built from the context. */
 export type Area = (ctx: AppContext) => Route[];
 
-export const LATER_AREAS: Area[] = [
+export const LAZY_AREAS: Area[] = [
   saveRoutes,
   modRoutes,
   modSettingsRoutes,
