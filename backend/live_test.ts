@@ -4,29 +4,17 @@
 // there) and on a panel started as `npm start` starts it.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { loadConfig } from "./config.ts";
 import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { Client } from "./testing/harness.ts";
 import { startPanelProcess } from "./testing/process.ts";
+import { withDirs } from "./testing/dirs.ts";
 import { TestSocket } from "./testing/ws.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 
 const PASSWORD = "live-test-password";
 
-async function withDirs(fn: (dataDir: string, factorioDir: string) => Promise<void>): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), "panel-live-"));
-  const factorioDir = mkdtempSync(join(tmpdir(), "panel-live-game-"));
-  try {
-    await fn(dataDir, factorioDir);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(factorioDir, { recursive: true, force: true });
-  }
-}
 
 function configOf(dataDir: string, factorioDir: string) {
   const r = loadConfig(["--data-dir", dataDir, "--factorio-dir", factorioDir, "--port", "0"], {});
@@ -35,7 +23,7 @@ function configOf(dataDir: string, factorioDir: string) {
 }
 
 Deno.test("the session check and the PWA's files are answered without the live side; a sign-in builds it", async () => {
-  await withDirs(async (dataDir, factorioDir) => {
+  await withDirs("panel-live", async (dataDir, factorioDir) => {
     const { ctx } = await createContext(configOf(dataDir, factorioDir), { quiet: true, adminPassword: PASSWORD });
     const { app } = createApp(ctx);
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req, info) => app.fetch(req, info));
@@ -70,7 +58,7 @@ Deno.test("the session check and the PWA's files are answered without the live s
 });
 
 Deno.test("a panel shut down while its live side is being built lets go of it, and builds nothing after", async () => {
-  await withDirs(async (dataDir, factorioDir) => {
+  await withDirs("panel-live", async (dataDir, factorioDir) => {
     const config = configOf(dataDir, factorioDir);
     const { ctx } = await createContext(config, { quiet: true, adminPassword: PASSWORD });
     const loading = ctx.loadLive();
@@ -85,7 +73,7 @@ Deno.test("a panel shut down while its live side is being built lets go of it, a
 });
 
 Deno.test("a restarted panel: a socket or a status read as its very first request waits for the live side", async () => {
-  await withDirs(async (dataDir, factorioDir) => {
+  await withDirs("panel-live", async (dataDir, factorioDir) => {
     const args = ["--data-dir", dataDir, "--factorio-dir", factorioDir, "--port", "0", "--bind", "127.0.0.1"];
     const env = { PANEL_ADMIN_PASSWORD: PASSWORD };
     const first = await startPanelProcess({ args, env });
@@ -116,7 +104,7 @@ Deno.test("a restarted panel: a socket or a status read as its very first reques
 });
 
 Deno.test("a panel stopped right after it listens, before any request, exits cleanly", async () => {
-  await withDirs(async (dataDir, factorioDir) => {
+  await withDirs("panel-live", async (dataDir, factorioDir) => {
     const panel = await startPanelProcess({
       args: ["--data-dir", dataDir, "--factorio-dir", factorioDir, "--port", "0", "--bind", "127.0.0.1"],
       env: { PANEL_ADMIN_PASSWORD: PASSWORD },

@@ -3,33 +3,23 @@
 // it, and on the context itself for shutdown while they load.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "./config.ts";
 import { createContext } from "./context.ts";
 import { startPanelProcess } from "./testing/process.ts";
+import { withDirs } from "./testing/dirs.ts";
 import { until } from "./testing/until.ts";
 import { TARBALL_CACHE } from "./testing/versions.ts";
 import { startFakeFactorioCom } from "../tests/fake-factorio-com/server.ts";
 
 const PASSWORD = "services-test-password";
 
-async function withDirs(fn: (dataDir: string, factorioDir: string) => Promise<void>): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), "panel-services-"));
-  const factorioDir = mkdtempSync(join(tmpdir(), "panel-services-game-"));
-  try {
-    await fn(dataDir, factorioDir);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(factorioDir, { recursive: true, force: true });
-  }
-}
 
 Deno.test("with no request at all, the services start on their own: --factorio-version installs the game", async () => {
   const fake = startFakeFactorioCom({ cacheDir: TARBALL_CACHE });
   try {
-    await withDirs(async (dataDir, factorioDir) => {
+    await withDirs("panel-services", async (dataDir, factorioDir) => {
       const panel = await startPanelProcess({
         args: ["--data-dir", dataDir, "--factorio-dir", factorioDir, "--factorio-com-url", fake.url, "--factorio-version", "latest", "--port", "0", "--bind", "127.0.0.1"],
         env: { PANEL_ADMIN_PASSWORD: PASSWORD },
@@ -47,7 +37,7 @@ Deno.test("with no request at all, the services start on their own: --factorio-v
 });
 
 Deno.test("right after start, a request that needs a service waits for it and is answered", async () => {
-  await withDirs(async (dataDir, factorioDir) => {
+  await withDirs("panel-services", async (dataDir, factorioDir) => {
     const panel = await startPanelProcess({
       args: ["--data-dir", dataDir, "--factorio-dir", factorioDir, "--port", "0", "--bind", "127.0.0.1"],
       env: { PANEL_ADMIN_PASSWORD: PASSWORD },
@@ -68,7 +58,7 @@ Deno.test("right after start, a request that needs a service waits for it and is
 });
 
 Deno.test("a panel shut down while its services load closes them too, and loads nothing after", async () => {
-  await withDirs(async (dataDir, factorioDir) => {
+  await withDirs("panel-services", async (dataDir, factorioDir) => {
     const r = loadConfig(["--data-dir", dataDir, "--factorio-dir", factorioDir, "--port", "0"], {});
     if (r.kind !== "config") throw new Error("unexpected --help");
     const { ctx } = await createContext(r.config, { quiet: true, adminPassword: PASSWORD });
