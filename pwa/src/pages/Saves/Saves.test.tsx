@@ -187,6 +187,8 @@ describe("Saves page", () => {
     fireEvent.change(input, { target: { files: [file] } });
     expect(within(form).getByTestId("chosen-file").textContent).toContain("world.zip");
     fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
+    // The list is asked for again first (a save of that name may have appeared): then the upload.
+    await waitFor(() => expect(FakeXhr.last).toBeDefined());
     const xhr = FakeXhr.last!;
     expect(xhr.url).toBe("/api/saves/upload");
     expect((xhr.body!.get("savefile") as File).name).toBe("world.zip");
@@ -205,8 +207,26 @@ describe("Saves page", () => {
     const form = await screen.findByRole("form", { name: "Upload Save" });
     fireEvent.change(within(form).getByLabelText("Savefile"), { target: { files: [new File(["x"], "bad.zip")] } });
     fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
+    await waitFor(() => expect(FakeXhr.last).toBeDefined());
     await act(async () => FakeXhr.last!.answer(415, "bad.zip is not a Factorio save: it is not a zip file."));
     await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("bad.zip is not a Factorio save: it is not a zip file."));
     expect(within(form).queryByRole("progressbar")).toBeNull();
+  });
+
+  it("upload: a save of that name that appeared after the page's list still asks before replacing", async () => {
+    render(<Saves />);
+    const form = await screen.findByRole("form", { name: "Upload Save" });
+    await screen.findByRole("table", { name: "Saves" });
+    // The game (or another admin) saved world.zip since the page listed the saves.
+    fetchSpy.mockImplementation(async (url: string) => {
+      calls.push(url);
+      if (url === "/api/saves/list") return json([{ name: "world.zip", last_mod: "2024-05-06T07:08:09.123Z", size: 2048 }, ...SAVES]);
+      return json("unexpected", 500);
+    });
+    fireEvent.change(within(form).getByLabelText("Savefile"), { target: { files: [new File([new Uint8Array(8)], "world.zip")] } });
+    fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
+    const dialog = await screen.findByRole("dialog", { name: "Replace save" });
+    expect(dialog.textContent).toContain(PANEL_MSG.replaceSaveConfirm("world.zip"));
+    expect(FakeXhr.last).toBeUndefined();
   });
 });

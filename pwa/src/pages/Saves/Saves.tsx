@@ -154,8 +154,10 @@ function UploadSave({ onUploaded, existing }: { onUploaded: () => void; existing
     const problem = saveUploadNameProblem(file.name);
     if (problem) return setError(problem);
     setError(undefined);
-    // Same name: the upload would replace that save, so ask first.
-    if (existing.includes(file.name)) return setReplace(file);
+    // Same name: the upload would replace that save, so ask first. Against the list as it is now: the
+    // page's may not have arrived yet (a file chosen at once), or the game may have saved since.
+    const names = await savesApi.list().then((list) => list.map((s) => s.name), () => existing);
+    if (names.includes(file.name)) return setReplace(file);
     await upload(file);
   }
 
