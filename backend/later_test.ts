@@ -3,7 +3,8 @@
 // Deno's start-up graph (what it reads before running anything) reaches none of them.
 
 import assert from "node:assert/strict";
-import { DENO, PANEL_LATER_MODULES, ROOT } from "../scripts/launcher.mjs";
+import { PANEL_LATER_MODULES, ROOT } from "../scripts/launcher.mjs";
+import { moduleGraph } from "./testing/graph.ts";
 
 function backendSources(dir = `${ROOT}/backend`): string[] {
   const found: string[] = [];
@@ -38,12 +39,7 @@ Deno.test("every later() module is in PANEL_LATER_MODULES, and each of those is 
 });
 
 Deno.test("Deno's start-up graph does not reach the later() modules", async () => {
-  const out = await new Deno.Command(DENO, { args: ["info", "--json", "backend/main.ts"], cwd: ROOT, stdout: "piped", stderr: "piped" })
-    .output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  const info: { roots: string[]; modules: { specifier: string; dependencies?: { code?: { specifier: string } }[] }[] } = JSON.parse(
-    new TextDecoder().decode(out.stdout),
-  );
+  const info = await moduleGraph("backend/main.ts");
   const byName = new Map(info.modules.map((m) => [m.specifier, m]));
   // What Deno reads before it runs: every import it can follow, static or a string-literal import().
   // Type-only imports (`import type`, `typeof import()`) are not code and not followed.

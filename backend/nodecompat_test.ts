@@ -7,21 +7,11 @@
 // passkey, sending a push, writing a zip, a file's checksum) may load it when it runs.
 
 import assert from "node:assert/strict";
-import { DENO, ROOT } from "../scripts/launcher.mjs";
-
-interface Info {
-  roots: string[];
-  modules: { specifier: string; dependencies?: { specifier: string; isDynamic?: boolean; code?: { specifier: string } }[] }[];
-}
-
-async function graph(entry: string): Promise<Info> {
-  const out = await new Deno.Command(DENO, { args: ["info", "--json", entry], cwd: ROOT, stdout: "piped", stderr: "piped" }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  return JSON.parse(new TextDecoder().decode(out.stdout));
-}
+import { ROOT } from "../scripts/launcher.mjs";
+import { moduleGraph, type ModuleGraph } from "./testing/graph.ts";
 
 /** The `node:` modules imported statically from `root`, with the module that imports each. */
-function staticNodeImports(info: Info, root: string): string[] {
+function staticNodeImports(info: ModuleGraph, root: string): string[] {
   const byName = new Map(info.modules.map((m) => [m.specifier, m]));
   const seen = new Set<string>();
   const found: string[] = [];
@@ -41,7 +31,7 @@ function staticNodeImports(info: Info, root: string): string[] {
 }
 
 Deno.test("the modules loaded at start import no node: built-in but node:sqlite", async () => {
-  const info = await graph("backend/main.ts");
+  const info = await moduleGraph("backend/main.ts");
   const roots = ["backend/run.ts", "backend/live.ts", "backend/services.ts", "backend/http/server.ts"].map((m) =>
     new URL(m, new URL(ROOT + "/", "file://")).href
   );
@@ -52,7 +42,7 @@ Deno.test("the modules loaded at start import no node: built-in but node:sqlite"
 });
 
 Deno.test("nor do the routes of the pages used every day", async () => {
-  const info = await graph("backend/main.ts");
+  const info = await moduleGraph("backend/main.ts");
   // The areas load together at the first request to any of them (app.ts, http/areas.ts), so every one counts.
   for (const area of ["saves", "mods", "modsettings", "world", "settings", "push", "versions", "backups", "alerts", "playerhistory", "access", "passkeys", "transfer"]) {
     const root = new URL(`backend/http/${area}.ts`, new URL(ROOT + "/", "file://")).href;
