@@ -1,8 +1,8 @@
 // The live side of the panel: the game server process and its queue of operations, the live channel
 // (/ws hub), the player lists and server settings, player history, Web Push and the alerts. The first
 // answers (the session check, the PWA's files) need none of it, so the panel listens and answers before
-// loading its ~40 modules (docs/architecture.md, Speed). Whoever needs a part awaits
-// AppContext.loadLive().
+// it runs its ~40 modules (Deno has read them at start-up: see later.ts) and builds it
+// (docs/architecture.md, Speed). Whoever needs a part awaits AppContext.loadLive().
 
 import { join } from "./path.ts";
 import type { Config } from "./config.ts";
