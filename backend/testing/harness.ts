@@ -10,6 +10,7 @@ import { type AppContext, type ContextOptions, createContext } from "../context.
 import { createApp } from "../app.ts";
 import type { Route } from "../http/routes.ts";
 import { Gate, gateLimits } from "../serve/gate.ts";
+import { freeTcpPort } from "../../tests/fake-factorio/sim.ts";
 
 export const ADMIN_PASSWORD = "test-admin-password";
 
@@ -105,7 +106,9 @@ export class Client {
 export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "panel-test-"));
-  const result = loadConfig(["--data-dir", dataDir, "--port", "0", "--bind", "127.0.0.1", ...(opts.args ?? [])], {
+  // RCON on a port no other test file is given (see sim.ts): the panel's own pick could be taken before the game binds it.
+  const rcon = opts.args?.includes("--rcon-port") ? [] : ["--rcon-port", String(await freeTcpPort())];
+  const result = loadConfig(["--data-dir", dataDir, "--port", "0", "--bind", "127.0.0.1", ...rcon, ...(opts.args ?? [])], {
     ...opts.env,
   });
   if (result.kind !== "config") throw new Error("unexpected --help");

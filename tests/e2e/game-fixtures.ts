@@ -14,7 +14,7 @@ import {
   installFakeFactorio,
   type SimulatedVersion,
 } from "../fake-factorio/install.ts";
-import { freeUdpPort } from "../fake-factorio/sim.ts";
+import { freeTcpPort, freeUdpPort } from "../fake-factorio/sim.ts";
 
 export interface GameFixtures {
   gameVersion: SimulatedVersion;
@@ -49,7 +49,9 @@ export const test = base.extend<GameFixtures>({
     await use(await freeUdpPort());
   },
   panel: async ({ factorio, panelArgs }, use) => {
-    const panel: PanelProcess = await startPanelProcess({ args: ["--factorio-dir", factorio.dir, ...panelArgs] });
+    // RCON on a port the other worker is never given (see sim.ts), unless the test sets one.
+    const rcon = panelArgs.includes("--rcon-port") ? [] : ["--rcon-port", String(await freeTcpPort())];
+    const panel: PanelProcess = await startPanelProcess({ args: ["--factorio-dir", factorio.dir, ...rcon, ...panelArgs] });
     await use(panel);
     killRecordedGame(panel.dataDir);
     await panel.stop();

@@ -137,7 +137,7 @@ Deno.test("hosting: log lines, RCON commands, players, lists kept in their files
   assert.equal((await run(f, ["--create", join(f.dir, "saves/world.zip")])).status.code, 0);
   writeFileSync(join(f.dir, "factorio-current.log"), "the previous run\n");
   const port = await freeUdpPort();
-  const rconPort = freeTcpPort();
+  const rconPort = await freeTcpPort();
   const adminList = join(f.dir, "config/server-adminlist.json");
   const whitelist = join(f.dir, "config/server-whitelist.json");
   const banList = join(f.dir, "config/server-banlist.json");
@@ -275,7 +275,7 @@ Deno.test("crashes: on a timer, on command; no save, non-zero exit", withFactori
   assert.match(timed.text, /Factorio crashed/);
   assert.doesNotMatch(timed.text, /Goodbye|Saving map/);
 
-  const rconPort = freeTcpPort();
+  const rconPort = await freeTcpPort();
   const game = new SimProcess(f.binary, [
     "--start-server-load-latest", "--port", String(await freeUdpPort()),
     "--rcon-port", String(rconPort), "--rcon-password", "pw",

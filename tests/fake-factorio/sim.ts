@@ -2,6 +2,11 @@
 // waits that fail with what was printed, free ports for the game and RCON.
 
 import dgram from "node:dgram";
+import net from "node:net";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
 
 export class SimProcess {
   readonly lines: string[] = [];
@@ -64,20 +69,99 @@ export class SimProcess {
   }
 }
 
-/** A TCP port nobody listens on right now. */
-export function freeTcpPort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
+// Ports for tests. Test files run side by side (deno test --parallel, Playwright's workers), and each
+// starts games and panels. A port read from bind(0) and closed again can be handed to the next bind(0)
+// in another test file before the game binds it ("Address already in use"). So the ports come from below
+// the kernel's ephemeral range, where bind(0) and outgoing connections never land, and each is claimed
+// by a file named after it in one folder shared by every test process. A claim whose process has ended
+// is taken over.
+
+export const CLAIMS = join(tmpdir(), "factorio-panel-test-ports");
+
+/**
+ * Ports 10000-32767: below Linux's default ephemeral range (32768-60999) and IANA's (49152-65535). Deno
+ * may not read /proc/sys without --allow-all, so the range is fixed; sim_test.ts checks it on this machine.
+ */
+export function claimRange(): [number, number] {
+  return [10000, 32767];
 }
 
-/** A UDP port nobody holds right now. */
-export async function freeUdpPort(): Promise<number> {
-  const s = await holdUdpPort(0);
-  const port = s.address().port;
-  s.close();
-  return port;
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM";
+  }
+}
+
+/** Claims `port` for this process; false if a living test process holds it. */
+export function claimPort(port: number): boolean {
+  mkdirSync(CLAIMS, { recursive: true });
+  const file = join(CLAIMS, String(port));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code !== "EEXIST") throw e;
+    }
+    let owner = NaN;
+    try {
+      owner = Number(readFileSync(file, "utf8"));
+    } catch {
+      // taken over and removed meanwhile: try again
+    }
+    if (alive(owner)) return false;
+    // One process wins the rename of a stale claim; the others see it gone.
+    const aside = `${file}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    try {
+      renameSync(file, aside);
+      rmSync(aside, { force: true });
+    } catch {
+      // someone else took it over
+    }
+  }
+  return false;
+}
+
+/** A port this test process alone may use, that `free(port)` says nobody holds now. */
+async function testPort(free: (port: number) => boolean | Promise<boolean>): Promise<number> {
+  const [lo, hi] = claimRange();
+  for (let tries = 0; tries < 1000; tries++) {
+    const port = lo + Math.floor(Math.random() * (hi - lo + 1));
+    if (claimPort(port) && await free(port)) return port;
+  }
+  throw new Error(`no free port in ${lo}-${hi} after 1000 tries (claims in ${CLAIMS})`);
+}
+
+function tcpFree(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const server = net.createServer();
+    server.once("error", () => done(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => done(true)));
+  });
+}
+
+async function udpFree(port: number): Promise<boolean> {
+  try {
+    const s = await holdUdpPort(port);
+    s.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A TCP port (for RCON or a panel) nobody listens on, and no other test process will be given. */
+export function freeTcpPort(): Promise<number> {
+  return testPort(tcpFree);
+}
+
+/** A UDP port (for a game) nobody holds, and no other test process will be given. */
+export function freeUdpPort(): Promise<number> {
+  return testPort(udpFree);
 }
 
 /** Holds a UDP port (as another program would), to see the game fail on it. */
