@@ -8,6 +8,8 @@ import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.
 const CHUNK = 64 * 1024;
 /** How long a watch event waits for the writes after it before the file is read (a quarter of a frame). */
 const WATCH_COALESCE_MS = 4;
+/** How often a file that keeps growing is read (half a frame). */
+const FOLLOW_MS = 8;
 /** A line longer than this is cut: one runaway line must not hold the panel's memory. */
 export const MAX_LINE_CHARS = 8192;
 
@@ -53,15 +55,20 @@ export async function lastLines(path: string, count: number): Promise<string[]> 
 
 /**
  * Follows a file from `offset`, calling `onLines` with every complete new line, in order. A file-system
- * watch wakes it at once; a slow timer catches anything a watch misses. `poll()` reads what is there now.
+ * watch wakes it when the file is written after a quiet spell; while it keeps growing, it is read every
+ * FOLLOW_MS without the watch (see #follow); a slow timer catches anything a watch misses. `poll()`
+ * reads what is there now.
  */
 export class FileTail {
   #offset: number;
   #partial = "";
   #watcher: Deno.FsWatcher | null = null;
+  /** False once a watch could not be made (no inotify left): the timers alone do. */
+  #watchable = true;
   #timer: ReturnType<typeof setInterval> | undefined;
   #reading: Promise<void> | null = null;
   #again = false;
+  #grew = false;
   #closed = false;
   #decoder = new TextDecoder();
   #soonTimer: ReturnType<typeof setTimeout> | undefined;
@@ -70,21 +77,44 @@ export class FileTail {
     this.#offset = offset;
   }
 
+  /** Whether a watch is in place now (none while the file keeps growing). */
+  get watching(): boolean {
+    return this.#watcher !== null;
+  }
+
   start(): void {
-    try {
-      this.#watcher = Deno.watchFs(this.path, { recursive: false });
-      void (async () => {
-        try {
-          for await (const _ of this.#watcher!) this.#soon();
-        } catch {
-          // watcher closed
-        }
-      })();
-    } catch {
-      this.#watcher = null; // no inotify: the timer alone will do
-    }
+    this.#watch();
     this.#timer = setInterval(() => void this.poll(), 1000);
     void this.poll();
+  }
+
+  #watch(): void {
+    if (this.#closed || this.#watcher || !this.#watchable) return;
+    let watcher: Deno.FsWatcher;
+    try {
+      watcher = Deno.watchFs(this.path, { recursive: false });
+    } catch {
+      this.#watchable = false;
+      return;
+    }
+    this.#watcher = watcher;
+    void (async () => {
+      try {
+        for await (const _ of watcher) this.#soon(WATCH_COALESCE_MS);
+      } catch {
+        // watcher closed
+      }
+    })();
+  }
+
+  #unwatch(): void {
+    const watcher = this.#watcher;
+    this.#watcher = null;
+    try {
+      watcher?.close();
+    } catch {
+      // already closed
+    }
   }
 
   /**
@@ -92,11 +122,29 @@ export class FileTail {
    * once, a burst of 20,000 lines was thousands of small reads, each an open, a stat and a close on the
    * panel's one thread, while the console clients waited. The /ws batches go out once a frame anyway.
    */
-  #soon(): void {
+  #soon(ms: number): void {
     this.#soonTimer ??= setTimeout(() => {
       this.#soonTimer = undefined;
       void this.poll();
-    }, WATCH_COALESCE_MS);
+    }, ms);
+  }
+
+  /**
+   * After a read: while the file grows, the watch is put away and the file read again FOLLOW_MS later.
+   * Watched during a burst, every one of the game's writes was an event (20,000 for 20,000 lines) that
+   * the watch's thread and then the panel's thread handled, for reads that happen once a frame anyway.
+   * Once a read finds nothing new, the watch is made again, and the file read once more for a write
+   * that came before the watch was in place.
+   */
+  #follow(grew: boolean): void {
+    if (this.#closed) return;
+    if (grew) {
+      this.#unwatch();
+      this.#soon(FOLLOW_MS);
+    } else if (!this.#watcher && this.#watchable) {
+      this.#watch();
+      if (this.#watcher) this.#soon(0);
+    }
   }
 
   /** Reads everything appended since the last read. Concurrent calls share one read and one follow-up. */
@@ -107,10 +155,12 @@ export class FileTail {
       return this.#reading;
     }
     this.#reading = (async () => {
+      this.#grew = false;
       do {
         this.#again = false;
         await this.#read();
       } while (this.#again && !this.#closed);
+      this.#follow(this.#grew);
     })().finally(() => (this.#reading = null));
     return this.#reading;
   }
@@ -133,6 +183,7 @@ export class FileTail {
         const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, size - this.#offset), this.#offset);
         if (bytesRead === 0) break;
         this.#offset += bytesRead;
+        this.#grew = true;
         const text = this.#partial + this.#decoder.decode(buf.subarray(0, bytesRead), { stream: true });
         const lines = text.split("\n");
         this.#partial = lines.pop()!;
@@ -152,11 +203,7 @@ export class FileTail {
     this.#closed = true;
     clearInterval(this.#timer);
     clearTimeout(this.#soonTimer);
-    try {
-      this.#watcher?.close();
-    } catch {
-      // already closed
-    }
+    this.#unwatch();
     await this.#reading;
   }
 }
