@@ -94,11 +94,19 @@ Deno.test("start, status pushes, 423 while running, save & stop", withGamePanel(
     assert.ok(stopped.last_exit?.last_lines.some((l) => l.endsWith("Goodbye")));
     assert.ok(statSync(join(p.factorio.dir, "saves/world.zip")).mtimeMs > saved, "the game saved the map");
 
+    // A state is pushed again when its details change (the game's version, found while it starts): changes only.
+    const pushed = () =>
+      ws.messages.filter((m) => m.room_name === "server_status").map((m) => JSON.parse(m.message) as ServerStatus);
     await ws.waitFor(
-      (s) => s.messages.filter((m) => m.room_name === "server_status").map((m) => JSON.parse(m.message).status).join() ===
+      () => pushed().map((s) => s.status).filter((s, i, all) => i === 0 || s !== all[i - 1]).join() ===
         "stopped,starting,running,stopping,stopped",
       "every state change pushed",
     );
+    // "starting" already names the save and port being started.
+    const starting = pushed().find((s) => s.status === "starting")!;
+    assert.equal(starting.savefile, "world.zip");
+    assert.equal(starting.port, port);
+    assert.equal(starting.bindip, "127.0.0.1");
 
     const stop2 = await c.get("/api/server/stop");
     assert.equal(stop2.status, 409);

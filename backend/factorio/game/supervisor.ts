@@ -242,6 +242,8 @@ export class GameServer implements GameControl {
         // keep going: the new run truncates it
       }
     }
+    // "starting" is pushed with the save and port being started, not the last run's.
+    this.#last = { bindip: request.bindip, port: request.port, savefile: plan.savefile };
     this.#setState("starting", null);
     let child: Deno.ChildProcess;
     try {
