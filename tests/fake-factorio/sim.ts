@@ -114,7 +114,9 @@ export function claimPort(port: number): boolean {
       // taken over and removed meanwhile: try again
     }
     if (alive(owner)) return false;
-    // One process wins the rename of a stale claim; the others see it gone.
+    // One process wins the rename of a stale claim; the others see it gone. (One that read the stale pid
+    // before another took the claim over and renames it after could take over the new claim: that needs
+    // two processes on the same random port at the same moment, and is left as it is.)
     const aside = `${file}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
     try {
       renameSync(file, aside);
@@ -127,7 +129,7 @@ export function claimPort(port: number): boolean {
 }
 
 /** A port this test process alone may use, that `free(port)` says nobody holds now. */
-async function testPort(free: (port: number) => boolean | Promise<boolean>): Promise<number> {
+async function testPort(free: (port: number) => Promise<boolean>): Promise<number> {
   const [lo, hi] = claimRange();
   for (let tries = 0; tries < 1000; tries++) {
     const port = lo + Math.floor(Math.random() * (hi - lo + 1));
