@@ -70,7 +70,6 @@ export class FileTail {
   #timer: ReturnType<typeof setInterval> | undefined;
   #reading: Promise<void> | null = null;
   #again = false;
-  #grew = false;
   /** Reads in a row that found nothing new while following without the watch. */
   #quietReads = 0;
   #closed = false;
@@ -168,22 +167,24 @@ export class FileTail {
       return this.#reading;
     }
     this.#reading = (async () => {
-      this.#grew = false;
+      let grew = false;
       do {
         this.#again = false;
-        await this.#read();
+        if (await this.#read()) grew = true;
       } while (this.#again && !this.#closed);
-      this.#follow(this.#grew);
+      this.#follow(grew);
     })().finally(() => (this.#reading = null));
     return this.#reading;
   }
 
-  async #read(): Promise<void> {
+  /** Reads what was appended; true if there was anything. */
+  async #read(): Promise<boolean> {
+    let grew = false;
     let fh;
     try {
       fh = await open(this.path, "r");
     } catch {
-      return;
+      return false;
     }
     try {
       const size = (await fh.stat()).size;
@@ -196,7 +197,7 @@ export class FileTail {
         const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, size - this.#offset), this.#offset);
         if (bytesRead === 0) break;
         this.#offset += bytesRead;
-        this.#grew = true;
+        grew = true;
         const text = this.#partial + this.#decoder.decode(buf.subarray(0, bytesRead), { stream: true });
         const lines = text.split("\n");
         this.#partial = lines.pop()!;
@@ -209,6 +210,7 @@ export class FileTail {
     } finally {
       await fh.close();
     }
+    return grew;
   }
 
   /** Stops following; a final `poll()` before this delivers what is left. */
