@@ -10,7 +10,7 @@ import { type AppContext, type ContextOptions, createContext } from "../context.
 import { createApp } from "../app.ts";
 import type { Route } from "../http/routes.ts";
 import { Gate, gateLimits } from "../serve/gate.ts";
-import { freeTcpPort } from "../../tests/fake-factorio/sim.ts";
+import { rconPortArgs } from "../../tests/fake-factorio/sim.ts";
 
 export const ADMIN_PASSWORD = "test-admin-password";
 
@@ -106,8 +106,7 @@ export class Client {
 export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "panel-test-"));
-  // RCON on a port no other test file is given (see sim.ts): the panel's own pick could be taken before the game binds it.
-  const rcon = opts.args?.includes("--rcon-port") ? [] : ["--rcon-port", String(await freeTcpPort())];
+  const rcon = await rconPortArgs(opts.args ?? []);
   const result = loadConfig(["--data-dir", dataDir, "--port", "0", "--bind", "127.0.0.1", ...rcon, ...(opts.args ?? [])], {
     ...opts.env,
   });

@@ -14,7 +14,7 @@ import {
   installFakeFactorio,
   type SimulatedVersion,
 } from "../fake-factorio/install.ts";
-import { freeTcpPort, freeUdpPort } from "../fake-factorio/sim.ts";
+import { freeUdpPort, rconPortArgs } from "../fake-factorio/sim.ts";
 
 export interface GameFixtures {
   gameVersion: SimulatedVersion;
@@ -49,8 +49,7 @@ export const test = base.extend<GameFixtures>({
     await use(await freeUdpPort());
   },
   panel: async ({ factorio, panelArgs }, use) => {
-    // RCON on a port the other worker is never given (see sim.ts), unless the test sets one.
-    const rcon = panelArgs.includes("--rcon-port") ? [] : ["--rcon-port", String(await freeTcpPort())];
+    const rcon = await rconPortArgs(panelArgs);
     const panel: PanelProcess = await startPanelProcess({ args: ["--factorio-dir", factorio.dir, ...rcon, ...panelArgs] });
     await use(panel);
     killRecordedGame(panel.dataDir);

@@ -161,6 +161,14 @@ export function freeTcpPort(): Promise<number> {
   return testPort(tcpFree);
 }
 
+/**
+ * `--rcon-port` on a port no other test process is given, for a panel started with `args`, unless they
+ * set one: the panel's own pick (bind(0), closed again) could be taken before its game binds it.
+ */
+export async function rconPortArgs(args: readonly string[]): Promise<string[]> {
+  return args.includes("--rcon-port") ? [] : ["--rcon-port", String(await freeTcpPort())];
+}
+
 /** A UDP port (for a game) nobody holds, and no other test process will be given. */
 export function freeUdpPort(): Promise<number> {
   return testPort(udpFree);
