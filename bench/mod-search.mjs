@@ -30,6 +30,29 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 
+/**
+ * Types every query into `box`, one key at a time. After each key: with `measure`, until the page
+ * records one more performance measure of that name (a search answered); without, a frame and 220 ms.
+ * Returns how many keys were typed.
+ */
+async function typeQueries(page, box, measure) {
+  let keys = 0;
+  for (const query of QUERIES) {
+    await box.fill("");
+    for (const ch of query) {
+      const before = measure ? await page.evaluate((m) => performance.getEntriesByName(m).length, measure) : 0;
+      await box.press(ch === " " ? "Space" : ch);
+      if (measure) {
+        await page.waitForFunction(([m, n]) => performance.getEntriesByName(m).length > n, [measure, before], { timeout: 30_000 });
+      } else {
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 220))));
+      }
+      keys++;
+    }
+  }
+  return keys;
+}
+
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   await page.goto(panel.url + "/login");
@@ -60,15 +83,7 @@ try {
     new PerformanceObserver((l) => window.__slowKeys.push(...l.getEntries().filter((e) => e.name === "keydown").map((e) => e.duration)))
       .observe({ type: "event", durationThreshold: 16 });
   });
-  const box = page.locator(searchBox);
-  for (const query of QUERIES) {
-    await box.fill("");
-    for (const ch of query) {
-      const before = await page.evaluate(() => performance.getEntriesByName("mod-search").length);
-      await box.press(ch === " " ? "Space" : ch);
-      await page.waitForFunction((n) => performance.getEntriesByName("mod-search").length > n, before, { timeout: 30_000 });
-    }
-  }
+  await typeQueries(page, page.locator(searchBox), "mod-search");
   const searches = await page.evaluate(() => performance.getEntriesByName("mod-search").map((e) => e.duration));
   await page.waitForTimeout(500); // let the last event entries arrive
   const longTasks = await page.evaluate(() => window.__longTasks);
@@ -83,16 +98,7 @@ try {
     document.body.append(input);
     window.__slowKeys = [];
   });
-  const reference = page.locator("#bench-reference");
-  let referenceKeys = 0;
-  for (const query of QUERIES) {
-    await reference.fill("");
-    for (const ch of query) {
-      await reference.press(ch === " " ? "Space" : ch);
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 220))));
-      referenceKeys++;
-    }
-  }
+  const referenceKeys = await typeQueries(page, page.locator("#bench-reference"), null);
   await page.waitForTimeout(500);
   const referenceSlow = await page.evaluate(() => window.__slowKeys);
   await page.evaluate(() => document.getElementById("bench-reference")?.remove());
@@ -140,17 +146,7 @@ try {
     });
     window.__slowKeys = [];
   });
-  const minimal = page.locator("#bench-minimal input");
-  let minimalKeys = 0;
-  for (const query of QUERIES) {
-    await minimal.fill("");
-    for (const ch of query) {
-      const before = await page.evaluate(() => performance.getEntriesByName("minimal-search").length);
-      await minimal.press(ch === " " ? "Space" : ch);
-      await page.waitForFunction((n) => performance.getEntriesByName("minimal-search").length > n, before, { timeout: 30_000 });
-      minimalKeys++;
-    }
-  }
+  const minimalKeys = await typeQueries(page, page.locator("#bench-minimal input"), "minimal-search");
   await page.waitForTimeout(500);
   const minimalSlow = await page.evaluate(() => window.__slowKeys);
   await page.evaluate(() => document.getElementById("bench-minimal")?.remove());
