@@ -4,14 +4,11 @@
 
 import { rconExec } from "../fake-factorio/launch.mjs";
 import { openSignedIn } from "./fixtures.ts";
-import { deliverPush, expect, shownNotifications, stubPushManager, testWithGame as test, waitForServiceWorker } from "./push-fixtures.ts";
+import { deliverPush, expect, panelPushKey, shownNotifications, stubPushManager, testWithGame as test, waitForServiceWorker } from "./push-fixtures.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 
 test("a crash of the game reaches the fake push service decrypted, and shows as a notification that opens Controls", async ({ page, panel, fakePush, gamePort: port }) => {
-  const key = JSON.parse(readFileSync(join(panel.dataDir, "vapid-keys.json"), "utf8")).publicKey;
-  const sub = await fakePush.subscribe(key);
+  const sub = await fakePush.subscribe(await panelPushKey(panel));
   await page.context().grantPermissions(["notifications"]);
   await stubPushManager(page.context(), sub);
   await openSignedIn(page, "/notifications");

@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
-import { expect, ROOT, startPanelProcess, test as base } from "./fixtures.ts";
+import { ADMIN_PASSWORD, expect, type PanelProcess, ROOT, startPanelProcess, test as base } from "./fixtures.ts";
 import type { FakeSubscription } from "../fake-push/service.ts";
 import { startFakePush } from "../fake-push/launch.mjs";
 import { test as gameTest } from "./game-fixtures.ts";
@@ -23,6 +23,25 @@ const fakePushFixture = {
     await fake.stop();
   },
 };
+
+/**
+ * The panel's public push key, asked of the panel as the app asks it (signed in on a session of its own,
+ * so the page's first visit still meets the sign-in form). Not read from vapid-keys.json: the panel makes
+ * that file once its live side is built, after its first answer, so a test that reads it first can find
+ * none.
+ */
+export async function panelPushKey(panel: PanelProcess): Promise<string> {
+  const login = await fetch(`${panel.url}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: panel.url },
+    body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+  });
+  expect(login.status, await login.clone().text()).toBe(200);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("authentication="));
+  const key = await fetch(`${panel.url}/api/push/key`, { headers: { Cookie: cookie ?? "" } });
+  expect(key.status).toBe(200);
+  return (await key.json()).publicKey;
+}
 
 /** The panel option that makes it trust the fake push service's certificate. */
 export const PUSH_PANEL_ARGS = ["--push-ca-file", CA_FILE];

@@ -2,14 +2,15 @@
 // offline shell, the update prompt, and Web Push from the Notifications page to the fake push service
 // and back into a notification.
 
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openSignedIn, ROOT, signIn, signOut, startPanelProcess } from "./fixtures.ts";
+import { openSignedIn, type PanelProcess, ROOT, signIn, signOut, startPanelProcess } from "./fixtures.ts";
 import {
   deliverPush,
   expect,
   type FakePush,
+  panelPushKey,
   shownNotifications,
   stubPushManager,
   test,
@@ -108,13 +109,9 @@ test("a push delivered to the service worker shows a notification with the title
   ]);
 });
 
-async function panelKey(dataDir: string): Promise<string> {
-  return JSON.parse(readFileSync(join(dataDir, "vapid-keys.json"), "utf8")).publicKey;
-}
-
 /** Signs in on the Notifications page with PushManager answering with a fake-service subscription. */
-async function enableHere(page: Page, fakePush: FakePush, dataDir: string) {
-  const sub = await fakePush.subscribe(await panelKey(dataDir));
+async function enableHere(page: Page, fakePush: FakePush, panel: PanelProcess) {
+  const sub = await fakePush.subscribe(await panelPushKey(panel));
   await page.context().grantPermissions(["notifications"]);
   await stubPushManager(page.context(), sub);
   await openSignedIn(page, "/notifications");
@@ -125,7 +122,7 @@ async function enableHere(page: Page, fakePush: FakePush, dataDir: string) {
 }
 
 test("enable notifications here, choose events, send a test that the fake push service decrypts and the device shows", async ({ page, panel, fakePush }, testInfo) => {
-  const sub = await enableHere(page, fakePush, panel.dataDir);
+  const sub = await enableHere(page, fakePush, panel);
   await expect(page.getByTestId("this-device-state")).toHaveText(`Alerts are on for this device (${DEVICE}).`);
   const device = page.getByRole("listitem", { name: DEVICE });
   await expect(device.getByText("This device")).toBeVisible();
@@ -173,7 +170,7 @@ test("enable notifications here, choose events, send a test that the fake push s
 });
 
 test("a device the push service reports gone disappears from the list after a test", async ({ page, panel, fakePush }) => {
-  const sub = await enableHere(page, fakePush, panel.dataDir);
+  const sub = await enableHere(page, fakePush, panel);
   await fakePush.respond(sub.id, 410);
   await page.getByRole("button", { name: `Send a test notification to ${DEVICE}` }).click();
   await expect(page.getByTestId("flash").filter({ hasText: /push service answered 410.*device was removed/ })).toBeVisible();
@@ -181,7 +178,7 @@ test("a device the push service reports gone disappears from the list after a te
 });
 
 test("signing out of a device stops its alerts", async ({ page, panel, fakePush }) => {
-  await enableHere(page, fakePush, panel.dataDir);
+  await enableHere(page, fakePush, panel);
   await expect(page.getByRole("listitem", { name: DEVICE })).toBeVisible();
   await signOut(page);
   await signIn(page);
@@ -194,7 +191,7 @@ test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test("the Notifications page and the offline banner fit a phone", async ({ page, panel, fakePush }, testInfo) => {
-    await enableHere(page, fakePush, panel.dataDir);
+    await enableHere(page, fakePush, panel);
     await expect(page.getByRole("listitem", { name: DEVICE })).toBeVisible();
     await expect(page.getByRole("button", { name: "Send test notification" })).toBeEnabled();
     await page.screenshot({ path: testInfo.outputPath("notifications-phone.png"), fullPage: true });
