@@ -5,7 +5,7 @@
 import * as OTPAuth from "otpauth";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./game-fixtures.ts";
-import { ADMIN_PASSWORD, signIn, signOut } from "./fixtures.ts";
+import { adminApi, signIn, signOut } from "./fixtures.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
@@ -13,27 +13,6 @@ const PASSWORD = "e2e-role-password";
 
 // Several sign-ins, a game start or two, lazy pages: generous budgets for a machine shared by many jobs.
 test.describe.configure({ timeout: 240_000 });
-
-/** The admin's API session from Node, for setting things up without clicking. */
-async function adminApi(url: string) {
-  const res = await fetch(url + "/api/login", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: url },
-    body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
-  });
-  const cookie = res.headers.getSetCookie()[0].split(";")[0];
-  await res.body?.cancel();
-  return async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(url + path, {
-      method,
-      headers: { "Content-Type": "application/json", Origin: url, Cookie: cookie },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-    return JSON.parse(text);
-  };
-}
 
 async function addUser(url: string, username: string, role: string) {
   const api = await adminApi(url);

@@ -72,6 +72,27 @@ export const test = base.extend<{ panel: PanelProcess }>({
 
 export { expect };
 
+/** The admin's API session from Node, for setting things up without clicking. */
+export async function adminApi(url: string) {
+  const res = await fetch(url + "/api/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: url },
+    body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+  });
+  const cookie = res.headers.getSetCookie()[0].split(";")[0];
+  await res.body?.cancel();
+  return async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(url + path, {
+      method,
+      headers: { "Content-Type": "application/json", Origin: url, Cookie: cookie },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+    return JSON.parse(text);
+  };
+}
+
 /** Signs in through the login form. */
 export async function signIn(page: Page, username = "admin", password = ADMIN_PASSWORD): Promise<void> {
   await page.getByLabel("Username").fill(username);

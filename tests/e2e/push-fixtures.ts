@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, type PanelProcess, ROOT, startPanelProcess, test as base } from "./fixtures.ts";
+import { adminApi, expect, type PanelProcess, ROOT, startPanelProcess, test as base } from "./fixtures.ts";
 import type { FakeSubscription } from "../fake-push/service.ts";
 import { startFakePush } from "../fake-push/launch.mjs";
 import { test as gameTest } from "./game-fixtures.ts";
@@ -31,16 +31,8 @@ const fakePushFixture = {
  * none.
  */
 export async function panelPushKey(panel: PanelProcess): Promise<string> {
-  const login = await fetch(`${panel.url}/api/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: panel.url },
-    body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
-  });
-  expect(login.status, await login.clone().text()).toBe(200);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("authentication="));
-  const key = await fetch(`${panel.url}/api/push/key`, { headers: { Cookie: cookie ?? "" } });
-  expect(key.status).toBe(200);
-  return (await key.json()).publicKey;
+  const api = await adminApi(panel.url);
+  return (await api("GET", "/api/push/key")).publicKey;
 }
 
 /** The panel option that makes it trust the fake push service's certificate. */
