@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { memo, useCallback, useEffect, useState } from "react";
 import {
   Alert,
   Box,
@@ -40,14 +40,25 @@ import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 const TABS = ["Install Mod", "Upload Mod", "Load Mod from Save"] as const;
 type PageTab = "mods" | "settings";
 
-function PageTabs({ value, onChange }: { value: PageTab; onChange: (t: PageTab) => void }) {
+// The page's tabs render only when their own props change: MUI's Tabs measure themselves after every
+// render (getBoundingClientRect), a layout of the whole page, ~400 ms on a phone beside 300 mods, and the
+// page renders for every step of a change (bench/lists-ui.mjs).
+const PageTabs = memo(function PageTabs({ value, onChange }: { value: PageTab; onChange: (t: PageTab) => void }) {
   return (
     <Tabs value={value} onChange={(_, v) => onChange(v)} aria-label="Mods or their settings">
       <Tab value="mods" label="Installed mods" />
       <Tab value="settings" label="Mod settings" />
     </Tabs>
   );
-}
+});
+
+const AddTabs = memo(function AddTabs({ value, onChange }: { value: number; onChange: (t: number) => void }) {
+  return (
+    <Tabs value={value} onChange={(_, v) => onChange(v)} variant="scrollable" allowScrollButtonsMobile aria-label="Add mods">
+      {TABS.map((t) => <Tab key={t} label={t} />)}
+    </Tabs>
+  );
+});
 
 function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () => void; onConfirm: (modSettings: boolean) => void }) {
   const [modSettings, setModSettings] = useState(false);
@@ -189,9 +200,7 @@ export default function Mods() {
       <ViewerNote />
       <PageTabs value={pageTab} onChange={setPageTab} />
       {canChange && <Card>
-        <Tabs value={tab} onChange={(_, v) => setTab(v)} variant="scrollable" allowScrollButtonsMobile aria-label="Add mods">
-          {TABS.map((t) => <Tab key={t} label={t} />)}
-        </Tabs>
+        <AddTabs value={tab} onChange={setTab} />
         <Box sx={{ p: 2, pt: 2.5 }} role="tabpanel" aria-label={TABS[tab]}>
           {tab === 0 && <InstallMod run={run} onChanged={reload} disabled={busy} />}
           {tab === 1 && <UploadMod onWork={setWork} onChanged={reload} disabled={busy} />}

@@ -37,3 +37,35 @@ describe("ModsTable pinning", () => {
     expect(screen.queryByRole("button", { name: /Pin a/ })).toBeNull();
   });
 });
+
+describe("ModsTable while a change is under way", () => {
+  it("turns every switch and button off together (a disabled fieldset), and back on after", () => {
+    const mods = [mod("a", false), mod("b", false)];
+    const { rerender } = render(<ModsTable label="Installed mods" mods={mods} updates={[update("b")]} onPin={() => {}} disabled />);
+    const controls = () => [...screen.getAllByRole("switch"), ...screen.getAllByRole("button")];
+    expect(controls().length).toBeGreaterThanOrEqual(6);
+    // A browser disables every control inside a disabled fieldset (jsdom does not apply that to :disabled).
+    const off = (c: HTMLElement) => (c as HTMLInputElement).disabled || c.closest("fieldset")?.disabled === true;
+    expect(controls().every(off)).toBe(true);
+    rerender(<ModsTable label="Installed mods" mods={mods} updates={[update("b")]} onPin={() => {}} />);
+    expect(controls().some(off)).toBe(false);
+  });
+
+  it("a reload with new values shows them (rows are kept only while their data is the same)", () => {
+    const { rerender } = render(<ModsTable label="Installed mods" mods={[mod("a", false)]} onToggle={() => {}} />);
+    expect((screen.getByRole("switch", { name: "Enable a" }) as HTMLInputElement).checked).toBe(true);
+    rerender(<ModsTable label="Installed mods" mods={[{ ...mod("a", false), enabled: false }]} onToggle={() => {}} />);
+    expect((screen.getByRole("switch", { name: "Enable a" }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it("each row calls the handlers the table was given last", () => {
+    const first = vi.fn();
+    const second = vi.fn();
+    const mods = [mod("a", false)];
+    const { rerender } = render(<ModsTable label="Installed mods" mods={mods} onToggle={first} />);
+    rerender(<ModsTable label="Installed mods" mods={mods} onToggle={second} />);
+    fireEvent.click(screen.getByRole("switch", { name: "Enable a" }));
+    expect(first).not.toHaveBeenCalled();
+    expect(second).toHaveBeenCalledTimes(1);
+  });
+});
