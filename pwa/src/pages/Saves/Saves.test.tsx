@@ -118,6 +118,16 @@ describe("Saves page", () => {
     expect(within(latest).queryAllByRole("link")).toHaveLength(0);
   });
 
+  it("a long list: every save is shown, the first ones with the page", async () => {
+    const many: Save[] = Array.from({ length: 150 }, (_, i) => ({ name: `w${String(i).padStart(3, "0")}.zip`, last_mod: "2024-05-06T07:08:09.123Z", size: 1024 }));
+    fetchSpy.mockImplementation(async (url: string) => (url === "/api/saves/list" ? json(many) : json("unexpected", 500)));
+    render(<Saves />);
+    const table = await screen.findByRole("table", { name: "Saves" });
+    await within(table).findByText("w000.zip");
+    await within(table).findByText("w149.zip");
+    expect(within(table).getAllByRole("row")).toHaveLength(151);
+  });
+
   it("deletes only after confirmation", async () => {
     render(<Saves />);
     fireEvent.click(await screen.findByRole("button", { name: "Delete _autosave1.zip" }));

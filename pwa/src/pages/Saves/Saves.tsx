@@ -1,5 +1,5 @@
 import { DeleteButton } from "../../components/DeleteButton.tsx";
-import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { type FormEvent, memo, useCallback, useEffect, useRef, useState } from "react";
 import {
   Alert,
   Box,
@@ -38,6 +38,7 @@ import { ViewerNote } from "../../components/ReadOnly.tsx";
 import { WorldGenerator } from "./generator/WorldGenerator.tsx";
 import { Scenarios } from "./Scenarios.tsx";
 import { insetBox } from "../../theme.ts";
+import { sameData, useProgressiveCount } from "../../components/useProgressive.ts";
 
 /** A failed create: the reason, then the game's output scrolled to its end, where the game says why. */
 function CreateFailure({ message, onClose }: { message: string; onClose: () => void }) {
@@ -264,27 +265,61 @@ function SaveActions({ save, onDelete }: { save: Save; onDelete: (name: string) 
 }
 
 /** Phones: one card per save, name on top, date and size below, the actions at the right at full size. */
-function SavesCards({ saves, onDelete }: { saves: Save[]; onDelete: (name: string) => void }) {
-  return (
-    <Box component="ul" aria-label="Saves" sx={{ listStyle: "none", m: 0, p: 0, display: "grid", gap: 1 }}>
-      {saves.map((s) => (
-        <Box component="li" key={s.name} sx={[insetBox, { p: 1.25, display: "flex", alignItems: "center", gap: 1 }]}>
-          <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-            <Typography sx={{ fontWeight: 700, overflowWrap: "anywhere" }}>{s.name}</Typography>
-            <Typography variant="body2" color="text.secondary">
-              {s.name === LOAD_LATEST ? "Starts the newest save" : `${formatSaveDate(s.last_mod)} · ${formatSaveSize(s.size)}`}
-            </Typography>
-          </Box>
-          {s.name !== LOAD_LATEST && <Box sx={{ display: "flex", flexShrink: 0 }}><SaveActions save={s} onDelete={onDelete} /></Box>}
+const SaveCard = memo(
+  function SaveCard({ save: s, onDelete }: { save: Save; onDelete: (name: string) => void }) {
+    return (
+      <Box component="li" sx={[insetBox, { p: 1.25, display: "flex", alignItems: "center", gap: 1 }]}>
+        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Typography sx={{ fontWeight: 700, overflowWrap: "anywhere" }}>{s.name}</Typography>
+          <Typography variant="body2" color="text.secondary">
+            {s.name === LOAD_LATEST ? "Starts the newest save" : `${formatSaveDate(s.last_mod)} · ${formatSaveSize(s.size)}`}
+          </Typography>
         </Box>
-      ))}
-    </Box>
-  );
-}
+        {s.name !== LOAD_LATEST && <Box sx={{ display: "flex", flexShrink: 0 }}><SaveActions save={s} onDelete={onDelete} /></Box>}
+      </Box>
+    );
+  },
+  (a, b) => a.onDelete === b.onDelete && sameData(a.save, b.save),
+);
 
+/** A row of the table (wider screens). */
+const SaveRow = memo(
+  function SaveRow({ save: s, onDelete }: { save: Save; onDelete: (name: string) => void }) {
+    if (s.name === LOAD_LATEST) {
+      return (
+        <TableRow>
+          <TableCell sx={cell} colSpan={4}>
+            {s.name}
+            <Typography variant="caption" color="text.secondary" component="span" sx={{ ml: 1 }}>
+              (starts the newest save)
+            </Typography>
+          </TableCell>
+        </TableRow>
+      );
+    }
+    return (
+      <TableRow>
+        <TableCell sx={{ ...cell, overflowWrap: "anywhere", minWidth: "6rem" }}>{s.name}</TableCell>
+        <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}><SaveDate iso={s.last_mod} /></TableCell>
+        <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">{formatSaveSize(s.size)}</TableCell>
+        <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">
+          <SaveActions save={s} onDelete={onDelete} />
+        </TableCell>
+      </TableRow>
+    );
+  },
+  (a, b) => a.onDelete === b.onDelete && sameData(a.save, b.save),
+);
+
+/**
+ * The saves: cards on phones, the spec's table on wider screens. Each save renders again only when its
+ * own data changed (the list is loaded again whenever the game changes state), and a long list renders
+ * its first rows with the page and the rest just after (useProgressiveCount).
+ */
 function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (name: string) => void; onRefresh: () => void }) {
   // Below MUI's "sm" breakpoint, written out so the page needs no theme provider.
   const narrow = useMediaQuery("(max-width: 599.95px)", { noSsr: true });
+  const shown = saves.slice(0, useProgressiveCount(saves.length));
   return (
     <Panel
       title="Saves"
@@ -294,45 +329,29 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
         </Tooltip>
       }
     >
-      {narrow ? <SavesCards saves={saves} onDelete={onDelete} /> : (
-      <TableContainer>
-        <Table size="small" aria-label="Saves">
-          <TableHead>
-            <TableRow>
-              <TableCell sx={cell}>Name</TableCell>
-              <TableCell sx={cell}>Last Modified At</TableCell>
-              <TableCell sx={cell} align="right">Size</TableCell>
-              <TableCell sx={cell} align="right">Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {saves.map((s) =>
-              s.name === LOAD_LATEST
-                ? (
-                  <TableRow key={s.name}>
-                    <TableCell sx={cell} colSpan={4}>
-                      {s.name}
-                      <Typography variant="caption" color="text.secondary" component="span" sx={{ ml: 1 }}>
-                        (starts the newest save)
-                      </Typography>
-                    </TableCell>
-                  </TableRow>
-                )
-                : (
-                  <TableRow key={s.name}>
-                    <TableCell sx={{ ...cell, overflowWrap: "anywhere", minWidth: "6rem" }}>{s.name}</TableCell>
-                    <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}><SaveDate iso={s.last_mod} /></TableCell>
-                    <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">{formatSaveSize(s.size)}</TableCell>
-                    <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">
-                      <SaveActions save={s} onDelete={onDelete} />
-                    </TableCell>
-                  </TableRow>
-                )
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      )}
+      {narrow
+        ? (
+          <Box component="ul" aria-label="Saves" sx={{ listStyle: "none", m: 0, p: 0, display: "grid", gap: 1 }}>
+            {shown.map((s) => <SaveCard key={s.name} save={s} onDelete={onDelete} />)}
+          </Box>
+        )
+        : (
+          <TableContainer>
+            <Table size="small" aria-label="Saves">
+              <TableHead>
+                <TableRow>
+                  <TableCell sx={cell}>Name</TableCell>
+                  <TableCell sx={cell}>Last Modified At</TableCell>
+                  <TableCell sx={cell} align="right">Size</TableCell>
+                  <TableCell sx={cell} align="right">Actions</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {shown.map((s) => <SaveRow key={s.name} save={s} onDelete={onDelete} />)}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
     </Panel>
   );
 }
