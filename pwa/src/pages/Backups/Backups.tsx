@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
+import { memo, useCallback, useEffect, useState } from "react";
+import { sameData, useProgressiveCount } from "../../components/useProgressive.ts";
 import {
   Box,
   Button,
@@ -196,7 +197,8 @@ const cell = { px: { xs: 0.75, sm: 1.5 } };
 const touch = { width: { xs: 44, sm: 40 }, height: { xs: 44, sm: 40 } };
 const wide = { display: { xs: "none", md: "table-cell" } };
 
-function BackupRow({ b, onRestore, onDelete, onChanged }: {
+/** One backup; rendered again only when its own data changed (see useProgressiveCount for long lists). */
+const BackupRow = memo(function BackupRow({ b, onRestore, onDelete, onChanged }: {
   b: Backup;
   onRestore: (b: Backup) => void;
   onDelete: (b: Backup) => void;
@@ -263,10 +265,11 @@ function BackupRow({ b, onRestore, onDelete, onChanged }: {
       </TableCell>
     </TableRow>
   );
-}
+}, (a, c) => a.onRestore === c.onRestore && a.onDelete === c.onDelete && a.onChanged === c.onChanged && sameData(a.b, c.b));
 
 export default function Backups() {
   const [backups, setBackups] = useState<Backup[]>([]);
+  const shown = useProgressiveCount(backups.length);
   const [settings, setSettings] = useState<BackupSettings | null>(null);
   const [restoring, setRestoring] = useState<Backup | null>(null);
   const [deleting, setDeleting] = useState<Backup | null>(null);
@@ -317,7 +320,7 @@ export default function Backups() {
                   </TableRow>
                 </TableHead>
                 <TableBody>
-                  {backups.map((b) => (
+                  {backups.slice(0, shown).map((b) => (
                     <BackupRow key={b.id} b={b} onRestore={setRestoring} onDelete={setDeleting} onChanged={load} />
                   ))}
                 </TableBody>
