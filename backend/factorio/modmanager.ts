@@ -21,7 +21,7 @@ import {
   newestUpdate,
   parseVersion,
 } from "../../shared/versions.ts";
-import { Conflict, HttpError, Invalid, NotFound } from "../errors.ts";
+import { Conflict, HttpError, Invalid, NotFound, TooManyRequests, Upstream } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { FactorioPaths } from "./layout.ts";
 import { type GameInfo, gameInfo, ModDir } from "./mods.ts";
@@ -222,8 +222,15 @@ export class ModManager {
     const updates: ModUpdate[] = [];
     const errors: unknown[] = [];
     let next = 0;
+    // The portal unreachable, failing or rate limiting fails every lookup alike: the first such failure
+    // is the answer at once, and no further lookup starts. One by one, each lookup waited out its own
+    // retries (~2 min against a portal that does not answer), and 300 mods held the request, and the
+    // browser's connection with it, for hours.
+    let down: unknown = null;
+    const stopped = Promise.withResolvers<never>();
+    stopped.promise.catch(() => {});
     const worker = async () => {
-      while (next < mods.length) {
+      while (next < mods.length && down === null) {
         const mod = mods[next++];
         try {
           const details = await this.portal.details(mod.name);
@@ -239,11 +246,16 @@ export class ModManager {
             });
           }
         } catch (e) {
-          if (!(e instanceof NotFound)) errors.push(e); // a mod that is not on the portal has no updates
+          if (e instanceof Upstream || e instanceof TooManyRequests) {
+            if (down === null) {
+              down = e;
+              stopped.reject(e);
+            }
+          } else if (!(e instanceof NotFound)) errors.push(e); // a mod that is not on the portal has no updates
         }
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL_LOOKUPS }, worker));
+    await Promise.race([Promise.all(Array.from({ length: PARALLEL_LOOKUPS }, worker)), stopped.promise]);
     // If the portal could not be asked at all, say so instead of claiming there are no updates.
     if (errors.length > 0 && updates.length === 0) throw errors[0];
     return updates.sort((a, b) => a.modName.localeCompare(b.modName));

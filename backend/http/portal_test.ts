@@ -424,6 +424,23 @@ Deno.test("the portal being down is a clear 503, not a crash", withModPanel(asyn
   assert.match(r.body, /The mod portal cannot be reached/);
 }));
 
+Deno.test("updates: a portal that fails answers at once with its error, without looking up every mod", withModPanel(async (m) => {
+  const names = Array.from({ length: 12 }, (_, i) => `local-${i}`);
+  for (const name of names) {
+    writeFileSync(join(m.modsDir, `${name}_1.0.0.zip`), await buildModZip({ name, version: "1.0.0", factorio_version: "2.0" }));
+  }
+  m.fake.down(503);
+  const r = await m.c.get("/api/mods/updates");
+  assert.equal(r.status, 503, r.text);
+  assert.match(r.body, /The mod portal answered with an error \(HTTP 503\)/);
+  // Only the lookups under way when the first one failed (4 at a time), not one per mod, each with its retries.
+  const looked = new Set(m.fake.hits("/api/mods/").map((h) => h.path.split("/")[3]));
+  assert.ok(looked.size >= 1 && looked.size <= 4, `looked up: ${[...looked].join(", ")}`);
+  m.fake.down(null);
+  const again = await m.c.get("/api/mods/updates");
+  assert.equal(again.status, 200, again.text);
+}, { version: "2.0" }));
+
 Deno.test("a failed download never says the token, to the client or in the log", withModPanel(async (m) => {
   await m.portalLogin();
   assert.equal((await m.c.get("/api/mods/portal/info/belt-balancer")).status, 200, "details are cached now");

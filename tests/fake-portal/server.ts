@@ -49,6 +49,8 @@ export interface FakePortal {
   requests: RecordedRequest[];
   /** The next `count` portal requests answer 429 with Retry-After: `retryAfter` seconds. */
   rateLimit(count: number, retryAfter?: number): void;
+  /** Every portal request (not the auth server's, not the CDN's) answers `status` until down(null). */
+  down(status: number | null): void;
   /**
    * CDN files from now on arrive in pieces of `chunk` bytes every `everyMs` (a slow line); with `stallAfter`,
    * the body stops for good after that many bytes (a dead connection). null: at full speed again.
@@ -88,6 +90,7 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
   const extra: ListEntry[] = syntheticEntries(opts.extraMods ?? 0);
   const requests: RecordedRequest[] = [];
   let limited = 0;
+  let outage: number | null = null;
   let limitedFor = 1;
   let loginFailures = 0;
   let pacing: { chunk: number; everyMs: number; stallAfter?: number } | null = null;
@@ -166,6 +169,7 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
       return json({ error: "login-failed", message: "Username or password is incorrect." });
     }
 
+    if (outage !== null) return json({ message: "Service unavailable" }, outage);
     if (limited > 0) {
       limited--;
       return json({ message: "Too many requests" }, 429, { "Retry-After": String(limitedFor) });
@@ -202,6 +206,9 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
     rateLimit(count, retryAfter = 1) {
       limited = count;
       limitedFor = retryAfter;
+    },
+    down(status) {
+      outage = status;
     },
     hits: (prefix) => requests.filter((r) => r.server === "portal" && r.path.startsWith(prefix)),
     close: async () => {
