@@ -24,7 +24,7 @@ export const modsApi = {
   remove: (name: string) => api.post<string>("/api/mods/delete", { name }),
   removeAll: (deleteModSettings: boolean) => api.post<null>("/api/mods/delete/all", { delete_mod_settings: deleteModSettings }),
   update: (u: ModUpdateRequest) => api.post<Mod>("/api/mods/update", u),
-  updates: () => api.get<ModUpdate[]>("/api/mods/updates", { quiet: true }),
+  updates: (signal?: AbortSignal) => api.get<ModUpdate[]>("/api/mods/updates", { quiet: true, signal }),
   upload: (file: File, onProgress: (p: UploadProgress) => void) => {
     const form = new FormData();
     form.append("mod_file", file);

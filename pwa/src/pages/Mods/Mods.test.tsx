@@ -191,6 +191,23 @@ describe("Mods page", () => {
     await waitFor(() => expect([asked("/api/mods/list"), asked("/api/mods/packs/list")]).toEqual([2, 2]));
   });
 
+  it("an updates check still waiting is given up when the page is left", async () => {
+    server.status = status("stopped");
+    const waiting: AbortSignal[] = [];
+    const answer = fetchSpy.getMockImplementation()!;
+    fetchSpy.mockImplementation((url: string, init?: RequestInit) => {
+      if (String(url) !== "/api/mods/updates") return answer(url, init);
+      // A portal that does not answer: the request waits until it is aborted.
+      waiting.push(init!.signal!);
+      return new Promise((_, reject) => init!.signal!.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+    });
+    const { unmount } = renderPage();
+    await waitFor(() => expect(waiting).toHaveLength(1));
+    expect(waiting[0].aborted).toBe(false);
+    unmount();
+    expect(waiting[0].aborted).toBe(true);
+  });
+
   it("deleting one mod asks first, with Cancel focused", async () => {
     server.status = status("stopped");
     renderPage();

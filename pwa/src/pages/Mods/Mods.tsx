@@ -116,18 +116,19 @@ export default function Mods() {
 
   useEffect(() => {
     if (!stopped || !mods) return;
-    let live = true;
-    modsApi.updates().then(
+    // Given up when the list changes again or the page is left: a check the portal is slow to answer
+    // would otherwise hold one of the browser's few connections to the panel until it ends.
+    const check = new AbortController();
+    const live = () => !check.signal.aborted;
+    modsApi.updates(check.signal).then(
       (u) => {
-        if (!live) return;
+        if (!live()) return;
         setUpdates(u);
         setUpdateNote(null);
       },
-      (e) => live && setUpdateNote(`Could not check for updates: ${e instanceof ApiError ? e.message : String(e)}`),
+      (e) => live() && setUpdateNote(`Could not check for updates: ${e instanceof ApiError ? e.message : String(e)}`),
     );
-    return () => {
-      live = false;
-    };
+    return () => check.abort();
   }, [stopped, mods]);
 
   /** Runs long work with the progress bar; errors were flashed by the api client. */
