@@ -194,7 +194,7 @@ describe("Mods page", () => {
   it("an updates check still waiting is given up when the page is left", async () => {
     server.status = status("stopped");
     const waiting: AbortSignal[] = [];
-    const answer = fetchSpy.getMockImplementation()!;
+    const answer = fetchSpy.getMockImplementation() as (url: string, init?: RequestInit) => Promise<Response>;
     fetchSpy.mockImplementation((url: string, init?: RequestInit) => {
       if (String(url) !== "/api/mods/updates") return answer(url, init);
       // A portal that does not answer: the request waits until it is aborted.
