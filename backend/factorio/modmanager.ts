@@ -182,6 +182,9 @@ export class ModManager {
     }
     const enable: string[] = [];
     const installed = await dir.list();
+    // Why the portal could not be asked (unreachable, or failing after its retries): the mods after that
+    // are not looked up, as each would wait out the same retries (~2 min), and fail for the same reason.
+    let portalDown: string | null = null;
     for (const w of wanted) {
       if (isBuiltInMod(w.name) || w.built_in) continue;
       const have = installed.find((m) => m.name === w.name && m.error === null);
@@ -190,8 +193,15 @@ export class ModManager {
         enable.push(w.name);
         continue;
       }
+      if (portalDown !== null) {
+        result.failed.push({ name: w.name, version: w.version, reason: portalDown });
+        continue;
+      }
       try {
-        const details = await this.portal.details(w.name);
+        const details = await this.portal.details(w.name).catch((e) => {
+          if (e instanceof Upstream) portalDown = e.message;
+          throw e;
+        });
         const release = details.releases.find((r) => compareVersionStrings(r.version, w.version) === 0);
         if (!release) {
           result.failed.push({ name: w.name, version: w.version, reason: `version ${w.version} is not on the mod portal` });

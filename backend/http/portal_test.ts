@@ -441,6 +441,19 @@ Deno.test("updates: a portal that fails answers at once with its error, without 
   assert.equal(again.status, 200, again.text);
 }, { version: "2.0" }));
 
+Deno.test("install/multiple with the portal down: every mod is listed as failed, after asking about one", withModPanel(async (m) => {
+  await m.portalLogin();
+  m.fake.down(503);
+  const save = ["fp-library", "fp-signals", "fp-trains", "belt-balancer", "x-one", "x-two"].map((name, i) => ({ name, version: "1.0.0", crc: i, built_in: false }));
+  const r = await m.c.post("/api/mods/portal/install/multiple", save);
+  assert.equal(r.status, 424, r.text);
+  const result: InstallMultipleResult = r.body;
+  assert.deepEqual(result.failed.map((f) => f.name), save.map((s) => s.name));
+  for (const f of result.failed) assert.match(f.reason, /The mod portal answered with an error \(HTTP 503\)/);
+  assert.deepEqual(new Set(m.fake.hits("/api/mods/").map((h) => h.path.split("/")[3])), new Set(["fp-library"]));
+  assert.deepEqual(result.installed, []);
+}, { version: "2.0" }));
+
 Deno.test("a failed download never says the token, to the client or in the log", withModPanel(async (m) => {
   await m.portalLogin();
   assert.equal((await m.c.get("/api/mods/portal/info/belt-balancer")).status, 200, "details are cached now");
