@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import { Box, Button, IconButton, TextField, Typography, useMediaQuery } from "@mui/material";
 import SendIcon from "@mui/icons-material/Send";
 import HistoryIcon from "@mui/icons-material/History";
@@ -87,9 +87,7 @@ function GameLog() {
       sx={[logBoxSx, { height: { xs: "calc(100dvh - 330px)", md: "62vh" }, minHeight: 200 }]}
     >
       {lines.length === 0 && <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>Waiting for the game's output...</Typography>}
-      {lines.map((l) => (
-        <Box key={l.id} sx={{ color: lineColor(l.text) }}>{l.text}</Box>
-      ))}
+      {lines.map((l) => <LogLine key={l.id} text={l.text} />)}
     </Box>
     {!following && (
       <Button
@@ -105,6 +103,14 @@ function GameLog() {
     </Box>
   );
 }
+
+/**
+ * One line of the game log, a plain element rendered once: with 2,000 lines kept on screen, each new line
+ * rendered them all again, each a styled Box, and a busy game kept a phone's main thread busy.
+ */
+const LogLine = memo(function LogLine({ text }: { text: string }) {
+  return <div style={{ color: lineColor(text) }}>{text}</div>;
+});
 
 function lineColor(line: string): string | undefined {
   if (/^\S+> /.test(line)) return factorio.orange; // a command someone typed
