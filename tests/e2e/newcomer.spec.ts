@@ -106,6 +106,9 @@ for (const vp of VIEWPORTS) {
       await expect(page.getByRole("dialog")).toBeVisible();
       // The safe choice has the focus.
       await expect(page.getByRole("dialog").getByRole("button", { name: "Cancel" })).toBeFocused();
+      // The dialog fades in: checked mid-fade, axe reads its buttons' colours blended with the page behind
+      // (a contrast failure seen once in CI on a loaded machine). Checked once it is fully opaque.
+      await expect(page.locator(".MuiDialog-container")).toHaveCSS("opacity", "1");
       await check("Kill dialog");
       await page.keyboard.press("Escape");
       await visit(page, "/console", "Console");
