@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { FIRST_ROWS, sameData, useProgressiveCount } from "./useProgressive.ts";
 
-function List({ items }: { items: string[] }) {
-  const shown = useProgressiveCount(items.length);
+function List({ items, search }: { items: string[]; search?: string }) {
+  const shown = useProgressiveCount(items.length, search);
   return <ul>{items.slice(0, shown).map((i) => <li key={i}>{i}</li>)}</ul>;
 }
 
@@ -47,6 +47,26 @@ describe("useProgressiveCount", () => {
     expect(screen.getAllByRole("listitem")).toHaveLength(120);
     rerender(<List items={items(121)} />);
     expect(screen.getAllByRole("listitem")).toHaveLength(121);
+  });
+
+  it("a new search starts again from the first rows, and grows to the whole list again", async () => {
+    const { rerender } = render(<List items={items(200)} search="" />);
+    const settle = async () => {
+      for (let i = 0; i < 10; i++) {
+        await act(async () => {
+          await vi.advanceTimersByTimeAsync(20);
+        });
+      }
+    };
+    await settle();
+    expect(screen.getAllByRole("listitem")).toHaveLength(200);
+    rerender(<List items={items(150)} search="row 1" />);
+    expect(screen.getAllByRole("listitem")).toHaveLength(FIRST_ROWS);
+    await settle();
+    expect(screen.getAllByRole("listitem")).toHaveLength(150);
+    // The same search with its list loaded again keeps what it reached.
+    rerender(<List items={items(140)} search="row 1" />);
+    expect(screen.getAllByRole("listitem")).toHaveLength(140);
   });
 });
 

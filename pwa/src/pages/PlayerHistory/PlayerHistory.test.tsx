@@ -42,6 +42,26 @@ describe("Player history page", () => {
     await waitFor(() => expect(chatQueries).toContain("copper"));
   }, 60_000);
 
+  it("a long history: every player is shown; a search narrows it and clearing it brings all back", async () => {
+    const many: PlayerHistoryRow[] = Array.from({ length: 150 }, (_, i) => ({
+      name: `p${String(i).padStart(3, "0")}`,
+      first_seen: "2026-01-01T10:00:00.000Z",
+      last_seen: new Date(Date.parse("2026-01-03T10:00:00.000Z") - i * 60_000).toISOString(),
+      play_time_s: 60 * i,
+      sessions: 1,
+      online: false,
+    }));
+    vi.stubGlobal("fetch", vi.fn(async (url: string) => new Response(JSON.stringify(url === "/api/players/history" ? many : []))));
+    render(<PlayerHistory />);
+    const table = await screen.findByRole("table", { name: "Players history" }, { timeout: 20_000 });
+    await within(table).findByText("p149");
+    expect(within(table).getAllByRole("row")).toHaveLength(151);
+    fireEvent.change(screen.getByLabelText("Search players"), { target: { value: "P14" } });
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(11)); // p140-p149 and the header
+    fireEvent.change(screen.getByLabelText("Search players"), { target: { value: "" } });
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(151));
+  }, 60_000);
+
   it("play time and the chart's step line", () => {
     expect([playTime(40), playTime(600), playTime(7300)]).toEqual(["40 s", "10 min", "2 h 01 min"]);
     const from = Date.parse("2026-01-01T00:00:00Z");

@@ -1,7 +1,7 @@
 // The players' story: everyone the panel has seen in the game's log (first and last seen, play time,
 // sessions), sortable and searchable, and the chat log with search.
 
-import { useEffect, useMemo, useState } from "react";
+import { memo, startTransition, useEffect, useMemo, useState } from "react";
 import {
   Box,
   Chip,
@@ -24,6 +24,7 @@ import { playerHistoryApi } from "../../api/alerts.ts";
 import { connection } from "../../state/connection.ts";
 import type { ChatLine, PlayerHistoryRow } from "../../../../shared/alerts.ts";
 import { factorio } from "../../theme.ts";
+import { sameData, useProgressiveCount } from "../../components/useProgressive.ts";
 
 type Column = "name" | "first_seen" | "last_seen" | "play_time_s" | "sessions";
 
@@ -47,13 +48,22 @@ export function playTime(seconds: number): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
 }
 
-function SearchField({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+/**
+ * A search box that keeps its own text: a key renders the field alone at once, and the page's list
+ * follows as a transition, which the next key interrupts.
+ */
+function SearchField({ label, onChange }: { label: string; onChange: (v: string) => void }) {
+  const [value, setValue] = useState("");
   return (
     <TextField
       size="small"
       label={label}
       value={value}
-      onChange={(e) => onChange(e.target.value)}
+      onChange={(e) => {
+        const v = e.target.value;
+        setValue(v);
+        startTransition(() => onChange(v));
+      }}
       sx={{ mb: 1.5, width: { xs: "100%", sm: 320 } }}
       slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> } }}
     />
@@ -69,21 +79,27 @@ function HistoryTable() {
     if (online) playerHistoryApi.history().then(setRows, () => {});
   }, [online]);
 
-  const shown = useMemo(() => {
-    const needle = q.trim().toLowerCase();
-    const list = (rows ?? []).filter((r) => r.name.toLowerCase().includes(needle));
+  // A public server's history holds thousands of players. The list is sorted when the rows or the order
+  // change, not per key; the field shows each key at once (SearchField), and the list follows in a
+  // render the next key interrupts, its first rows first (2,000 players on a phone: bench note in
+  // docs/architecture.md).
+  const sorted = useMemo(() => {
     const dir = sort.desc ? -1 : 1;
-    return list.sort((a, b) => {
+    return [...(rows ?? [])].sort((a, b) => {
       const x = a[sort.by];
       const y = b[sort.by];
       const c = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
       return c * dir || a.name.localeCompare(b.name);
     });
-  }, [rows, q, sort]);
+  }, [rows, sort]);
+  const query = q.trim().toLowerCase();
+  const shown = useMemo(() => query ? sorted.filter((r) => r.name.toLowerCase().includes(query)) : sorted, [sorted, query]);
+  const count = useProgressiveCount(shown.length, query);
+  const rowsShown = useMemo(() => shown.slice(0, count), [shown, count]);
 
   return (
     <Panel title="Players history">
-      <SearchField label="Search players" value={q} onChange={setQ} />
+      <SearchField label="Search players" onChange={setQ} />
       {rows === null
         ? <Typography color="text.secondary">{online ? "Loading..." : "The history is shown when the panel can be reached."}</Typography>
         : rows.length === 0
@@ -107,25 +123,33 @@ function HistoryTable() {
                   ))}
                 </TableRow>
               </TableHead>
-              <TableBody>
-                {shown.map((r) => (
-                  <TableRow key={r.name}>
-                    <TableCell sx={{ overflowWrap: "anywhere" }}>
-                      {r.name} {r.online && <Chip size="small" color="success" label="online" sx={{ ml: 0.5 }} />}
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: "nowrap" }}>{r.online ? "now" : utc(r.last_seen)}</TableCell>
-                    <TableCell sx={{ whiteSpace: "nowrap" }}>{utc(r.first_seen)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{playTime(r.play_time_s)}</TableCell>
-                    <TableCell align="right">{r.sessions}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
+              <HistoryBody rows={rowsShown} />
             </Table>
           </TableContainer>
         )}
     </Panel>
   );
 }
+
+/** The rows; a key in the search field renders none of them until the list it asks for is ready. */
+const HistoryBody = memo(function HistoryBody({ rows }: { rows: PlayerHistoryRow[] }) {
+  return <TableBody>{rows.map((r) => <HistoryRow key={r.name} r={r} />)}</TableBody>;
+});
+
+/** One player; rendered again only when its own data changed (see useProgressiveCount for long lists). */
+const HistoryRow = memo(function HistoryRow({ r }: { r: PlayerHistoryRow }) {
+  return (
+    <TableRow>
+      <TableCell sx={{ overflowWrap: "anywhere" }}>
+        {r.name} {r.online && <Chip size="small" color="success" label="online" sx={{ ml: 0.5 }} />}
+      </TableCell>
+      <TableCell sx={{ whiteSpace: "nowrap" }}>{r.online ? "now" : utc(r.last_seen)}</TableCell>
+      <TableCell sx={{ whiteSpace: "nowrap" }}>{utc(r.first_seen)}</TableCell>
+      <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{playTime(r.play_time_s)}</TableCell>
+      <TableCell align="right">{r.sessions}</TableCell>
+    </TableRow>
+  );
+}, (a, b) => sameData(a.r, b.r));
 
 function ChatLog() {
   const { online } = useSnapshot(connection);
@@ -139,7 +163,7 @@ function ChatLog() {
   }, [q, online]);
   return (
     <Panel title="Chat log">
-      <SearchField label="Search chat" value={q} onChange={setQ} />
+      <SearchField label="Search chat" onChange={setQ} />
       {lines === null
         ? <Typography color="text.secondary">Loading...</Typography>
         : lines.length === 0
