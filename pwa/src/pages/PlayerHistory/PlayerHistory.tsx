@@ -131,7 +131,7 @@ function HistoryTable() {
   );
 }
 
-/** The rows; a key in the search field renders none of them until the list it asks for is ready. */
+/** The rows; rendered again only when the rows shown change (not for the header or the connection state). */
 const HistoryBody = memo(function HistoryBody({ rows }: { rows: PlayerHistoryRow[] }) {
   return <TableBody>{rows.map((r) => <HistoryRow key={r.name} r={r} />)}</TableBody>;
 });
