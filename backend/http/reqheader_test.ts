@@ -96,6 +96,31 @@ Deno.test("a request made in JavaScript is read through its Headers", () => {
   checkSeen(seen(new Request("http://panel.lan/")), false, "no headers");
 });
 
+Deno.test("a cookie read again, or another cookie of the same header, is the one the header holds", () => {
+  const req = (cookie: string) => new Request("http://panel.lan/", { headers: { Cookie: cookie } });
+  // The same header twice in a row (kept from the first read), a different one, then back.
+  for (const cookie of [...COOKIES, ...COOKIES.toReversed(), COOKIES[1], COOKIES[1]]) {
+    for (const name of ["fp_session", "a", "fp_session"]) {
+      assert.equal(requestCookie(req(cookie), name), honoCookie(cookie, name), `${name} of ${cookie}`);
+    }
+  }
+  assert.equal(requestCookie(new Request("http://panel.lan/"), "fp_session"), undefined, "no Cookie header");
+  assert.equal(requestCookie(req("a=1; fp_session=x"), "a"), "1");
+  assert.equal(requestCookie(req("a=2; fp_session=x"), "a"), "2", "a new header is parsed again");
+});
+
+/** The value Hono's getCookie gives for `name` in `cookie`. */
+function honoCookie(cookie: string, name: string): string | undefined {
+  let value: string | undefined;
+  const app = new Hono();
+  app.get("*", (c) => {
+    value = getCookie(c, name);
+    return c.text("");
+  });
+  void app.fetch(new Request("http://panel.lan/", { headers: { Cookie: cookie } }));
+  return value;
+}
+
 Deno.test("behind the gate: relayed and handed-over requests are read a header at a time, the gate's own answers through Headers", async () => {
   const seenBy: Record<string, Seen> = {};
   const gate = new Gate({
