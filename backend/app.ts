@@ -17,6 +17,7 @@ import { authRoutes } from "./http/auth.ts";
 import { userRoutes } from "./http/users.ts";
 import { staticHandler } from "./http/static.ts";
 import type { Area } from "./http/areas.ts";
+import { areasModule, gameRoutesModule } from "./modules.ts";
 
 // Each response header costs about 2 µs of the server's time (measured: six headers instead of one halved
 // the requests per second of a fixed answer), so an answer carries the ones that act on it. Referrer-Policy
@@ -225,7 +226,7 @@ export function createApp(ctx: AppContext): PanelApp {
   let eager: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
   let whole: Promise<{ app: Hono<Env>; routes: Route[] }> | null = null;
   const loadEager = () =>
-    eager ??= Promise.all([import("./http/server.ts"), ctx.loadLive()]).then(([server]) => {
+    eager ??= Promise.all([gameRoutesModule(), ctx.loadLive()]).then(([server]) => {
       const routes = [...first, ...server.serverRoutes(ctx)];
       const app = build(routes, async (c) => (await loadWhole()).app.fetch(c.req.raw, c.env));
       // Before the whole app can replace it: that one is built only once this promise has settled.
@@ -237,7 +238,7 @@ export function createApp(ctx: AppContext): PanelApp {
     });
   const loadWhole = () =>
     // The services those areas use (services.ts) load with them, if the timer has not loaded them yet.
-    whole ??= Promise.all([loadEager(), import("./http/areas.ts"), ctx.loadServices()]).then(([{ routes: eagerRoutes }, { LAZY_AREAS }]) => {
+    whole ??= Promise.all([loadEager(), areasModule(), ctx.loadServices()]).then(([{ routes: eagerRoutes }, { LAZY_AREAS }]) => {
       const routes = [...eagerRoutes, ...LAZY_AREAS.flatMap((area) => area(ctx))];
       const app = build(routes, unknownApiPath);
       current = app;

@@ -26,6 +26,7 @@ import type { Clock } from "./factorio/schedules/clock.ts";
 import type { Services } from "./services.ts";
 import type { Live } from "./live.ts";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "./timers.ts";
+import { liveModule, servicesModule } from "./modules.ts";
 
 export interface AppContext {
   config: Config;
@@ -151,7 +152,7 @@ export async function createContext(
   };
   const loadLive = (): Promise<void> => {
     if (closed && !liveLoading) return Promise.reject(new Error("The panel is shutting down"));
-    return liveLoading ??= import("./live.ts").then(({ createLive }) =>
+    return liveLoading ??= liveModule().then(({ createLive }) =>
       createLive({
         config,
         log,
@@ -178,7 +179,7 @@ export async function createContext(
   const loadServices = (): Promise<void> => {
     // Not after shutdown began: the database and the game are going away.
     if (closed && !loading) return Promise.reject(new Error("The panel is shutting down"));
-    return loading ??= Promise.all([import("./services.ts"), loadLive()]).then(([{ createServices }]) =>
+    return loading ??= Promise.all([servicesModule(), loadLive()]).then(([{ createServices }]) =>
       createServices({
         config,
         log,

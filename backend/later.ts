@@ -1,9 +1,12 @@
 // `import(later("./x.ts")) as Promise<typeof import("./x.ts")>` loads a module like `import("./x.ts")`,
 // but Deno does not see it ahead of time: it reads every module a string-literal `import()` names, and
-// all that module imports, before it runs anything. Only for the command-line work that runs before the
-// panel listens (--export, --import, --import-fsm): a module first read while the panel serves can fail
-// to load when a flood of connections holds every open file, and Deno keeps that failure for the
-// module's URL until the process ends, so everything the running panel loads later stays a literal.
+// all that module imports, before it runs anything. Used for
+//   - the command-line work that runs before the panel listens (--export, --import, --import-fsm), and
+//   - the modules the panel loads once it serves (modules.ts), which run.ts reads right after the first
+//     answer while the connection gate holds connections to a few.
+// Anything else loaded while the panel serves stays a literal (read at start-up): a module first read
+// while a flood of connections holds every open file fails to load, and Deno keeps that failure for the
+// module's URL until the process ends.
 // deno compile does not see these either: scripts/launcher.mjs names them (PANEL_LATER_MODULES) and
 // `npm run compile` includes them; later_test.ts keeps the list and the calls the same.
 

@@ -14,6 +14,7 @@ import { startupLines } from "./startup.ts";
 import { later } from "./later.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
 import { clearTimeout, setTimeout } from "./timers.ts";
+import { readServingModules } from "./modules.ts";
 
 // --export, --import and --import-fsm load their modules only when given (by later(), see later.ts): an
 // ordinary start does not read, load or compile them.
@@ -109,13 +110,14 @@ export async function main(): Promise<number> {
   // The live side (the game, the sockets, players, push, alerts: live.ts) is built right after the panel
   // has answered its first request, or LIVE_DELAY_MS after it listens if none came: the first answers
   // (the session check, the PWA's files) need none of it, and its modules would otherwise load while the
-  // first request waits. A request that needs it builds it at once (app.ts). One that cannot be built
-  // ends the panel, as a failed start did before the panel listened.
+  // first request waits. A request that needs it builds it at once (app.ts). With it, the modules of
+  // everything else the panel loads while it serves are read (modules.ts). A part that cannot be built
+  // or read ends the panel, as a failed start did before the panel listened.
   let stopping = false;
   const liveBuilt = Promise.withResolvers<void>();
   const buildLive = () => {
     clearTimeout(liveTimer);
-    ctx.loadLive().then(liveBuilt.resolve, async (e) => {
+    Promise.all([ctx.loadLive(), readServingModules()]).then(() => liveBuilt.resolve(), async (e) => {
       if (stopping) return;
       stopping = true;
       console.error(`factorio-panel: could not start: ${e instanceof Error ? e.message : String(e)}`);
@@ -146,8 +148,8 @@ export async function main(): Promise<number> {
         return new Response(JSON.stringify("Internal error"), { status: 500 });
       },
     });
-    // Until the live side is built, a few connections at most: it reads files (keys, the game's records),
-    // which a flood holding every open file must not make fail.
+    // Until the live side is built and the later modules read, a few connections at most: both read files
+    // (keys, the game's records, the modules), which a flood holding every open file must not make fail.
     server.holdUntil(liveBuilt.promise, STARTING_CONNECTIONS);
     const port = server.addr.port;
     console.log(startupLines({

@@ -16,7 +16,14 @@ export const PANEL_ENTRY = join(ROOT, "backend", "main.ts");
  * which Deno does not read ahead at start-up and deno compile does not find on its own: `npm run compile`
  * includes them by name. backend/later_test.ts fails when a call and this list disagree.
  */
-export const PANEL_LATER_MODULES = ["backend/transfer/cli.ts", "backend/migrate/targets.ts"];
+export const PANEL_LATER_MODULES = [
+  "backend/transfer/cli.ts",
+  "backend/migrate/targets.ts",
+  "backend/live.ts",
+  "backend/services.ts",
+  "backend/http/server.ts",
+  "backend/http/areas.ts",
+];
 
 /**
  * The panel's permissions: the narrowest set that works. Not --allow-all: reading /proc (and other
