@@ -8,7 +8,11 @@
 //   - the same curl upload to a bare Deno.serve that only writes the body to a file (bench/bare-server.ts
 //     --sink), directly and behind the panel's connection gate: what the runtime itself costs;
 //   - the same curl upload to a server that reads the body and throws it away (a few lines of Node here):
-//     the floor, what curl itself takes to send the file.
+//     the floor, what curl itself takes to send the file;
+//   - `cp` followed by `sync` of the copy: the panel flushes an upload's data to the disk before it
+//     renames it into place, which plain `cp` does not;
+//   - once, the upload and the floor at a gigabit link's rate (curl --limit-rate 110M): what a user on a
+//     LAN waits, flush included.
 // Both sides read the source from the page cache (it was just written) and write to the same filesystem.
 //   node bench/saves-upload.mjs [MiB] [runs]
 //
@@ -91,6 +95,7 @@ try {
   const up = [];
   const upKept = [];
   const cp = [];
+  const cpSync = [];
   const down = [];
   const cat = [];
   for (let i = 0; i < RUNS; i++) {
@@ -116,6 +121,8 @@ try {
     upPeak = Math.max(upPeak, rssMiB(pid, "VmHWM"));
     rmSync(join(savesDir, `kept-${i}.zip`));
     cp.push(timed("cp", [savePath, join(savesDir, `copy-${i}.zip`)]).seconds);
+    rmSync(join(savesDir, `copy-${i}.zip`));
+    cpSync.push(timed("sh", ["-c", `cp '${savePath}' '${join(savesDir, `copy-${i}.zip`)}' && sync '${join(savesDir, `copy-${i}.zip`)}'`]).seconds);
     floorUp.push(bareUpload(discard.url));
     bareUp.push(bareUpload(bare.url + "/"));
     gatedUp.push(bareUpload(gatedBare.url + "/"));
@@ -130,11 +137,30 @@ try {
     for (const f of [out, join(outDir, `cat-${i}.zip`), join(savesDir, `copy-${i}.zip`)]) rmSync(f);
     resetPeak();
   }
+  // At a gigabit LAN's rate, once: the upload against the floor.
+  const LAN = "110M";
+  const lan = timed("curl", [
+    "--limit-rate", LAN, "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", `Cookie: ${cookie}`,
+    "-F", `savefile=@${savePath};filename=lan.zip;type=application/zip`, `${panel.url}/api/saves/upload`,
+  ]);
+  if (lan.stdout.trim() !== "200") throw new Error(`the rate-limited upload failed: ${lan.stdout}`);
+  rmSync(join(savesDir, "lan.zip"));
+  const lanFloor = timed("curl", [
+    "--limit-rate", LAN, "-sS", "-f", "-o", "/dev/null", "-F", `savefile=@${savePath};filename=x.zip;type=application/zip`, discard.url,
+  ]);
   const m = (xs) => median(xs);
   console.log(
     `upload of a ${gib} GiB save, curl -F to POST /api/saves/upload, median of ${RUNS}: ${m(up).toFixed(2)} s ` +
       `(${(size / 1024 ** 2 / m(up)).toFixed(0)} MiB/s); cp of the same file: ${m(cp).toFixed(2)} s; ` +
       `ratio ${(m(up) / m(cp)).toFixed(2)} (target <= 2)`,
+  );
+  console.log(
+    `  cp then sync of the copy (its data on the disk, as the panel's upload is before it is renamed into place): ` +
+      `${m(cpSync).toFixed(2)} s; the panel takes ${(m(up) / m(cpSync)).toFixed(2)} x that`,
+  );
+  console.log(
+    `  at a gigabit link's rate (curl --limit-rate ${LAN}), once: the upload ${lan.seconds.toFixed(2)} s, ` +
+      `a server that discards the body ${lanFloor.seconds.toFixed(2)} s (${(lan.seconds / lanFloor.seconds).toFixed(2)} x)`,
   );
   console.log(
     `  the same upload on a connection that already carried a request (a browser's usually has): ${m(upKept).toFixed(2)} s ` +

@@ -1,6 +1,6 @@
 // Streaming multipart uploads. The body goes through multipart.ts straight into a hidden temp file in the target
-// directory; nothing holds the file in memory. The caller checks the temp file and then commits it
-// (atomic rename into place) or discards it. A cut connection, an over-size file or a failed check leaves
+// directory; nothing holds the file in memory, and its data is on the disk before the caller sees it. The
+// caller checks the temp file and then commits it (atomic rename into place) or discards it. A cut connection, an over-size file or a failed check leaves
 // nothing behind, and an existing file of the same name is untouched until the new one is complete.
 
 import { rename, rm } from "../fs.ts";
@@ -13,6 +13,13 @@ import { boundaryOf, MultipartError, readMultipart } from "./multipart.ts";
 
 /** Parts a form may have (fields and files): more is not an upload from the panel's forms. */
 const MAX_PARTS = 30;
+/**
+ * The file's data is flushed to the disk before it is renamed into place (else a power cut soon after
+ * could leave an empty or partial file under the final name). Flushing a whole upload at its end waits
+ * for all of it; so while the body still comes, a flush of what is written so far starts each time this
+ * much more has been written (one at a time), and the last one has little left to do.
+ */
+const FLUSH_STEP = 32 * 1024 * 1024;
 
 export interface UploadedFile {
   /** The client's file name reduced to its last path part (still to be checked with safeName). */
@@ -55,6 +62,9 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
   const cleanup = () => rm(tempPath, { force: true });
   let out: Deno.FsFile | null = null;
   let file: { filename: string; size: number } | null = null;
+  let flushedTo = 0;
+  let flushing: Promise<void> | null = null;
+  let flushFailed: unknown = null;
   try {
     try {
       await readMultipart(body, boundary, (part, index) => {
@@ -71,12 +81,25 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
             out = await Deno.open(tempPath, { write: true, createNew: true, mode: 0o644 });
           }
           for (let off = 0; off < bytes.length;) off += await out.write(bytes.subarray(off));
+          if (current.size - flushedTo >= FLUSH_STEP && !flushing) {
+            flushedTo = current.size;
+            flushing = out.syncData().then(() => {
+              flushing = null;
+            }, (e) => {
+              flushing = null;
+              flushFailed = e;
+            });
+          }
         };
       });
+      await flushing;
+      if (flushFailed) throw flushFailed;
+      await (out as Deno.FsFile | null)?.syncData();
     } catch (e) {
       if (e instanceof MultipartError) throw new Invalid(`The upload is incomplete or malformed: ${e.message}`);
       throw e;
     } finally {
+      await flushing;
       (out as Deno.FsFile | null)?.close();
     }
     const got = file as { filename: string; size: number } | null;
