@@ -3,6 +3,7 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import Activity, { deviceOf } from "./Activity.tsx";
 import { session } from "../../state/session.ts";
 import type { ActivityEntry } from "../../../../shared/access.ts";
+import { FIRST_ROWS } from "../../components/useProgressive.ts";
 
 const ENTRY: ActivityEntry = {
   id: 7,
@@ -42,6 +43,26 @@ describe("Activity", () => {
     const csv = screen.getByRole("link", { name: "Export CSV" });
     expect(csv.getAttribute("href")).toBe("/api/activity?user=olga&action=saves&from=2026-11-01&limit=200&format=csv");
     // A table render and a re-render: generous on a loaded machine.
+  }, 30_000);
+
+  it("shows a long list's first rows at once and the rest after, and a new list from its start again", async () => {
+    const many = (n: number, action: string) => Array.from({ length: n }, (_, i) => ({ ...ENTRY, id: i + 1, action: `${action} ${i + 1}` }));
+    let next = many(150, "first");
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify(next))));
+    render(<Activity />);
+    expect(await screen.findByText("first 1")).toBeTruthy();
+    expect(screen.getByText(`first ${FIRST_ROWS}`)).toBeTruthy();
+    expect(screen.queryByText("first 150"), "not all rows in the first render").toBeNull();
+    expect(await screen.findByText("first 150", undefined, { timeout: 10_000 })).toBeTruthy();
+    // Typing in the filter keeps the list; a new list shows its own rows, the first ones first.
+    fireEvent.change(screen.getByLabelText("User"), { target: { value: "olga" } });
+    expect(screen.getByText("first 150")).toBeTruthy();
+    next = many(120, "second");
+    fireEvent.click(screen.getByRole("button", { name: "Apply" }));
+    expect(await screen.findByText("second 1")).toBeTruthy();
+    expect(screen.queryByText("first 1")).toBeNull();
+    expect(screen.queryByText("second 120"), "the new list starts from its first rows").toBeNull();
+    expect(await screen.findByText("second 120", undefined, { timeout: 10_000 })).toBeTruthy();
   }, 30_000);
 
   it("tells a non-admin it is for admins, without asking the server", () => {

@@ -1,6 +1,6 @@
 // The activity log for admins: who did what, when, from where, with which result; filters and CSV.
 
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { memo, useCallback, useEffect, useState, type FormEvent } from "react";
 import {
   Alert,
   Box,
@@ -23,6 +23,7 @@ import { Page, Panel } from "../../components/Page.tsx";
 import { accessApi, type ActivityFilter, activityQuery } from "../../api/access.ts";
 import { useCan } from "../../state/access.ts";
 import type { ActivityEntry } from "../../../../shared/access.ts";
+import { useProgressiveCount } from "../../components/useProgressive.ts";
 
 const EMPTY: ActivityFilter = { user: "", action: "", from: "", to: "", limit: 200 };
 
@@ -45,26 +46,56 @@ export function deviceOf(ua: string): string {
   return os ? `${browser} on ${os}` : browser;
 }
 
-function Entries({ entries }: { entries: ActivityEntry[] }) {
+/** One entry in the narrow list (a phone). */
+const EntryItem = memo(function EntryItem({ e }: { e: ActivityEntry }) {
+  return (
+    <Box component="li" sx={{ borderBottom: 1, borderColor: "divider", pb: 1 }}>
+      <Box sx={{ display: "flex", gap: 1, alignItems: "center", justifyContent: "space-between" }}>
+        <Typography sx={{ fontWeight: 600, wordBreak: "break-all" }}>{e.action}</Typography>
+        <Result status={e.status} />
+      </Box>
+      {e.detail && <Typography variant="body2" sx={{ wordBreak: "break-all" }}>{e.detail}</Typography>}
+      <Typography variant="body2" color="text.secondary">
+        {e.username || "-"}{e.via.startsWith("token") ? ` (${e.via})` : ""} · {when(e.at)}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">{e.address} · {deviceOf(e.user_agent)}</Typography>
+    </Box>
+  );
+});
+
+/** One entry in the table (a wide screen). */
+const EntryRow = memo(function EntryRow({ e }: { e: ActivityEntry }) {
+  return (
+    <TableRow>
+      <TableCell sx={{ whiteSpace: "nowrap" }}>{when(e.at)}</TableCell>
+      <TableCell>{e.username || "-"}{e.via.startsWith("token") ? <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>{e.via}</Typography> : null}</TableCell>
+      <TableCell sx={{ wordBreak: "break-all" }}>
+        {e.action}
+        {e.detail && <Typography variant="body2" color="text.secondary">{e.detail}</Typography>}
+      </TableCell>
+      <TableCell><Result status={e.status} /></TableCell>
+      <TableCell>
+        {e.address}
+        <Typography variant="caption" color="text.secondary" sx={{ display: "block" }} title={e.user_agent}>{deviceOf(e.user_agent)}</Typography>
+      </TableCell>
+    </TableRow>
+  );
+});
+
+/**
+ * The entries of one load: the first rows with the page, the rest a batch after each painted frame
+ * (useProgressiveCount; up to 10,000 may be asked for). Memoised: typing in the filter does not render
+ * them again. `load` tells one load from the next, so a new list starts again with its first rows.
+ */
+const Entries = memo(function Entries({ entries, load }: { entries: ActivityEntry[]; load: number }) {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up("md"), { noSsr: true });
+  const shown = entries.slice(0, useProgressiveCount(entries.length, String(load)));
   if (entries.length === 0) return <Typography color="text.secondary">Nothing recorded matches.</Typography>;
   if (!wide) {
     return (
       <Stack spacing={1} component="ul" sx={{ listStyle: "none", p: 0, m: 0 }} aria-label="Activity">
-        {entries.map((e) => (
-          <Box component="li" key={e.id} sx={{ borderBottom: 1, borderColor: "divider", pb: 1 }}>
-            <Box sx={{ display: "flex", gap: 1, alignItems: "center", justifyContent: "space-between" }}>
-              <Typography sx={{ fontWeight: 600, wordBreak: "break-all" }}>{e.action}</Typography>
-              <Result status={e.status} />
-            </Box>
-            {e.detail && <Typography variant="body2" sx={{ wordBreak: "break-all" }}>{e.detail}</Typography>}
-            <Typography variant="body2" color="text.secondary">
-              {e.username || "-"}{e.via.startsWith("token") ? ` (${e.via})` : ""} · {when(e.at)}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">{e.address} · {deviceOf(e.user_agent)}</Typography>
-          </Box>
-        ))}
+        {shown.map((e) => <EntryItem key={e.id} e={e} />)}
       </Stack>
     );
   }
@@ -81,35 +112,22 @@ function Entries({ entries }: { entries: ActivityEntry[] }) {
           </TableRow>
         </TableHead>
         <TableBody>
-          {entries.map((e) => (
-            <TableRow key={e.id}>
-              <TableCell sx={{ whiteSpace: "nowrap" }}>{when(e.at)}</TableCell>
-              <TableCell>{e.username || "-"}{e.via.startsWith("token") ? <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>{e.via}</Typography> : null}</TableCell>
-              <TableCell sx={{ wordBreak: "break-all" }}>
-                {e.action}
-                {e.detail && <Typography variant="body2" color="text.secondary">{e.detail}</Typography>}
-              </TableCell>
-              <TableCell><Result status={e.status} /></TableCell>
-              <TableCell>
-                {e.address}
-                <Typography variant="caption" color="text.secondary" sx={{ display: "block" }} title={e.user_agent}>{deviceOf(e.user_agent)}</Typography>
-              </TableCell>
-            </TableRow>
-          ))}
+          {shown.map((e) => <EntryRow key={e.id} e={e} />)}
         </TableBody>
       </Table>
     </TableContainer>
   );
-}
+});
 
 export default function Activity() {
   const isAdmin = useCan("admin");
   const [filter, setFilter] = useState<ActivityFilter>(EMPTY);
   const [applied, setApplied] = useState<ActivityFilter>(EMPTY);
-  const [entries, setEntries] = useState<ActivityEntry[] | null>(null);
+  const [loaded, setLoaded] = useState<{ entries: ActivityEntry[]; n: number } | null>(null);
 
   const load = useCallback(() => {
-    if (isAdmin) accessApi.activity(applied).then(setEntries, () => setEntries([]));
+    const got = (entries: ActivityEntry[]) => setLoaded((l) => ({ entries, n: (l?.n ?? 0) + 1 }));
+    if (isAdmin) accessApi.activity(applied).then(got, () => got([]));
   }, [applied, isAdmin]);
   useEffect(load, [load]);
 
@@ -148,7 +166,7 @@ export default function Activity() {
         </Box>
       </Panel>
       <Panel title="Recorded">
-        {entries === null ? <Typography color="text.secondary">Loading...</Typography> : <Entries entries={entries} />}
+        {loaded === null ? <Typography color="text.secondary">Loading...</Typography> : <Entries entries={loaded.entries} load={loaded.n} />}
       </Panel>
     </Page>
   );
