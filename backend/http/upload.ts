@@ -1,7 +1,8 @@
-// Streaming multipart uploads. The body goes through multipart.ts straight into a hidden temp file in the target
-// directory; nothing holds the file in memory, and its data is on the disk before the caller sees it. The
-// caller checks the temp file and then commits it (atomic rename into place) or discards it. A cut connection, an over-size file or a failed check leaves
-// nothing behind, and an existing file of the same name is untouched until the new one is complete.
+// Streaming multipart uploads. The body goes through multipart.ts straight into a hidden temp file in the
+// target directory; nothing holds the file in memory, and its data is on the disk before the caller sees
+// it. The caller checks the temp file and then commits it (atomic rename into place) or discards it. A
+// cut connection, an over-size file or a failed check leaves nothing behind, and an existing file of the
+// same name is untouched until the new one is complete.
 
 import { rename, rm } from "../fs.ts";
 import type { Context } from "hono";
