@@ -13,6 +13,7 @@
 
 import { Gate } from "../backend/serve/gate.ts";
 import { requestHeader } from "../backend/http/reqheader.ts";
+import { SMALL_ANSWER } from "../backend/http/routes.ts";
 
 const type = Deno.args[1] && !Deno.args[1].startsWith("--") ? Deno.args[1] : "application/json";
 // Text bodies as text, as the panel sends its JSON: Deno copies a byte body into a new buffer for every
@@ -33,7 +34,7 @@ const readCookie = Deno.args.includes("--read-cookie");
 // Headers beyond Content-Type are given the way the panel gives them to a small answer (jsonText in
 // backend/http/routes.ts: after the Response is made, which Deno sends faster than one made with them).
 const extra = Object.entries(headers).filter(([k]) => k !== "Content-Type");
-const small = typeof body === "string" && body.length <= 16 * 1024 && extra.length > 0;
+const small = typeof body === "string" && body.length <= SMALL_ANSWER && extra.length > 0;
 const typeOnly = { "Content-Type": type };
 const fixed = small
   ? () => {

@@ -2,7 +2,7 @@
 // given after it is made) or large (made with them), built alone and as Deno.serve sends it.
 
 import assert from "node:assert/strict";
-import { hasFinalHeaders, jsonText } from "./routes.ts";
+import { hasFinalHeaders, jsonText, SMALL_ANSWER } from "./routes.ts";
 
 const SMALL = JSON.stringify({ status: "stopped", running: false, players: [] });
 const LARGE = JSON.stringify(Array.from({ length: 600 }, (_, i) => ({ name: `save-${i}.zip`, size: i * 1024 })));
@@ -11,7 +11,7 @@ const WANTED = { "cache-control": "no-store", "content-type": "application/json"
 const own = (headers: Headers) => Object.fromEntries([...headers].filter(([k]) => !["content-length", "date", "vary"].includes(k)));
 
 Deno.test("jsonText: small and large answers carry the API headers and the text as given", async () => {
-  assert.ok(SMALL.length < 16 * 1024 && LARGE.length > 16 * 1024, "one of each kind");
+  assert.ok(SMALL.length < SMALL_ANSWER && LARGE.length > SMALL_ANSWER, "one of each kind");
   for (const text of [SMALL, LARGE, "", "[]"]) {
     const res = jsonText(text);
     assert.ok(hasFinalHeaders(res), "app.ts leaves it as it is");
