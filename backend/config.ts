@@ -85,7 +85,14 @@ interface Option<K extends keyof Config = keyof Config> {
 /** The project's page: a valid VAPID subject until the admin gives their own contact. */
 const PUSH_SUBJECT_DEFAULT = "https://github.com/factorio-panel/factorio-panel";
 
-const REPO_ROOT = resolve(import.meta.dirname ?? ".", "..");
+/**
+ * The panel's folder: the parent of backend/, or, when the panel runs from its bundle (scripts/bundle.mjs
+ * builds it into <panel>/.build/backend/<id>/), the folder that holds .build.
+ */
+export function panelRoot(moduleDir: string): string {
+  return /[\\/]\.build[\\/]backend[\\/][^\\/]+$/.test(moduleDir) ? resolve(moduleDir, "..", "..", "..") : resolve(moduleDir, "..");
+}
+const REPO_ROOT = panelRoot(import.meta.dirname ?? ".");
 
 function opt<K extends keyof Config>(o: Option<K>): Option<K> {
   return o;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { type Config, ConfigError, helpText, loadConfig, OPTIONS } from "./config.ts";
+import { type Config, ConfigError, helpText, loadConfig, OPTIONS, panelRoot } from "./config.ts";
 
 function cfg(args: string[], env: Record<string, string> = {}): Config {
   const r = loadConfig(args, env);
@@ -144,6 +144,15 @@ Deno.test("relative paths are taken from where npm was called (INIT_CWD), defaul
   } finally {
     rmSync(here, { recursive: true, force: true });
   }
+});
+
+Deno.test("the panel's folder (the built web app's default place) is the same from the sources and from the bundle", () => {
+  assert.equal(panelRoot("/opt/factorio-panel/backend"), "/opt/factorio-panel");
+  assert.equal(panelRoot("/opt/factorio-panel/.build/backend/0123456789abcdef"), "/opt/factorio-panel");
+  // A folder that only looks like part of it is taken as the sources' backend/.
+  assert.equal(panelRoot("/opt/.build/backend"), "/opt/.build");
+  const c = cfg([]);
+  assert.equal(c.staticDir, join(resolve(import.meta.dirname!, ".."), "pwa", "dist"));
 });
 
 Deno.test("time zone: the system's by default (worked out on first read), a given one is checked", () => {

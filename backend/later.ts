@@ -10,7 +10,12 @@
 // deno compile does not see these either: scripts/launcher.mjs names them (PANEL_LATER_MODULES) and
 // `npm run compile` includes them; later_test.ts keeps the list and the calls the same.
 
-/** The specifier, unchanged: as a call's result it is not a literal, which is the point. */
+/**
+ * The specifier: as a call's result it is not a literal, which is the point. In the panel's bundle
+ * (scripts/bundle.mjs) each of these modules is an entry of its own, built to the same place with .js
+ * instead of .ts, and the code calling later() sits in a chunk at the bundle's top, as its callers sit at
+ * backend/'s top (later_test.ts checks that they do).
+ */
 export function later(specifier: string): string {
-  return specifier;
+  return import.meta.url.endsWith(".js") ? specifier.replace(/\.ts$/, ".js") : specifier;
 }

@@ -1,11 +1,15 @@
-// Cold start of the backend: from spawning `deno run backend/main.ts` to the first answered HTTP request
-// (GET /api/user/status, which touches the session guard and the database). Also the idle memory.
+// Cold start of the backend: from spawning `deno run` on the launcher's entry (the backend's bundle,
+// scripts/bundle.mjs) to the first answered HTTP request (GET /api/user/status, which touches the session
+// guard and the database). Also the idle memory. Beside it, the same panel started from its sources
+// (backend/main.ts), which is what the bundle saves.
 //   node bench/startup.mjs [runs]
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { median, rssMiB, startBare, startPanel, stopBare, stopPanel } from "./lib.mjs";
+import { spawn } from "node:child_process";
+import { DENO, listening, median, PANEL_PERMISSIONS, ROOT, rssMiB, startBare, startPanel, stopBare, stopPanel } from "./lib.mjs";
+import { PANEL_ENTRY } from "../scripts/launcher.mjs";
 
 const runs = Number(process.argv[2] ?? 7);
 
@@ -46,9 +50,19 @@ async function bareStart() {
   }
   return { b, ms: performance.now() - started };
 }
+// The sources: the launcher's command line with backend/main.ts in place of the bundle.
+function startSources(dataDir) {
+  const started = performance.now();
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "--no-prompt", PANEL_ENTRY, "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return listening(child, "panel").then((url) => ({ url, child, started, dataDir, ownDir: false }));
+}
 const dir = mkdtempSync(join(tmpdir(), "panel-bench-"));
 const warm = [];
 const bare = [];
+const sources = [];
 for (let i = 0; i < runs; i++) {
   const p = await startPanel({ dataDir: dir });
   warm.push(await firstAnswer(p));
@@ -56,6 +70,9 @@ for (let i = 0; i < runs; i++) {
   const { b, ms } = await bareStart();
   bare.push(ms);
   await stopBare(b);
+  const s = await startSources(dir);
+  sources.push(await firstAnswer(s));
+  await stopPanel(s);
 }
 
 // Memory when idle, 5 s after start (the panel's deferred services load a second after start).
@@ -74,6 +91,10 @@ console.log(`cold start to first answered request, first start (creates db + adm
 console.log(
   `cold start to first answered request, existing data dir, median of ${runs}: ${median(warm).toFixed(0)} ms; ` +
     `bare Deno.serve, same flags: ${median(bare).toFixed(0)} ms; ratio ${(median(warm) / median(bare)).toFixed(2)} (target <= 2)`,
+);
+console.log(
+  `the same from the sources (backend/main.ts, not bundled): ${median(sources).toFixed(0)} ms; ` +
+    `ratio to bare ${(median(sources) / median(bare)).toFixed(2)}; the bundle takes ${(median(warm) / median(sources)).toFixed(2)} of it`,
 );
 console.log(
   `idle memory 5 s after start: panel RSS ${idle[0].toFixed(1)} MiB (peak ${idle[1].toFixed(1)} MiB); ` +

@@ -6,6 +6,7 @@
 
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
+import { bundledEntry } from "./bundle.mjs";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 export const DENO = join(ROOT, "node_modules", ".bin", "deno");
@@ -44,9 +45,33 @@ export const PANEL_PERMISSIONS = [
   "--allow-sys",
 ];
 
+/** Where the backend's bundles are built (scripts/bundle.mjs); not committed. */
+export const BUNDLE_DIR = join(ROOT, ".build", "backend");
+/** What a bundle is built from: a change to any of these builds a new one. */
+const BUNDLE_INPUTS = ["backend", "shared", "scripts/bundle.mjs", "scripts/launcher.mjs", "deno.json", "package-lock.json"];
+
+let entry = null;
+/**
+ * The file `deno run` starts: the bundle of the backend (scripts/bundle.mjs), built first if a source
+ * changed, or backend/main.ts itself when it cannot be built (said on stderr). Found once a process: a
+ * test run or a bench starts many panels from sources that do not change meanwhile.
+ */
+export function panelEntry() {
+  entry ??= bundledEntry({
+    root: ROOT,
+    deno: DENO,
+    entries: [PANEL_ENTRY, ...PANEL_LATER_MODULES].map((m) => resolve(ROOT, m)),
+    inputs: BUNDLE_INPUTS,
+    outBase: BUNDLE_DIR,
+    onBuild: () => console.error("Bundling the backend (its sources changed)..."),
+    onError: (why) => console.error(`factorio-panel: running from the sources, as the backend could not be bundled: ${why}`),
+  }) ?? PANEL_ENTRY;
+  return entry;
+}
+
 /** `deno run` arguments that start the panel with `args` (the panel's own flags). */
 export function panelDenoArgs(args = []) {
-  return ["run", ...PANEL_PERMISSIONS, "--no-prompt", PANEL_ENTRY, ...args];
+  return ["run", ...PANEL_PERMISSIONS, "--no-prompt", panelEntry(), ...args];
 }
 
 /** `deno test` arguments: the same permissions as the panel, never more. */

@@ -14,3 +14,22 @@ export async function moduleGraph(entry: string): Promise<ModuleGraph> {
   assert.ok(out.success, new TextDecoder().decode(out.stderr));
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
+
+/**
+ * What Deno reads before it runs `entry`: every import it can follow, static or a string-literal
+ * `import()`, Node built-ins included ("node:fs"). Type-only imports (`import type`, `typeof import()`)
+ * are not code and not followed.
+ */
+export async function startupGraph(entry: string): Promise<Set<string>> {
+  const info = await moduleGraph(entry);
+  const byName = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const todo = [info.roots[0]];
+  while (todo.length > 0) {
+    const at = todo.pop()!;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    for (const d of byName.get(at)?.dependencies ?? []) if (d.code) todo.push(d.code.specifier);
+  }
+  return seen;
+}
