@@ -3,11 +3,11 @@
 // and Node's require() is made on first use instead of at start-up.
 
 import assert from "node:assert/strict";
-import { BUNDLE_DIR, DENO, PANEL_LATER_MODULES, panelDenoArgs, panelEntry } from "../scripts/launcher.mjs";
+import { BUNDLE_DIR, DENO, PANEL_LATER_MODULES, panelDenoArgs, panelEntry, ROOT } from "../scripts/launcher.mjs";
 import { bundledEntry, bundleId } from "../scripts/bundle.mjs";
 import { startupGraph } from "./testing/graph.ts";
 
-Deno.test("the launcher starts the panel from its bundle, whose start-up reads neither node:module nor a later() module", async () => {
+Deno.test("the launcher starts the panel from its bundle: no class of the panel renamed, start-up reads neither node:module nor a later() module", async () => {
   const entry = panelEntry();
   assert.match(entry, new RegExp(`^${BUNDLE_DIR}/[0-9a-f]{16}/main\\.js$`));
   assert.ok(panelDenoArgs([]).includes(entry));
@@ -16,6 +16,24 @@ Deno.test("the launcher starts the panel from its bundle, whose start-up reads n
     const out = `${dir}/${m.slice("backend/".length).replace(/\.ts$/, ".js")}`;
     assert.ok(Deno.statSync(out).isFile, `${m} is an entry of the bundle (${out})`);
   }
+  // esbuild renames a declaration whose name another module of the same chunk uses (Foo -> Foo2); errors
+  // take their name from their class (errors.ts), so none of the panel's own classes may be renamed.
+  const ownClasses = new Set<string>();
+  const sources = (d: string): string[] =>
+    [...Deno.readDirSync(d)].flatMap((e) => e.isDirectory ? sources(`${d}/${e.name}`) : e.name.endsWith(".ts") && !e.name.endsWith("_test.ts") ? [`${d}/${e.name}`] : []);
+  for (const file of [...sources(`${ROOT}/backend`), ...sources(`${ROOT}/shared`)]) {
+    for (const m of Deno.readTextFileSync(file).matchAll(/^(?:export )?(?:abstract )?class (\w+)/gm)) ownClasses.add(m[1]);
+  }
+  assert.ok(ownClasses.has("HttpError"));
+  const bundled = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) => `${dir}/${e.name}`);
+  for (const m of PANEL_LATER_MODULES) bundled.push(`${dir}/${m.slice("backend/".length).replace(/\.ts$/, ".js")}`);
+  const renamed: string[] = [];
+  for (const file of bundled) {
+    for (const m of Deno.readTextFileSync(file).matchAll(/\b(?:class |var |let |const )([A-Za-z_]\w*?)(\d+)\b(?: = class\b| extends\b| \{)/g)) {
+      if (ownClasses.has(m[1]) && !ownClasses.has(m[1] + m[2])) renamed.push(`${m[1]}${m[2]} in ${file}`);
+    }
+  }
+  assert.deepEqual(renamed, []);
   const reached = await startupGraph(entry);
   assert.ok(!reached.has("node:module"), "start-up imports node:module (the require deferral did not apply)");
   const later = PANEL_LATER_MODULES.map((m) => `file://${dir}/${m.slice("backend/".length).replace(/\.ts$/, ".js")}`);
