@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { BUNDLE_DIR, DENO, PANEL_LATER_MODULES, panelDenoArgs, panelEntry, ROOT } from "../scripts/launcher.mjs";
-import { bundledEntry, bundleId } from "../scripts/bundle.mjs";
-import { startupGraph } from "./testing/graph.ts";
+import { bundledEntry, bundledPath, bundleId } from "../scripts/bundle.mjs";
+import { sourceFiles, startupGraph } from "./testing/graph.ts";
 
 Deno.test("the launcher starts the panel from its bundle: no class of the panel renamed, start-up reads neither node:module nor a later() module", async () => {
   const entry = panelEntry();
@@ -13,20 +13,18 @@ Deno.test("the launcher starts the panel from its bundle: no class of the panel 
   assert.ok(panelDenoArgs([]).includes(entry));
   const dir = entry.slice(0, -"/main.js".length);
   for (const m of PANEL_LATER_MODULES) {
-    const out = `${dir}/${m.slice("backend/".length).replace(/\.ts$/, ".js")}`;
+    const out = bundledPath(ROOT, dir, m);
     assert.ok(Deno.statSync(out).isFile, `${m} is an entry of the bundle (${out})`);
   }
   // esbuild renames a declaration whose name another module of the same chunk uses (Foo -> Foo2); errors
   // take their name from their class (errors.ts), so none of the panel's own classes may be renamed.
   const ownClasses = new Set<string>();
-  const sources = (d: string): string[] =>
-    [...Deno.readDirSync(d)].flatMap((e) => e.isDirectory ? sources(`${d}/${e.name}`) : e.name.endsWith(".ts") && !e.name.endsWith("_test.ts") ? [`${d}/${e.name}`] : []);
-  for (const file of [...sources(`${ROOT}/backend`), ...sources(`${ROOT}/shared`)]) {
+  for (const file of [...sourceFiles(`${ROOT}/backend`), ...sourceFiles(`${ROOT}/shared`)]) {
     for (const m of Deno.readTextFileSync(file).matchAll(/^(?:export )?(?:abstract )?class (\w+)/gm)) ownClasses.add(m[1]);
   }
   assert.ok(ownClasses.has("HttpError"));
   const bundled = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) => `${dir}/${e.name}`);
-  for (const m of PANEL_LATER_MODULES) bundled.push(`${dir}/${m.slice("backend/".length).replace(/\.ts$/, ".js")}`);
+  for (const m of PANEL_LATER_MODULES) bundled.push(bundledPath(ROOT, dir, m));
   const renamed: string[] = [];
   for (const file of bundled) {
     for (const m of Deno.readTextFileSync(file).matchAll(/\b(?:class |var |let |const )([A-Za-z_]\w*?)(\d+)\b(?: = class\b| extends\b| \{)/g)) {
@@ -36,7 +34,7 @@ Deno.test("the launcher starts the panel from its bundle: no class of the panel 
   assert.deepEqual(renamed, []);
   const reached = await startupGraph(entry);
   assert.ok(!reached.has("node:module"), "start-up imports node:module (the require deferral did not apply)");
-  const later = PANEL_LATER_MODULES.map((m) => `file://${dir}/${m.slice("backend/".length).replace(/\.ts$/, ".js")}`);
+  const later = PANEL_LATER_MODULES.map((m) => `file://${bundledPath(ROOT, dir, m)}`);
   assert.deepEqual(later.filter((m) => reached.has(m)), []);
 });
 

@@ -4,17 +4,7 @@
 
 import assert from "node:assert/strict";
 import { PANEL_LATER_MODULES, ROOT } from "../scripts/launcher.mjs";
-import { startupGraph } from "./testing/graph.ts";
-
-function backendSources(dir = `${ROOT}/backend`): string[] {
-  const found: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) found.push(...backendSources(path));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) found.push(path);
-  }
-  return found;
-}
+import { sourceFiles, startupGraph } from "./testing/graph.ts";
 
 /** `spec` as a path from the project's root, resolved from the module at `from`. */
 function fromRoot(from: string, spec: string): string {
@@ -23,7 +13,7 @@ function fromRoot(from: string, spec: string): string {
 
 Deno.test("every later() module is in PANEL_LATER_MODULES, and each of those is loaded by later()", () => {
   const loaded = new Set<string>();
-  for (const file of backendSources()) {
+  for (const file of sourceFiles(`${ROOT}/backend`)) {
     // Code only: comment lines may show the form.
     const text = Deno.readTextFileSync(file).split("\n").filter((l) => !/^\s*(\/\/|\/?\*)/.test(l)).join("\n");
     for (const m of text.matchAll(/import\(later\("([^"]+)"\)\)( as Promise<typeof import\("([^"]+)"\)>)?/g)) {

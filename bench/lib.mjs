@@ -9,7 +9,7 @@ import { DENO, PANEL_PERMISSIONS, panelEntry, ROOT, spawnPanel } from "../script
 
 export { DENO, PANEL_PERMISSIONS, ROOT };
 
-/** Starts backend/main.ts on a free port; resolves once it prints its URL. */
+/** Starts the panel as `npm start` does (the launcher's bundle) on a free port; resolves once it prints its URL. */
 export function startPanel({ dataDir, args = [], env = {} } = {}) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "panel-bench-"));
   // The bundle built (if a source changed) before the clock starts: a start measures the panel, not a build.

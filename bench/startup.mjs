@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { DENO, listening, median, PANEL_PERMISSIONS, ROOT, rssMiB, startBare, startPanel, stopBare, stopPanel } from "./lib.mjs";
-import { PANEL_ENTRY } from "../scripts/launcher.mjs";
+import { DENO, listening, median, ROOT, rssMiB, startBare, startPanel, stopBare, stopPanel } from "./lib.mjs";
+import { PANEL_ENTRY, panelDenoArgs } from "../scripts/launcher.mjs";
 
 const runs = Number(process.argv[2] ?? 7);
 
@@ -53,7 +53,7 @@ async function bareStart() {
 // The sources: the launcher's command line with backend/main.ts in place of the bundle.
 function startSources(dataDir) {
   const started = performance.now();
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "--no-prompt", PANEL_ENTRY, "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir], {
+  const child = spawn(DENO, panelDenoArgs(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir], PANEL_ENTRY), {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });

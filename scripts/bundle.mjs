@@ -101,6 +101,15 @@ function removeOldBuilds(base, keep) {
 }
 
 /**
+ * Where the entry `entry` (a path under `root`/backend/) is in the build `buildDir`: esbuild keeps each
+ * entry's place under the entries' common folder, so backend/http/server.ts is http/server.js there, and
+ * the shared chunks sit beside main.js.
+ */
+export function bundledPath(root, buildDir, entry) {
+  return join(buildDir, relative(join(root, "backend"), resolve(root, entry)).replace(/\.ts$/, ".js"));
+}
+
+/**
  * The bundle's entry file for `entries` (paths from `root`, the first one the panel's entry), built now if
  * the sources changed since the last build; null when it cannot be built (`onError` hears why).
  * @param {{ root: string, deno: string, entries: string[], inputs: string[], outBase: string,
@@ -110,9 +119,7 @@ function removeOldBuilds(base, keep) {
 export function bundledEntry({ root, deno, entries, inputs, outBase, onError = () => {}, onBuild = () => {} }) {
   const id = bundleId(root, inputs);
   const dir = join(outBase, id);
-  // esbuild keeps each entry's place under the entries' common folder (backend/): http/server.ts is
-  // http/server.js in the build, and its shared chunks sit beside main.js.
-  const entryOut = (at, e) => join(at, relative(join(root, "backend"), resolve(root, e)).replace(/\.ts$/, ".js"));
+  const entryOut = (at, e) => bundledPath(root, at, e);
   const main = entryOut(dir, entries[0]);
   if (existsSync(main)) {
     // Marks it used (removeOldBuilds spares what was used lately).

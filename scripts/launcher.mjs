@@ -69,9 +69,12 @@ export function panelEntry() {
   return entry;
 }
 
-/** `deno run` arguments that start the panel with `args` (the panel's own flags). */
-export function panelDenoArgs(args = []) {
-  return ["run", ...PANEL_PERMISSIONS, "--no-prompt", panelEntry(), ...args];
+/**
+ * `deno run` arguments that start the panel with `args` (the panel's own flags), from `entry`: the
+ * bundle, or PANEL_ENTRY for a bench's reference start from the sources.
+ */
+export function panelDenoArgs(args = [], entry = panelEntry()) {
+  return ["run", ...PANEL_PERMISSIONS, "--no-prompt", entry, ...args];
 }
 
 /** `deno test` arguments: the same permissions as the panel, never more. */

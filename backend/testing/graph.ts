@@ -9,6 +9,17 @@ export interface ModuleGraph {
   modules: { specifier: string; dependencies?: { specifier: string; isDynamic?: boolean; code?: { specifier: string } }[] }[];
 }
 
+/** Every module of the panel's code under `dir` (its .ts files, tests left out), for tests that read them. */
+export function sourceFiles(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) found.push(...sourceFiles(path));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) found.push(path);
+  }
+  return found;
+}
+
 export async function moduleGraph(entry: string): Promise<ModuleGraph> {
   const out = await new Deno.Command(DENO, { args: ["info", "--json", entry], cwd: ROOT, stdout: "piped", stderr: "piped" }).output();
   assert.ok(out.success, new TextDecoder().decode(out.stderr));
