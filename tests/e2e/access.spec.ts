@@ -5,7 +5,7 @@
 import * as OTPAuth from "otpauth";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./game-fixtures.ts";
-import { adminApi, signIn, signOut } from "./fixtures.ts";
+import { adminApi, goTo, signIn, signOut } from "./fixtures.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
@@ -17,12 +17,6 @@ test.describe.configure({ timeout: 240_000 });
 async function addUser(url: string, username: string, role: string) {
   const api = await adminApi(url);
   await api("POST", "/api/user/add", { username, role, email: `${username}@example.org`, password: PASSWORD, password_confirmation: PASSWORD });
-}
-
-async function goTo(page: Page, link: string): Promise<void> {
-  const menu = page.getByRole("button", { name: "Open menu" });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link }).click();
 }
 
 async function startFromControls(page: Page, port: number): Promise<void> {

@@ -3,13 +3,12 @@
 // at phone and desktop widths.
 
 import { expect, test } from "./game-fixtures.ts";
-import { openSignedIn } from "./fixtures.ts";
+import { goTo, openSignedIn } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
-async function goTo(page: Page, link: string): Promise<void> {
-  const menu = page.getByRole("button", { name: "Open menu" });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link }).click();
+/** Follows a sidebar link and waits for its page's heading. */
+async function goToPage(page: Page, link: string): Promise<void> {
+  await goTo(page, link);
   await expect(page.getByRole("heading", { name: link, level: 1 })).toBeVisible();
 }
 
@@ -34,7 +33,7 @@ test("a schedule backs up every minute; the backup restores into a new save that
   await expect(card).toContainText("every minute");
 
   // Within a minute (and a bit) the schedule has run and made a backup.
-  await goTo(page, "Backups");
+  await goToPage(page, "Backups");
   const rows = page.getByTestId("backup-row");
   await expect(async () => {
     await page.getByRole("button", { name: "Refresh the list" }).click();
@@ -50,13 +49,13 @@ test("a schedule backs up every minute; the backup restores into a new save that
   await expect(page.getByTestId("flash").filter({ hasText: "Restored save from-backup.zip" })).toBeVisible();
 
   // The schedule records its run.
-  await goTo(page, "Schedules");
+  await goToPage(page, "Schedules");
   await page.getByRole("button", { name: /Last runs/ }).click();
   await expect(card.getByTestId("run").first()).toContainText("ok");
   await expect(card.getByTestId("run").first()).toContainText("backup:");
 
   // Start the restored save.
-  await goTo(page, "Controls");
+  await goToPage(page, "Controls");
   const form = page.getByRole("form", { name: "Start Server" });
   await form.getByLabel("IP").fill("127.0.0.1");
   await form.getByLabel("Port").fill(String(gamePort));
@@ -86,7 +85,7 @@ for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", 
     await page.screenshot({ path: testInfo.outputPath(`backups-restore-${name}.png`) });
     await page.getByRole("button", { name: "Cancel" }).click();
 
-    await goTo(page, "Schedules");
+    await goToPage(page, "Schedules");
     await page.getByRole("button", { name: "New schedule" }).click();
     const dialog = page.getByRole("dialog", { name: "New schedule" });
     await dialog.getByLabel("Name").fill("Nightly restart");

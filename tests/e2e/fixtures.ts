@@ -108,10 +108,31 @@ export async function openSignedIn(page: Page, path = "/"): Promise<void> {
   await expect(page).not.toHaveURL(/\/login$/);
 }
 
-/** Signs out with the sidebar's Logout, opening the menu first on narrow screens. */
+/** Below MUI's "md" breakpoint the sidebar is a drawer behind the bottom bar's menu button. */
+const PHONE_LAYOUT_BELOW = 900;
+
+/**
+ * Opens the sidebar on a phone layout. Decided by the viewport, not by whether the menu button shows:
+ * while the drawer of the last click is still sliding out, the page behind it is hidden from the
+ * accessibility tree, so the button "is not visible" and a check on it skipped opening the menu. The
+ * next click then landed on a link of the closing drawer, which was gone a moment later. The click
+ * here waits until that drawer has gone.
+ */
+export async function openSidebar(page: Page): Promise<void> {
+  if ((page.viewportSize()?.width ?? PHONE_LAYOUT_BELOW) < PHONE_LAYOUT_BELOW) {
+    await page.getByRole("button", { name: "Open menu" }).click();
+  }
+}
+
+/** Follows a sidebar link, opening the menu first on a phone. */
+export async function goTo(page: Page, link: string): Promise<void> {
+  await openSidebar(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link }).click();
+}
+
+/** Signs out with the sidebar's Logout, opening the menu first on a phone. */
 export async function signOut(page: Page): Promise<void> {
-  const menu = page.getByRole("button", { name: "Open menu" });
-  if (await menu.isVisible()) await menu.click();
+  await openSidebar(page);
   await page.getByRole("button", { name: /Logout/ }).click();
   await expect(page).toHaveURL(/\/login$/);
 }

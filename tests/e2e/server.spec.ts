@@ -3,7 +3,7 @@
 // the logs page, and the live status badge.
 
 import { expect, test } from "./game-fixtures.ts";
-import { openSignedIn } from "./fixtures.ts";
+import { goTo, openSignedIn } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 
@@ -14,12 +14,6 @@ async function startFromControls(page: Page, port: number): Promise<void> {
   await form.getByRole("button", { name: "Start Server" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: `started on port: ${port}` })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("server-state")).toHaveText("Running");
-}
-
-async function goTo(page: Page, link: string): Promise<void> {
-  const menu = page.getByRole("button", { name: "Open menu" });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link }).click();
 }
 
 test("start from Controls, console command and reply, save & stop, kill", async ({ page, gamePort }) => {
