@@ -119,8 +119,7 @@ export function bundledPath(root, buildDir, entry) {
 export function bundledEntry({ root, deno, entries, inputs, outBase, onError = () => {}, onBuild = () => {} }) {
   const id = bundleId(root, inputs);
   const dir = join(outBase, id);
-  const entryOut = (at, e) => bundledPath(root, at, e);
-  const main = entryOut(dir, entries[0]);
+  const main = bundledPath(root, dir, entries[0]);
   if (existsSync(main)) {
     // Marks it used (removeOldBuilds spares what was used lately).
     try {
@@ -150,8 +149,8 @@ export function bundledEntry({ root, deno, entries, inputs, outBase, onError = (
     ], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     if (r.error) throw r.error;
     if (r.status !== 0) throw new Error(`${r.stderr ?? ""}${r.stdout ?? ""}`.trim() || `deno bundle exited with ${r.status}`);
-    const missing = entries.find((e) => !existsSync(entryOut(tmp, e)));
-    if (missing) throw new Error(`deno bundle did not write ${entryOut(tmp, missing)}`);
+    const missing = entries.find((e) => !existsSync(bundledPath(root, tmp, e)));
+    if (missing) throw new Error(`deno bundle did not write ${bundledPath(root, tmp, missing)}`);
     deferNodeRequire(tmp);
     try {
       renameSync(tmp, dir);
