@@ -497,11 +497,16 @@ export class Gate {
     }
   }
 
-  async #handleDirect(
+  /**
+   * A request on a handed-over connection. Not an async function: Deno's server takes a Response on a
+   * faster path than a promise of one, so a synchronous answer (the status, a kept list) stays one
+   * (78k -> 83k req/s for the status, bench/status.mjs).
+   */
+  #handleDirect(
     link: Link,
     req: Request,
     info: { completed?: Promise<void> },
-  ): Promise<Response> {
+  ): Response | Promise<Response> {
     link.requests++;
     link.inFlight++;
     link.lastServed = this.#now();
@@ -509,19 +514,25 @@ export class Gate {
       link.inFlight--;
       link.lastServed = this.#now();
     };
-    let res: Response;
+    // Busy until the answer has been sent.
+    const sent = (res: Response) => {
+      const completed = info.completed;
+      if (completed) completed.then(done, done);
+      else done();
+      return res;
+    };
+    const failed = (e: unknown): Promise<never> => {
+      done();
+      return Promise.reject(e);
+    };
+    let res: Response | Promise<Response>;
     try {
       // A WebSocket is only ever a relayed connection's first request.
-      res = await this.#opts.handler(req, this.#infoOf(link, false));
+      res = this.#opts.handler(req, this.#infoOf(link, false));
     } catch (e) {
-      done();
-      throw e;
+      return failed(e);
     }
-    // Busy until the answer has been sent.
-    const completed = info.completed;
-    if (completed) completed.then(done, done);
-    else done();
-    return res;
+    return res instanceof Promise ? res.then(sent, failed) : sent(res);
   }
 
   /**
