@@ -8,6 +8,15 @@
 // - cleared, its listener is removed and it no longer does (the signal still fires later, unheard);
 // - a callback that throws ends the process with its error, as one of a global timer does.
 
+/**
+ * Whether `at`, a Date.now() reading, is less than `ms` before `now`: for what is looked at again at most
+ * every `ms` and asked on every request (the status, the session check). Date.now() costs half as much
+ * as performance.now(), which is a call out of JavaScript; a clock set back counts as time gone by.
+ */
+export function recent(at: number, ms: number, now: number): boolean {
+  return now >= at && now - at < ms;
+}
+
 /** Longest delay a timer takes; a longer one is cut to it (the globals would fire at once instead). */
 const MAX_MS = 2 ** 31 - 1;
 

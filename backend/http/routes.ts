@@ -22,7 +22,11 @@ export type Ctx = Context<Env>;
 /** Headers every successful API answer carries; app.ts adds them to answers built without them. */
 export const API_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 const JSON_TEXT_HEADERS = { "Content-Type": "application/json", ...API_HEADERS };
-const complete = new WeakSet<Response>();
+/**
+ * An answer whose headers are final (made by jsonText). A class of its own, told by `instanceof`: a
+ * WeakSet of them cost as much again as making the Response (0.12 µs in a loop), on every status request.
+ */
+class FinalResponse extends Response {}
 
 const CONTENT_TYPE_ONLY = { "Content-Type": "application/json" };
 /**
@@ -45,13 +49,12 @@ export const SMALL_ANSWER = 16 * 1024;
 export function jsonText(text: string): Response {
   let res: Response;
   if (text.length <= SMALL_ANSWER) {
-    res = new Response(text, { status: 200, headers: CONTENT_TYPE_ONLY });
+    res = new FinalResponse(text, { status: 200, headers: CONTENT_TYPE_ONLY });
     const headers = res.headers;
     for (const k in API_HEADERS) headers.set(k, API_HEADERS[k as keyof typeof API_HEADERS]);
   } else {
-    res = new Response(text, { status: 200, headers: JSON_TEXT_HEADERS });
+    res = new FinalResponse(text, { status: 200, headers: JSON_TEXT_HEADERS });
   }
-  complete.add(res);
   return res;
 }
 
@@ -62,7 +65,7 @@ export function jsonTextOf(text: string | Promise<string>): Response | Promise<R
 
 /** True for an answer made by jsonText(): its headers are final. */
 export function hasFinalHeaders(res: Response): boolean {
-  return complete.has(res);
+  return res instanceof FinalResponse;
 }
 
 export interface Route {

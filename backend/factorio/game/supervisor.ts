@@ -47,7 +47,7 @@ import {
   type RunRecord,
   writeRecord,
 } from "./run.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "../../timers.ts";
+import { clearInterval, clearTimeout, setInterval, setTimeout, recent } from "../../timers.ts";
 
 /** Output lines kept for the console's replay and for crash reports. */
 export const RECENT_LINES = 200;
@@ -534,8 +534,8 @@ export class GameServer implements GameControl {
   /** The address players use: the bind address, or this machine's first outside IPv4 for 0.0.0.0. */
   #publicAddress(bindip: string): string {
     if (bindip !== "0.0.0.0") return bindip;
-    const now = performance.now();
-    if (this.#address.bindip === bindip && now - this.#address.at < 60_000) return this.#address.value;
+    const now = Date.now();
+    if (this.#address.bindip === bindip && recent(this.#address.at, 60_000, now)) return this.#address.value;
     let value = bindip;
     try {
       value = Deno.networkInterfaces().find((n) => n.family === "IPv4" && !n.address.startsWith("127."))?.address ?? bindip;

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from "../../fs.ts";
 import type { Logger } from "../../log.ts";
 import type { FactorioPaths } from "../layout.ts";
-import { clearTimeout, setTimeout } from "../../timers.ts";
+import { clearTimeout, setTimeout, recent } from "../../timers.ts";
 
 const RESTAT_MS = 2_000;
 
@@ -74,8 +74,8 @@ export class GameVersion {
   }
 
   refresh(force = false): void {
-    const now = performance.now();
-    if (!force && now - this.#checkedAt < RESTAT_MS) return;
+    const now = Date.now();
+    if (!force && recent(this.#checkedAt, RESTAT_MS, now)) return;
     this.#checkedAt = now;
     const paths = this.paths();
     const stamp = (p: string) => {
