@@ -1,8 +1,10 @@
 // The areas app.ts loads on first use: the request that loads them is answered like any other, with the
-// same guards, headers and errors, and requests that arrive while they load wait for them.
+// same guards, headers and errors, and requests that arrive while they load wait for them. The reads
+// app.ts answers without Hono answer as Hono would.
 
 import assert from "node:assert/strict";
 import { Client, withPanel } from "./testing/harness.ts";
+import { TokenClient, tokenClient, userWithRole } from "./testing/roles.ts";
 import { createApp } from "./app.ts";
 import { PANEL_MSG } from "../shared/messages.ts";
 
@@ -41,5 +43,39 @@ Deno.test("a lazily loaded area answers its first requests with the usual guards
     assert.equal(typeof bad.body, "string");
   } finally {
     await server.shutdown();
+  }
+}));
+
+Deno.test("the reads answered without Hono (status, kept lists) answer as through Hono, to everyone", withPanel(async (p) => {
+  const admin = await p.login();
+  const callers: [string, Client][] = [
+    ["admin", admin],
+    ["viewer", await userWithRole(p, admin, "vera", "viewer")],
+    ["token", await tokenClient(p, admin, "viewer")],
+    ["nobody", p.client()],
+    ["unknown token", new TokenClient(p.url, "fpt_nope")],
+    ["malformed token", new TokenClient(p.url, "")],
+  ];
+  const both = new Client(p.url, p.url);
+  both.cookie = admin.cookie;
+  callers.push(["cookie and token", both]);
+  // Hono decodes a percent-encoded path and finds the same route; app.ts leaves such paths to Hono, so
+  // the one path answered both ways shows any difference.
+  for (const [area, name] of [["/api/server/", "status"], ["/api/saves/", "list"], ["/api/mods/", "list"], ["/api/", "backups"]]) {
+    const viaHono = `${area}%${name.charCodeAt(0).toString(16)}${name.slice(1)}`;
+    for (const [who, c] of callers) {
+      const headers = who === "cookie and token" ? { Authorization: "Bearer fpt_nope" } : undefined;
+      const direct = await c.get(area + name, { headers });
+      const hono = await c.get(viaHono, { headers });
+      const withQuery = await c.get(`${area}${name}?t=1`, { headers });
+      for (const r of [hono, withQuery]) {
+        assert.equal(r.status, direct.status, `${who}, ${area}${name}`);
+        assert.deepEqual(r.body, direct.body, `${who}, ${area}${name}`);
+        const kept = (h: Headers) => [...h].filter(([k]) => k !== "date");
+        assert.deepEqual(kept(r.headers), kept(direct.headers), `${who}, ${area}${name}`);
+      }
+      const expected = ["admin", "viewer", "token"].includes(who) ? 200 : who === "cookie and token" ? 400 : 401;
+      assert.equal(direct.status, expected, `${who}, ${area}${name}: ${direct.text}`);
+    }
   }
 }));

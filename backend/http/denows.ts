@@ -3,7 +3,6 @@
 // index also loads the static file server and the static site generator, which cost every cold start
 // 10-30 ms before the first answer for two functions of a few lines.
 
-import type { Context } from "hono";
 import { defineWebSocketHelper, type UpgradeWebSocket, WSContext } from "hono/ws";
 
 /** `upgradeWebSocket` of "hono/deno". */
@@ -35,8 +34,3 @@ export const upgradeWebSocket: UpgradeWebSocket<WebSocket, Deno.UpgradeWebSocket
   socket.onerror = (evt) => events.onError?.(evt, wsContext);
   return response;
 });
-
-/** The client's address as Deno.serve gives it (`getConnInfo(c).remote.address` of "hono/deno"). */
-export function remoteAddress(c: Context): string | undefined {
-  return (c.env as Deno.ServeHandlerInfo<Deno.NetAddr>).remoteAddr.hostname;
-}

@@ -4,39 +4,47 @@
 import type { MiddlewareHandler } from "hono";
 import { requestCookie, requestHeader } from "./reqheader.ts";
 import { type Ctx, type Env, requiredRole, type Route } from "./routes.ts";
-import { remoteAddress } from "./denows.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import type { Config } from "../config.ts";
-import type { Access } from "../auth/access.ts";
+import type { Access, Resolved } from "../auth/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
 export const SESSION_COOKIE = "authentication";
 
-/** Sets clientAddress and secure (https as the browser sees it, also behind a trusted proxy). */
-export function setClientInfo(config: Config): (c: Ctx) => void {
+/** Who sent a request: the client's address, and whether it came over https as the browser sees it. */
+export interface Client {
+  address: string;
+  secure: boolean;
+}
+
+/**
+ * The client of a request (`info` is what Deno.serve or the gate gave the handler, undefined for
+ * app.request in unit tests), also behind a trusted proxy.
+ */
+export function clientOf(config: Config): (req: Request, info: unknown) => Client {
   const tls = config.httpsCert !== null;
-  return (c) => {
-    let address = "unknown";
-    try {
-      address = remoteAddress(c) ?? "unknown";
-    } catch {
-      // Not served by Deno.serve (app.request in unit tests).
-    }
+  return (req, info) => {
+    const address = (info as Partial<Deno.ServeHandlerInfo<Deno.NetAddr>> | undefined)?.remoteAddr?.hostname ?? "unknown";
+    if (!config.trustProxy) return { address, secure: tls };
+    let client = address;
     let secure = tls;
-    if (config.trustProxy) {
-      // Through Headers, which join a header sent more than once: a proxy may add its own line after the
-      // client's, and the address it vouches for is the last one.
-      const forwarded = c.req.header("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean);
-      if (forwarded?.length) address = forwarded[forwarded.length - 1];
-      const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
-      if (proto) secure = proto === "https";
-    }
-    c.set("clientAddress", address);
-    c.set("secure", secure);
+    // Through Headers, which join a header sent more than once: a proxy may add its own line after the
+    // client's, and the address it vouches for is the last one.
+    const forwarded = req.headers.get("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean);
+    if (forwarded?.length) client = forwarded[forwarded.length - 1];
+    const proto = req.headers.get("x-forwarded-proto")?.split(",")[0].trim();
+    if (proto) secure = proto === "https";
+    return { address: client, secure };
   };
 }
+
+/** A JSON string answer as Hono's c.json makes it, for the guards that answer without a context. */
+export function jsonMessage(message: string, status: number): Response {
+  return new Response(JSON.stringify(message), { status, headers: JSON_TYPE });
+}
+const JSON_TYPE = { "Content-Type": "application/json" };
 
 /** Sets the session from the cookie or an API token; refuses a bad token or both at once. */
 export function loadSession(access: Access): MiddlewareHandler<Env> {
@@ -51,12 +59,18 @@ export function loadSession(access: Access): MiddlewareHandler<Env> {
 
 /** The work of loadSession: sets the session, or answers the refusal. */
 export function sessionOrRefusal(access: Access): (c: Ctx) => Response | null {
+  const resolve = requestSession(access);
   return (c) => {
-    const resolved = access.resolve(requestCookie(c.req.raw, SESSION_COOKIE), requestHeader(c.req.raw, "authorization"), c.get("clientAddress"));
+    const resolved = resolve(c.req.raw, c.get("clientAddress"));
     if ("refuse" in resolved) return c.json(resolved.refuse.message, resolved.refuse.status);
     c.set("session", resolved.session);
     return null;
   };
+}
+
+/** The session of a request from `address`, from its cookie or API token, or why it is refused. */
+export function requestSession(access: Access): (req: Request, address: string) => Resolved {
+  return (req, address) => access.resolve(requestCookie(req, SESSION_COOKIE), requestHeader(req, "authorization"), address);
 }
 
 /** The origin this request was addressed to, as the browser sees it. */
@@ -95,7 +109,7 @@ export function authorize(route: Route, session: SessionInfo): string | null {
  * (a browser on an IP is not being rebound), localhost, this machine's names, and the hosts of
  * --allowed-origins. Behind a trusted reverse proxy the proxy chooses which names reach the panel.
  */
-export function hostRefusal(config: Config): (c: Ctx) => Response | null {
+export function hostRefusal(config: Config): (req: Request) => Response | null {
   const names = new Set(["localhost", config.bind.toLowerCase()]);
   try {
     const host = Deno.hostname().toLowerCase();
@@ -114,16 +128,16 @@ export function hostRefusal(config: Config): (c: Ctx) => Response | null {
   }
   // The last Host header let through: a browser sends the same one on every request.
   let accepted: string | null = null;
-  const refusal = (c: Ctx): Response | null => {
+  const refusal = (req: Request): Response | null => {
     if (config.trustProxy) return null;
-    const header = requestHeader(c.req.raw, "host") ?? "";
+    const header = requestHeader(req, "host") ?? "";
     if (header === accepted) return null;
     const host = hostName(header);
     if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) {
       accepted = header;
       return null;
     }
-    return c.json(PANEL_MSG.unknownHost(host, header.trim()), 421);
+    return jsonMessage(PANEL_MSG.unknownHost(host, header.trim()), 421);
   };
   return refusal;
 }

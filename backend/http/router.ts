@@ -8,6 +8,11 @@
 import type { Result, Router } from "hono/router";
 import { TrieRouter } from "hono/router/trie-router";
 
+/** A route path without parameters, wildcards or optional parts: it matches itself only. */
+export function isFixedPath(path: string): boolean {
+  return !/[:*{?]/.test(path);
+}
+
 export class KeptPathRouter<T> implements Router<T> {
   readonly name = "KeptPathRouter";
   readonly #trie = new TrieRouter<T>();
@@ -20,7 +25,7 @@ export class KeptPathRouter<T> implements Router<T> {
     this.#trie.add(method, path, handler);
     // A route added later may match a path already answered.
     this.#kept.clear();
-    if (!/[:*{?]/.test(path)) this.#fixed.add(`${method} ${path}`);
+    if (isFixedPath(path)) this.#fixed.add(`${method} ${path}`);
   }
 
   /** How many answers are kept (at most one per declared fixed route). */

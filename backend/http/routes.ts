@@ -71,6 +71,10 @@ export function hasFinalHeaders(res: Response): boolean {
 export interface Route {
   method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
+  /**
+   * A handler declared without a parameter reads nothing of the request (the status, the kept lists):
+   * for a GET of a fixed path app.ts then answers it without making Hono's context.
+   */
   handler: (c: Ctx) => Response | Promise<Response>;
   /** Answer without a session: only the sign-in steps (password, second factor, passkey). */
   public?: boolean;
