@@ -114,6 +114,12 @@ export async function main(): Promise<number> {
   // everything else the panel loads while it serves are read (modules.ts). A part that cannot be built
   // or read ends the panel, as a failed start did before the panel listened.
   let stopping = false;
+  // Unset until the panel listens; a signal before that has no server to shut down.
+  let server: Gate | undefined;
+  /** Stops answering: lets the requests in hand finish, for 5 s at most. */
+  const closeServer = async () => {
+    if (server) await Promise.race([server.shutdown(), new Promise<void>((r) => setTimeout(r, 5000))]);
+  };
   const liveBuilt = Promise.withResolvers<void>();
   const buildLive = () => {
     clearTimeout(liveTimer);
@@ -121,7 +127,7 @@ export async function main(): Promise<number> {
       if (stopping) return;
       stopping = true;
       console.error(`factorio-panel: could not start: ${e instanceof Error ? e.message : String(e)}`);
-      await Promise.race([server.shutdown(), new Promise<void>((r) => setTimeout(r, 5000))]);
+      await closeServer();
       await ctx.close();
       Deno.exit(1);
     });
@@ -134,7 +140,27 @@ export async function main(): Promise<number> {
     return res;
   };
 
-  let server: Gate;
+  // Heard before the panel says it listens: a SIGTERM sent as soon as it does (a service manager, a
+  // test) must shut it down cleanly, not end it as the signal's default would.
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    // A signal that comes before the live side is built builds it first (a few tens of ms): a game may be
+    // running, which --stop-game-on-exit saves and stops, and what the live side holds is let go of in order.
+    const live = await ctx.loadLive().then(() => true, () => false);
+    if (live && config.stopGameOnExit && ctx.game.state !== "stopped") {
+      ctx.log.info(`Received ${signal}: saving and stopping the game, then shutting down`);
+      await ctx.game.stop().catch((e) => ctx.log.error("Could not stop the game", { error: String(e) }));
+    } else {
+      ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
+    }
+    if (live) ctx.hub.closeAll();
+    await closeServer();
+    await ctx.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
   try {
     server = new Gate({
       port: config.port,
@@ -188,25 +214,6 @@ export async function main(): Promise<number> {
 
   // (Armed before any request can be answered: that needs this function to return to the event loop.)
   const liveTimer = setTimeout(buildLive, LIVE_DELAY_MS);
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    // A signal that comes before the live side is built builds it first (a few tens of ms): a game may be
-    // running, which --stop-game-on-exit saves and stops, and what the live side holds is let go of in order.
-    const live = await ctx.loadLive().then(() => true, () => false);
-    if (live && config.stopGameOnExit && ctx.game.state !== "stopped") {
-      ctx.log.info(`Received ${signal}: saving and stopping the game, then shutting down`);
-      await ctx.game.stop().catch((e) => ctx.log.error("Could not stop the game", { error: String(e) }));
-    } else {
-      ctx.log.info(`Received ${signal}, shutting down (the game server keeps running)`);
-    }
-    if (live) ctx.hub.closeAll();
-    await Promise.race([server.shutdown(), new Promise<void>((r) => setTimeout(r, 5000))]);
-    await ctx.close();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
-  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
   await server.finished;
   return 0;
 }
