@@ -192,14 +192,15 @@ export function panelHeaders(res) {
  * Cookie header, and answers 401 without one (send it one).
  */
 export function startBare(body, contentType = "application/json", { gate = false, sink = null, headers = {}, readCookie = false } = {}) {
-  const file = join(mkdtempSync(join(tmpdir(), "bench-bare-")), "body");
+  const dir = mkdtempSync(join(tmpdir(), "bench-bare-"));
+  const file = join(dir, "body");
   writeFileSync(file, body);
   const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(gate ? ["--gate"] : []), ...(readCookie ? ["--read-cookie"] : []), ...(sink ? ["--sink", sink] : []),
     ...Object.entries(headers).flatMap(([k, v]) => ["--header", `${k}: ${v}`])], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });
-  return listening(child, "bare server").then((url) => ({ url, child }));
+  return listening(child, "bare server").then((url) => ({ url, child, dir }));
 }
 
 /** The URL a started server prints ("listening on URL") on its stdout; rejects if it exits first. */
@@ -215,10 +216,12 @@ export function listening(child, name) {
   });
 }
 
+/** Stops a server of startBare() and removes the folder of its body. */
 export async function stopBare(b) {
   const exited = new Promise((r) => b.child.once("exit", r));
   b.child.kill("SIGTERM");
   await exited;
+  rmSync(b.dir, { recursive: true, force: true });
 }
 
 /**

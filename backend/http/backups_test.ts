@@ -14,11 +14,11 @@ import { BackupReader } from "../factorio/backups/archive.ts";
 import type { Backup } from "../../shared/backups.ts";
 import { MOD_FIXTURES } from "../testing/modpanel.ts";
 
-/** Unpacks a backup's save into a temp file and answers its path. */
+/** Unpacks a backup's save into a temp file (in the panel's data dir, removed with it) and answers its path. */
 async function saveOf(p: GamePanel, b: Backup): Promise<string> {
   const reader = await BackupReader.open(join(p.config.backupsDir, `${b.id}.zip`));
   try {
-    const dir = mkdtempSync(join(tmpdir(), "backup-save-"));
+    const dir = mkdtempSync(join(p.dataDir, "backup-save-"));
     const target = join(dir, b.save);
     await reader.extract(reader.find(`save/${b.save}`)!, target);
     return target;
