@@ -8,7 +8,7 @@ import { isFixedPath, KeptPathRouter } from "./http/router.ts";
 import { upgradeWebSocket } from "./http/denows.ts";
 import type { AppContext } from "./context.ts";
 import { API_HEADERS, changesState, type Ctx, type Env, hasFinalHeaders, type Route } from "./http/routes.ts";
-import { authorize, type Client, clientOf, fromOwnSite, hostRefusal, jsonMessage, loadSession, requestSession } from "./http/guards.ts";
+import { authorize, type Client, clientOf, fromOwnSite, hostRefusal, jsonMessage, requestSession } from "./http/guards.ts";
 import type { SessionInfo } from "./auth/accounts.ts";
 import { activityRoutes, recordActivity } from "./http/activity.ts";
 import { secondFactorRoutes } from "./http/secondfactor.ts";
@@ -248,7 +248,8 @@ export function createApp(ctx: AppContext): PanelApp {
     app.get(
       "/ws",
       async (c, next) => {
-        const refused = admit(c, false);
+        // The session too (admit's API form): the socket is only for a signed-in caller.
+        const refused = admit(c, true);
         if (refused) return withHeaders(false, refused);
         await next();
         // In place when it can be: the upgrade's own answer must stay the object it is.
@@ -256,7 +257,6 @@ export function createApp(ctx: AppContext): PanelApp {
         if (res !== c.res) c.res = res;
         return undefined;
       },
-      loadSession(ctx.access),
       async (c, next) => {
         if (c.get("session")?.via !== "token" && !fromOwnSite(c, ctx.config)) {
           return c.json(PANEL_MSG.crossSiteRefused, 403);

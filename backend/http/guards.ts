@@ -1,9 +1,8 @@
 // Request guards applied from the route table: who the client is, which session it has, whether the
 // request comes from our own pages.
 
-import type { MiddlewareHandler } from "hono";
 import { requestCookie, requestHeader } from "./reqheader.ts";
-import { type Ctx, type Env, requiredRole, type Route } from "./routes.ts";
+import { type Ctx, requiredRole, type Route } from "./routes.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
@@ -45,28 +44,6 @@ export function jsonMessage(message: string, status: number): Response {
   return new Response(JSON.stringify(message), { status, headers: JSON_TYPE });
 }
 const JSON_TYPE = { "Content-Type": "application/json" };
-
-/** Sets the session from the cookie or an API token; refuses a bad token or both at once. */
-export function loadSession(access: Access): MiddlewareHandler<Env> {
-  const load = sessionOrRefusal(access);
-  return async (c, next) => {
-    const refused = load(c);
-    if (refused) return refused;
-    await next();
-    return undefined;
-  };
-}
-
-/** The work of loadSession: sets the session, or answers the refusal. */
-export function sessionOrRefusal(access: Access): (c: Ctx) => Response | null {
-  const resolve = requestSession(access);
-  return (c) => {
-    const resolved = resolve(c.req.raw, c.get("clientAddress"));
-    if ("refuse" in resolved) return c.json(resolved.refuse.message, resolved.refuse.status);
-    c.set("session", resolved.session);
-    return null;
-  };
-}
 
 /** The session of a request from `address`, from its cookie or API token, or why it is refused. */
 export function requestSession(access: Access): (req: Request, address: string) => Resolved {
