@@ -45,6 +45,17 @@ const LISTBOX_STYLE = { maxHeight: LIST_HEIGHT } as const;
 const ROW_STYLE = { display: "block" } as const;
 
 /**
+ * The popper is a compositor layer of its own. Chromium composites the blinking caret of the focused box,
+ * and whatever paints after the caret and overlaps it gets a layer too: the box's outline, and its
+ * placeholder while the box is empty. The suggestions, painted later, were merged into such a layer, so
+ * clearing the box (the placeholder's layer appears) or the first letter after it (it goes) moved them
+ * to another layer and every tile under them was drawn again: 20-25 tiles, 5-11 ms of raster for that
+ * key, which then missed its frame more often than not. In a layer of their own they are drawn only
+ * when they change (bench/mod-search.mjs; CDP LayerTree shows the layers).
+ */
+const POPPER_SX = { willChange: "transform" } as const;
+
+/**
  * The suggestions' popper, re-rendered only when what it shows changed (`shows`). MUI's Popper
  * re-measures its position after every render of its own (a forced layout of the page), and the
  * Autocomplete renders it again whenever it renders (when typing pauses, say) although the suggestions
@@ -53,7 +64,7 @@ const ROW_STYLE = { display: "block" } as const;
  */
 const SuggestionsPopper = memo(
   function SuggestionsPopper({ shows: _shows, ...props }: PopperProps & { shows?: unknown }) {
-    return <Popper {...props} />;
+    return <Popper {...props} sx={POPPER_SX} />;
   },
   (a, b) =>
     a.shows === b.shows && a.open === b.open && a.anchorEl === b.anchorEl && a.className === b.className &&
