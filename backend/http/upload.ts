@@ -19,8 +19,13 @@ const MAX_PARTS = 30;
  * could leave an empty or partial file under the final name). Flushing a whole upload at its end waits
  * for all of it; so while the body still comes, a flush of what is written so far starts each time this
  * much more has been written (one at a time), and the last one has little left to do.
+ *
+ * Those flushes go through a second handle on the temp file. Deno runs the calls on one file handle one
+ * after another, so a flush on the handle being written held up every write behind it for as long as
+ * the disk took: 1.58 s for 1 GiB, against 1.13 s this way (bench/saves-upload.mjs). A flush covers
+ * the file's data whichever of its descriptors wrote it (fdatasync works on the file).
  */
-const FLUSH_STEP = 32 * 1024 * 1024;
+export const FLUSH_STEP = 32 * 1024 * 1024;
 
 export interface UploadedFile {
   /** The client's file name reduced to its last path part (still to be checked with safeName). */
@@ -62,6 +67,7 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
   let wrote = false;
   const cleanup = () => rm(tempPath, { force: true });
   let out: Deno.FsFile | null = null;
+  let flusher: Deno.FsFile | null = null;
   let file: { filename: string; size: number } | null = null;
   let flushedTo = 0;
   let flushing: Promise<void> | null = null;
@@ -80,11 +86,12 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
           if (!out) {
             wrote = true;
             out = await Deno.open(tempPath, { write: true, createNew: true, mode: 0o644 });
+            flusher = await Deno.open(tempPath, { write: true });
           }
           for (let off = 0; off < bytes.length;) off += await out.write(bytes.subarray(off));
           if (current.size - flushedTo >= FLUSH_STEP && !flushing) {
             flushedTo = current.size;
-            flushing = out.syncData().then(() => {
+            flushing = flusher!.syncData().then(() => {
               flushing = null;
             }, (e) => {
               flushing = null;
@@ -102,6 +109,7 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
     } finally {
       await flushing;
       (out as Deno.FsFile | null)?.close();
+      (flusher as Deno.FsFile | null)?.close();
     }
     const got = file as { filename: string; size: number } | null;
     if (!got || got.size === 0) throw new Invalid(opts.missingMessage);

@@ -1,21 +1,22 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { Hono } from "hono";
-import { receiveUpload } from "./upload.ts";
+import { FLUSH_STEP, receiveUpload } from "./upload.ts";
 import { HttpError, Invalid } from "../errors.ts";
 
 /** A tiny server with one upload route, and a directory to watch. */
 async function withUploadServer(
   fn: (url: string, dir: string) => Promise<void>,
   check?: (tempPath: string) => void,
+  maxBytes = 1024 * 1024,
 ) {
   const dir = mkdtempSync(join(tmpdir(), "upload-"));
   const app = new Hono();
   app.onError((err, c) => c.json(err.message, (err instanceof HttpError ? err.status : 500) as 400));
   app.post("/up", async (c) => {
-    const file = await receiveUpload(c, { field: "savefile", dir, maxBytes: 1024 * 1024, missingMessage: "Savefile is required" });
+    const file = await receiveUpload(c, { field: "savefile", dir, maxBytes, missingMessage: "Savefile is required" });
     try {
       check?.(file.tempPath);
     } catch (e) {
@@ -110,4 +111,55 @@ Deno.test("a connection cut mid-body leaves no file, not even a temp file", asyn
     for (let i = 0; i < 100 && readdirSync(dir).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(readdirSync(dir), []);
   });
+});
+
+async function sha256(bytes: Uint8Array): Promise<string> {
+  return Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource)), (b) => b.toString(16)).join("");
+}
+
+/**
+ * The files under `dir` this process still has open, as `ls` lists /proc/<pid>/fd (Deno reads /proc/self
+ * only with every permission, which the tests do not have).
+ */
+function openIn(dir: string): string[] {
+  const { stdout } = new Deno.Command("ls", { args: ["-l", `/proc/${Deno.pid}/fd`], stdout: "piped", stderr: "null" }).outputSync();
+  return new TextDecoder().decode(stdout).split("\n").map((l) => l.split(" -> ")[1] ?? "").filter((t) => t.startsWith(dir + "/"));
+}
+
+Deno.test("a file longer than the flush step arrives whole, and both handles on it are closed", async () => {
+  // Over two flush steps: flushes run (on their own handle) while the body still comes.
+  const bytes = new Uint8Array(2 * FLUSH_STEP + 12_345).map((_, i) => (i * 131 + (i >> 20)) % 251);
+  await withUploadServer(async (url, dir) => {
+    const r = await fetch(url + "/up", { method: "POST", body: form("savefile", "big.zip", bytes) });
+    assert.equal(r.status, 200);
+    assert.deepEqual(await r.json(), { name: "big.zip", size: bytes.length });
+    assert.deepEqual(readdirSync(dir), ["big.zip"]);
+    assert.equal(await sha256(readFileSync(join(dir, "big.zip"))), await sha256(bytes));
+    assert.deepEqual(openIn(dir), [], "no handle on the file stays open");
+  }, undefined, 3 * FLUSH_STEP);
+});
+
+Deno.test("a connection cut while a flush step is under way leaves no file", async () => {
+  await withUploadServer(async (url, dir) => {
+    const { port } = new URL(url);
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+    const boundary = "cutcutcut";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="savefile"; filename="cut.zip"\r\n` +
+      "Content-Type: application/zip\r\n\r\n";
+    const request = `POST /up HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+      `Content-Length: ${head.length + 2 * FLUSH_STEP}\r\n\r\n${head}`;
+    await conn.write(new TextEncoder().encode(request));
+    const piece = new Uint8Array(1024 * 1024).fill(7);
+    // Well past the first step: Deno's server may leave the last few MiB a paused client sent unread
+    // until more comes.
+    for (let sent = 0; sent < FLUSH_STEP + 16 * piece.length; sent += piece.length) await conn.write(piece);
+    // Past the first flush step: wait until the temp file holds more than that, then vanish.
+    const size = () => readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+    for (let i = 0; i < 250 && size() <= FLUSH_STEP; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(size() > FLUSH_STEP, "the temp file grew past the first flush step");
+    conn.close();
+    for (let i = 0; i < 250 && (readdirSync(dir).length > 0 || openIn(dir).length > 0); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(readdirSync(dir), []);
+    assert.deepEqual(openIn(dir), [], "no handle on the removed temp file stays open");
+  }, undefined, 3 * FLUSH_STEP);
 });
