@@ -93,16 +93,22 @@ Deno.test("a failed content check discards the temp file", async () => {
   });
 });
 
+/** Opens a connection and sends an upload's request head and the file part's headers, promising `fileBytes` more. */
+async function startUpload(url: string, fileBytes: number): Promise<Deno.Conn> {
+  const { port } = new URL(url);
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+  const boundary = "cutcutcut";
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="savefile"; filename="cut.zip"\r\n` +
+    "Content-Type: application/zip\r\n\r\n";
+  const request = `POST /up HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+    `Content-Length: ${head.length + fileBytes}\r\n\r\n${head}`;
+  await conn.write(new TextEncoder().encode(request));
+  return conn;
+}
+
 Deno.test("a connection cut mid-body leaves no file, not even a temp file", async () => {
   await withUploadServer(async (url, dir) => {
-    const { port } = new URL(url);
-    const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
-    const boundary = "cutcutcut";
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="savefile"; filename="cut.zip"\r\n` +
-      "Content-Type: application/zip\r\n\r\n";
-    const request = `POST /up HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
-      `Content-Length: ${head.length + 500_000}\r\n\r\n${head}`;
-    await conn.write(new TextEncoder().encode(request));
+    const conn = await startUpload(url, 500_000);
     await conn.write(new Uint8Array(100_000));
     // Give the server time to start writing the temp file, then vanish.
     for (let i = 0; i < 50 && readdirSync(dir).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
@@ -141,14 +147,7 @@ Deno.test("a file longer than the flush step arrives whole, and both handles on 
 
 Deno.test("a connection cut while a flush step is under way leaves no file", async () => {
   await withUploadServer(async (url, dir) => {
-    const { port } = new URL(url);
-    const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
-    const boundary = "cutcutcut";
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="savefile"; filename="cut.zip"\r\n` +
-      "Content-Type: application/zip\r\n\r\n";
-    const request = `POST /up HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
-      `Content-Length: ${head.length + 2 * FLUSH_STEP}\r\n\r\n${head}`;
-    await conn.write(new TextEncoder().encode(request));
+    const conn = await startUpload(url, 2 * FLUSH_STEP);
     const piece = new Uint8Array(1024 * 1024).fill(7);
     // Well past the first step: Deno's server may leave the last few MiB a paused client sent unread
     // until more comes.
