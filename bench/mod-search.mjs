@@ -183,15 +183,20 @@ try {
   console.log(`mod list: ${size}`);
   console.log(`fuzzy search per keystroke (${searches.length} keystrokes, worker, query sent to suggestions back): median ${median(searches).toFixed(1)} ms, p95 ${percentile(searches, 95).toFixed(1)} ms, max ${Math.max(...searches).toFixed(1)} ms`);
   const clearing = (times) => `${times.filter((e) => e.clearing).length} of them the Delete that clears the box`;
-  console.log(`keystrokes taking over 16 ms from key to next frame: ${slowKeys.length} of ${boxKeys} (${searches.length} letters and ${boxKeys - searches.length} clearing the box; ${clearing(slowKeyTimes)})${slowKeys.length ? ` (median of those ${median(slowKeys).toFixed(0)} ms, longest ${Math.max(...slowKeys).toFixed(0)} ms)` : ""}`);
-  console.log(`reference, a bare <input> on the same page, same keys: ${referenceSlow.length} of ${referenceKeys} over 16 ms${referenceSlow.length ? ` (median of those ${median(referenceSlow).toFixed(0)} ms, longest ${Math.max(...referenceSlow).toFixed(0)} ms)` : ""}; ratio of slow keystrokes ${(slowKeys.length / Math.max(1, referenceSlow.length)).toFixed(2)} (target: none over 16 ms; on a loaded machine, the reference's count)`);
+  // Event Timing rounds a duration to 8 ms, so its "16" is any time from about 12 ms up.
+  console.log(
+    `keystrokes that Event Timing reads as 16 ms or more from key to next frame (about 12 ms or more before its rounding): ` +
+      `${slowKeys.length} of ${boxKeys} (${searches.length} letters and ${boxKeys - searches.length} clearing the box; ${clearing(slowKeyTimes)}` +
+      `${slowKeys.length ? `; median of those ${median(slowKeys).toFixed(0)} ms, longest ${Math.max(...slowKeys).toFixed(0)} ms` : ""})`,
+  );
+  console.log(`reference, a bare <input> on the same page, same keys: ${referenceSlow.length} of ${referenceKeys} reading 16 ms or more${referenceSlow.length ? ` (median of those ${median(referenceSlow).toFixed(0)} ms, longest ${Math.max(...referenceSlow).toFixed(0)} ms)` : ""}; ratio of slow keystrokes ${(slowKeys.length / Math.max(1, referenceSlow.length)).toFixed(2)} (target: none over 16 ms; on a loaded machine, the reference's count)`);
   // Event Timing rounds durations to 8 ms, and a key waits for the next frame, up to one frame interval
   // (16.7 ms at 60 Hz) whatever the page does: a key that lands early in an interval reads "16" with its
   // handlers done in 1-5 ms. A reading of 24 or more (over 20 ms) is longer than a frame interval: the
   // key was held past a frame. The bare <input> beside it shows what the machine itself adds.
   const missed = (keys) => keys.filter((d) => d >= 24).length;
   console.log(
-    `reference, a minimal search box (plain DOM, same worker, same pause, typed the same way): ${minimalSlow.length} of ${minimalKeys} over 16 ms (${clearing(minimalSlowTimes)}); ` +
+    `reference, a minimal search box (plain DOM, same worker, same pause, typed the same way): ${minimalSlow.length} of ${minimalKeys} reading 16 ms or more (${clearing(minimalSlowTimes)}); ` +
       `the search box / minimal: ${(slowKeys.length / Math.max(1, minimalSlow.length)).toFixed(2)}`,
   );
   console.log(
@@ -205,7 +210,7 @@ try {
         `${median(times.map((e) => e.handlers)).toFixed(1)} ms (longest ${Math.max(...times.map((e) => e.handlers)).toFixed(1)} ms), ` +
         `from there to the next frame ${median(times.map((e) => e.toFrame)).toFixed(1)} ms`
       : "none";
-  console.log(`where the keystrokes over 16 ms spent their time (medians): the search box: ${parts(slowKeyTimes)}; the minimal search box: ${parts(minimalSlowTimes)}`);
+  console.log(`where the keystrokes reading 16 ms or more spent their time (medians): the search box: ${parts(slowKeyTimes)}; the minimal search box: ${parts(minimalSlowTimes)}`);
   console.log(`main-thread long tasks (> 50 ms) while typing: ${longTasks.length}${longTasks.length ? ` (longest ${Math.max(...longTasks).toFixed(0)} ms)` : ""}`);
   console.log(`open the Install Mod tab with the cached list: median ${median(reopen).toFixed(1)} ms, p95 ${percentile(reopen, 95).toFixed(1)} ms (15 opens)`);
   console.log(`first open of /mods, fetching and indexing the list: ${firstOpen} ms`);
