@@ -39,7 +39,6 @@ const browser = await chromium.launch({
  * keystroke too and is counted as one). Returns how many keys were pressed, as the page saw them.
  */
 async function typeQueries(page, box, measure) {
-  let keys;
   await page.evaluate(() => (window.__keyLog = []));
   for (const query of QUERIES) {
     await box.fill("");
@@ -53,8 +52,7 @@ async function typeQueries(page, box, measure) {
       }
     }
   }
-  keys = await page.evaluate(() => window.__keyLog.length);
-  return keys;
+  return await page.evaluate(() => window.__keyLog.length);
 }
 
 /**
