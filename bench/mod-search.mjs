@@ -7,7 +7,9 @@
 //     thread's long tasks (> 50 ms) while typing; beside two references in the same page: a bare
 //     <input> nothing reacts to, and a minimal search box (plain DOM, the same worker) typed the same way;
 //   - the same, exactly: a second pass of the search box and of the minimal box with a Chromium trace,
-//     whose EventLatency events give each key's time from input to screen without Event Timing's rounding;
+//     whose EventLatency events give each key's time from input to screen without Event Timing's rounding,
+//     and for the keys over 16 ms how long the page took to handle them and how long they then waited for
+//     the compositor's frame clock;
 //   - the time to open the Install Mod tab again, with the list already loaded (median of 15);
 //   - the first open, which fetches the list and indexes it.
 //   node bench/mod-search.mjs [entries]   (needs `npm run build` first)
