@@ -278,3 +278,33 @@ Deno.test("the index is repaired from the files at start-up", async () => {
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+Deno.test("backup settings: what is not a setting is refused with 400 and nothing changes", withGamePanel(async (p) => {
+  const c = await p.login();
+  const good = { retention: { keep_last: 5, keep_days: 30 }, by_reason: { manual: { keep_last: 3, keep_days: null } }, min_free_mb: 10 };
+  let r = await c.post("/api/backups/settings", good);
+  assert.equal(r.status, 200, r.text);
+  const before = (await c.get("/api/backups/settings")).body;
+  for (const [body, message] of [
+    [{ retention: "x" }, /Retention must be an object like \{"keep_last": 20, "keep_days": null\}/],
+    [{ retention: null }, /Retention must be an object/],
+    [{ retention: [] }, /Retention must be an object/],
+    [{ retention: { keep_last: 2, keep_weeks: 1 } }, /Retention: "keep_weeks" is not a setting; a rule has keep_last and keep_days/],
+    [{ retention: { keep_last: "2" } }, /keep the last must be a whole number/],
+    [{ by_reason: { manual: "x" } }, /manual must be an object like/],
+    [{ by_reason: [] }, /by_reason must be an object/],
+    [{ retention_days: 3 }, /"retention_days" is not a backup setting\. The settings are include, retention, by_reason, min_free_mb\./],
+    [{ include: ["mods"], colour: "red" }, /"colour" is not a backup setting/],
+    [{ min_free_mb: "10" }, /free space floor must be a whole number/],
+  ] as const) {
+    r = await c.post("/api/backups/settings", body);
+    assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.status} ${r.text}`);
+    assert.match(r.body, message, JSON.stringify(body));
+    assert.deepEqual((await c.get("/api/backups/settings")).body, before, `${JSON.stringify(body)} changed nothing`);
+  }
+  // A rule of nulls (no limit) and a reason's rule removed with null stay possible.
+  r = await c.post("/api/backups/settings", { retention: { keep_last: null, keep_days: null }, by_reason: { manual: null } });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(r.body.retention, { keep_last: null, keep_days: null });
+  assert.deepEqual(r.body.by_reason, {});
+}));

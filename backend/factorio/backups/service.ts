@@ -66,8 +66,18 @@ function stamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d+Z$/, "").replace(/:/g, "-").replace("T", "_");
 }
 
+const RULE_KEYS = ["keep_last", "keep_days"];
+const SETTING_KEYS: (keyof BackupSettings)[] = ["include", "retention", "by_reason", "min_free_mb"];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** One retention rule; anything but {keep_last, keep_days} is refused (a string used to mean "no limits"). */
 function checkRule(v: unknown, what: string): RetentionRule {
-  const r = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  if (!isObject(v)) throw new Invalid(`${what} must be an object like {"keep_last": 20, "keep_days": null}.`);
+  const unknown = Object.keys(v).find((k) => !RULE_KEYS.includes(k));
+  if (unknown !== undefined) throw new Invalid(`${what}: "${unknown}" is not a setting; a rule has keep_last and keep_days.`);
   const num = (x: unknown, name: string, max: number) => {
     if (x === null || x === undefined || x === "") return null;
     if (typeof x !== "number" || !Number.isInteger(x) || x < 1 || x > max) {
@@ -75,7 +85,7 @@ function checkRule(v: unknown, what: string): RetentionRule {
     }
     return x;
   };
-  return { keep_last: num(r.keep_last, "keep the last", 100_000), keep_days: num(r.keep_days, "keep days", 36_500) };
+  return { keep_last: num(v.keep_last, "keep the last", 100_000), keep_days: num(v.keep_days, "keep days", 36_500) };
 }
 
 export function checkIncludes(v: unknown): BackupInclude[] {
@@ -110,12 +120,17 @@ export class Backups {
     }
   }
 
+  /** Applies the settings `body` names; a key that is not a setting, or a bad value, changes nothing (400). */
   updateSettings(body: Record<string, unknown>): BackupSettings {
+    const unknown = Object.keys(body).find((k) => !SETTING_KEYS.includes(k as keyof BackupSettings));
+    if (unknown !== undefined) {
+      throw new Invalid(`"${unknown}" is not a backup setting. The settings are ${SETTING_KEYS.join(", ")}.`);
+    }
     const next = this.settings();
     if (body.include !== undefined) next.include = checkIncludes(body.include);
     if (body.retention !== undefined) next.retention = checkRule(body.retention, "Retention");
     if (body.by_reason !== undefined) {
-      if (typeof body.by_reason !== "object" || body.by_reason === null) throw new Invalid("by_reason must be an object.");
+      if (!isObject(body.by_reason)) throw new Invalid("by_reason must be an object of rules by reason.");
       const by: BackupSettings["by_reason"] = {};
       for (const [reason, rule] of Object.entries(body.by_reason)) {
         if (!BACKUP_REASONS.includes(reason as BackupReason)) throw new Invalid(`Unknown backup reason: ${reason}.`);
