@@ -14,7 +14,8 @@ import { inside, saveFileName } from "../paths.ts";
 import { readSaveHeader } from "../savefile.ts";
 import { saveNow } from "../game/savenow.ts";
 import { isListedSave } from "../saves.ts";
-import { Conflict, HttpError, Invalid, NotFound } from "../../errors.ts";
+import { Conflict, HttpError, Invalid, isNoSpace, NotFound } from "../../errors.ts";
+import { PANEL_MSG } from "../../../shared/messages.ts";
 import { ensureDir, writeJsonAtomic } from "../../fsutil.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
 import { formatVersion, parseVersion } from "../../../shared/versions.ts";
@@ -284,17 +285,25 @@ export class Backups {
       gameVersion = (await this.deps.game.versionInfo()).version;
     }
     const target = join(this.dir, file);
-    const written = await writeBackup(target, parts, {
-      format: "factorio-panel-backup",
-      version: 1,
-      id,
-      created: new Date(created).toISOString(),
-      reason: opts.reason,
-      save,
-      game_version: gameVersion,
-      mods,
-      includes: include,
-    });
+    let written: Awaited<ReturnType<typeof writeBackup>>;
+    try {
+      written = await writeBackup(target, parts, {
+        format: "factorio-panel-backup",
+        version: 1,
+        id,
+        created: new Date(created).toISOString(),
+        reason: opts.reason,
+        save,
+        game_version: gameVersion,
+        mods,
+        includes: include,
+      });
+    } catch (e) {
+      // The write that failed is the backup file's (writeBackup leaves nothing behind): say which folder is
+      // full, not "the panel's data", which points at the data dir.
+      if (isNoSpace(e)) throw new HttpError(507, PANEL_MSG.noSpace(`the backups folder (${this.dir})`));
+      throw e;
+    }
     this.index.add(written.manifest, file, written.size, statSync(target).mtimeMs, written.sha256);
     this.deps.log.info("Backup made", { id, save, bytes: written.size, reason: opts.reason });
     await this.applyRetention();
