@@ -308,3 +308,20 @@ Deno.test("backup settings: what is not a setting is refused with 400 and nothin
   assert.deepEqual(r.body.retention, { keep_last: null, keep_days: null });
   assert.deepEqual(r.body.by_reason, {});
 }));
+
+Deno.test("backup of a running 1.1 server: waits for 1.1's \"Saving game as\" and its \"Saving finished\"", withGamePanel(async (p) => {
+  const c = await p.login();
+  await startGame(c, { savefile: "world.zip" });
+  await p.ctx.game.rcon("/fake-join alice");
+  await p.ctx.game.rcon("/fake-save-delay 1000");
+  const lines: string[] = [];
+  p.ctx.bus.on("server.log", ({ line }) => lines.push(line));
+  const r = await c.post("/api/backups", {});
+  assert.equal(r.status, 201, r.text);
+  const started = lines.findIndex((l) => /Info AppManager\.cpp:\d+: Saving game as .*[/\\]saves[/\\]world\.zip$/.test(l));
+  assert.ok(started >= 0, `the game logged 1.1's form: ${lines.join("\n")}`);
+  assert.ok(lines.slice(started).some((l) => /Saving finished/.test(l)));
+  assert.ok(!lines.some((l) => /Saving to/.test(l)), "1.1 does not print 2.x's form");
+  assert.equal(r.body.game_version, "1.1.110");
+  assert.deepEqual((await readSave(await saveOf(p, r.body))).state.players, ["alice"], "the copy is the save written for the backup");
+}, { version: "1.1", args: ["--backup-save-timeout", "10"] }));

@@ -44,7 +44,8 @@
 //
 // RCON commands, answered as the game answers them:
 //   /players [online|o] [count|c], /admins, /time, /version, /seed, /help,
-//   /save [NAME], /server-save (logged as the game does: "Saving to NAME (blocking)." ... "Saving finished"),
+//   /save [NAME], /server-save (logged as the game does: "Saving to NAME (blocking)." ... "Saving finished";
+//                                   1.1: "Saving game as /path/saves/NAME.zip" ... "Saving finished"),
 //   /promote NAME, /demote NAME, /whitelist add|remove|get|clear [NAME],
 //   /ban NAME [REASON], /unban NAME, /bans, /kick NAME [REASON],
 //   /c LUA (logged as [COMMAND], no Lua is run), plain text (chat as "<server>"),

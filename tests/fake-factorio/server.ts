@@ -328,10 +328,14 @@ export class HostedGame {
   }
 
   async #saveCommand(target: string): Promise<string> {
-    // The game names the save without its folder and extension, and says when the file is complete.
-    this.o.out.engine(`Info AppManager.cpp:287: Saving to ${basename(target).replace(/\.zip$/i, "")} (blocking).`);
+    // The game says which save it writes, then when the file is complete. 1.1 names the whole path
+    // ("Saving game as /opt/factorio/saves/NAME.zip", AppManager.cpp:440, then AppManagerStates.cpp:2007:
+    // "Saving finished"); 2.x names the save without its folder and extension.
+    const old = this.o.version.startsWith("1.");
+    if (old) this.o.out.engine(`Info AppManager.cpp:440: Saving game as ${target}`);
+    else this.o.out.engine(`Info AppManager.cpp:287: Saving to ${basename(target).replace(/\.zip$/i, "")} (blocking).`);
     await this.save(target);
-    this.o.out.engine("Info AppManagerStates.cpp:1843: Saving finished");
+    this.o.out.engine(`Info AppManagerStates.cpp:${old ? 2007 : 1843}: Saving finished`);
     return `Saving map as ${target}`;
   }
 

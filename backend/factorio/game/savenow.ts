@@ -1,12 +1,13 @@
 // The RCON save handshake: ask the running game to save its map now and wait until it says it has.
 //
 // `/server-save` is a plain console command (not Lua), so it keeps achievements. The game answers the RCON
-// request at once and saves on its own time, printing
-//     Info AppManager.cpp:NNN: Saving to <name> (blocking).
+// request at once and saves on its own time, printing which save it writes and then that it is done:
+//     Info AppManager.cpp:NNN: Saving to <name> (blocking).           2.x (also "(non-blocking)")
+//     Info AppManager.cpp:NNN: Saving game as /path/saves/<name>.zip  1.1, and 2.x for a save by name
 //     Info AppManagerStates.cpp:NNNN: Saving finished
-// to its output. Only after that second line is the file on disk complete (the game writes a temp file
+// to its output. Only after that last line is the file on disk complete (the game writes a temp file
 // and renames it). An autosave can print the same pair at any moment, so the wait is for the "Saving
-// finished" that follows a "Saving to" of the save the server has loaded.
+// finished" that follows the start of a save of the save the server has loaded.
 //
 // Only public pieces are used: GameControl (status, rcon) and the bus's "server.log" and "server.status"
 // events, so this works whoever supervises the process.
@@ -18,6 +19,7 @@ import { LOAD_LATEST } from "../../../shared/api.ts";
 import { clearTimeout, setTimeout } from "../../timers.ts";
 
 const SAVING_TO = /\bInfo AppManager\.cpp:\d+: Saving to (.+?) \((?:non-)?blocking\)\.?\s*$/;
+const SAVING_AS = /\bInfo AppManager\.cpp:\d+: Saving game as (.+?)\s*$/;
 const SAVING_FINISHED = /\bInfo AppManagerStates\.cpp:\d+: Saving finished\s*$/;
 
 /** The game did not say it finished saving in time (or stopped while saving). */
@@ -40,6 +42,23 @@ function stem(name: string): string {
 }
 
 /**
+ * Follows the game's output for the end of a save: feed it each line; it answers true at the "Saving
+ * finished" that ends a save of `save` (any name, or the path the game gives; null: any save).
+ */
+export function saveFinishedWatcher(save: string | null): (line: string) => boolean {
+  const want = save === null ? null : stem(save);
+  let ours = false;
+  return (line) => {
+    const started = SAVING_TO.exec(line) ?? SAVING_AS.exec(line);
+    if (started) {
+      ours = want === null || stem(started[1]) === want;
+      return false;
+    }
+    return ours && SAVING_FINISHED.test(line);
+  };
+}
+
+/**
  * Asks the running game to save and resolves with the save's file name once the game has printed
  * "Saving finished" for it. Throws Conflict when the game is not running, SaveFailed on timeout or when
  * the game stops before it finished.
@@ -48,7 +67,7 @@ export async function saveNow(deps: SaveNowDeps): Promise<{ savefile: string }> 
   const status = deps.game.status();
   if (status.status !== "running") throw new Conflict("The server is not running, so it cannot save now.");
   const savefile = status.savefile && status.savefile !== LOAD_LATEST ? status.savefile : "";
-  const want = savefile ? stem(savefile) : null;
+  const finishes = saveFinishedWatcher(savefile || null);
 
   let offLog = () => {};
   let offStatus = () => {};
@@ -57,14 +76,8 @@ export async function saveNow(deps: SaveNowDeps): Promise<{ savefile: string }> 
   const finished = new Promise<void>((resolve, reject) => {
     fail = reject;
     // Listening before the command goes out: the game can print both lines before RCON answers.
-    let ours = false;
     offLog = deps.bus.on("server.log", ({ line }) => {
-      const to = SAVING_TO.exec(line);
-      if (to) {
-        ours = want === null || stem(to[1]) === want;
-        return;
-      }
-      if (ours && SAVING_FINISHED.test(line)) resolve();
+      if (finishes(line)) resolve();
     });
     offStatus = deps.bus.on("server.status", ({ status }) => {
       if (status.status !== "running") reject(new SaveFailed("The server stopped before it finished saving."));
