@@ -175,6 +175,21 @@ Deno.test("mod settings: upload replaces the file after checking it, download st
   assert.deepEqual(new Uint8Array(readFileSync(path)), fixture(V20));
 }, { version: "2.0" }));
 
+Deno.test("mod settings: a 0.16 file (no header byte) uploads, reads and is written back in its own format", withModPanel(async (m) => {
+  const v16 = fixture("mod-settings/factorio-0.16.51.mod-settings.dat");
+  let r = await m.c.request("POST", "/api/mods/settings/upload", upload(v16));
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.version, "0.16.51.0");
+  assert.equal(r.body.settings.startup["AR-use-items-from-bioindustries"].value, true);
+  const path = join(m.modsDir, "mod-settings.dat");
+  r = await m.c.post("/api/mods/settings/update", { settings: { startup: { "AR-use-items-from-bioindustries": { value: false } } } });
+  assert.equal(r.status, 200, r.text);
+  const written = new Uint8Array(readFileSync(path));
+  assert.equal(written.length, v16.length, "the same size: no byte was added after the version");
+  assert.deepEqual(decodeModSettings(written).version, [0, 16, 51, 0]);
+  assert.deepEqual(stored(path, "startup", "AR-use-items-from-bioindustries"), { type: "bool", any: false, value: false });
+}, { version: "1.1" }));
+
 Deno.test("mod settings: a damaged file on disk is a clear 409, not a crash", withModPanel(async (m) => {
   writeFileSync(join(m.modsDir, "mod-settings.dat"), new Uint8Array([1, 0, 1, 0, 0, 0, 0, 0, 0, 5, 0, 255, 255, 255, 255]));
   const r = await m.c.get("/api/mods/settings");

@@ -1,7 +1,8 @@
 // The game's "property tree" binary format and the mod-settings.dat file around it.
 //
 // A file is: the version of the game that wrote it (four little-endian u16), one byte that the game always
-// writes as 0, then one tree. A tree is a type byte, an "any type" flag byte, then the value:
+// writes as 0 (since 0.17; before it there is no such byte, so the version says whether it is there),
+// then one tree. A tree is a type byte, an "any type" flag byte, then the value:
 //   0 none, 1 bool (u8), 2 double (f64), 3 string, 4 list, 5 dictionary,
 //   6 signed and 7 unsigned 64-bit integer (written by 2.0 and later).
 // A string is an "empty" flag byte; unless it is set, a length (one byte, or 255 and a u32) and UTF-8
@@ -37,7 +38,7 @@ export type PTree =
 export interface ModSettingsFile {
   /** [major, minor, patch, build] of the game that wrote the file. */
   version: [number, number, number, number];
-  /** The byte after the version; the game writes 0. */
+  /** The byte after the version; the game writes 0. Files before 0.17 have none (kept as 0, not written). */
   flag: number;
   tree: PTree;
 }
@@ -168,11 +169,16 @@ export function decodeTree(bytes: Uint8Array): PTree {
   return tree;
 }
 
+/** True when a file of this game version has the byte between the version and the tree (0.17 and later). */
+export function hasHeaderByte(version: readonly number[]): boolean {
+  return version[0] > 0 || version[1] >= 17;
+}
+
 export function decodeModSettings(bytes: Uint8Array): ModSettingsFile {
   const r = new Reader(bytes);
   if (bytes.length < 9) throw new PropertyTreeError("the file is too short to be a mod-settings.dat (it has no header)");
   const version: [number, number, number, number] = [r.u16(""), r.u16(""), r.u16(""), r.u16("")];
-  const flag = r.u8("the header");
+  const flag = hasHeaderByte(version) ? r.u8("the header") : 0;
   if (flag > 1) throw new PropertyTreeError(`the header's flag byte is ${flag}, not 0`);
   const tree = readTree(r, 0);
   if (r.left > 0) throw new PropertyTreeError(`${r.left} bytes follow the end of the settings`);
@@ -286,7 +292,7 @@ export function encodeTree(t: PTree): Uint8Array {
 export function encodeModSettings(f: ModSettingsFile): Uint8Array {
   const w = new Writer();
   for (const part of f.version) w.u16(part);
-  w.u8(f.flag);
+  if (hasHeaderByte(f.version)) w.u8(f.flag);
   writeTree(w, f.tree);
   return w.result();
 }

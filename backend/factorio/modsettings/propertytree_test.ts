@@ -1,4 +1,4 @@
-// The property-tree codec against real mod-settings.dat files (1.1.27, 1.1.110, 2.0.55) and files it
+// The property-tree codec against real mod-settings.dat files (0.16.36, 0.16.51, 1.1.27, 1.1.110, 2.0.55) and files it
 // writes, with property tests for round trips and for truncated, damaged and hostile input.
 
 import assert from "node:assert/strict";
@@ -22,6 +22,9 @@ const REAL_FILES = [
   { file: "mod-settings.dat", version: [1, 1, 27, 0] },
   { file: "mod-settings/factorio-1.1.110.mod-settings.dat", version: [1, 1, 110, 0] },
   { file: "mod-settings/factorio-2.0.55.mod-settings.dat", version: [2, 0, 55, 0] },
+  // Before 0.17 no byte sits between the version and the tree.
+  { file: "mod-settings/factorio-0.16.51.mod-settings.dat", version: [0, 16, 51, 0] },
+  { file: "mod-settings/factorio-0.16.36.mod-settings.dat", version: [0, 16, 36, 2] },
 ];
 const read = (f: string) => new Uint8Array(readFileSync(join(MOD_FIXTURES, f)));
 
@@ -56,6 +59,23 @@ Deno.test("real files: known values, and integers as doubles in 1.1 but 64-bit i
   };
   assert.equal(count("mod-settings/factorio-1.1.110.mod-settings.dat", "int"), 0);
   assert.ok(count("mod-settings/factorio-2.0.55.mod-settings.dat", "int") > 100);
+});
+
+Deno.test("0.16 files: no header byte; values read, and written with a newer version the byte is there", () => {
+  const bytes = read("mod-settings/factorio-0.16.51.mod-settings.dat");
+  // The tree's type byte (5, a dictionary) follows the version at once.
+  assert.equal(bytes[8], 5);
+  const file = decodeModSettings(bytes);
+  const json = treeToJson(file.tree) as Record<string, Record<string, { value: unknown }>>;
+  assert.equal(json.startup["AR-use-items-from-bioindustries"].value, true);
+  assert.ok(Object.keys(json["runtime-global"]).length > 10);
+  // The game of today rewrites the file it loaded with its own version: 0.17 and later write the byte.
+  const rewritten = encodeModSettings({ ...file, version: [1, 1, 110, 0] });
+  assert.equal(rewritten.length, bytes.length + 1);
+  assert.equal(rewritten[8], 0);
+  assert.deepEqual(decodeModSettings(rewritten).tree, file.tree);
+  // And back to 0.16: the original bytes.
+  assert.deepEqual(encodeModSettings({ ...decodeModSettings(rewritten), version: [0, 16, 51, 0] }), bytes);
 });
 
 // Trees of every kind, with both forms of strings (empty flag or not) and odd numbers.
