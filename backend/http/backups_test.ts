@@ -189,7 +189,7 @@ Deno.test("restore as a new save, and over the current save after backing it up"
   // Over the current save while running: refused unless "stop, restore, start".
   r = await c.post(`/api/backups/${b.id}/restore`, { replace: true });
   assert.equal(r.status, 423, r.text);
-  r = await c.post(`/api/backups/${b.id}/restore`, { replace: true, restart: true });
+  r = await c.post(`/api/backups/${b.id}/restore`, { replace: true, restart: true, files: true });
   assert.equal(r.status, 200, r.text);
   assert.match(r.body.message, /Restored save world\.zip, mod-list\.json/);
   await waitForStatus(p.ctx, "running");
@@ -202,7 +202,7 @@ Deno.test("restore as a new save, and over the current save after backing it up"
   assert.deepEqual(await p.ctx.game.rcon("/players"), "Players (1):\n  alice");
 }));
 
-Deno.test("restore brings back the mods folder and the settings the backup holds", withGamePanel(async (p) => {
+Deno.test("restore as a new save writes the save and nothing else unless asked; what it replaces is backed up first", withGamePanel(async (p) => {
   const c = await p.login();
   const mods = join(p.factorio.dir, "mods");
   copyFileSync(join(MOD_FIXTURES, "mods", "belt-balancer_2.1.3.zip"), join(mods, "belt-balancer_2.1.3.zip"));
@@ -211,16 +211,51 @@ Deno.test("restore brings back the mods folder and the settings the backup holds
   const b: Backup = (await c.post("/api/backups", { include: ["mods", "settings"] })).body;
   assert.deepEqual(b.includes, ["mods", "settings"]);
 
+  // What the server has now: other mods, other settings, a mod-settings.dat of its own.
   rmSync(join(mods, "belt-balancer_2.1.3.zip"));
   writeFileSync(join(mods, "stray_1.0.0.zip"), "not from the backup");
+  const modSettings = join(mods, "mod-settings.dat");
+  copyFileSync(join(MOD_FIXTURES, "mod-settings", "factorio-2.0.55.mod-settings.dat"), modSettings);
   writeFileSync(settingsFile, JSON.stringify({ name: "After" }));
-  const r = await c.post(`/api/backups/${b.id}/restore`, { as: "again" });
+  const now = () => ({
+    mods: readdirSync(mods).sort(),
+    modSettings: readFileSync(modSettings),
+    settings: readFileSync(settingsFile, "utf8"),
+  });
+  const current = now();
+
+  // As a new save, as the API is called by default: the new save, nothing else, and nothing to back up.
+  let r = await c.post(`/api/backups/${b.id}/restore`, { as: "copy" });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.message, `Restored save copy.zip from backup ${b.id}.`);
+  assert.ok(existsSync(join(p.factorio.dir, "saves", "copy.zip")));
+  assert.deepEqual(now(), current, "mods, mod-settings.dat and the server settings are untouched");
+  assert.deepEqual((await list(c)).map((x) => x.reason), ["manual"], "nothing was replaced, so nothing was backed up");
+
+  // Asked for the files too: they are backed up first, then replaced by the backup's.
+  r = await c.post(`/api/backups/${b.id}/restore`, { as: "again", files: true });
   assert.equal(r.status, 200, r.text);
   assert.match(r.body.message, /the mods folder \(\d+ files\), server-settings\.json/);
   assert.ok(existsSync(join(mods, "belt-balancer_2.1.3.zip")));
   assert.ok(!existsSync(join(mods, "stray_1.0.0.zip")), "the folder is the backup's, whole");
   assert.equal(JSON.parse(readFileSync(settingsFile, "utf8")).name, "Before");
   assert.ok(existsSync(join(p.factorio.dir, "saves", "again.zip")));
+  const pre = (await list(c)).find((x) => x.reason === "before-restore");
+  assert.ok(pre, "a before-restore backup was made");
+  assert.match(r.body.message, new RegExp(`backed up first \\(backup ${pre!.id}\\)`));
+  assert.deepEqual(pre!.includes, ["mods", "settings"]);
+  const reader = await BackupReader.open(join(p.config.backupsDir, `${pre!.id}.zip`));
+  try {
+    const names = reader.under("mods/").map((e) => e.rest).sort();
+    assert.ok(names.includes("stray_1.0.0.zip") && names.includes("mod-settings.dat"), names.join(", "));
+    assert.ok(!names.includes("belt-balancer_2.1.3.zip"));
+  } finally {
+    await reader.close();
+  }
+  // Restoring that backup brings back what the server had.
+  r = await c.post(`/api/backups/${pre!.id}/restore`, { as: "undo", files: true });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(now(), current);
 }));
 
 Deno.test("automatic backups before a mod pack load, deleting all mods, a save upload, and for a version switch", withGamePanel(async (p) => {

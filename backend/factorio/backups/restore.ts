@@ -1,7 +1,8 @@
-// Restoring a backup: its save into a new save name (the default: nothing is overwritten) or over the
-// save it was taken from (after backing that one up), with its mods folder, mod list, settings and
-// player lists when it has them. Refused while the game runs, unless the caller asks for "stop, restore,
-// start"; the caller runs this through the game operations queue.
+// Restoring a backup: its save into a new save name (nothing is overwritten) or over the save it was
+// taken from, and, only when the caller asks (`files`), its mods folder, mod list, settings and player
+// lists. Whatever a restore replaces is backed up first ("before-restore"). Refused while the game runs
+// if it touches what the game uses, unless the caller asks for "stop, restore, start"; the caller runs
+// this through the game operations queue.
 
 import { existsSync } from "../../fs.ts";
 import { mkdir, rename, rm } from "../../fs.ts";
@@ -13,6 +14,7 @@ import { withLock } from "../mods.ts";
 import { Conflict, Invalid, Locked } from "../../errors.ts";
 import type { ServerStatus, StartRequest } from "../../../shared/api.ts";
 import type { Backups } from "./service.ts";
+import type { Backup } from "../../../shared/backups.ts";
 import { BackupReader } from "./archive.ts";
 
 export interface RestoreRequest {
@@ -22,7 +24,7 @@ export interface RestoreRequest {
   replace?: boolean;
   /** Stop the running server, restore, then start the restored save. */
   restart?: boolean;
-  /** Also restore the mods, mod list, settings and player lists the backup holds (default true). */
+  /** Also restore the mods, mod list, settings and player lists the backup holds (default false). */
   files?: boolean;
 }
 
@@ -65,7 +67,7 @@ export async function restoreBackup(
 ): Promise<{ message: string; save: string }> {
   const b = backups.find(id);
   const paths = backups.deps.paths;
-  const withFiles = req.files !== false && b.includes.length > 0;
+  const withFiles = req.files === true && b.includes.length > 0;
   const save = req.as ?? saveFileName(b.save);
   const target = inside(paths.saves, save);
   if (req.as && existsSync(target)) throw new Conflict(`A save named ${save} already exists. Choose another name.`);
@@ -87,20 +89,36 @@ export async function restoreBackup(
     const wasRunning = before.status === "running";
     if (wasRunning && req.restart) await game.stop();
     const restored = [`save ${save}`];
+    // What this restore replaces besides a save, by the backup's parts; backed up first with the save.
+    const replaces = withFiles ? b.includes : [];
+    let safety: Backup | null = null;
     const apply = async () => {
-      if (req.replace && existsSync(target)) {
-        // The save about to be overwritten is backed up first (with what else the restore replaces).
-        await backups.create({ reason: "before-restore", save, include: b.includes });
-      }
+      const overwrites = existsSync(target);
+      // The save about to be overwritten is backed up first, with the files the restore replaces.
+      if (overwrites) safety = await backups.before("before-restore", replaces, save);
       await mkdir(paths.saves, { recursive: true });
       await reader.extract(saveEntry, target);
-      if (withFiles) restored.push(...await restoreFiles(reader, paths));
+      if (withFiles) {
+        if (!overwrites) {
+          // Into a new save: a backup needs a save to hold, and now there is one (the usual pick, else
+          // this one); without the backup nothing else is replaced, and the new save goes again.
+          try {
+            safety = await backups.before("before-restore", replaces);
+          } catch (e) {
+            await rm(target, { force: true });
+            throw e;
+          }
+        }
+        restored.push(...await restoreFiles(reader, paths));
+      }
     };
     // Anything beyond a new save holds the game directory: the game cannot start half-way through.
     if (req.replace || withFiles) await game.whileStopped("restoring a backup", apply);
     else await apply();
     backups.deps.log.info("Backup restored", { id: b.id, save, files: withFiles });
     let message = `Restored ${restored.join(", ")} from backup ${b.id}.`;
+    const made = safety as Backup | null;
+    if (made) message += ` What it replaced was backed up first (backup ${made.id}).`;
     if (req.restart && (wasRunning || before.status === "stopped")) {
       const started = await game.start({ bindip: before.bindip, port: before.port, savefile: save });
       message += ` ${started.message}`;
