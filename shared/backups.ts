@@ -34,6 +34,30 @@ export const BACKUP_INCLUDE_LABELS: Record<BackupInclude, string> = {
   players: "Admin, white and ban lists",
 };
 
+/** What restoring a part of a backup replaces on the server, for the restore dialog's summary. */
+export const RESTORE_REPLACES: Record<BackupInclude, string> = {
+  mods: "the whole mods folder (every mod, mod-list.json, mod-settings.dat)",
+  "mod-list": "mod-list.json and mod-settings.dat",
+  settings: "the server settings (server-settings.json)",
+  players: "the admin, white and ban lists",
+};
+
+/** "a", "a and b", "a, b and c". */
+export function listInWords(items: string[]): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/**
+ * What a restore changes, in one or two sentences: the restore dialog says it before the button. `as`:
+ * the new save's name, or null when restoring over the backup's save; `files`: the parts asked for.
+ */
+export function restoreSummary(b: Pick<Backup, "save" | "includes">, as: string | null, files: boolean): string {
+  const replaced = [...(as === null ? [b.save] : []), ...(files ? b.includes.map((i) => RESTORE_REPLACES[i]) : [])];
+  if (replaced.length === 0) return `Writes the new save ${as}. Nothing else changes.`;
+  const start = as === null ? "Replaces" : `Writes the new save ${as} and replaces`;
+  return `${start} ${listInWords(replaced)}. ${replaced.length === 1 ? "It is" : "They are"} backed up first.`;
+}
+
 /** GET /api/backups: one row, newest first. */
 export interface Backup {
   id: string;

@@ -2,8 +2,10 @@
 // the backup it makes, restoring it into a new save, and starting that save. Screenshots of both pages
 // at phone and desktop widths.
 
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, test } from "./game-fixtures.ts";
-import { goTo, openSignedIn } from "./fixtures.ts";
+import { adminApi, goTo, openSignedIn, ROOT } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
 /** Follows a sidebar link and waits for its page's heading. */
@@ -96,3 +98,48 @@ for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", 
     await page.screenshot({ path: testInfo.outputPath(`schedules-${name}.png`), fullPage: true });
   });
 }
+
+test("restore into a new save leaves mods and mod-settings.dat alone; \"Also restore\" names what it replaces", async ({ page, panel, factorio }, testInfo) => {
+  test.setTimeout(150_000);
+  const mods = join(factorio.dir, "mods");
+  writeFileSync(join(mods, "kept_1.0.0.zip"), "a mod in the backup");
+  const api = await adminApi(panel.url);
+  const made = await api("POST", "/api/backups", { include: ["mods"] });
+  // Since the backup: another mod installed, other mod settings.
+  writeFileSync(join(mods, "installed-later_1.0.0.zip"), "installed after the backup");
+  const settings = readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-2.0.55.mod-settings.dat"));
+  writeFileSync(join(mods, "mod-settings.dat"), settings);
+  const before = readdirSync(mods).sort();
+
+  await openSignedIn(page, "/backups");
+  const row = page.getByTestId("backup-row").filter({ hasText: "Manual" });
+  await row.getByRole("button", { name: `Restore ${made.id}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Restore backup" });
+  const also = dialog.getByLabel(/^Also restore /);
+  await expect(also).not.toBeChecked();
+  await dialog.getByLabel("New save name").fill("restored.zip");
+  await expect(dialog.getByTestId("restore-summary")).toHaveText("Writes the new save restored.zip. Nothing else changes.");
+  await dialog.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: `Restored save restored.zip from backup ${made.id}.` })).toBeVisible();
+  expect(existsSync(join(factorio.dir, "saves", "restored.zip"))).toBe(true);
+  expect(readdirSync(mods).sort()).toEqual(before);
+  expect(readFileSync(join(mods, "mod-settings.dat"))).toEqual(settings);
+
+  // Asked for: the dialog names the mods folder, and what it replaces is backed up first.
+  await row.getByRole("button", { name: `Restore ${made.id}` }).click();
+  await dialog.getByLabel("New save name").fill("with-mods.zip");
+  await also.check();
+  await expect(dialog.getByTestId("restore-summary")).toHaveText(
+    "Writes the new save with-mods.zip and replaces the whole mods folder (every mod, mod-list.json, mod-settings.dat). " +
+      "It is backed up first.",
+  );
+  for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: testInfo.outputPath(`restore-files-${name}.png`) });
+  }
+  await dialog.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: "What it replaced was backed up first" })).toBeVisible();
+  expect(existsSync(join(mods, "installed-later_1.0.0.zip"))).toBe(false);
+  expect(existsSync(join(mods, "kept_1.0.0.zip"))).toBe(true);
+  await expect(page.getByTestId("backup-row").filter({ hasText: "Before restore" })).toHaveCount(1);
+});

@@ -3,6 +3,7 @@
 
 import { Cron } from "croner";
 import { Invalid } from "../../errors.ts";
+import { listInWords } from "../../../shared/backups.ts";
 
 /** A 5-field expression checked by croner; Invalid with croner's reason otherwise. */
 export function parseCron(expr: unknown, timeZone: string): Cron {
@@ -61,10 +62,6 @@ const MONTH_ALIASES: Record<string, number> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
 };
 
-function list(items: string[]): string {
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
-
 const two = (n: number) => String(n).padStart(2, "0");
 
 /** A number, a name alias, or null for anything more complex. */
@@ -90,7 +87,7 @@ function named(field: string, names: string[], aliases: Record<string, number>, 
     if (v === null) return null;
     parts.push(names[(v - base) % names.length]);
   }
-  return list(parts);
+  return listInWords(parts);
 }
 
 /** "every day at 04:00", "every 15 minutes", "on Monday to Friday at 06:30", or the expression itself. */
@@ -106,13 +103,13 @@ export function describeCron(expr: string): string {
   else if (/^\d+$/.test(min) && hour === "*") when = min === "0" ? "every hour" : `every hour at minute ${Number(min)}`;
   else if (/^\d+$/.test(min) && hourStep) when = `every ${hourStep[1]} hours at minute ${Number(min)}`;
   else if (/^\d+$/.test(min) && /^\d+(,\d+)*$/.test(hour)) {
-    when = `at ${list(hour.split(",").map((h) => `${two(Number(h))}:${two(Number(min))}`))}`;
+    when = `at ${listInWords(hour.split(",").map((h) => `${two(Number(h))}:${two(Number(min))}`))}`;
   } else return expr;
 
   const dayParts: string[] = [];
   if (dom !== "*") {
     if (!/^\d+(,\d+)*$/.test(dom)) return expr;
-    dayParts.push(`on day ${list(dom.split(","))} of the month`);
+    dayParts.push(`on day ${listInWords(dom.split(","))} of the month`);
   }
   if (dow !== "*") {
     const d = named(dow, DAYS.concat(DAYS[0]), DAY_ALIASES, 0);

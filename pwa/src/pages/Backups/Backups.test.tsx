@@ -83,11 +83,34 @@ describe("Backups page", () => {
     );
   });
 
-  it("restores into a new save by default, with the backup's mods", async () => {
+  it("restores into a new save by default, and nothing else unless asked", async () => {
     render(<Backups />);
     fireEvent.click(await screen.findByRole("button", { name: `Restore ${BACKUP.id}` }));
     const dialog = await screen.findByRole("dialog", { name: "Restore backup" });
     expect((within(dialog).getByLabelText("New save name") as HTMLInputElement).value).toBe("world-restored-2026-11-22-1105.zip");
+    const files = within(dialog).getByLabelText(/^Also restore the whole mods folder/) as HTMLInputElement;
+    expect(files.checked).toBe(false);
+    expect(within(dialog).getByTestId("restore-summary").textContent).toBe(
+      "Writes the new save world-restored-2026-11-22-1105.zip. Nothing else changes.",
+    );
+    fireEvent.click(within(dialog).getByRole("button", { name: "Restore" }));
+    await waitFor(() =>
+      expect(posts).toContainEqual({
+        path: `/api/backups/${BACKUP.id}/restore`,
+        body: { as: "world-restored-2026-11-22-1105.zip", files: false },
+      })
+    );
+  });
+
+  it("names what ticking \"Also restore\" replaces, and sends it", async () => {
+    render(<Backups />);
+    fireEvent.click(await screen.findByRole("button", { name: `Restore ${BACKUP.id}` }));
+    const dialog = await screen.findByRole("dialog", { name: "Restore backup" });
+    fireEvent.click(within(dialog).getByLabelText(/^Also restore the whole mods folder/));
+    expect(within(dialog).getByTestId("restore-summary").textContent).toBe(
+      "Writes the new save world-restored-2026-11-22-1105.zip and replaces the whole mods folder (every mod, " +
+        "mod-list.json, mod-settings.dat). It is backed up first.",
+    );
     fireEvent.click(within(dialog).getByRole("button", { name: "Restore" }));
     await waitFor(() =>
       expect(posts).toContainEqual({
@@ -103,13 +126,14 @@ describe("Backups page", () => {
     fireEvent.click(await screen.findByRole("button", { name: `Restore ${BACKUP.id}` }));
     const dialog = await screen.findByRole("dialog", { name: "Restore backup" });
     fireEvent.click(within(dialog).getByLabelText(/Over world\.zip/));
+    expect(within(dialog).getByTestId("restore-summary").textContent).toBe("Replaces world.zip. It is backed up first.");
     const restore = within(dialog).getByRole("button", { name: "Restore" }) as HTMLButtonElement;
     expect(restore.disabled).toBe(true);
     fireEvent.click(within(dialog).getByLabelText("Stop, restore, start"));
     expect(restore.disabled).toBe(false);
     fireEvent.click(restore);
     await waitFor(() =>
-      expect(posts).toContainEqual({ path: `/api/backups/${BACKUP.id}/restore`, body: { replace: true, files: true, restart: true } })
+      expect(posts).toContainEqual({ path: `/api/backups/${BACKUP.id}/restore`, body: { replace: true, files: false, restart: true } })
     );
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import {
+  Alert,
   Button,
   Checkbox,
   CircularProgress,
@@ -20,7 +21,7 @@ import { useSnapshot } from "valtio";
 import { backupsApi } from "../../api/backups.ts";
 import { showFlash } from "../../state/flash.ts";
 import { server } from "../../state/server.ts";
-import type { Backup } from "../../../../shared/backups.ts";
+import { type Backup, listInWords, RESTORE_REPLACES, restoreSummary } from "../../../../shared/backups.ts";
 
 /** "world.zip" backed up at 2026-11-22T11:05 -> "world-restored-2026-11-22-1105.zip". */
 function suggestedName(b: Backup): string {
@@ -38,14 +39,15 @@ export function RestoreDialog({ backup, onClose, onRestored }: {
   const { status } = useSnapshot(server);
   const [mode, setMode] = useState<"new" | "replace">("new");
   const [name, setName] = useState("");
-  const [files, setFiles] = useState(true);
+  // Only the save unless asked: the parts a backup holds replace what the server has now.
+  const [files, setFiles] = useState(false);
   const [restart, setRestart] = useState(false);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (!backup) return;
     setMode("new");
     setName(suggestedName(backup));
-    setFiles(backup.includes.length > 0);
+    setFiles(false);
     setRestart(false);
   }, [backup]);
   if (!backup) return null;
@@ -53,6 +55,8 @@ export function RestoreDialog({ backup, onClose, onRestored }: {
   const running = status !== null && status.status !== "stopped";
   // A new save touches nothing the game uses; replacing it or its mods and settings needs it stopped.
   const needsStop = running && (mode === "replace" || files);
+  const withFiles = files && backup.includes.length > 0;
+  const summary = restoreSummary(backup, mode === "new" ? name.trim() || "…" : null, withFiles);
 
   async function submit() {
     if (!backup) return;
@@ -60,7 +64,7 @@ export function RestoreDialog({ backup, onClose, onRestored }: {
     try {
       const r = await backupsApi.restore(backup.id, {
         ...(mode === "new" ? { as: name.trim() } : { replace: true }),
-        files: files && backup.includes.length > 0,
+        files: withFiles,
         ...(needsStop ? { restart } : {}),
       });
       showFlash(r.message, "success");
@@ -91,9 +95,12 @@ export function RestoreDialog({ backup, onClose, onRestored }: {
           {backup.includes.length > 0 && (
             <FormControlLabel
               control={<Checkbox checked={files} onChange={(e) => setFiles(e.target.checked)} />}
-              label={`Also restore ${backup.includes.join(", ")}`}
+              label={`Also restore ${listInWords(backup.includes.map((i) => RESTORE_REPLACES[i]))}`}
             />
           )}
+          {mode === "replace" || withFiles
+            ? <Alert severity="warning" data-testid="restore-summary">{summary}</Alert>
+            : <Typography variant="body2" color="text.secondary" data-testid="restore-summary">{summary}</Typography>}
           {needsStop && (
             <>
               <Typography color="warning.main" variant="body2">
