@@ -23,6 +23,17 @@ export const BACKUP_REASON_LABELS: Record<BackupReason, string> = {
   "before-upload": "Before a save upload",
 };
 
+export const BACKUP_MSG = {
+  /** A download refused to an operator or viewer (server-settings.json holds passwords and tokens in clear). */
+  downloadNeedsAdmin:
+    "Only admins can download a backup that holds the server settings: they include the game password and the factorio.com login.",
+} as const;
+
+/** True when a backup holds server-settings.json (factorio.com username, password and token, the game password). */
+export function holdsSecrets(b: Pick<Backup, "includes">): boolean {
+  return b.includes.includes("settings");
+}
+
 /** What a backup may hold besides the save. */
 export const BACKUP_INCLUDES = ["mods", "mod-list", "settings", "players"] as const;
 export type BackupInclude = typeof BACKUP_INCLUDES[number];

@@ -3,12 +3,14 @@
 
 import { stat } from "../fs.ts";
 import type { AppContext } from "../context.ts";
-import { type Ctx, jsonText, type Route } from "./routes.ts";
+import { type Ctx, jsonText, type Route, sessionOf } from "./routes.ts";
 import { readObject } from "./body.ts";
 import { sendFile } from "./saves.ts";
 import { checkIncludes } from "../factorio/backups/service.ts";
 import { parseRestoreRequest, restoreBackup } from "../factorio/backups/restore.ts";
-import { NotFound } from "../errors.ts";
+import { Forbidden, NotFound } from "../errors.ts";
+import { BACKUP_MSG, holdsSecrets } from "../../shared/backups.ts";
+import { roleAtLeast } from "../../shared/api.ts";
 
 function scheduleId(c: Ctx): number {
   const raw = c.req.param("id") ?? "";
@@ -65,6 +67,9 @@ export function backupRoutes(ctx: AppContext): Route[] {
       path: "/api/backups/:id/download",
       handler: async (c) => {
         const b = backups.find(c.req.param("id"));
+        // server-settings.json holds the factorio.com login and the game password in clear: admins only
+        // (the role of the request, so an admin's operator token is refused too).
+        if (holdsSecrets(b) && !roleAtLeast(sessionOf(c).role, "admin")) throw new Forbidden(BACKUP_MSG.downloadNeedsAdmin);
         const s = await stat(b.path).catch(() => null);
         if (!s) throw new NotFound(`The file of backup ${b.id} is gone.`);
         return sendFile(c, { name: b.file, path: b.path, size: s.size, mtime: s.mtime });

@@ -13,6 +13,8 @@ import { readSave } from "../../tests/fake-factorio/savefile.ts";
 import { BackupReader } from "../factorio/backups/archive.ts";
 import type { Backup } from "../../shared/backups.ts";
 import { MOD_FIXTURES } from "../testing/modpanel.ts";
+import { tokenClient, userWithRole } from "../testing/roles.ts";
+import { BACKUP_MSG } from "../../shared/backups.ts";
 
 /** Unpacks a backup's save into a temp file (in the panel's data dir, removed with it) and answers its path. */
 async function saveOf(p: GamePanel, b: Backup): Promise<string> {
@@ -360,3 +362,36 @@ Deno.test("backup of a running 1.1 server: waits for 1.1's \"Saving game as\" an
   assert.equal(r.body.game_version, "1.1.110");
   assert.deepEqual((await readSave(await saveOf(p, r.body))).state.players, ["alice"], "the copy is the save written for the backup");
 }, { version: "1.1", args: ["--backup-save-timeout", "10"] }));
+
+Deno.test("a backup holding the server settings (passwords, tokens) downloads for admins only, by session or token", withGamePanel(async (p) => {
+  const admin = await p.login();
+  const settingsFile = join(p.factorio.dir, "config", "server-settings.json");
+  writeFileSync(settingsFile, JSON.stringify({ name: "S", username: "owner", password: "hunter2", token: "t0ken", game_password: "pw" }));
+  const secret: Backup = (await admin.post("/api/backups", { include: ["settings", "players"] })).body;
+  const plain: Backup = (await admin.post("/api/backups", { include: ["mods", "players"] })).body;
+  const operator = await userWithRole(p, admin, "olga", "operator");
+  const viewer = await userWithRole(p, admin, "vic", "viewer");
+  const clients = {
+    admin,
+    operator,
+    viewer,
+    "admin token": await tokenClient(p, admin, "admin"),
+    "admin's operator token": await tokenClient(p, admin, "operator"),
+    "viewer token": await tokenClient(p, viewer, "viewer"),
+  };
+  for (const [who, c] of Object.entries(clients)) {
+    const r = await c.get(`/api/backups/${secret.id}/download`);
+    if (who.startsWith("admin") && !who.includes("operator")) {
+      assert.equal(r.status, 200, `${who}: ${r.status}`);
+      assert.equal(r.headers.get("content-length"), String(secret.size), who);
+    } else {
+      assert.equal(r.status, 403, `${who}: ${r.status} (${r.text.length} bytes)`);
+      assert.equal(r.body, BACKUP_MSG.downloadNeedsAdmin, who);
+    }
+    // Without the server settings anyone who may read may download.
+    assert.equal((await c.get(`/api/backups/${plain.id}/download`)).status, 200, `${who}: a backup without secrets`);
+  }
+  // The list says which backups hold secrets, so the page can say why before anyone clicks.
+  const rows = (await viewer.get("/api/backups")).body as Backup[];
+  assert.deepEqual(rows.map((b) => [b.id, b.includes.includes("settings")]), [[plain.id, false], [secret.id, true]]);
+}));
