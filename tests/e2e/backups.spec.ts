@@ -5,7 +5,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "./game-fixtures.ts";
-import { adminApi, goTo, openSignedIn, ROOT } from "./fixtures.ts";
+import { adminApi, goTo, openSignedIn, ROOT, signIn, signOut } from "./fixtures.ts";
+import { BACKUP_MSG } from "../../shared/backups.ts";
+import { VIEWER_NOTE } from "../../pwa/src/state/access.ts";
 import type { Page } from "@playwright/test";
 
 /** Follows a sidebar link and waits for its page's heading. */
@@ -142,4 +144,71 @@ test("restore into a new save leaves mods and mod-settings.dat alone; \"Also res
   expect(existsSync(join(mods, "installed-later_1.0.0.zip"))).toBe(false);
   expect(existsSync(join(mods, "kept_1.0.0.zip"))).toBe(true);
   await expect(page.getByTestId("backup-row").filter({ hasText: "Before restore" })).toHaveCount(1);
+});
+
+test("a viewer gets Backups and Schedules read-only with the role sentence; settings backups download for admins only", async ({ page, panel }, testInfo) => {
+  test.setTimeout(180_000);
+  const api = await adminApi(panel.url);
+  const password = "e2e-role-password";
+  for (const [username, role] of [["vic", "viewer"], ["olga", "operator"]]) {
+    await api("POST", "/api/user/add", { username, role, email: `${username}@example.org`, password, password_confirmation: password });
+  }
+  const secret = await api("POST", "/api/backups", { include: ["settings"] });
+  const plain = await api("POST", "/api/backups", { include: ["players"] });
+  await api("POST", "/api/schedules", {
+    name: "Nightly save",
+    cron: "0 4 * * *",
+    condition: "always",
+    enabled: true,
+    tasks: [{ type: "save", delay_s: 0 }],
+    run_missed: false,
+  });
+
+  await page.goto("/backups");
+  await signIn(page, "vic", password);
+  await expect(page.getByRole("heading", { name: "Backups", level: 1 })).toBeVisible();
+  await expect(page.getByText(VIEWER_NOTE)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Back up now" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: `Lock ${secret.id}`, exact: true })).toBeDisabled();
+  await expect(page.getByRole("button", { name: `Restore ${plain.id}`, exact: true })).toBeDisabled();
+  await expect(page.getByRole("button", { name: `Delete ${plain.id}`, exact: true })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Save retention" })).toBeDisabled();
+  // The server settings' backup: a disabled download and the reason on the page; the other downloads.
+  await expect(page.getByRole("button", { name: `Download ${secret.id} (admins only)`, exact: true })).toBeDisabled();
+  await expect(page.getByText(BACKUP_MSG.downloadNeedsAdmin)).toBeVisible();
+  const link = page.getByRole("link", { name: `Download ${plain.id}`, exact: true });
+  expect((await page.request.get((await link.getAttribute("href"))!)).status()).toBe(200);
+  expect((await page.request.get(`/api/backups/${secret.id}/download`)).status()).toBe(403);
+  for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: testInfo.outputPath(`backups-viewer-${name}.png`), fullPage: true });
+  }
+
+  await goToPage(page, "Schedules");
+  const card = page.getByRole("region", { name: "Nightly save" });
+  await expect(card).toContainText("every day at 04:00");
+  await expect(page.getByText(VIEWER_NOTE)).toBeVisible();
+  await expect(page.getByRole("button", { name: "New schedule" })).toBeDisabled();
+  await expect(card.getByRole("button", { name: "Run Nightly save now" })).toBeDisabled();
+  await expect(card.getByRole("button", { name: "Edit Nightly save" })).toBeDisabled();
+  await expect(card.getByRole("button", { name: "Delete Nightly save" })).toBeDisabled();
+  // The run history stays open to read.
+  await card.getByRole("button", { name: /Last runs/ }).click();
+  await expect(card.getByText("No runs yet.")).toBeVisible();
+  for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: testInfo.outputPath(`schedules-viewer-${name}.png`), fullPage: true });
+  }
+
+  // An operator works with backups, but the server settings' backup still downloads for admins only.
+  await signOut(page);
+  await page.goto("/backups");
+  await signIn(page, "olga", password);
+  await expect(page.getByRole("button", { name: "Back up now" })).toBeEnabled();
+  await expect(page.getByText(VIEWER_NOTE)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: `Restore ${secret.id}`, exact: true })).toBeEnabled();
+  await expect(page.getByRole("button", { name: `Download ${secret.id} (admins only)`, exact: true })).toBeDisabled();
+  await expect(page.getByText(BACKUP_MSG.downloadNeedsAdmin)).toBeVisible();
+  await expect(page.getByRole("link", { name: `Download ${plain.id}`, exact: true })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("backups-operator-desktop.png"), fullPage: true });
 });

@@ -26,6 +26,8 @@ import RefreshIcon from "@mui/icons-material/Refresh";
 import RestoreIcon from "@mui/icons-material/Restore";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
+import { useCan } from "../../state/access.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { backupsApi } from "../../api/backups.ts";
@@ -34,12 +36,14 @@ import { server } from "../../state/server.ts";
 import {
   BACKUP_INCLUDE_LABELS,
   BACKUP_INCLUDES,
+  BACKUP_MSG,
   BACKUP_REASON_LABELS,
   BACKUP_REASONS,
   type Backup,
   type BackupInclude,
   type BackupReason,
   type BackupSettings,
+  holdsSecrets,
   type RetentionRule,
 } from "../../../../shared/backups.ts";
 import { formatSaveDate, formatSaveSize } from "../Saves/format.ts";
@@ -48,6 +52,8 @@ import { RestoreDialog } from "./RestoreDialog.tsx";
 function BackUpNow({ settings, onMade }: { settings: BackupSettings | null; onMade: () => void }) {
   const [include, setInclude] = useState<BackupInclude[]>([]);
   const [busy, setBusy] = useState(false);
+  // ReadOnly turns the inputs off; a checkbox also needs to be told, to look it.
+  const canChange = useCan("operator");
   useEffect(() => {
     if (settings) setInclude(settings.include);
   }, [settings]);
@@ -77,7 +83,7 @@ function BackUpNow({ settings, onMade }: { settings: BackupSettings | null; onMa
           {BACKUP_INCLUDES.map((i) => (
             <FormControlLabel
               key={i}
-              control={<Checkbox checked={include.includes(i)} onChange={() => toggle(i)} disabled={busy} />}
+              control={<Checkbox checked={include.includes(i)} onChange={() => toggle(i)} disabled={busy || !canChange} />}
               label={BACKUP_INCLUDE_LABELS[i]}
             />
           ))}
@@ -113,6 +119,7 @@ function Retention({ settings, onSaved }: { settings: BackupSettings | null; onS
   const [floor, setFloor] = useState("");
   // Reasons with a rule of their own; the others follow the rule for all.
   const [own, setOwn] = useState<Partial<Record<BackupReason, RuleText>>>({});
+  const canChange = useCan("operator");
   useEffect(() => {
     if (!settings) return;
     setAll(ruleText(settings.retention));
@@ -158,6 +165,7 @@ function Retention({ settings, onSaved }: { settings: BackupSettings | null; onS
             <FormControlLabel
               control={
                 <Checkbox
+                  disabled={!canChange}
                   checked={own[reason] !== undefined}
                   onChange={(e) =>
                     setOwn((o) => {
@@ -198,8 +206,10 @@ const touch = { width: { xs: 44, sm: 40 }, height: { xs: 44, sm: 40 } };
 const wide = { display: { xs: "none", md: "table-cell" } };
 
 /** One backup; rendered again only when its own data changed (see useProgressiveCount for long lists). */
-const BackupRow = memo(function BackupRow({ b, onRestore, onDelete, onChanged }: {
+const BackupRow = memo(function BackupRow({ b, isAdmin, onRestore, onDelete, onChanged }: {
   b: Backup;
+  /** Only admins download a backup holding the server settings (passwords, tokens). */
+  isAdmin: boolean;
   onRestore: (b: Backup) => void;
   onDelete: (b: Backup) => void;
   onChanged: () => void;
@@ -226,6 +236,12 @@ const BackupRow = memo(function BackupRow({ b, onRestore, onDelete, onChanged }:
           {formatSaveSize(b.size)}
           {b.includes.length > 0 && ` · + ${b.includes.join(", ")}`}
         </Typography>
+        {/* What else it holds, on wide screens too (the download rule depends on "settings"). */}
+        {b.includes.length > 0 && (
+          <Typography variant="caption" color="text.secondary" sx={{ display: { xs: "none", md: "block" } }}>
+            {`+ ${b.includes.join(", ")}`}
+          </Typography>
+        )}
       </TableCell>
       <TableCell sx={{ ...cell, ...wide }}>{b.game_version}</TableCell>
       <TableCell sx={{ ...cell, ...wide, whiteSpace: "nowrap" }} align="right">{formatSaveSize(b.size)}</TableCell>
@@ -246,11 +262,22 @@ const BackupRow = memo(function BackupRow({ b, onRestore, onDelete, onChanged }:
               {b.locked ? <LockIcon /> : <LockOpenIcon />}
             </IconButton>
           </Tooltip>
-          <Tooltip title="Download">
-            <IconButton component="a" href={backupsApi.downloadUrl(b.id)} download aria-label={`Download ${b.id}`} sx={touch}>
-              <DownloadIcon />
-            </IconButton>
-          </Tooltip>
+          {isAdmin || !holdsSecrets(b)
+            ? (
+              <Tooltip title="Download">
+                <IconButton component="a" href={backupsApi.downloadUrl(b.id)} download aria-label={`Download ${b.id}`} sx={touch}>
+                  <DownloadIcon />
+                </IconButton>
+              </Tooltip>
+            )
+            : (
+              <Tooltip title={BACKUP_MSG.downloadNeedsAdmin}>
+                {/* A span, so the tooltip still explains the disabled button. */}
+                <span>
+                  <IconButton disabled aria-label={`Download ${b.id} (admins only)`} sx={touch}><DownloadIcon /></IconButton>
+                </span>
+              </Tooltip>
+            )}
           <Tooltip title="Restore">
             <IconButton aria-label={`Restore ${b.id}`} onClick={() => onRestore(b)} sx={touch}><RestoreIcon /></IconButton>
           </Tooltip>
@@ -265,7 +292,9 @@ const BackupRow = memo(function BackupRow({ b, onRestore, onDelete, onChanged }:
       </TableCell>
     </TableRow>
   );
-}, (a, c) => a.onRestore === c.onRestore && a.onDelete === c.onDelete && a.onChanged === c.onChanged && sameData(a.b, c.b));
+}, (a, c) =>
+  a.isAdmin === c.isAdmin && a.onRestore === c.onRestore && a.onDelete === c.onDelete && a.onChanged === c.onChanged &&
+  sameData(a.b, c.b));
 
 export default function Backups() {
   const [backups, setBackups] = useState<Backup[]>([]);
@@ -274,6 +303,7 @@ export default function Backups() {
   const [restoring, setRestoring] = useState<Backup | null>(null);
   const [deleting, setDeleting] = useState<Backup | null>(null);
   const { status } = useSnapshot(server);
+  const isAdmin = useCan("admin");
   const load = useCallback(() => {
     backupsApi.list({ quiet: true }).then(setBackups, () => {});
   }, []);
@@ -294,7 +324,8 @@ export default function Backups() {
 
   return (
     <Page title="Backups">
-      <BackUpNow settings={settings} onMade={load} />
+      <ViewerNote />
+      <ReadOnly><BackUpNow settings={settings} onMade={load} /></ReadOnly>
       <Panel
         title="Backups"
         action={
@@ -306,6 +337,7 @@ export default function Backups() {
         {backups.length === 0
           ? <Typography color="text.secondary">No backups yet.</Typography>
           : (
+            <ReadOnly>
             <TableContainer>
               <Table size="small" aria-label="Backups">
                 <TableHead>
@@ -321,14 +353,18 @@ export default function Backups() {
                 </TableHead>
                 <TableBody>
                   {backups.slice(0, shown).map((b) => (
-                    <BackupRow key={b.id} b={b} onRestore={setRestoring} onDelete={setDeleting} onChanged={load} />
+                    <BackupRow key={b.id} b={b} isAdmin={isAdmin} onRestore={setRestoring} onDelete={setDeleting} onChanged={load} />
                   ))}
                 </TableBody>
               </Table>
             </TableContainer>
+            </ReadOnly>
           )}
+        {!isAdmin && backups.some(holdsSecrets) && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>{BACKUP_MSG.downloadNeedsAdmin}</Typography>
+        )}
       </Panel>
-      <Retention settings={settings} onSaved={setSettings} />
+      <ReadOnly><Retention settings={settings} onSaved={setSettings} /></ReadOnly>
       <RestoreDialog backup={restoring} onClose={() => setRestoring(null)} onRestored={load} />
       <ConfirmDialog
         open={deleting !== null}

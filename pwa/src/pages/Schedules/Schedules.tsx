@@ -18,6 +18,7 @@ import RefreshIcon from "@mui/icons-material/Refresh";
 import { Page, Panel } from "../../components/Page.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { DeleteButton } from "../../components/DeleteButton.tsx";
+import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 import { schedulesApi } from "../../api/backups.ts";
 import { showFlash } from "../../state/flash.ts";
 import { SCHEDULE_CONDITION_LABELS, type Schedule, type ScheduleRun, TASK_LABELS } from "../../../../shared/backups.ts";
@@ -77,15 +78,17 @@ function ScheduleCard({ s, onEdit, onDelete, onChanged }: {
     <Panel
       title={s.name}
       action={
-        <Box sx={{ display: "flex" }}>
-          <Tooltip title="Run now">
-            <IconButton aria-label={`Run ${s.name} now`} onClick={run} color="primary"><PlayArrowIcon /></IconButton>
-          </Tooltip>
-          <Tooltip title="Edit">
-            <IconButton aria-label={`Edit ${s.name}`} onClick={onEdit}><EditIcon /></IconButton>
-          </Tooltip>
-          <DeleteButton title="Delete" label={`Delete ${s.name}`} onClick={onDelete} />
-        </Box>
+        <ReadOnly>
+          <Box sx={{ display: "flex" }}>
+            <Tooltip title="Run now">
+              <IconButton aria-label={`Run ${s.name} now`} onClick={run} color="primary"><PlayArrowIcon /></IconButton>
+            </Tooltip>
+            <Tooltip title="Edit">
+              <IconButton aria-label={`Edit ${s.name}`} onClick={onEdit}><EditIcon /></IconButton>
+            </Tooltip>
+            <DeleteButton title="Delete" label={`Delete ${s.name}`} onClick={onDelete} />
+          </Box>
+        </ReadOnly>
       }
     >
       <Stack spacing={1}>
@@ -151,18 +154,21 @@ export default function Schedules() {
           <Tooltip title="Refresh">
             <IconButton aria-label="Refresh the list" onClick={load}><RefreshIcon /></IconButton>
           </Tooltip>
-          <Button
-            startIcon={<AddIcon />}
-            onClick={() => {
-              setEditing(null);
-              setFormOpen(true);
-            }}
-          >
-            New schedule
-          </Button>
+          <ReadOnly>
+            <Button
+              startIcon={<AddIcon />}
+              onClick={() => {
+                setEditing(null);
+                setFormOpen(true);
+              }}
+            >
+              New schedule
+            </Button>
+          </ReadOnly>
         </Box>
       }
     >
+      <ViewerNote />
       {schedules.length === 0 && (
         <Typography color="text.secondary">
           No schedules yet. A schedule runs tasks (warn players, save, back up, restart...) on a timetable.
