@@ -18,6 +18,11 @@ export interface ModSettingsState {
   /** The version of the game that wrote the file, "x.y.z.b". */
   version: string;
   settings: Record<ModSettingSection, Record<string, { value: unknown }>>;
+  /**
+   * The file the last upload replaced, kept so it can be restored (POST /api/mods/settings/restore-previous):
+   * when it was replaced (RFC 3339) and the version that wrote it. Null when there is none.
+   */
+  previous: { replaced: string; version: string } | null;
 }
 
 export interface ModSettingsUpdate {

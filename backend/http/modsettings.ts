@@ -13,13 +13,15 @@ import { contentDisposition } from "./download.ts";
 import type { Route } from "./routes.ts";
 import { receiveUpload } from "./upload.ts";
 import { statSync } from "../fs.ts";
+import { join } from "../path.ts";
 
 export function modSettingsRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);
   const game = gameInfo(paths);
   // The one live folder of the context: its lock, its info.json cache and its pins.
   const live = ctx.mods.live;
-  const settings = new ModSettingsService(live, () => game.version());
+  // The file an upload replaced is kept in the data dir (one copy), not in the game's mods folder.
+  const settings = new ModSettingsService(live, () => game.version(), join(ctx.config.dataDir, "mod-settings.previous.dat"));
 
   return [
     { method: "GET", path: "/api/mods/settings", handler: (c) => c.json(settings.read()) },
@@ -48,6 +50,16 @@ export function modSettingsRoutes(ctx: AppContext): Route[] {
         });
         const state = await settings.replaceWith(file.tempPath);
         ctx.log.info("mod-settings.dat uploaded", { bytes: file.size });
+        return c.json(state);
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/mods/settings/restore-previous",
+      requiresStopped: "a restore of mod settings",
+      handler: async (c) => {
+        const state = await settings.restorePrevious();
+        ctx.log.info("The previous mod-settings.dat restored");
         return c.json(state);
       },
     },

@@ -38,7 +38,7 @@ function stored(path: string, section: string, name: string) {
 Deno.test("mod settings: without a file, the game's version and empty sections; an update starts the file", withModPanel(async (m) => {
   let r = await m.c.get("/api/mods/settings");
   assert.equal(r.status, 200, r.text);
-  assert.deepEqual(r.body, { version: `${VERSIONS["2.0"].version}.0`, settings: { "startup": {}, "runtime-global": {}, "runtime-per-user": {} } });
+  assert.deepEqual(r.body, { version: `${VERSIONS["2.0"].version}.0`, settings: { "startup": {}, "runtime-global": {}, "runtime-per-user": {} }, previous: null });
   assert.equal((await m.c.get("/api/mods/settings/download")).status, 404);
 
   writeFileSync(join(m.modsDir, "test-settings-mod_1.0.0.zip"), await testModZip());
@@ -189,6 +189,35 @@ Deno.test("mod settings: a 0.16 file (no header byte) uploads, reads and is writ
   assert.deepEqual(decodeModSettings(written).version, [0, 16, 51, 0]);
   assert.deepEqual(stored(path, "startup", "AR-use-items-from-bioindustries"), { type: "bool", any: false, value: false });
 }, { version: "1.1" }));
+
+Deno.test("mod settings: an upload keeps the file it replaces, and restoring it swaps the two back", withModPanel(async (m) => {
+  const path = join(m.modsDir, "mod-settings.dat");
+  let r = await m.c.get("/api/mods/settings");
+  assert.equal(r.body.previous, null, "nothing replaced yet");
+  r = await m.c.post("/api/mods/settings/restore-previous", {});
+  assert.equal(r.status, 404);
+  assert.equal(r.body, "There is no earlier mod-settings.dat to restore: it is kept when an upload replaces the file.");
+
+  writeFileSync(path, fixture(V11));
+  r = await m.c.request("POST", "/api/mods/settings/upload", upload(fixture(V20)));
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.previous.version, "1.1.110.0");
+  assert.ok(Date.now() - Date.parse(r.body.previous.replaced) < 60_000, r.body.previous.replaced);
+  assert.deepEqual(new Uint8Array(readFileSync(path)), fixture(V20));
+  assert.equal((await m.c.get("/api/mods/settings")).body.previous.version, "1.1.110.0");
+
+  m.state.value = "running";
+  assert.equal((await m.c.post("/api/mods/settings/restore-previous", {})).status, 423);
+  m.state.value = "stopped";
+  r = await m.c.post("/api/mods/settings/restore-previous", {});
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.version, "1.1.110.0");
+  assert.equal(r.body.previous.version, "2.0.55.0", "the file it replaced is kept in turn");
+  assert.deepEqual(new Uint8Array(readFileSync(path)), fixture(V11));
+  r = await m.c.post("/api/mods/settings/restore-previous", {});
+  assert.deepEqual(new Uint8Array(readFileSync(path)), fixture(V20), "and back again");
+  assert.deepEqual(hidden(m.modsDir), [], "no temp files left");
+}, { version: "2.0" }));
 
 Deno.test("mod settings: a damaged file on disk is a clear 409, not a crash", withModPanel(async (m) => {
   writeFileSync(join(m.modsDir, "mod-settings.dat"), new Uint8Array([1, 0, 1, 0, 0, 0, 0, 0, 0, 5, 0, 255, 255, 255, 255]));

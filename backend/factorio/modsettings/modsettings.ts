@@ -1,6 +1,7 @@
 // mod-settings.dat of the live mods folder: read it as JSON, change values, replace it with an upload.
 // Every write is atomic and runs under the mods folder's lock (the same one mod changes take), so it never
-// interleaves with a mod install or "delete all". Values the request leaves alone keep their bytes.
+// interleaves with a mod install or "delete all". Values the request leaves alone keep their bytes. The
+// file an upload replaces is kept (one copy, in the data dir) and can be put back; that swaps the two.
 
 import { existsSync, readFileSync, statSync } from "../../fs.ts";
 import { rename, rm } from "../../fs.ts";
@@ -12,7 +13,7 @@ import type {
 } from "../../../shared/modsettings.ts";
 import { checkSettingValue, MOD_SETTING_SECTIONS } from "../../../shared/modsettings.ts";
 import { parseVersion } from "../../../shared/versions.ts";
-import { Conflict, Invalid } from "../../errors.ts";
+import { Conflict, Invalid, NotFound } from "../../errors.ts";
 import { writeFileAtomic } from "../../fsutil.ts";
 import { type ModDir, withLock } from "../mods.ts";
 import { installedDefinitions } from "./definitions.ts";
@@ -39,7 +40,12 @@ function valueNode(setting: PTree): PTree | null {
 }
 
 export class ModSettingsService {
-  constructor(private readonly dir: ModDir, private readonly gameVersion: () => string | null) {}
+  /** `previousPath`: where the file an upload replaced is kept. */
+  constructor(
+    private readonly dir: ModDir,
+    private readonly gameVersion: () => string | null,
+    private readonly previousPath: string,
+  ) {}
 
   get path(): string {
     return this.dir.modSettingsPath;
@@ -74,7 +80,24 @@ export class ModSettingsService {
   }
 
   read(): ModSettingsState {
-    return toState(this.load());
+    return this.#state(this.load());
+  }
+
+  #state(file: ModSettingsFile): ModSettingsState {
+    return { ...toState(file), previous: this.#previous() };
+  }
+
+  /** The kept file's time and version (its header), or null when there is none or it is not readable. */
+  #previous(): ModSettingsState["previous"] {
+    try {
+      const bytes = readFileSync(this.previousPath);
+      return {
+        replaced: new Date(statSync(this.previousPath).mtimeMs).toISOString(),
+        version: versionString(decodeModSettings(bytes).version),
+      };
+    } catch {
+      return null;
+    }
   }
 
   definitions(): Promise<ModSettingDefinitions> {
@@ -144,11 +167,14 @@ export class ModSettingsService {
       }
       if (problems.length > 0) throw new Invalid(problems.join(" "));
       writeFileAtomic(this.path, encodeModSettings(file));
-      return toState(file);
+      return this.#state(file);
     });
   }
 
-  /** Puts an uploaded file in place after checking that it decodes; otherwise removes it (400). */
+  /**
+   * Puts an uploaded file in place after checking that it decodes; otherwise removes it (400). The file it
+   * replaces is kept first (restorePrevious brings it back).
+   */
   async replaceWith(tempPath: string): Promise<ModSettingsState> {
     try {
       let file: ModSettingsFile;
@@ -158,17 +184,42 @@ export class ModSettingsService {
         if (!(e instanceof PropertyTreeError)) throw e;
         throw new Invalid(`The file is not a readable mod-settings.dat: ${e.message}.`);
       }
-      const state = toState(file);
-      await withLock(this.dir.dir, () => rename(tempPath, this.path));
-      return state;
+      await withLock(this.dir.dir, async () => {
+        if (existsSync(this.path)) writeFileAtomic(this.previousPath, readFileSync(this.path));
+        await rename(tempPath, this.path);
+      });
+      return this.#state(file);
     } finally {
       await rm(tempPath, { force: true });
     }
   }
+
+  /** Puts the kept file back, keeping the one it replaces in its place (so this can be undone the same way). */
+  restorePrevious(): Promise<ModSettingsState> {
+    return withLock(this.dir.dir, () => {
+      let kept: Uint8Array;
+      try {
+        kept = readFileSync(this.previousPath);
+      } catch {
+        throw new NotFound("There is no earlier mod-settings.dat to restore: it is kept when an upload replaces the file.");
+      }
+      let file: ModSettingsFile;
+      try {
+        file = decodeModSettings(kept);
+      } catch (e) {
+        if (!(e instanceof PropertyTreeError)) throw e;
+        throw new Conflict(`The kept mod-settings.dat cannot be read (${e.message}).`);
+      }
+      const current = existsSync(this.path) ? readFileSync(this.path) : null;
+      writeFileAtomic(this.path, kept);
+      if (current) writeFileAtomic(this.previousPath, current);
+      return this.#state(file);
+    });
+  }
 }
 
-function toState(file: ModSettingsFile): ModSettingsState {
-  const state: ModSettingsState = {
+function toState(file: ModSettingsFile): Omit<ModSettingsState, "previous"> {
+  const state: Omit<ModSettingsState, "previous"> = {
     version: versionString(file.version),
     settings: { "startup": {}, "runtime-global": {}, "runtime-per-user": {} },
   };

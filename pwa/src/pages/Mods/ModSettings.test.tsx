@@ -11,6 +11,7 @@ const STATE: ModSettingsState = {
     "runtime-global": { "tm-count": { value: 5 } },
     "runtime-per-user": { "tm-colour": { value: { r: 1, g: 0.5, b: 0, a: 1 } } },
   },
+  previous: null,
 };
 const DEFS: ModSettingDefinitions = {
   problems: [],
