@@ -42,6 +42,7 @@ export const modsApi = {
       form.append("file", file);
       return upload<ModSettingsState>("/api/mods/settings/upload", form, onProgress);
     },
+    restorePrevious: () => api.post<ModSettingsState>("/api/mods/settings/restore-previous", {}),
     downloadUrl: "/api/mods/settings/download",
   },
 

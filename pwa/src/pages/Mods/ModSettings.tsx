@@ -4,6 +4,7 @@ import DownloadIcon from "@mui/icons-material/Download";
 import RestartAltIcon from "@mui/icons-material/RestartAlt";
 import SaveIcon from "@mui/icons-material/Save";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
+import RestoreIcon from "@mui/icons-material/Restore";
 import type {
   ModSettingDefinition,
   ModSettingDefinitions,
@@ -14,6 +15,8 @@ import type {
 import { checkSettingValue, kindOfValue, MOD_SETTING_SECTIONS } from "../../../../shared/modsettings.ts";
 import { modsApi } from "../../api/mods.ts";
 import { showFlash } from "../../state/flash.ts";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
+import { formatSaveDate } from "../Saves/format.ts";
 import { parseDraft, SettingInput } from "./SettingInput.tsx";
 
 const SECTION_LABELS: Record<ModSettingSection, string> = {
@@ -60,6 +63,9 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
   const [filter, setFilter] = useState("");
   const [limit, setLimit] = useState(PAGE);
   const [busy, setBusy] = useState(false);
+  // An upload replaces the whole file: it waits for a yes in a dialog; so does putting the kept one back.
+  const [pendingUpload, setPendingUpload] = useState<File | null>(null);
+  const [confirmRestore, setConfirmRestore] = useState(false);
 
   const load = useCallback(() => {
     modsApi.settings.get().then((s) => {
@@ -133,7 +139,21 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
     try {
       setState(await modsApi.settings.upload(file, () => {}).promise);
       setDrafts({});
-      showFlash(`${file.name} is now the mod settings.`, "success");
+      showFlash(`${file.name} is now the mod settings. The file it replaced is kept.`, "success");
+    } catch {
+      // flashed by the client
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function restorePrevious() {
+    setBusy(true);
+    try {
+      const restored = await modsApi.settings.restorePrevious();
+      setState(restored);
+      setDrafts({});
+      showFlash(`The previous mod-settings.dat (Factorio ${restored.version}) is back; the one it replaced is kept.`, "success");
     } catch {
       // flashed by the client
     } finally {
@@ -155,6 +175,16 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
         mod-settings.dat, last written by Factorio {state.version}. Settings and their defaults come from each mod's
         settings.lua; a mod sets its defaults itself when a setting is not in the file.
       </Typography>
+      {state.previous && (
+        <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }} data-testid="previous-mod-settings">
+          <Typography variant="body2" color="text.secondary" sx={{ flex: "1 1 260px" }}>
+            {`Kept: the mod-settings.dat the last upload replaced (written by Factorio ${state.previous.version}, replaced ${formatSaveDate(state.previous.replaced)} UTC).`}
+          </Typography>
+          <Button color="secondary" startIcon={<RestoreIcon />} disabled={readOnly || busy} onClick={() => setConfirmRestore(true)}>
+            Restore the previous file
+          </Button>
+        </Box>
+      )}
       {defs && defs.problems.length > 0 && (
         <Alert severity="warning">
           {defs.problems.map((p) => `${p.mod}: ${p.message}`).join(" ")}
@@ -250,7 +280,7 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
             onChange={(e) => {
               const f = e.target.files?.[0];
               e.target.value = "";
-              if (f) void uploadFile(f);
+              if (f) setPendingUpload(f);
             }}
           />
         </Button>
@@ -258,6 +288,29 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
           Download mod-settings.dat
         </Button>
       </Box>
+      <ConfirmDialog
+        open={pendingUpload !== null}
+        title="Replace mod-settings.dat"
+        message={pendingUpload
+          ? `${pendingUpload.name} replaces every mod setting shown here (mod-settings.dat, last written by Factorio ` +
+            `${state.version}). The current file is kept: "Restore the previous file" brings it back.`
+          : ""}
+        confirmLabel="Replace"
+        onConfirm={() => pendingUpload && void uploadFile(pendingUpload)}
+        onClose={() => setPendingUpload(null)}
+      />
+      <ConfirmDialog
+        open={confirmRestore}
+        title="Restore the previous mod-settings.dat"
+        message={state.previous
+          ? `Put back the mod-settings.dat written by Factorio ${state.previous.version} (replaced ` +
+            `${formatSaveDate(state.previous.replaced)} UTC)? It replaces the current one (Factorio ${state.version}), ` +
+            "which is kept in its place, so you can switch back."
+          : ""}
+        confirmLabel="Restore"
+        onConfirm={() => void restorePrevious()}
+        onClose={() => setConfirmRestore(false)}
+      />
     </Box>
   );
 }
