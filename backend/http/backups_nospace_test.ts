@@ -6,16 +6,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PROCESS_ADMIN_PASSWORD, spawnWrappedPanel } from "../testing/wrapped.ts";
+import { canMount, signedInHeaders, spawnWrappedPanel } from "../testing/wrapped.ts";
 import { createFakeSave, installFakeFactorio } from "../../tests/fake-factorio/install.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
-const canMount = new Deno.Command("unshare", { args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp"] })
-  .outputSync().success;
-
 Deno.test({
   name: "a backup onto a full backups disk answers 507 naming the backups folder, and lists nothing",
-  ignore: !canMount, // the machine allows no mount namespace: nothing to fill up safely
+  ignore: !canMount(), // the machine allows no mount namespace: nothing to fill up safely
   fn: async () => {
     const game = installFakeFactorio(mkdtempSync(join(tmpdir(), "factorio-full-")), "2.0");
     await createFakeSave(game, "world.zip");
@@ -30,13 +27,7 @@ Deno.test({
       args: ["--factorio-dir", game.dir, "--backups-dir", backups],
     });
     try {
-      const login = await fetch(panel.url + "/api/login", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: panel.url },
-        body: JSON.stringify({ username: "admin", password: PROCESS_ADMIN_PASSWORD }),
-      });
-      assert.equal(login.status, 200);
-      const headers = { Cookie: login.headers.getSetCookie()[0].split(";")[0], Origin: panel.url };
+      const headers = await signedInHeaders(panel);
       const r = await fetch(panel.url + "/api/backups", {
         method: "POST",
         headers: { ...headers, "Content-Type": "application/json" },

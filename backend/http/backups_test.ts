@@ -37,14 +37,22 @@ async function list(c: Client): Promise<Backup[]> {
 
 const filesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
 
-Deno.test("backup while running: asks the game to save, waits for it, and the copy opens as that save", withGamePanel(async (p) => {
+/**
+ * Starts world.zip, alice joins, and the game's saves are made slow: a copy taken before "Saving finished"
+ * would hold the map as it was before alice joined. Answers the admin and the game's lines from now on.
+ */
+async function runningWithAlice(p: GamePanel): Promise<{ c: Client; lines: string[] }> {
   const c = await p.login();
   await startGame(c, { savefile: "world.zip" });
   await p.ctx.game.rcon("/fake-join alice");
-  // A slow save: a copy taken before "Saving finished" would hold the map as it was before alice joined.
   await p.ctx.game.rcon("/fake-save-delay 1500");
   const lines: string[] = [];
   p.ctx.bus.on("server.log", ({ line }) => lines.push(line));
+  return { c, lines };
+}
+
+Deno.test("backup while running: asks the game to save, waits for it, and the copy opens as that save", withGamePanel(async (p) => {
+  const { c, lines } = await runningWithAlice(p);
 
   const r = await c.post("/api/backups", { include: ["settings"] });
   assert.equal(r.status, 201, r.text);
@@ -347,12 +355,7 @@ Deno.test("backup settings: what is not a setting is refused with 400 and nothin
 }));
 
 Deno.test("backup of a running 1.1 server: waits for 1.1's \"Saving game as\" and its \"Saving finished\"", withGamePanel(async (p) => {
-  const c = await p.login();
-  await startGame(c, { savefile: "world.zip" });
-  await p.ctx.game.rcon("/fake-join alice");
-  await p.ctx.game.rcon("/fake-save-delay 1000");
-  const lines: string[] = [];
-  p.ctx.bus.on("server.log", ({ line }) => lines.push(line));
+  const { c, lines } = await runningWithAlice(p);
   const r = await c.post("/api/backups", {});
   assert.equal(r.status, 201, r.text);
   const started = lines.findIndex((l) => /Info AppManager\.cpp:\d+: Saving game as .*[/\\]saves[/\\]world\.zip$/.test(l));

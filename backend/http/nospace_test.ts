@@ -3,15 +3,12 @@
 // the area, and leave nothing partial.
 
 import assert from "node:assert/strict";
-import { PROCESS_ADMIN_PASSWORD, ROOT, spawnWrappedPanel } from "../testing/wrapped.ts";
+import { canMount, ROOT, signedInHeaders, spawnWrappedPanel } from "../testing/wrapped.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
-
-const canMount = new Deno.Command("unshare", { args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp"] })
-  .outputSync().success;
 
 Deno.test({
   name: "out of disk space: uploads and settings answer 507 naming the area, and nothing partial stays",
-  ignore: !canMount, // the machine allows no mount namespace: nothing to fill up safely
+  ignore: !canMount(), // the machine allows no mount namespace: nothing to fill up safely
   fn: async () => {
     const dir = Deno.makeTempDirSync({ prefix: "panel-full-" });
     const example = `${ROOT}/tests/fake-factorio/data/server-settings.example.json`;
@@ -24,14 +21,7 @@ Deno.test({
     ].join(" && ");
     const panel = await spawnWrappedPanel({ wrap: ["unshare", "-rm"], shell, args: ["--factorio-dir", dir] });
     try {
-      const login = await fetch(panel.url + "/api/login", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: panel.url },
-        body: JSON.stringify({ username: "admin", password: PROCESS_ADMIN_PASSWORD }),
-      });
-      assert.equal(login.status, 200);
-      const cookie = login.headers.getSetCookie()[0].split(";")[0];
-      const headers = { Cookie: cookie, Origin: panel.url };
+      const headers = await signedInHeaders(panel);
       const upload = async (path: string, field: string, name: string) => {
         const form = new FormData();
         form.append(field, new File([new Uint8Array(512 * 1024).fill(7)], name));

@@ -11,6 +11,22 @@ import { DENO, panelDenoArgs, ROOT } from "../../scripts/launcher.mjs";
 export { ROOT };
 export const PROCESS_ADMIN_PASSWORD = "process-test-password";
 
+/** Whether this machine lets a test mount a tmpfs in a private mount namespace (`unshare -rm`). */
+export function canMount(): boolean {
+  return new Deno.Command("unshare", { args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp"] }).outputSync().success;
+}
+
+/** Signs the admin in to a wrapped panel and answers the headers a page of the panel would send. */
+export async function signedInHeaders(panel: WrappedPanel): Promise<{ Cookie: string; Origin: string }> {
+  const login = await fetch(panel.url + "/api/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: panel.url },
+    body: JSON.stringify({ username: "admin", password: PROCESS_ADMIN_PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
+  return { Cookie: login.headers.getSetCookie()[0].split(";")[0], Origin: panel.url };
+}
+
 export interface WrappedPanel {
   url: string;
   port: number;
