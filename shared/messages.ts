@@ -154,7 +154,7 @@ export const PUSH_MSG = {
   titleUpdate: "Factorio update available",
   titleStartFailed: "Factorio server failed to start",
   titleStillDown: "Factorio server still down",
-  titleBackUp: "Factorio server back up",
+  titleRunningAgain: "Factorio server is running again",
   titleTest: "Test notification",
   bodyTest: "Notifications from Factorio Panel work on this device.",
 
