@@ -13,6 +13,7 @@ import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import type { Role } from "../../shared/api.ts";
 import { FSM_HASH_PREFIX } from "../auth/password.ts";
+import { usernameProblem, visibleText } from "../../shared/validation.ts";
 
 export class FsmImportError extends Error {}
 
@@ -30,6 +31,8 @@ export interface FsmSource {
   confFile: string;
   databaseFile: string;
   users: FsmUser[];
+  /** Users left behind: their names are ones this panel refuses (spaces, control characters...). */
+  refused: { username: string; why: string }[];
   /** Mod pack folders: name and path. */
   packs: { name: string; path: string }[];
   credentials: { username: string; token: string } | null;
@@ -57,7 +60,7 @@ export function readFsm(dir: string): FsmSource {
   const at = (p: string) => (isAbsolute(p) ? p : join(root, p));
   const dbName = str(conf.sq_lite_database_file) || "sqlite.db";
   const databaseFile = at(dbName);
-  const users = readUsers(databaseFile);
+  const { users, refused } = readUsers(databaseFile);
 
   const packsDir = at(str(conf.mod_pack_dir) || "mod_packs");
   const packs: FsmSource["packs"] = [];
@@ -87,10 +90,10 @@ export function readFsm(dir: string): FsmSource {
   const rconPort = Number(conf.rcon_port);
   if (Number.isInteger(rconPort) && rconPort > 0 && rconPort < 65536) settings.rconPort = rconPort;
 
-  return { dir: root, confFile, databaseFile, users, packs, credentials, settings };
+  return { dir: root, confFile, databaseFile, users, refused, packs, credentials, settings };
 }
 
-function readUsers(file: string): FsmUser[] {
+function readUsers(file: string): Pick<FsmSource, "users" | "refused"> {
   if (!existsSync(file)) throw new FsmImportError(`The old panel's user database ${file} does not exist.`);
   let db: DatabaseSync;
   try {
@@ -111,10 +114,17 @@ function readUsers(file: string): FsmUser[] {
       throw new FsmImportError(`${file} is not a readable user database of the old panel: ${(e as Error).message}`);
     }
     const users: FsmUser[] = [];
+    const refused: FsmSource["refused"] = [];
     const seen = new Set<string>();
     for (const r of rows) {
       const username = str(r.username).trim();
       if (!username || seen.has(username.toLowerCase())) continue; // FSM allowed duplicates: the first wins
+      // The same rule as a user added on the Users page: FSM took any name.
+      const problem = usernameProblem(str(r.username));
+      if (problem) {
+        refused.push({ username, why: problem });
+        continue;
+      }
       seen.add(username.toLowerCase());
       const bcrypt = Buffer.from(str(r.password), "base64").toString("utf8");
       if (!/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(bcrypt)) {
@@ -122,7 +132,7 @@ function readUsers(file: string): FsmUser[] {
       }
       users.push({ username, email: str(r.email), fsmRole: str(r.role), bcrypt });
     }
-    return users;
+    return { users, refused };
   } finally {
     db.close();
   }
@@ -190,6 +200,8 @@ export function describeFsmImport(src: FsmSource, plan: FsmImportReport, dryRun:
   const verb = (a: string) => (a === "import" ? (dryRun ? "would import" : "imported") : "already here, left as it is");
   const lines = [`Old panel in ${src.dir}:`];
   for (const u of plan.users) lines.push(`  user ${u.username} (${u.role}): ${verb(u.action)}`);
+  // Written as \uXXXX, a name's line breaks and hidden characters show instead of acting.
+  for (const u of src.refused) lines.push(`  user "${visibleText(u.username)}": left out (${u.why}); add them again on the Users page`);
   for (const p of plan.packs) lines.push(`  mod pack ${p.name}: ${verb(p.action)}`);
   if (plan.credentials !== "none") lines.push(`  mod portal login: ${verb(plan.credentials)}`);
   if (plan.offered.length) lines.push(`  It ran with these settings; to use them here, start with: ${plan.offered.join(" ")}`);

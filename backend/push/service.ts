@@ -21,6 +21,7 @@ import {
   type PushTestResult,
 } from "../../shared/api.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
+import { unsafeTextError } from "../../shared/validation.ts";
 
 export const DEVICE_NAME_MAX = 60;
 export const MAX_DEVICES_PER_USER = 20;
@@ -194,9 +195,9 @@ function isAuthSecret(value: unknown): boolean {
 
 function checkName(value: unknown): string {
   const name = typeof value === "string" ? value.trim() : "";
-  if (name.length < 1 || name.length > DEVICE_NAME_MAX || /\p{Cc}/u.test(name)) {
-    throw new Invalid(PUSH_MSG.nameInvalid(DEVICE_NAME_MAX));
-  }
+  if (name.length < 1 || name.length > DEVICE_NAME_MAX) throw new Invalid(PUSH_MSG.nameInvalid(DEVICE_NAME_MAX));
+  const unsafe = unsafeTextError(value as string, "A device name");
+  if (unsafe) throw new Invalid(`${unsafe}.`);
   return name;
 }
 
