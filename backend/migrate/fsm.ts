@@ -8,7 +8,7 @@
 // only offered: printed as the flags to start with.
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import type { Role } from "../../shared/api.ts";
@@ -44,15 +44,33 @@ function str(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
+/** Why a file could not be read, in words (not "ENOENT: no such file or directory, open ..."). */
+function unreadable(file: string, e: unknown): string {
+  const code = (e as { code?: string }).code;
+  if (code === "EACCES" || code === "EPERM") {
+    return `The panel may not read ${file} (permission denied). Let the panel's user read the old panel's folder, or copy the folder where it can.`;
+  }
+  if (code === "EISDIR") return `${file} is a folder, not the old panel's configuration file.`;
+  if (e instanceof SyntaxError) return `${file} is not the old panel's configuration: it is not valid JSON (${e.message}).`;
+  return `Cannot read ${file}: ${(e as Error).message}`;
+}
+
 /** Reads an FSM directory (the one holding conf.json). Throws FsmImportError with a message for people. */
 export function readFsm(dir: string): FsmSource {
-  const root = resolve(dir);
+  let root = resolve(dir);
+  // The path of conf.json itself stands for its folder.
+  if (basename(root) === "conf.json" && existsSync(root) && statSync(root).isFile()) root = dirname(root);
+  if (!existsSync(root)) throw new FsmImportError(`There is no folder ${root} on the panel's machine.`);
+  if (!statSync(root).isDirectory()) throw new FsmImportError(`${root} is a file, not the old panel's folder (the one holding its conf.json).`);
   const confFile = join(root, "conf.json");
+  if (!existsSync(confFile)) {
+    throw new FsmImportError(`There is no conf.json in ${root}, so it is not the old panel's folder. Give the folder factorio-server-manager runs from (it holds conf.json).`);
+  }
   let conf: Record<string, unknown>;
   try {
     conf = JSON.parse(readFileSync(confFile, "utf8"));
   } catch (e) {
-    throw new FsmImportError(`Cannot read the old panel's configuration ${confFile}: ${(e as Error).message}`);
+    throw new FsmImportError(unreadable(confFile, e));
   }
   if (typeof conf !== "object" || conf === null || Array.isArray(conf)) {
     throw new FsmImportError(`${confFile} is not the old panel's configuration (a JSON object).`);
