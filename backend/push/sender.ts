@@ -14,7 +14,7 @@
 import type { VapidKeys } from "./vapid.ts";
 import type { PushPayload } from "../../shared/api.ts";
 import { retryAfterMs } from "../../shared/util.ts";
-import { pushTarget, PushTargetRefused, sameAddress } from "./target.ts";
+import { type PushTarget as CheckedTarget, pushTarget, PushTargetRefused, sameAddress } from "./target.ts";
 
 export interface PushTarget {
   endpoint: string;
@@ -104,7 +104,7 @@ export class PushSender {
 
 /** POSTs `body` to the checked target over a new TLS connection; answers the status and Retry-After. */
 async function postOnce(
-  to: Awaited<ReturnType<typeof pushTarget>>,
+  to: CheckedTarget,
   headers: Record<string, string | number>,
   body: Uint8Array,
   caCerts: string[] | undefined,
@@ -133,7 +133,8 @@ async function postOnce(
   signal.addEventListener("abort", close, { once: true });
   try {
     // Where the socket really went, before a byte is sent.
-    if (!to.addresses.some((a) => sameAddress(a, tcp!.remoteAddr.hostname))) throw new PushTargetRefused("the connection went to an address that was not checked");
+    const remote = tcp.remoteAddr.hostname;
+    if (!to.addresses.some((a) => sameAddress(a, remote))) throw new PushTargetRefused("the connection went to an address that was not checked");
     conn = await Deno.startTls(tcp, { hostname: to.host, caCerts, alpnProtocols: ["http/1.1"] });
     const lines = [`POST ${to.url.pathname}${to.url.search} HTTP/1.1`, `Host: ${to.url.host}`, "Connection: close"];
     for (const [k, v] of Object.entries(headers)) {
