@@ -43,6 +43,8 @@ export interface Config {
   importMerge: boolean;
   pushSubject: string;
   pushCaFile: string | null;
+  /** Push service hosts allowed although they are on this machine or a private network. */
+  pushPrivateHosts: string[];
   saveCreateTimeout: number;
   factorioVersion: string;
   factorioComUrl: string;
@@ -292,6 +294,14 @@ export const OPTIONS: Option<any>[] = [
     key: "pushCaFile", flag: "push-ca-file", kind: "path",
     help: "extra CA certificates (PEM) to trust for push services, e.g. a self-hosted one behind a private CA",
     defaultText: "none", defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "pushPrivateHosts", flag: "push-private-hosts", kind: "list",
+    help: "push service hosts (names or addresses, comma-separated) that may be on this machine or a private network, " +
+      "e.g. a self-hosted one; any other push endpoint must be public",
+    defaultText: "none", defaultValue: () => [],
+    check: (list) => (list.every((h: string) => /^[A-Za-z0-9.:-]+$/.test(h)) ? undefined : "must be host names or IP addresses, comma-separated"),
+    normalize: (list) => list.map((h: string) => h.toLowerCase()),
   }),
   opt({
     key: "factorioVersion", flag: "factorio-version", kind: "string",

@@ -17,7 +17,7 @@ const crashes = Number(process.argv[2] ?? 20);
 
 const factorioDir = installGame(mkdtempSync(join(tmpdir(), "factorio-bench-")));
 const fake = await startFakePush();
-const panel = await startPanel({ args: ["--factorio-dir", factorioDir, "--push-ca-file", fake.caFile] });
+const panel = await startPanel({ args: ["--factorio-dir", factorioDir, "--push-ca-file", fake.caFile, "--push-private-hosts", "127.0.0.1"] });
 const api = panelClient(panel);
 
 const toReceipt = [];

@@ -31,7 +31,7 @@ export const ALERT_CATALOGUE: readonly { event: AlertEvent; label: string; help:
   { event: "start-failed", label: "Failed to start", help: "A start ended before the game was hosting.", byDefault: true },
   { event: "still-down", label: "Still down", help: "The game is still down some minutes after a crash.", byDefault: true },
   { event: "stopped", label: "Stopped", help: "Someone used Save & Stop or Kill.", byDefault: true },
-  { event: "started", label: "Started", help: "The game is up and accepting players (also: back up after a crash).", byDefault: false },
+  { event: "started", label: "Started", help: "The game is up and accepting players (also: running again after a crash).", byDefault: false },
   { event: "player-joined", label: "Player joined", help: "Someone joined the game (noisy).", byDefault: false },
   { event: "player-left", label: "Player left", help: "Someone left the game (noisy).", byDefault: false },
   { event: "factorio-update", label: "Factorio update", help: "A new Factorio version is available.", byDefault: true },

@@ -1,6 +1,8 @@
 // Backups and schedules: the API's types and the rules both sides check (the forms run the same
 // validation the server does).
 
+import { unsafeTextError } from "./validation.ts";
+
 /** Why a backup was made. The "before-*" ones are taken automatically before something destructive. */
 export const BACKUP_REASONS = [
   "manual",
@@ -224,6 +226,9 @@ export function taskProblem(t: unknown, index: number): string | null {
       return task.type === "warn" ? `${n}: enter the chat text.` : `${n}: enter the console command.`;
     }
     if (task.text.length > 500) return `${n}: the text may be at most 500 characters.`;
+    // It goes to the game's console (and the chat): a line break there would start a line of its own.
+    const unsafe = unsafeTextError(task.text, `${n}: the text`);
+    if (unsafe) return `${unsafe}.`;
   }
   if (task.type === "warn" && task.countdown_s !== undefined && !isInt(task.countdown_s, 0, 3600)) {
     return `${n}: the countdown must be from 0 to 3600 seconds.`;
@@ -240,6 +245,8 @@ export function taskProblem(t: unknown, index: number): string | null {
 export function scheduleProblem(body: Record<string, unknown>): string | null {
   if (typeof body.name !== "string" || body.name.trim() === "") return "Enter a name for the schedule.";
   if (body.name.length > 100) return "The name may be at most 100 characters.";
+  const unsafe = unsafeTextError(body.name, "The name");
+  if (unsafe) return `${unsafe}.`;
   if (typeof body.cron !== "string" || body.cron.trim().split(/\s+/).length !== 5) {
     return "The schedule needs a cron expression with 5 fields: minute hour day-of-month month day-of-week.";
   }

@@ -138,6 +138,8 @@ export function formatWait(seconds: number): string {
 // Texts of push notifications, the Notifications page and the offline shell.
 export const PUSH_MSG = {
   endpointInvalid: "The subscription's endpoint must be the https:// address of a push service.",
+  endpointPrivate:
+    "The subscription's endpoint is on the panel's own machine or a private network; notifications go only to public push services (an admin can allow a self-hosted one with --push-private-hosts).",
   keysInvalid: "The subscription's keys are not valid: p256dh must be a P-256 public key and auth 16 bytes, both base64url.",
   subscriptionRequired: "A subscription (endpoint and keys) is required.",
   nameInvalid: (max: number) => `A device name must be 1 to ${max} characters.`,
@@ -154,7 +156,7 @@ export const PUSH_MSG = {
   titleUpdate: "Factorio update available",
   titleStartFailed: "Factorio server failed to start",
   titleStillDown: "Factorio server still down",
-  titleBackUp: "Factorio server back up",
+  titleRunningAgain: "Factorio server is running again",
   titleTest: "Test notification",
   bodyTest: "Notifications from Factorio Panel work on this device.",
 

@@ -1,7 +1,7 @@
 // Validation rules of the spec (section 5), shared by the PWA forms and the backend, so a request the
 // form would refuse is refused by the server with the same words.
 
-import { MSG, PANEL_MSG } from "./messages.ts";
+import { CHANNEL_MSG, MSG, PANEL_MSG } from "./messages.ts";
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
@@ -115,7 +115,81 @@ export function saveUploadNameProblem(filename: string): string | undefined {
 // deno-lint-ignore no-control-regex
 export const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
+/** `text` with each unsafe character written as \uXXXX, to show a refused name for what it is. */
+export function visibleText(text: string): string {
+  return text.replace(new RegExp(UNSAFE_TEXT.source, "g"), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** The message for `what` when `text` holds an unsafe character; undefined when it is clean. */
 export function unsafeTextError(text: string, what: string): string | undefined {
   return UNSAFE_TEXT.test(text) ? `${what} must be one line without control or text-direction characters` : undefined;
+}
+
+/** The raw name as sent: trim() would quietly drop a trailing U+2028 or newline. */
+export function usernameProblem(raw: string): string | undefined {
+  const name = raw.trim();
+  if (name.length > USERNAME_MAX || /[\p{Cc}\s]/u.test(name) || UNSAFE_TEXT.test(raw)) {
+    return `Username must be at most ${USERNAME_MAX} characters, without spaces or control characters`;
+  }
+  return undefined;
+}
+
+// ---- Alert channels: one check per field, for the API, the import and the Notifications form ----
+
+export const CHANNEL_NAME_MAX = 60;
+const CHANNEL_URL_MAX = 2048;
+
+export type ChannelField = "name" | "url" | "topic" | "priority" | "token";
+
+export function channelNameProblem(value: unknown): string | undefined {
+  const name = typeof value === "string" ? value.trim() : "";
+  if (name.length < 1 || name.length > CHANNEL_NAME_MAX) return CHANNEL_MSG.nameInvalid(CHANNEL_NAME_MAX);
+  const unsafe = unsafeTextError(value as string, "A channel name");
+  return unsafe && `${unsafe}.`;
+}
+
+/**
+ * The URL as the panel keeps it (absolute, normalised), or null when it is not one a channel may post to:
+ * http(s) only (no file:, gopher:...), with a host, without a user name or password (a token belongs in
+ * the path or the token field).
+ */
+export function channelUrl(value: unknown): string | null {
+  if (typeof value !== "string" || value.length > CHANNEL_URL_MAX) return null;
+  try {
+    const u = new URL(value.trim());
+    if ((u.protocol !== "https:" && u.protocol !== "http:") || u.username || u.password || !u.hostname) return null;
+    return u.toString();
+  } catch {
+    return null;
+  }
+}
+
+export function channelTopicProblem(value: unknown): string | undefined {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? undefined : CHANNEL_MSG.topicInvalid;
+}
+
+export function channelPriorityProblem(value: unknown): string | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 5 ? undefined : CHANNEL_MSG.priorityInvalid;
+}
+
+/** An ntfy access token (or a webhook's secret): at most 200 characters, no spaces or line breaks. */
+export function channelTokenProblem(value: unknown): string | undefined {
+  return typeof value === "string" && value.length <= 200 && !/\s/.test(value) && !UNSAFE_TEXT.test(value)
+    ? undefined
+    : CHANNEL_MSG.tokenInvalid;
+}
+
+/**
+ * A channel's fields as the Add/Edit form and the import have them; absent ones are not checked (an
+ * edit keeps what it leaves out, an export without secrets has no URL, only ntfy has topic and token).
+ */
+export function validateChannel(v: { name?: unknown; url?: unknown; topic?: unknown; priority?: unknown; token?: unknown }): FieldErrors<ChannelField> {
+  const e: FieldErrors<ChannelField> = {};
+  const given = (x: unknown) => x !== undefined && x !== null && x !== "";
+  if (v.name !== undefined) e.name = channelNameProblem(v.name);
+  if (given(v.url) && channelUrl(v.url) === null) e.url = CHANNEL_MSG.urlInvalid;
+  if (given(v.topic)) e.topic = channelTopicProblem(v.topic);
+  if (given(v.priority)) e.priority = channelPriorityProblem(v.priority);
+  if (given(v.token)) e.token = channelTokenProblem(v.token);
+  return e;
 }

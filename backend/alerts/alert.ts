@@ -15,7 +15,7 @@ export interface Alert {
   body: string;
   /** Extra facts shown as fields (Discord), lines (Slack, ntfy) or as they are (webhook). */
   details?: Record<string, string>;
-  /** Devices and channels subscribed to any of these get it too ("back up after a crash" goes to crash subscribers). */
+  /** Devices and channels subscribed to any of these get it too ("running again after a crash" goes to crash subscribers). */
   also?: AlertEvent[];
   /** Repeats are merged per kind and key (default: the kind alone); e.g. a player's name for joins. */
   key?: string;

@@ -16,14 +16,19 @@ import {
   isAlertEvent,
 } from "../../shared/alerts.ts";
 import { CHANNEL_MSG, PUSH_MSG } from "../../shared/messages.ts";
+import {
+  channelNameProblem,
+  channelPriorityProblem,
+  channelTokenProblem,
+  channelTopicProblem,
+  channelUrl,
+} from "../../shared/validation.ts";
 import type { AlertConsumer, DispatchedAlert } from "./alert.ts";
 import { channelEvents, channelOf, type ChannelRow, ChannelStore, type NewChannelRow } from "./store.ts";
 import { ChannelDelivery } from "./delivery.ts";
 import type { Message } from "./formats.ts";
 
-export const CHANNEL_NAME_MAX = 60;
 export const MAX_CHANNELS = 20;
-const URL_MAX = 2048;
 
 export class Channels implements AlertConsumer {
   readonly store: ChannelStore;
@@ -135,43 +140,35 @@ export class Channels implements AlertConsumer {
   }
 }
 
+// The field rules are shared with the import and the Notifications form (shared/validation.ts).
 function checkName(value: unknown): string {
-  const name = typeof value === "string" ? value.trim() : "";
-  if (name.length < 1 || name.length > CHANNEL_NAME_MAX || /\p{Cc}/u.test(name)) {
-    throw new Invalid(CHANNEL_MSG.nameInvalid(CHANNEL_NAME_MAX));
-  }
-  return name;
+  const problem = channelNameProblem(value);
+  if (problem) throw new Invalid(problem);
+  return (value as string).trim();
 }
 
-/** http(s) only, absolute, no credentials in it (a token belongs in the path or the token field). */
-export function checkUrl(value: unknown): string {
-  if (typeof value !== "string" || value.length > URL_MAX) throw new Invalid(CHANNEL_MSG.urlInvalid);
-  try {
-    const u = new URL(value.trim());
-    if ((u.protocol !== "https:" && u.protocol !== "http:") || u.username || u.password || !u.hostname) {
-      throw new Error("bad");
-    }
-    return u.toString();
-  } catch {
-    throw new Invalid(CHANNEL_MSG.urlInvalid);
-  }
+function checkUrl(value: unknown): string {
+  const url = channelUrl(value);
+  if (url === null) throw new Invalid(CHANNEL_MSG.urlInvalid);
+  return url;
 }
 
 function checkTopic(value: unknown): string {
-  if (typeof value !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw new Invalid(CHANNEL_MSG.topicInvalid);
-  return value;
+  const problem = channelTopicProblem(value);
+  if (problem) throw new Invalid(problem);
+  return value as string;
 }
 
 function checkPriority(value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 5) {
-    throw new Invalid(CHANNEL_MSG.priorityInvalid);
-  }
-  return value;
+  const problem = channelPriorityProblem(value);
+  if (problem) throw new Invalid(problem);
+  return value as number;
 }
 
 function checkToken(value: unknown): string {
-  if (typeof value !== "string" || value.length > 200 || /\s/.test(value)) throw new Invalid(CHANNEL_MSG.tokenInvalid);
-  return value;
+  const problem = channelTokenProblem(value);
+  if (problem) throw new Invalid(problem);
+  return value as string;
 }
 
 function checkEnabled(value: unknown): boolean {

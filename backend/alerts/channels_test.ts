@@ -55,6 +55,8 @@ Deno.test("each channel type gets its own format; Send test answers the endpoint
   assert.equal(listed[3].secret, undefined);
 }));
 
+const UNSAFE_NAME = "A channel name must be one line without control or text-direction characters.";
+
 Deno.test("a refused test says why; bad channels are refused with a clear message and nothing is stored", withAlerts(async (p, fake) => {
   const c = await p.login();
   const hook = await addChannel(c, { type: "webhook", name: "Wrong secret", url: fake.webhookUrl("w") });
@@ -68,6 +70,11 @@ Deno.test("a refused test says why; bad channels are refused with a clear messag
     [{ type: "discord", name: "", url: fake.discordUrl() }, CHANNEL_MSG.nameInvalid(60)],
     [{ type: "discord", name: "x", url: "ftp://example.org/x" }, CHANNEL_MSG.urlInvalid],
     [{ type: "discord", name: "x", url: "https://user:pw@example.org/x" }, CHANNEL_MSG.urlInvalid],
+    [{ type: "webhook", name: "x", url: "file:///etc/passwd" }, CHANNEL_MSG.urlInvalid],
+    [{ type: "webhook", name: "x", url: "gopher://127.0.0.1:6379/_FLUSHALL" }, CHANNEL_MSG.urlInvalid],
+    // A name goes into log lines and messages: no line breaks, no text turned backwards.
+    [{ type: "discord", name: "Ops\n   1.000 Error Server crashed", url: fake.discordUrl() }, UNSAFE_NAME],
+    [{ type: "discord", name: "Ops\u202Edrocsid", url: fake.discordUrl() }, UNSAFE_NAME],
     [{ type: "ntfy", name: "x", url: fake.origin, topic: "has space" }, CHANNEL_MSG.topicInvalid],
     [{ type: "ntfy", name: "x", url: fake.origin, topic: "t", priority: 9 }, CHANNEL_MSG.priorityInvalid],
     [{ type: "slack", name: "x", url: fake.slackUrl(), events: ["crashed", "exploded"] }, PUSH_MSG.eventsInvalid],

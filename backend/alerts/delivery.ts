@@ -27,6 +27,30 @@ export const RATE_REFILL_MS = 2_000;
 /** Longest wait a Retry-After may ask for before the message is given up instead. */
 const MAX_RETRY_AFTER_MS = 3600_000;
 
+/** Bytes of an answer read at most (a 429's JSON body is far smaller). */
+export const ANSWER_READ_MAX = 4096;
+
+/** The first `max` bytes of an answer as text; the rest is not read, and the connection is let go. */
+async function readSome(res: Response, max: number): Promise<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // cut off: what arrived is enough
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return await new Blob(chunks as BlobPart[]).slice(0, max).text();
+}
+
 export async function post(req: OutgoingRequest, timeoutMs: number, signal?: AbortSignal): Promise<ChannelResult> {
   const timeout = AbortSignal.timeout(timeoutMs);
   let res: Response;
@@ -43,10 +67,12 @@ export async function post(req: OutgoingRequest, timeoutMs: number, signal?: Abo
     const why = timeout.aborted ? `no answer within ${timeoutMs / 1000} s` : `unreachable: ${(e as Error).message}`;
     return { kind: "retry", status: null, retryAfterMs: null, error: why };
   }
-  const text = (await res.text().catch(() => "")).slice(0, 500).trim();
   const status = res.status;
+  // The answer's text is never shown (Send test reports the status only: a channel's URL may point into
+  // the LAN, and its answer is not the caller's to read), and never read whole: 429's JSON is all we use.
+  const text = status === 429 ? await readSome(res, ANSWER_READ_MAX) : (await res.body?.cancel().catch(() => {}), "");
   if (status >= 200 && status < 300) return { kind: "delivered", status };
-  const error = `HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ""}`;
+  const error = `HTTP ${status}`;
   if (status === 408 || status === 429 || status >= 500) {
     let wait = retryAfterMs(res.headers.get("retry-after"));
     // Discord answers 429 with {"retry_after": 1.5, "global": false} (seconds, fractional).

@@ -1,5 +1,5 @@
 // Turns the game server's status changes into alerts: started, stopped, crashed, failed to start, still
-// down N minutes after a crash (repeated every N minutes, a few times), and back up after a crash.
+// down N minutes after a crash (repeated every N minutes, a few times), and running again after a crash.
 
 import type { EventBus, PanelEvents } from "../events.ts";
 import type { Logger } from "../log.ts";
@@ -35,7 +35,7 @@ function lastLine(change: StatusChange): string | undefined {
     ?.replace(/^\s*\d+\.\d{3} /, "");
 }
 
-/** The alert a status change is, if any (without the still-down / back-up bookkeeping). */
+/** The alert a status change is, if any (without the still-down / running-again bookkeeping). */
 export function alertOf(change: StatusChange): Alert | null {
   const { status, exit, previous } = change;
   const save = status.savefile || "the game";
@@ -107,12 +107,12 @@ export class GameAlerts {
       this.#clearDown();
       this.deps.bus.emit("alert", {
         ...alert,
-        title: PUSH_MSG.titleBackUp,
-        body: `Back up after a crash (down about ${minutes} minute${minutes === 1 ? "" : "s"}). ${alert.body}`,
+        title: PUSH_MSG.titleRunningAgain,
+        body: `Running again after a crash (down about ${minutes} minute${minutes === 1 ? "" : "s"}). ${alert.body}`,
         also: ["crashed", "start-failed", "still-down"],
-        // A crash loop brings one "back up" per crash: those are merged like the crashes.
+        // A crash loop brings one "running again" per crash: those are merged like the crashes.
         noMerge: false,
-        key: "back-up",
+        key: "running-again",
       });
       return;
     }

@@ -1,9 +1,10 @@
-// Where alerts come from besides a plain status change: still down after a crash, back up after it, a
+// Where alerts come from besides a plain status change: still down after a crash, running again after it, a
 // start that failed, a sign-in from a new device or address, panel users added or removed, low disk.
 
 import assert from "node:assert/strict";
 import { addChannel, pathOf, withAlerts } from "./testing.ts";
-import { changes } from "../push/testing.ts";
+import { changes, pushPanel, subscribeDevice } from "../push/testing.ts";
+import { FakePushService } from "../../tests/fake-push/service.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import { Client } from "../testing/harness.ts";
 import type { TestPanel } from "../testing/harness.ts";
@@ -13,27 +14,39 @@ function titles(fake: { delivered(path: string): { json: { embeds: { title: stri
   return fake.delivered(pathOf(url)).map((r) => r.json.embeds[0].title);
 }
 
-Deno.test("still down after a crash is said again, and back up after a crash goes to crash subscribers", withAlerts(async (p, fake) => {
+Deno.test("still down after a crash is said again, and running again after a crash goes to crash subscribers", withAlerts(async (p, fake) => {
   p.ctx.alerts.game.stillDownMs = 200;
-  const c = await p.login();
-  const url = fake.discordUrl("outage");
-  await addChannel(c, { type: "discord", name: "outage", url, events: ["crashed", "still-down"] });
-  p.ctx.bus.emit("server.status", changes.crashed());
-  await fake.waitFor((r) => r.path === pathOf(url) && r.json.embeds[0].title === PUSH_MSG.titleStillDown);
-  p.ctx.bus.emit("server.status", changes.starting());
-  p.ctx.bus.emit("server.status", changes.started());
-  const up = await fake.waitFor((r) => r.path === pathOf(url) && r.json.embeds[0].title === PUSH_MSG.titleBackUp);
-  assert.match(up.json.embeds[0].description, /^Back up after a crash \(down about 1 minute\)\. my-base\.zip is running/);
-  assert.equal(up.json.embeds[0].footer.text, "started");
-  const before = titles(fake, url).length;
-  // Up again: no more "still down". A later plain start (after a Save & Stop) is no "back up".
-  await new Promise((r) => setTimeout(r, 400));
-  p.ctx.bus.emit("server.status", changes.stopped());
-  p.ctx.bus.emit("server.status", changes.started());
-  await p.ctx.alerts.channels.delivery.settled();
-  assert.equal(titles(fake, url).length, before, "neither stopped, started nor still-down reach this channel now");
-  assert.deepEqual(titles(fake, url).slice(0, 1), [PUSH_MSG.titleCrashed]);
-}));
+  const push = await FakePushService.start();
+  try {
+    const c = await p.login();
+    const url = fake.discordUrl("outage");
+    await addChannel(c, { type: "discord", name: "outage", url, events: ["crashed", "still-down"] });
+    const { sub } = await subscribeDevice(c, push, { events: ["crashed"] });
+    p.ctx.bus.emit("server.status", changes.crashed());
+    await fake.waitFor((r) => r.path === pathOf(url) && r.json.embeds[0].title === PUSH_MSG.titleStillDown);
+    p.ctx.bus.emit("server.status", changes.starting());
+    p.ctx.bus.emit("server.status", changes.started());
+    // Not "back up", which reads like a backup: the same words on a channel and on a device.
+    const title = "Factorio server is running again";
+    const up = await fake.waitFor((r) => r.path === pathOf(url) && r.json.embeds[0].title === title);
+    assert.match(up.json.embeds[0].description, /^Running again after a crash \(down about 1 minute\)\. my-base\.zip is running/);
+    assert.equal(up.json.embeds[0].footer.text, "started");
+    const pushed = await push.waitFor((r) => r.subscriptionId === sub.id && r.status === 201 && JSON.parse(r.payload!).kind === "started");
+    const alert = JSON.parse(pushed.payload!);
+    assert.equal(alert.title, title);
+    assert.match(alert.body, /^Running again after a crash \(down about 1 minute\)\./);
+    const before = titles(fake, url).length;
+    // Up again: no more "still down". A later plain start (after a Save & Stop) is no "running again".
+    await new Promise((r) => setTimeout(r, 400));
+    p.ctx.bus.emit("server.status", changes.stopped());
+    p.ctx.bus.emit("server.status", changes.started());
+    await p.ctx.alerts.channels.delivery.settled();
+    assert.equal(titles(fake, url).length, before, "neither stopped, started nor still-down reach this channel now");
+    assert.deepEqual(titles(fake, url).slice(0, 1), [PUSH_MSG.titleCrashed]);
+  } finally {
+    await push.close();
+  }
+}, pushPanel()));
 
 Deno.test("a start that ends before hosting is 'failed to start', not a crash", withAlerts(async (p, fake) => {
   const c = await p.login();

@@ -24,8 +24,8 @@ import {
   EMAIL_MAX,
   firstError,
   PASSWORD_MAX,
-  UNSAFE_TEXT,
   USERNAME_MAX,
+  usernameProblem,
   validateLogin,
   validateNewUser,
   validatePasswordChange,
@@ -202,10 +202,8 @@ export class Accounts {
     // No role is the old wire format, from when every user was an admin.
     const role = body.role ?? "admin";
     if (!isRole(role)) throw new Invalid(ACCESS_MSG.roleUnknown(String(role)));
-    // The raw name: trim() would quietly drop a trailing U+2028 or newline.
-    if (username.length > USERNAME_MAX || /[\p{Cc}\s]/u.test(username) || UNSAFE_TEXT.test(String(body.username))) {
-      throw new Invalid(`Username must be at most ${USERNAME_MAX} characters, without spaces or control characters`);
-    }
+    const nameProblem = usernameProblem(String(body.username));
+    if (nameProblem) throw new Invalid(nameProblem);
     if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(email)) {
       throw new Invalid("Email must be a valid email address");
     }

@@ -38,7 +38,7 @@ export function pushRoutes(ctx: AppContext): Route[] {
       path: "/api/push/subscribe",
       handler: async (c) => {
         const body = await readObject(c);
-        return c.json(push.subscribe(sessionOf(c).user.id, body, c.req.header("user-agent") ?? ""));
+        return c.json(await push.subscribe(sessionOf(c).user.id, body, c.req.header("user-agent") ?? ""));
       },
     },
     {

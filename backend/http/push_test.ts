@@ -66,7 +66,8 @@ Deno.test("subscribe refuses what no browser would send, with a clear message, a
     [{ subscription: { ...good, keys: { ...good.keys, auth: "AAAA" } } }, PUSH_MSG.keysInvalid],
     [{ subscription: good, name: "" }, PUSH_MSG.nameInvalid(60)],
     [{ subscription: good, name: "x".repeat(61) }, PUSH_MSG.nameInvalid(60)],
-    [{ subscription: good, name: "bad\nname" }, PUSH_MSG.nameInvalid(60)],
+    [{ subscription: good, name: "bad\nname" }, "A device name must be one line without control or text-direction characters."],
+    [{ subscription: good, name: "evil\u202Egnp.exe" }, "A device name must be one line without control or text-direction characters."],
     [{ subscription: good, events: ["exploded"] }, PUSH_MSG.eventsInvalid],
     [{ subscription: good, events: "crashed" }, PUSH_MSG.eventsInvalid],
   ];

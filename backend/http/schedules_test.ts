@@ -226,6 +226,11 @@ Deno.test("schedules: bad input is refused with a clear message and changes noth
     [{ ...ok, tasks: [{ type: "warn", delay_s: 0 }] }, /Task 1: enter the chat text/],
     [{ ...ok, tasks: [{ type: "backup", delay_s: -1 }] }, /delay must be a whole number/],
     [{ ...ok, name: "" }, /Enter a name/],
+    // Names and texts reach logs, the chat and the console: a line break would forge a line of its own.
+    [{ ...ok, name: "x\n   1.000 Error Server crashed" }, /^The name must be one line without control or text-direction characters\.$/],
+    [{ ...ok, name: "x\u202Ey" }, /^The name must be one line/],
+    [{ ...ok, tasks: [{ type: "command", delay_s: 0, text: "/save\n  12.345 Error Util.cpp:83: Server crashed" }] }, /^Task 1: the text must be one line/],
+    [{ ...ok, tasks: [{ type: "warn", delay_s: 0, text: "Restart \u2067soon" }] }, /^Task 1: the text must be one line/],
   ];
   for (const [body, re] of cases) {
     const r = await c.post("/api/schedules", body);

@@ -34,9 +34,15 @@ Deno.test("a new panel: a bad folder or archive gets a clear 400 and changes not
 
   const noDir = await c.post("/api/import/old-panel/preview", { dir: " " });
   assert.deepEqual([noDir.status, noDir.body], [400, TRANSFER_MSG.dirRequired]);
+  // Said in words a person reads, not as the system's error code (ENOENT...).
   const missing = await c.post("/api/import/old-panel", { dir: join(p.dataDir, "nowhere") });
-  assert.equal(missing.status, 400);
-  assert.match(missing.body, /^Nothing was imported\. Cannot read the old panel's configuration .*nowhere\/conf\.json/);
+  assert.deepEqual([missing.status, missing.body], [400, `Nothing was imported. There is no folder ${join(p.dataDir, "nowhere")} on the panel's machine.`]);
+  const notOld = await c.post("/api/import/old-panel/preview", { dir: p.dataDir });
+  assert.equal(notOld.status, 400);
+  assert.equal(notOld.body, `Nothing was imported. There is no conf.json in ${p.dataDir}, so it is not the old panel's folder. Give the folder factorio-server-manager runs from (it holds conf.json).`);
+  const aFile = await c.post("/api/import/old-panel/preview", { dir: join(p.dataDir, INITIAL_PASSWORD_FILE) });
+  assert.match(aFile.body, /^Nothing was imported\. .*initial-admin-password is a file, not the old panel's folder/);
+  for (const r of [missing, notOld, aFile]) assert.doesNotMatch(r.body, /ENOENT|ENOTDIR|EISDIR|no such file/);
 
   const junk = await c.request("POST", "/api/import/archive", { body: archiveForm(new TextEncoder().encode("not a zip at all".repeat(50))) });
   assert.equal(junk.status, 400);

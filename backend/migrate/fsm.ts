@@ -8,11 +8,12 @@
 // only offered: printed as the flags to start with.
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import type { Role } from "../../shared/api.ts";
 import { FSM_HASH_PREFIX } from "../auth/password.ts";
+import { usernameProblem, visibleText } from "../../shared/validation.ts";
 
 export class FsmImportError extends Error {}
 
@@ -30,6 +31,8 @@ export interface FsmSource {
   confFile: string;
   databaseFile: string;
   users: FsmUser[];
+  /** Users left behind: their names are ones this panel refuses (spaces, control characters...). */
+  refused: { username: string; why: string }[];
   /** Mod pack folders: name and path. */
   packs: { name: string; path: string }[];
   credentials: { username: string; token: string } | null;
@@ -41,15 +44,33 @@ function str(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
+/** Why a file could not be read, in words (not "ENOENT: no such file or directory, open ..."). */
+function unreadable(file: string, e: unknown): string {
+  const code = (e as { code?: string }).code;
+  if (code === "EACCES" || code === "EPERM") {
+    return `The panel may not read ${file} (permission denied). Let the panel's user read the old panel's folder, or copy the folder where it can.`;
+  }
+  if (code === "EISDIR") return `${file} is a folder, not the old panel's configuration file.`;
+  if (e instanceof SyntaxError) return `${file} is not the old panel's configuration: it is not valid JSON (${e.message}).`;
+  return `Cannot read ${file}: ${(e as Error).message}`;
+}
+
 /** Reads an FSM directory (the one holding conf.json). Throws FsmImportError with a message for people. */
 export function readFsm(dir: string): FsmSource {
-  const root = resolve(dir);
+  let root = resolve(dir);
+  // The path of conf.json itself stands for its folder.
+  if (basename(root) === "conf.json" && existsSync(root) && statSync(root).isFile()) root = dirname(root);
+  if (!existsSync(root)) throw new FsmImportError(`There is no folder ${root} on the panel's machine.`);
+  if (!statSync(root).isDirectory()) throw new FsmImportError(`${root} is a file, not the old panel's folder (the one holding its conf.json).`);
   const confFile = join(root, "conf.json");
+  if (!existsSync(confFile)) {
+    throw new FsmImportError(`There is no conf.json in ${root}, so it is not the old panel's folder. Give the folder factorio-server-manager runs from (it holds conf.json).`);
+  }
   let conf: Record<string, unknown>;
   try {
     conf = JSON.parse(readFileSync(confFile, "utf8"));
   } catch (e) {
-    throw new FsmImportError(`Cannot read the old panel's configuration ${confFile}: ${(e as Error).message}`);
+    throw new FsmImportError(unreadable(confFile, e));
   }
   if (typeof conf !== "object" || conf === null || Array.isArray(conf)) {
     throw new FsmImportError(`${confFile} is not the old panel's configuration (a JSON object).`);
@@ -57,7 +78,7 @@ export function readFsm(dir: string): FsmSource {
   const at = (p: string) => (isAbsolute(p) ? p : join(root, p));
   const dbName = str(conf.sq_lite_database_file) || "sqlite.db";
   const databaseFile = at(dbName);
-  const users = readUsers(databaseFile);
+  const { users, refused } = readUsers(databaseFile);
 
   const packsDir = at(str(conf.mod_pack_dir) || "mod_packs");
   const packs: FsmSource["packs"] = [];
@@ -87,10 +108,10 @@ export function readFsm(dir: string): FsmSource {
   const rconPort = Number(conf.rcon_port);
   if (Number.isInteger(rconPort) && rconPort > 0 && rconPort < 65536) settings.rconPort = rconPort;
 
-  return { dir: root, confFile, databaseFile, users, packs, credentials, settings };
+  return { dir: root, confFile, databaseFile, users, refused, packs, credentials, settings };
 }
 
-function readUsers(file: string): FsmUser[] {
+function readUsers(file: string): Pick<FsmSource, "users" | "refused"> {
   if (!existsSync(file)) throw new FsmImportError(`The old panel's user database ${file} does not exist.`);
   let db: DatabaseSync;
   try {
@@ -111,10 +132,17 @@ function readUsers(file: string): FsmUser[] {
       throw new FsmImportError(`${file} is not a readable user database of the old panel: ${(e as Error).message}`);
     }
     const users: FsmUser[] = [];
+    const refused: FsmSource["refused"] = [];
     const seen = new Set<string>();
     for (const r of rows) {
       const username = str(r.username).trim();
       if (!username || seen.has(username.toLowerCase())) continue; // FSM allowed duplicates: the first wins
+      // The same rule as a user added on the Users page: FSM took any name.
+      const problem = usernameProblem(str(r.username));
+      if (problem) {
+        refused.push({ username, why: problem });
+        continue;
+      }
       seen.add(username.toLowerCase());
       const bcrypt = Buffer.from(str(r.password), "base64").toString("utf8");
       if (!/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(bcrypt)) {
@@ -122,7 +150,7 @@ function readUsers(file: string): FsmUser[] {
       }
       users.push({ username, email: str(r.email), fsmRole: str(r.role), bcrypt });
     }
-    return users;
+    return { users, refused };
   } finally {
     db.close();
   }
@@ -190,6 +218,8 @@ export function describeFsmImport(src: FsmSource, plan: FsmImportReport, dryRun:
   const verb = (a: string) => (a === "import" ? (dryRun ? "would import" : "imported") : "already here, left as it is");
   const lines = [`Old panel in ${src.dir}:`];
   for (const u of plan.users) lines.push(`  user ${u.username} (${u.role}): ${verb(u.action)}`);
+  // Written as \uXXXX, a name's line breaks and hidden characters show instead of acting.
+  for (const u of src.refused) lines.push(`  user "${visibleText(u.username)}": left out (${u.why}); add them again on the Users page`);
   for (const p of plan.packs) lines.push(`  mod pack ${p.name}: ${verb(p.action)}`);
   if (plan.credentials !== "none") lines.push(`  mod portal login: ${verb(plan.credentials)}`);
   if (plan.offered.length) lines.push(`  It ran with these settings; to use them here, start with: ${plan.offered.join(" ")}`);

@@ -118,3 +118,34 @@ Deno.test("--import-fsm with a damaged user database: a clear message, nothing i
     rmSync(join(dataDir, ".."), { recursive: true, force: true });
   }
 });
+
+Deno.test("--import-fsm leaves out users whose names the panel refuses (line breaks, bidi, spaces), and says so", async () => {
+  const fsm = oldPanel();
+  const dataDir = join(mkdtempSync(join(tmpdir(), "panel-import-")), "data");
+  try {
+    const db = new DatabaseSync(join(fsm, "sqlite.db"));
+    const hash = Buffer.from(bcrypt.hashSync("pw", 4)).toString("base64");
+    const add = db.prepare("INSERT INTO users (username, password, role, email) VALUES (?, ?, 'admin', 'e@example.org')");
+    for (const name of ["eve\n   1.000 Error Server crashed", "mallory\u202Enimda", "John Smith"]) add.run(name, hash);
+    db.close();
+    const base = ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--import-fsm", fsm];
+    const dry = await runOnce([...base, "--dry-run"]);
+    assert.equal(dry.code, 0, dry.out);
+    assert.match(dry.out, /user bob \(operator\): would import/);
+    assert.match(dry.out, /user "eve\\u000a {3}1\.000 Error Server crashed": left out \(Username must be at most 64 characters, without spaces or control characters\)/);
+    assert.match(dry.out, /user "mallory\\u202enimda": left out/);
+    assert.match(dry.out, /user "John Smith": left out/);
+    assert.doesNotMatch(dry.out, /\n {3}1\.000 Error Server crashed/, "no forged line in the output");
+    const panel = await startPanelProcess({ args: base });
+    try {
+      const admin = await panel.login("admin", "old admin password");
+      const users = (await admin.get("/api/user/list")).body as { username: string }[];
+      assert.deepEqual(users.map((u) => u.username), ["admin", "bob"]);
+    } finally {
+      await panel.stop();
+    }
+  } finally {
+    rmSync(fsm, { recursive: true, force: true });
+    rmSync(join(dataDir, ".."), { recursive: true, force: true });
+  }
+});

@@ -10,6 +10,7 @@ import { deviceOf, PushSubscriptionStore } from "../store/push.ts";
 import { Conflict, Invalid, NotFound } from "../errors.ts";
 import { type LoadedKeys, loadOrCreateVapidKeys, type VapidKeys } from "./vapid.ts";
 import { PushSender } from "./sender.ts";
+import { pushTarget, PushTargetRefused } from "./target.ts";
 import { deliveryFor, Notifier, tagOf } from "./notifier.ts";
 import { parseQuietHours } from "./quiet.ts";
 import type { QuietHours } from "../../shared/alerts.ts";
@@ -21,6 +22,7 @@ import {
   type PushTestResult,
 } from "../../shared/api.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
+import { unsafeTextError } from "../../shared/validation.ts";
 
 export const DEVICE_NAME_MAX = 60;
 export const MAX_DEVICES_PER_USER = 20;
@@ -53,7 +55,7 @@ export class PushService {
       if (dropped > 0) deps.log.warn("New VAPID keys: removed the old push subscriptions", { dropped });
     }
     const caCerts = deps.config.pushCaFile ? [readFileSync(deps.config.pushCaFile, "utf8")] : undefined;
-    this.#sender = new PushSender(keys, deps.config.pushSubject, { caCerts });
+    this.#sender = new PushSender(keys, deps.config.pushSubject, { caCerts, privateHosts: deps.config.pushPrivateHosts });
     this.notifier = new Notifier({ store: this.store, sender: this.#sender, log: deps.log, now: deps.now });
   }
 
@@ -65,7 +67,7 @@ export class PushService {
     return this.store.forUser(userId).map(deviceOf);
   }
 
-  subscribe(userId: number, body: Record<string, unknown>, userAgent: string): PushDevice {
+  async subscribe(userId: number, body: Record<string, unknown>, userAgent: string): Promise<PushDevice> {
     const sub = body.subscription;
     if (typeof sub !== "object" || sub === null) throw new Invalid(PUSH_MSG.subscriptionRequired);
     const { endpoint, keys } = sub as Record<string, unknown>;
@@ -74,6 +76,12 @@ export class PushService {
     if (!isP256PublicKey(p256dh) || !isAuthSecret(auth)) throw new Invalid(PUSH_MSG.keysInvalid);
     const name = body.name === undefined ? deviceName(userAgent) : checkName(body.name);
     const events = body.events === undefined ? [...DEFAULT_PUSH_EVENTS] : checkEvents(body.events);
+    try {
+      await pushTarget(endpoint, this.deps.config.pushPrivateHosts);
+    } catch (e) {
+      if (e instanceof PushTargetRefused) throw new Invalid(PUSH_MSG.endpointPrivate);
+      // A name that does not resolve now may later: every message is checked again before it is sent.
+    }
 
     const existing = this.store.byEndpoint(endpoint);
     if (existing?.user_id !== userId && this.store.countForUser(userId) >= MAX_DEVICES_PER_USER) {
@@ -150,7 +158,6 @@ export class PushService {
 
   close(): void {
     this.notifier.close();
-    this.#sender.close();
   }
 }
 
@@ -194,9 +201,9 @@ function isAuthSecret(value: unknown): boolean {
 
 function checkName(value: unknown): string {
   const name = typeof value === "string" ? value.trim() : "";
-  if (name.length < 1 || name.length > DEVICE_NAME_MAX || /\p{Cc}/u.test(name)) {
-    throw new Invalid(PUSH_MSG.nameInvalid(DEVICE_NAME_MAX));
-  }
+  if (name.length < 1 || name.length > DEVICE_NAME_MAX) throw new Invalid(PUSH_MSG.nameInvalid(DEVICE_NAME_MAX));
+  const unsafe = unsafeTextError(value as string, "A device name");
+  if (unsafe) throw new Invalid(`${unsafe}.`);
   return name;
 }
 

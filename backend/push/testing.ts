@@ -6,11 +6,14 @@ import type { ServerExit, ServerState, ServerStatus } from "../../shared/api.ts"
 import { CA_FILE, FakePushService, type FakeSubscription } from "../../tests/fake-push/service.ts";
 import { type Client, type PanelOptions, type TestPanel, withPanel } from "../testing/harness.ts";
 
-/** Panel options: trust the fake service's CA and retry quickly. */
+/** The options that let a panel send to the fake service: trust its CA, and allow its address (loopback). */
+export const FAKE_PUSH_ARGS = ["--push-ca-file", CA_FILE, "--push-private-hosts", "127.0.0.1"];
+
+/** Panel options: send to the fake push service and retry quickly. */
 export function pushPanel(extra: PanelOptions = {}): PanelOptions {
   return {
     ...extra,
-    args: ["--push-ca-file", CA_FILE, "--push-subject", "mailto:ops@example.org", ...(extra.args ?? [])],
+    args: [...FAKE_PUSH_ARGS, "--push-subject", "mailto:ops@example.org", ...(extra.args ?? [])],
     prepare: async (ctx) => {
       ctx.push.notifier.retryDelaysMs = [20, 40, 80];
       await extra.prepare?.(ctx);

@@ -9,7 +9,9 @@
 import { isRole, type Role } from "../../shared/api.ts";
 import { scheduleProblem, type ScheduleInput } from "../../shared/backups.ts";
 import { CHANNEL_TYPES, type ChannelType, isAlertEvent, type AlertEvent } from "../../shared/alerts.ts";
-import { UNSAFE_TEXT, USERNAME_MAX } from "../../shared/validation.ts";
+import { channelTokenProblem, channelUrl, firstError, UNSAFE_TEXT, usernameProblem, validateChannel } from "../../shared/validation.ts";
+import { CHANNEL_MSG } from "../../shared/messages.ts";
+import { parseCron } from "../factorio/schedules/cron.ts";
 
 export const FORMAT = "factorio-panel-export";
 /** Raise when a reader of the old version would misread a new archive. */
@@ -117,7 +119,9 @@ export function checkUsers(v: unknown): ExportedUser[] {
   return v.map((u, i) => {
     if (!isObj(u) || !str(u.username) || !str(u.email) || !isRole(u.role)) bad(USERS, i, "not a user");
     const name = u.username;
-    if (name === "" || name.length > USERNAME_MAX || /[\p{Cc}\s]/u.test(name) || UNSAFE_TEXT.test(name)) bad(USERS, i, "not a valid username");
+    if (name === "" || name !== name.trim()) bad(USERS, i, "not a valid username");
+    const nameProblem = usernameProblem(name);
+    if (nameProblem) bad(USERS, i, nameProblem);
     if (seen.has(name.toLowerCase())) bad(USERS, i, `${name} is there twice`);
     seen.add(name.toLowerCase());
     if (u.password_hash !== undefined && (!str(u.password_hash) || u.password_hash === "")) bad(USERS, i, "a damaged password hash");
@@ -132,12 +136,21 @@ export function checkUsers(v: unknown): ExportedUser[] {
   });
 }
 
+// Rows are checked by the rules the API applies to the same fields (shared/), so an import brings in
+// nothing the panel would refuse from its own forms.
+
 export function checkSchedules(v: unknown): ExportedSchedule[] {
   if (!Array.isArray(v)) throw new ArchiveError(`${SCHEDULES} is not a list`);
   return v.map((s, i) => {
     if (!isObj(s)) bad(SCHEDULES, i, "not a schedule");
     const problem = scheduleProblem(s);
     if (problem) bad(SCHEDULES, i, problem);
+    try {
+      // A stored cron that does not parse would be switched off at the next start: refuse it here.
+      parseCron(s.cron, "UTC");
+    } catch (e) {
+      bad(SCHEDULES, i, (e as Error).message);
+    }
     return s as unknown as ExportedSchedule;
   });
 }
@@ -145,10 +158,14 @@ export function checkSchedules(v: unknown): ExportedSchedule[] {
 export function checkChannels(v: unknown): ExportedChannel[] {
   if (!Array.isArray(v)) throw new ArchiveError(`${CHANNELS} is not a list`);
   return v.map((c, i) => {
-    if (!isObj(c) || !(CHANNEL_TYPES as readonly unknown[]).includes(c.type) || !str(c.name) || c.name.trim() === "") bad(CHANNELS, i, "not a channel");
+    if (!isObj(c) || !(CHANNEL_TYPES as readonly unknown[]).includes(c.type) || !str(c.name)) bad(CHANNELS, i, "not a channel");
     if (!Array.isArray(c.events) || !c.events.every(isAlertEvent) || typeof c.enabled !== "boolean") bad(CHANNELS, i, "damaged events");
     if (c.url !== undefined && !str(c.url)) bad(CHANNELS, i, "a damaged URL");
-    return c as unknown as ExportedChannel;
+    if (c.priority !== undefined && c.priority !== null && typeof c.priority !== "number") bad(CHANNELS, i, CHANNEL_MSG.priorityInvalid);
+    const problem = firstError(validateChannel(c)) ?? (str(c.secret) ? channelTokenProblem(c.secret) : undefined);
+    if (problem) bad(CHANNELS, i, problem);
+    // Kept as the API keeps it (absolute, normalised).
+    return { ...c, name: c.name.trim(), ...(str(c.url) && c.url !== "" ? { url: channelUrl(c.url) } : {}) } as unknown as ExportedChannel;
   });
 }
 

@@ -11,6 +11,7 @@ import { type PanelProcess, startPanelProcess } from "../testing/process.ts";
 import type { Client } from "../testing/harness.ts";
 import { ZipReader, zipStream } from "../factorio/zip.ts";
 import { writeStreamAtomic } from "../fsutil.ts";
+import { sha256Hex } from "../crypto.ts";
 import * as OTPAuth from "otpauth";
 import { DatabaseSync } from "node:sqlite";
 
@@ -237,6 +238,78 @@ Deno.test("--import of an archive from a newer panel: refused with a clear messa
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /nothing was imported\. .*newer\.zip: it was made by a newer panel \(9\.0\.0, archive format 99\); this panel reads format 1\. Update this panel first\./);
     assert.ok(!existsSync(target.data));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/** An archive as --export writes one (manifest last, every entry with its checksum), holding `rows`. */
+async function archiveWith(file: string, rows: { schedules?: unknown[]; channels?: unknown[]; users?: unknown[] }): Promise<void> {
+  const entries: { name: string; data: Uint8Array }[] = [];
+  const add = (name: string, value: unknown[] | undefined) => {
+    if (value) entries.push({ name, data: new TextEncoder().encode(JSON.stringify(value)) });
+  };
+  add("panel/users.json", rows.users);
+  add("panel/schedules.json", rows.schedules);
+  add("panel/alert-channels.json", rows.channels);
+  const names = (v: unknown[] | undefined, key: string) => (v ?? []).map((r) => String((r as Record<string, unknown>)[key]));
+  const manifest = new TextEncoder().encode(JSON.stringify({
+    format: "factorio-panel-export", format_version: 1, panel_version: "1.0.0", created: new Date().toISOString(), secrets: true,
+    contents: {
+      users: names(rows.users, "username"), schedules: names(rows.schedules, "name"), alert_channels: names(rows.channels, "name"),
+      settings: [], mod_packs: [], saves: [], backups: [],
+    },
+    files: entries.map((e) => ({ path: e.name, size: e.data.length, sha256: sha256Hex(new TextDecoder().decode(e.data)) })),
+  }));
+  await writeStreamAtomic(file, zipStream([
+    ...entries.map((e) => ({ ...e, size: e.data.length, method: "deflate" as const })),
+    { name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" as const },
+  ]));
+}
+
+Deno.test("--import refuses what the API refuses (URLs, names, schedule texts, a cron that does not parse), and changes nothing", async () => {
+  const root = mkdtempSync(join(tmpdir(), "transfer-hostile-"));
+  try {
+    const schedule = {
+      name: "Nightly", cron: "0 4 * * *", condition: "always", enabled: true, run_missed: false,
+      tasks: [{ type: "command", delay_s: 0, text: "/save" }],
+    };
+    const channel = { type: "webhook", name: "Hook", url: "https://hooks.example.org/x", events: ["crashed"], enabled: true, priority: null, secret: "s3cret" };
+    const cases: [string, Parameters<typeof archiveWith>[1], RegExp][] = [
+      ["file URL", { channels: [{ ...channel, url: "file:///etc/passwd" }] }, /alert-channels\.json, entry 1: The URL must be a full http:\/\/ or https:\/\/ address/],
+      ["gopher URL", { channels: [{ ...channel, url: "gopher://127.0.0.1:6379/_FLUSHALL" }] }, /entry 1: The URL must be a full http/],
+      ["URL with credentials", { channels: [{ ...channel, url: "https://user:pw@hooks.example.org/x" }] }, /entry 1: The URL must be a full http/],
+      ["channel name with a newline", { channels: [{ ...channel, name: "Hook\nError Server crashed" }] }, /entry 1: A channel name must be one line/],
+      ["channel name with a bidi override", { channels: [{ ...channel, name: "Hook\u202Eexe" }] }, /entry 1: A channel name must be one line/],
+      ["ntfy topic", { channels: [{ ...channel, type: "ntfy", topic: "a b", priority: 3 }] }, /entry 1: An ntfy topic is/],
+      ["schedule name with a newline", { schedules: [{ ...schedule, name: "Nightly\n   1.000 Error Server crashed" }] }, /schedules\.json, entry 1: The name must be one line/],
+      [
+        "schedule command with a newline",
+        { schedules: [{ ...schedule, tasks: [{ type: "command", delay_s: 0, text: "/save\n  12.345 Error Util.cpp:83: Server crashed" }] }] },
+        /schedules\.json, entry 1: Task 1: the text must be one line without control or text-direction characters/,
+      ],
+      ["warning with a bidi isolate", { schedules: [{ ...schedule, tasks: [{ type: "warn", delay_s: 0, text: "Restart \u2067soon" }] }] }, /entry 1: Task 1: the text must be one line/],
+      ["cron that does not parse", { schedules: [{ ...schedule, cron: "99 * * * *" }] }, /schedules\.json, entry 1: The cron expression "99 \* \* \* \*" is not valid/],
+      ["username with a newline", { users: [{ username: "eve\nadmin", role: "viewer", email: "eve@example.org" }] }, /users\.json, entry 1: Username must be/],
+    ];
+    for (const [what, rows, message] of cases) {
+      const file = join(root, "hostile.zip");
+      await archiveWith(file, rows);
+      const target = dirs(root, "new");
+      const r = await runOnce([...target.args, "--import", file]);
+      assert.equal(r.code, 1, `${what}: ${r.out}`);
+      assert.match(r.out, /factorio-panel: nothing was imported\./, what);
+      assert.match(r.out, message, what);
+      assert.ok(!existsSync(target.data), `${what}: nothing was created`);
+    }
+    // The same rows, clean, are taken.
+    const file = join(root, "clean.zip");
+    await archiveWith(file, { schedules: [schedule], channels: [channel] });
+    const target = dirs(root, "clean");
+    const dry = await runOnce([...target.args, "--import", file, "--dry-run"]);
+    assert.equal(dry.code, 0, dry.out);
+    assert.match(dry.out, /schedule Nightly: would import/);
+    assert.match(dry.out, /alert channel Hook: would import/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -46,9 +46,18 @@ test("a new panel imports the old panel's directory: preview, import, sign in wi
     const form = page.getByRole("form", { name: "Import from the old panel" });
     await form.getByRole("button", { name: "Preview" }).click();
     await expect(form.getByText("Enter the folder of the old panel")).toBeVisible();
+    // A wrong folder: said in words, in the form, where it stays until the next try (not a flash).
     await form.getByLabel("Folder of the old panel").fill(join(old, "nowhere"));
     await form.getByRole("button", { name: "Preview" }).click();
-    await expect(page.getByTestId("flash").filter({ hasText: "Nothing was imported. Cannot read the old panel's configuration" })).toBeVisible();
+    const failure = form.getByRole("alert");
+    await expect(failure).toHaveText(`Nothing was imported. There is no folder ${join(old, "nowhere")} on the panel's machine.`);
+    await form.getByLabel("Folder of the old panel").fill(join(old, "mod_packs"));
+    await expect(failure).toHaveCount(0);
+    await form.getByRole("button", { name: "Preview" }).click();
+    await expect(failure).toContainText(`There is no conf.json in ${join(old, "mod_packs")}, so it is not the old panel's folder.`);
+    await expect(failure).not.toContainText("ENOENT");
+    await expect(page.getByTestId("flash")).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/phone-failure.png`, fullPage: true });
 
     await form.getByLabel("Folder of the old panel").fill(old);
     await form.getByRole("button", { name: "Preview" }).click();
@@ -58,12 +67,14 @@ test("a new panel imports the old panel's directory: preview, import, sign in wi
     await expect(preview).toContainText("mod pack weekend: would import");
     await page.screenshot({ path: `${SHOTS}/phone-preview.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
+    // Buttons say what they do: no two named "Import".
+    await expect(form.getByRole("button", { name: "Import", exact: true })).toHaveCount(0);
     // A preview changes nothing: still one user, still the generated password.
     const users = await page.request.get(`${panel.url}/api/user/list`);
     expect((await users.json()).map((u: { username: string }) => u.username)).toEqual(["admin"]);
     expect(existsSync(join(panel.dataDir, "initial-admin-password"))).toBe(true);
 
-    await form.getByRole("button", { name: "Import" }).click();
+    await form.getByRole("button", { name: "Import from this folder" }).click();
     const done = page.getByLabel("What was imported");
     await expect(done).toContainText("user bob (operator): imported");
     await expect(page.getByText("The admin account now has the old panel's password")).toBeVisible();
@@ -111,17 +122,21 @@ test("a new panel imports an export archive: users get new passwords shown once;
     const form = page.getByRole("form", { name: "Import an export archive" });
     await expect(form).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/desktop-import.png`, fullPage: true });
-    await form.getByRole("button", { name: "Import" }).click();
+    await expect(page.getByRole("button", { name: "Import", exact: true })).toHaveCount(0);
+    await form.getByRole("button", { name: "Upload and import" }).click();
     await expect(form.getByText("Choose the export archive (.zip) to import.")).toBeVisible();
 
     await form.getByLabel("Export archive").setInputFiles(damaged);
-    await form.getByRole("button", { name: "Import" }).click();
-    await expect(page.getByTestId("flash").filter({ hasText: "The archive cannot be imported: it is not a readable zip" })).toBeVisible();
+    await form.getByRole("button", { name: "Upload and import" }).click();
+    await expect(form.getByRole("alert").filter({ hasText: "The archive cannot be imported: it is not a readable zip" })).toBeVisible();
+    await expect(page.getByTestId("flash")).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/desktop-failure.png`, fullPage: true });
     const users = await page.request.get(`${panel.url}/api/user/list`);
     expect((await users.json()).map((u: { username: string }) => u.username)).toEqual(["admin"]);
 
     await form.getByLabel("Export archive").setInputFiles(archive);
-    await form.getByRole("button", { name: "Import" }).click();
+    await expect(form.getByRole("alert")).toHaveCount(0);
+    await form.getByRole("button", { name: "Upload and import" }).click();
     await expect(page.getByLabel("What was imported")).toContainText("user bob (operator): imported");
     await expect(page.getByLabel("What was imported")).toContainText("mod pack weekend: imported");
     const shown = page.getByTestId("new-passwords");

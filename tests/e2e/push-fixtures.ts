@@ -35,8 +35,8 @@ export async function panelPushKey(panel: PanelProcess): Promise<string> {
   return (await api("GET", "/api/push/key")).publicKey;
 }
 
-/** The panel option that makes it trust the fake push service's certificate. */
-export const PUSH_PANEL_ARGS = ["--push-ca-file", CA_FILE];
+/** The panel options that make it trust the fake push service's certificate and allow its address (loopback). */
+export const PUSH_PANEL_ARGS = ["--push-ca-file", CA_FILE, "--push-private-hosts", "127.0.0.1"];
 
 /** `test` with a fake push service and a panel that trusts it. */
 export const test = base.extend<{ fakePush: FakePush }>({

@@ -8,7 +8,8 @@
 //                                                "<timestamp>.<body>") with the secret given by setSecret()
 //
 // Per path, mode() makes the next requests answer 429 (with Retry-After and Discord's JSON body), fail
-// with a status, or never answer (a dead endpoint: the connection stays open until close()). Every
+// with a status, never answer (a dead endpoint: the connection stays open until close()), or answer a
+// huge body (`bytes` long, starting with `text`; bodyBytesSent() says how much the reader took). Every
 // request is recorded with what the double made of it; waitFor() resolves when one matches.
 // Plain JavaScript on node:http so Deno tests, Playwright specs and bench scripts (Node) all use it.
 
@@ -20,7 +21,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  *   path: string, status: number, headers: Record<string, string>, body: string, json: any,
  *   verified: boolean | null, problem: string | null }} Received
  * @typedef {{ kind: "429", times: number, retryAfterS: number, header?: boolean }
- *   | { kind: "status", status: number, times: number } | { kind: "dead" }} Mode
+ *   | { kind: "status", status: number, times: number } | { kind: "dead" }
+ *   | { kind: "huge", status: number, bytes: number, text: string }} Mode
  */
 
 function serviceOf(path) {
@@ -168,6 +170,13 @@ export class FakeAlerts {
       const retryBody = JSON.stringify({ message: "You are being rate limited.", retry_after: mode.retryAfterS, global: false });
       return answer(429, retryBody, mode.header === false ? {} : { "Retry-After": String(Math.ceil(mode.retryAfterS)) });
     }
+    if (mode?.kind === "huge") {
+      rec.status = mode.status;
+      this.#record(rec);
+      res.writeHead(mode.status, { "Content-Type": "text/plain", "Content-Length": String(mode.bytes) });
+      this.#sendHuge(path, res, mode);
+      return;
+    }
     if (mode?.kind === "status" && mode.times > 0) {
       mode.times--;
       return answer(mode.status, "failure on request");
@@ -224,6 +233,33 @@ export class FakeAlerts {
       default:
         return answer(404, "not found");
     }
+  }
+
+  /** @type {Map<string, number>} */
+  #hugeSent = new Map();
+
+  /** Bytes of huge bodies to `path` the socket took so far (with backpressure: what the reader read, plus buffers). @param {string} path */
+  bodyBytesSent(path) {
+    return this.#hugeSent.get(path) ?? 0;
+  }
+
+  /** @param {string} path @param {import("node:http").ServerResponse} res @param {{ bytes: number, text: string }} mode */
+  #sendHuge(path, res, mode) {
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    let left = mode.bytes;
+    let closed = false;
+    res.on("close", () => (closed = true));
+    const first = Buffer.from(mode.text);
+    const write = () => {
+      while (!closed && left > 0) {
+        const part = left === mode.bytes ? Buffer.concat([first, chunk]).subarray(0, Math.min(left, chunk.length)) : chunk.subarray(0, Math.min(left, chunk.length));
+        left -= part.length;
+        this.#hugeSent.set(path, this.bodyBytesSent(path) + part.length);
+        if (!res.write(part)) return void res.once("drain", write);
+      }
+      if (!closed) res.end();
+    };
+    write();
   }
 
   close() {

@@ -49,10 +49,13 @@ interface Entry {
   auth: Buffer;
   applicationServerKey: string;
   /** Answers to give instead of accepting, in order; each is used `times` times. */
-  scripted: { status: number; times: number; headers: Record<string, string> }[];
+  scripted: { status: number; times: number; headers: Record<string, string>; body?: ScriptedBody }[];
 }
 
 const MAX_PAYLOAD = 4096;
+
+/** A scripted answer's body: a text, or `bytes` bytes starting with `text` (sent as they are read). */
+export type ScriptedBody = string | { bytes: number; text: string };
 
 export class FakePushService {
   readonly origin: string;
@@ -98,12 +101,15 @@ export class FakePushService {
     return sub;
   }
 
-  /** Answers the next `times` messages for `id` with `status` instead of accepting them. */
-  respondWith(id: string, status: number, times = Infinity, headers: Record<string, string> = {}): void {
+  /** Answers the next `times` messages for `id` with `status` (and `body`) instead of accepting them. */
+  respondWith(id: string, status: number, times = Infinity, headers: Record<string, string> = {}, body?: ScriptedBody): void {
     const entry = this.#subs.get(id);
     if (!entry) throw new Error(`no subscription ${id}`);
-    entry.scripted.push({ status, times, headers });
+    entry.scripted.push({ status, times, headers, body });
   }
+
+  /** Bytes of scripted bodies the readers took so far (a stream is pulled as the socket drains). */
+  bodyBytesSent = 0;
 
   /** Forgets a subscription: later messages for it get 410 Gone, as when a user revokes permission. */
   expire(id: string): void {
@@ -155,6 +161,22 @@ export class FakePushService {
     for (const w of [...this.#waiters]) (w as () => boolean)();
   }
 
+  #stream({ bytes, text }: { bytes: number; text: string }): ReadableStream<Uint8Array> {
+    const chunk = new Uint8Array(64 * 1024).fill(120);
+    chunk.set(new TextEncoder().encode(text));
+    let left = bytes;
+    return new ReadableStream({
+      pull: (c) => {
+        if (left <= 0) return c.close();
+        const part = chunk.subarray(0, Math.min(left, chunk.length));
+        left -= part.length;
+        this.bodyBytesSent += part.length;
+        c.enqueue(part.slice());
+        chunk.fill(120, 0, text.length); // only the first chunk starts with the text
+      },
+    });
+  }
+
   async #handle(req: Request): Promise<Response> {
     const receivedAt = Date.now();
     const url = new URL(req.url);
@@ -172,7 +194,11 @@ export class FakePushService {
     const script = entry.scripted[0];
     if (script) {
       if (--script.times <= 0) entry.scripted.shift();
-      return refuse(script.status, `scripted answer ${script.status}`, script.headers);
+      if (typeof script.body === "object") {
+        this.#record({ ...base, status: script.status, problem: "scripted huge answer" }, receivedAt);
+        return new Response(this.#stream(script.body), { status: script.status, headers: script.headers });
+      }
+      return refuse(script.status, script.body ?? `scripted answer ${script.status}`, script.headers);
     }
 
     const ttlHeader = req.headers.get("ttl");

@@ -36,7 +36,7 @@ Deno.test("npm start: start, save & stop, kill, panel restart with the game runn
   const fake = await FakePushService.start();
   const args = [
     "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorio.dir,
-    "--push-ca-file", CA_FILE, "--push-subject", "mailto:ops@example.org",
+    "--push-ca-file", CA_FILE, "--push-private-hosts", "127.0.0.1", "--push-subject", "mailto:ops@example.org",
   ];
   const env = { PANEL_ADMIN_PASSWORD: PASSWORD, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" };
   const timings: Record<string, number> = {};

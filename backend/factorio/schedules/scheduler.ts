@@ -74,12 +74,21 @@ export class Scheduler {
     }, (e) => this.deps.log.error("Schedules cannot run: the cron module did not load", { error: String(e) }));
   }
 
-  #catchUp({ runsBetween, zonedIso }: Cron, now: number): void {
+  #catchUp({ parseCron, runsBetween, zonedIso }: Cron, now: number): void {
     const { store } = this.deps;
     for (const s of store.all()) {
       if (!s.enabled) continue;
       // Read here, not before the loop: without schedules the (system) time zone is never worked out.
       const timeZone = this.deps.timeZone;
+      const invalid = cronProblem(parseCron, s.cron, timeZone);
+      if (invalid) {
+        // Saved by hand in panel.db or by an older panel: it cannot run, but it must not keep the panel
+        // (and every other schedule) from starting. Off, with the reason where the admin looks.
+        store.disable(s.id);
+        store.startRun(s.id, "cron", now, "failed", `${invalid} The schedule was switched off at start-up: correct the expression and switch it on again.`);
+        this.deps.log.warn("A schedule's cron expression does not parse: switched it off", { schedule: s.id, cron: s.cron, error: invalid });
+        continue;
+      }
       const missed = runsBetween(s.cron, timeZone, s.checked_at, now);
       store.checked(s.id, now);
       if (missed.length === 0) continue;
@@ -205,13 +214,14 @@ export class Scheduler {
 
   // ---- What the routes use ----
 
-  #view({ describeCron, nextRuns, zonedIso }: Cron, s: StoredSchedule): Schedule {
+  #view({ describeCron, nextRuns, parseCron, zonedIso }: Cron, s: StoredSchedule): Schedule {
     const { timeZone, clock, store } = this.deps;
     const { checked_at: _c, ...rest } = s;
+    const invalid = cronProblem(parseCron, s.cron, timeZone);
     return {
       ...rest,
-      description: describeCron(s.cron),
-      next_runs: s.enabled ? nextRuns(s.cron, timeZone, clock.now(), 3).map((d) => zonedIso(d, timeZone)) : [],
+      description: invalid ?? describeCron(s.cron),
+      next_runs: s.enabled && !invalid ? nextRuns(s.cron, timeZone, clock.now(), 3).map((d) => zonedIso(d, timeZone)) : [],
       time_zone: timeZone,
       last_runs: store.runs(s.id),
     };
@@ -307,3 +317,14 @@ export class Scheduler {
 }
 
 const RUNS_LOOKBACK = 5;
+
+/** Why a stored expression does not parse (in the form's words), or null when it does. */
+function cronProblem(parseCron: Cron["parseCron"], expr: string, timeZone: string): string | null {
+  try {
+    parseCron(expr, timeZone);
+    return null;
+  } catch (e) {
+    if (e instanceof Invalid) return e.message;
+    throw e;
+  }
+}

@@ -86,6 +86,11 @@ export class ScheduleStore {
     ).run(s.name, s.cron, s.condition, s.enabled ? 1 : 0, s.run_missed ? 1 : 0, JSON.stringify(s.tasks), now, id);
   }
 
+  /** Switches a schedule off, keeping where its timetable stood. */
+  disable(id: number): void {
+    this.db.prepare("UPDATE schedules SET enabled = 0 WHERE id = ?").run(id);
+  }
+
   delete(id: number): void {
     this.db.prepare("DELETE FROM schedules WHERE id = ?").run(id);
   }

@@ -9,10 +9,10 @@ import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { Page, Panel } from "../../components/Page.tsx";
 import { transferApi } from "../../api/transfer.ts";
 import { ApiError, type UploadProgress } from "../../api/client.ts";
-import { showFlash } from "../../state/flash.ts";
 import { session } from "../../state/session.ts";
 import { insetBox } from "../../theme.ts";
 import { type ImportResult, TRANSFER_MSG } from "../../../../shared/transfer.ts";
+import { PUSH_MSG } from "../../../../shared/messages.ts";
 
 function Lines({ lines, label }: { lines: string[]; label: string }) {
   return (
@@ -22,20 +22,33 @@ function Lines({ lines, label }: { lines: string[]; label: string }) {
   );
 }
 
+/** Why an import failed, to show in its form until the next try (a flash would be gone before it is read). */
+function failureOf(e: unknown): string {
+  if (e instanceof ApiError && e.status === 0) return PUSH_MSG.needsConnection;
+  return e instanceof Error ? e.message : String(e);
+}
+
+function Failure({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return <Alert severity="error" variant="outlined" sx={{ overflowWrap: "anywhere" }}>{message}</Alert>;
+}
+
 function OldPanel({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolean) => void; onDone: (r: ImportResult) => void }) {
   const [dir, setDir] = useState("");
   const [error, setError] = useState<string>();
+  const [failure, setFailure] = useState<string>();
   const [preview, setPreview] = useState<ImportResult | null>(null);
 
   async function run(action: "preview" | "import") {
+    setFailure(undefined);
     if (dir.trim() === "") return setError(TRANSFER_MSG.dirRequired);
     setError(undefined);
     setBusy(true);
     try {
       if (action === "preview") setPreview(await transferApi.previewOldPanel(dir.trim()));
       else onDone(await transferApi.importOldPanel(dir.trim()));
-    } catch {
-      // the client flashed the server's message
+    } catch (e) {
+      setFailure(failureOf(e));
     } finally {
       setBusy(false);
     }
@@ -55,15 +68,17 @@ function OldPanel({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boole
           onChange={(e) => {
             setDir(e.target.value);
             setPreview(null);
+            setFailure(undefined);
           }}
           error={!!error}
           helperText={error}
           fullWidth
         />
+        <Failure message={failure} />
         {preview && <Lines lines={preview.lines} label="What would be imported" />}
         <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
           <Button type="submit" color={preview ? "secondary" : "primary"} disabled={busy}>Preview</Button>
-          {preview && <Button onClick={() => run("import")} disabled={busy}>Import</Button>}
+          {preview && <Button onClick={() => run("import")} disabled={busy}>Import from this folder</Button>}
         </Box>
       </Stack>
     </Panel>
@@ -73,12 +88,14 @@ function OldPanel({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boole
 function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolean) => void; onDone: (r: ImportResult) => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string>();
+  const [failure, setFailure] = useState<string>();
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const abort = useRef<() => void>(undefined);
   useEffect(() => () => abort.current?.(), []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    setFailure(undefined);
     if (!file) return setError(TRANSFER_MSG.archiveRequired);
     setError(undefined);
     setBusy(true);
@@ -88,7 +105,7 @@ function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolea
     try {
       onDone(await job.promise);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 0) showFlash(err.message, "error");
+      setFailure(failureOf(err));
     } finally {
       abort.current = undefined;
       setProgress(null);
@@ -117,6 +134,7 @@ function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolea
               onChange={(e) => {
                 setFile(e.target.files?.[0] ?? null);
                 setError(undefined);
+                setFailure(undefined);
               }}
             />
           </Button>
@@ -125,6 +143,7 @@ function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolea
           </Typography>
         </Box>
         {error && <Typography color="error" variant="body2" role="alert">{error}</Typography>}
+        <Failure message={failure} />
         {progress && (
           <Box>
             <LinearProgress variant={percent < 100 ? "determinate" : "indeterminate"} value={Math.floor(percent)} aria-label="Import progress" sx={{ height: 10, borderRadius: 1 }} />
@@ -134,7 +153,7 @@ function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolea
           </Box>
         )}
         <Box>
-          <Button type="submit" disabled={busy}>Import</Button>
+          <Button type="submit" disabled={busy}>Upload and import</Button>
         </Box>
       </Stack>
     </Panel>

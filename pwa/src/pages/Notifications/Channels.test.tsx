@@ -4,6 +4,7 @@ import { Channels } from "./Channels.tsx";
 import { QuietHoursLine } from "./QuietHours.tsx";
 import { flash } from "../../state/flash.ts";
 import type { AlertChannel } from "../../../../shared/alerts.ts";
+import { CHANNEL_MSG } from "../../../../shared/messages.ts";
 import type { PushDevice } from "../../../../shared/api.ts";
 
 const DISCORD: AlertChannel = {
@@ -54,6 +55,24 @@ describe("Channels", () => {
     expect(sent.url).toBe("https://example.org/hook/abc");
     expect(sent.events).toContain("player-joined");
     expect(sent.events).toContain("crashed");
+  }, 60_000);
+
+  it("the form refuses what the server refuses, in the server's words, before anything is sent", async () => {
+    render(<Channels />);
+    await screen.findByRole("listitem", { name: "Friends" }, { timeout: 20_000 });
+    fireEvent.click(screen.getByRole("button", { name: "Add channel" }));
+    const dialog = await screen.findByRole("dialog", { name: "Add channel" });
+    fireEvent.change(within(dialog).getByLabelText("Name"), { target: { value: "Ops\u202Edrocsid" } });
+    fireEvent.change(within(dialog).getByLabelText("Webhook URL"), { target: { value: "file:///etc/passwd" } });
+    expect(within(dialog).getByText("A channel name must be one line without control or text-direction characters.")).toBeTruthy();
+    expect(within(dialog).getByText(CHANNEL_MSG.urlInvalid)).toBeTruthy();
+    const add = within(dialog).getByRole("button", { name: "Add" }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText("Name"), { target: { value: "Ops" } });
+    fireEvent.change(within(dialog).getByLabelText("Webhook URL"), { target: { value: "https://discord.com/api/webhooks/1/x" } });
+    expect(within(dialog).queryByText(CHANNEL_MSG.urlInvalid)).toBeNull();
+    expect(add.disabled).toBe(false);
+    expect(calls.some(([u, b]) => u === "/api/notifications/channels" && b)).toBe(false);
   }, 60_000);
 
   it("quiet hours are sent with the device's time zone", async () => {

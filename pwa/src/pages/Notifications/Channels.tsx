@@ -42,6 +42,7 @@ import {
   type ChannelType,
   DEFAULT_ALERT_EVENTS,
 } from "../../../../shared/alerts.ts";
+import { CHANNEL_NAME_MAX, type ChannelField, firstError, validateChannel } from "../../../../shared/validation.ts";
 
 const URL_HINT: Record<ChannelType, string> = {
   discord: "Server Settings > Integrations > Webhooks > Copy Webhook URL",
@@ -115,6 +116,13 @@ function ChannelDialog(
   }
 
   const ntfy = form.type === "ntfy";
+  // The server's own rules and words (shared/validation.ts), shown as the fields are filled in.
+  const errors = validateChannel({
+    name: form.name === "" ? undefined : form.name,
+    url: form.url.trim(),
+    ...(ntfy ? { topic: form.topic, token: form.token } : {}),
+  });
+  const helper = (field: ChannelField, hint?: string) => ({ error: !!errors[field], helperText: errors[field] ?? hint });
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="channel-title">
       <DialogTitle id="channel-title">{editing ? `Edit ${editing.name}` : "Add channel"}</DialogTitle>
@@ -129,12 +137,18 @@ function ChannelDialog(
           >
             {CHANNEL_TYPES.map((t) => <MenuItem key={t} value={t}>{CHANNEL_TYPE_LABELS[t]}</MenuItem>)}
           </TextField>
-          <TextField label="Name" value={form.name} onChange={(e) => set("name", e.target.value)} slotProps={{ htmlInput: { maxLength: 60 } }} />
+          <TextField
+            label="Name"
+            value={form.name}
+            onChange={(e) => set("name", e.target.value)}
+            {...helper("name")}
+            slotProps={{ htmlInput: { maxLength: CHANNEL_NAME_MAX } }}
+          />
           <TextField
             label={ntfy ? "Server URL" : "Webhook URL"}
             value={form.url}
             placeholder={editing ? `${editing.url} (leave empty to keep)` : undefined}
-            helperText={URL_HINT[form.type]}
+            {...helper("url", URL_HINT[form.type])}
             onChange={(e) => set("url", e.target.value)}
           />
           {ntfy && (
@@ -143,6 +157,7 @@ function ChannelDialog(
                 label="Topic"
                 value={form.topic}
                 placeholder={editing?.topic ? `${editing.topic} (leave empty to keep)` : undefined}
+                {...helper("topic")}
                 onChange={(e) => set("topic", e.target.value)}
               />
               <TextField select label="Priority" value={form.priority} onChange={(e) => set("priority", Number(e.target.value))}>
@@ -155,6 +170,7 @@ function ChannelDialog(
                 type="password"
                 value={form.token}
                 placeholder={editing?.has_token ? "stored (leave empty to keep)" : undefined}
+                {...helper("token")}
                 onChange={(e) => set("token", e.target.value)}
               />
             </>
@@ -180,7 +196,10 @@ function ChannelDialog(
       </DialogContent>
       <DialogActions>
         <Button color="secondary" onClick={onClose}>Cancel</Button>
-        <Button onClick={() => void save()} disabled={saving || form.name.trim() === "" || (!editing && form.url.trim() === "")}>
+        <Button
+          onClick={() => void save()}
+          disabled={saving || form.name.trim() === "" || (!editing && form.url.trim() === "") || firstError(errors) !== undefined}
+        >
           {editing ? "Save" : "Add"}
         </Button>
       </DialogActions>
@@ -226,7 +245,7 @@ function ChannelRow(
       sx={{ listStyle: "none", p: 1.5, bgcolor: factorio.inset, boxShadow: "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000", borderRadius: 1 }}
     >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
-        <Typography sx={{ fontWeight: 700, flexGrow: 1, minWidth: 0, overflowWrap: "anywhere" }}>
+        <Typography component="div" sx={{ fontWeight: 700, flexGrow: 1, minWidth: 0, overflowWrap: "anywhere" }}>
           {channel.name} <Chip size="small" label={CHANNEL_TYPE_LABELS[channel.type]} sx={{ ml: 0.5 }} />
         </Typography>
         <Box sx={{ display: "flex", alignItems: "center", ml: "auto" }}>
