@@ -27,13 +27,6 @@ function requiredName(body: Record<string, unknown>): string {
   return name;
 }
 
-/** A JSON object body, or {} when the request has none (the old API's delete/all needed no body). */
-async function optionalObject(c: Ctx): Promise<Record<string, unknown>> {
-  const length = c.req.header("content-length");
-  if (!c.req.header("content-type") && (length === undefined || length === "0")) return {};
-  return await readObject(c);
-}
-
 /** A streamed zip download. The headers go out first, before any byte of the archive. */
 export function zipDownload(files: FolderFile[], filename: string): Response {
   const stream = zipStream(
@@ -80,7 +73,7 @@ export function modRoutes(ctx: AppContext): Route[] {
       path: "/api/mods/delete/all",
       requiresStopped: "deleting all mods",
       handler: async (c) => {
-        const body = await optionalObject(c);
+        const body = await readObject(c); // none needed: the old API's delete/all had no body
         await ctx.backups.before("before-mods-delete", ["mods"]);
         await live.deleteAll({ modSettings: field(body, "delete_mod_settings") === true });
         return c.json(null);

@@ -437,3 +437,32 @@ Deno.test("unpacked mod folders are listed, copied into packs, zipped and delete
   assert.ok(!existsSync(join(m.modsDir, "dev-mod_0.1.0")));
   assert.ok(existsSync(join(m.modsDir, "not-a-mod")), "folders that are not mods are left alone");
 }));
+
+Deno.test("a POST without a body counts as one without fields, whatever its Content-Type says", withModPanel(async (m) => {
+  m.addFixture("belt-balancer_3.0.0.zip");
+  const bare = (path: string, headers: Record<string, string> = {}) => m.c.request("POST", path, { headers });
+  const json = { "Content-Type": "application/json" };
+  // The old UI and scripts send "Content-Type: application/json" on every request, a body or not.
+  let r = await bare("/api/mods/delete/all", json);
+  assert.deepEqual([r.status, r.body], [200, null]);
+  assert.deepEqual(visible(m.modsDir), ["mod-list.json"]);
+  r = await bare("/api/mods/delete/all");
+  assert.deepEqual([r.status, r.body], [200, null], "no Content-Type either");
+  r = await bare("/api/mods/delete/all", { "Content-Type": "application/json; charset=utf-8", "Content-Length": "0" });
+  assert.deepEqual([r.status, r.body], [200, null]);
+  // A route that needs fields says which one is missing, not that the JSON is broken.
+  r = await bare("/api/mods/toggle", json);
+  assert.deepEqual([r.status, r.body], [400, "name is required"]);
+  r = await bare("/api/mods/portal/install/multiple", json);
+  assert.equal(r.status, 400);
+  assert.match(r.body, /list of mods of a save/);
+  // The same body reading serves every area: "Back up now" takes only optional fields.
+  r = await bare("/api/backups", json);
+  assert.notEqual(r.body, PANEL_MSG.jsonInvalid, `${r.status} ${r.text}`);
+  assert.ok(r.status < 500, `${r.status} ${r.text}`);
+  // What is there must still be JSON, and of the JSON type.
+  r = await m.c.request("POST", "/api/mods/delete/all", { body: "{", headers: json });
+  assert.deepEqual([r.status, r.body], [400, PANEL_MSG.jsonInvalid]);
+  r = await m.c.request("POST", "/api/mods/delete/all", { body: "", headers: { "Content-Type": "text/plain" } });
+  assert.deepEqual([r.status, r.body], [415, PANEL_MSG.jsonExpected], "an empty body of another type is still refused");
+}));
