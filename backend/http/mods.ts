@@ -48,6 +48,22 @@ export function modRoutes(ctx: AppContext): Route[] {
     return c.json(await mods.update(dir, field(body, "modName"), field(body, "downloadUrl")));
   };
 
+  /**
+   * A save's mods into `dir`. Some that could not be installed make it a failure (424), answered as a
+   * JSON string naming each and why: the old panel answered failures with a text, and its UI puts the
+   * error body into its message box as it is (an object there blanked the whole page). The result itself
+   * (installed, already there, switched, failed, and the message) comes with ?detail=1, which the
+   * panel's own page asks for to show each mod's outcome.
+   */
+  const installMultiple = async (c: Ctx, dir: ModDir) => {
+    const body = await readJson(c);
+    ensureDir(dir.dir);
+    const result = await mods.installMultiple(dir, body);
+    if (result.failed.length === 0) return c.json(result);
+    const message = PANEL_MSG.modsNotAllInstalled(result.failed);
+    return c.req.query("detail") === "1" ? c.json({ ...result, message }, 424) : c.json(message, 424);
+  };
+
   return [
     // ---- Installed mods ----
     // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
@@ -153,15 +169,7 @@ export function modRoutes(ctx: AppContext): Route[] {
       method: "POST",
       path: "/api/mods/portal/install/multiple",
       requiresStopped: "a mod install",
-      handler: async (c) => {
-        const body = await readJson(c);
-        ensureDir(live.dir);
-        const result = await mods.installMultiple(live, body);
-        // Some mods could not be installed: not a success. The old UI shows red for any non-2xx; the
-        // message names each failure; the rest of the result still says what was installed.
-        if (result.failed.length > 0) return c.json({ ...result, message: PANEL_MSG.modsNotAllInstalled(result.failed) }, 424);
-        return c.json(result);
-      },
+      handler: (c) => installMultiple(c, live),
     },
 
     // ---- Mod packs ----

@@ -345,13 +345,13 @@ Deno.test("install/multiple (load from save): exact versions, built-ins toggled 
     { name: "fp-unknown", version: "1.0.0.0", crc: 6, built_in: false },
     { name: "fp-trains", version: "9.9.9.0", crc: 7, built_in: false },
   ];
-  const r = await m.c.post("/api/mods/portal/install/multiple", save);
+  // The panel's own page asks with ?detail=1 for the whole result, also when it is a failure.
+  const r = await m.c.post("/api/mods/portal/install/multiple?detail=1", save);
   // Not every mod could be installed: not a success (the old UI would show green on a 200).
+  const message =
+    "Some mods could not be installed: fp-unknown 1.0.0.0 (not on the mod portal); fp-trains 9.9.9.0 (version 9.9.9.0 is not on the mod portal).";
   assert.equal(r.status, 424, r.text);
-  assert.equal(
-    r.body.message,
-    "Some mods could not be installed: fp-unknown 1.0.0.0 (not on the mod portal); fp-trains 9.9.9.0 (version 9.9.9.0 is not on the mod portal).",
-  );
+  assert.equal(r.body.message, message);
   const result: InstallMultipleResult = r.body;
   assert.deepEqual(result.installed, ["fp-library"]);
   assert.equal(byName(result.mods, "fp-library")!.version, "1.0.0", "the save's version, not the newest");
@@ -373,6 +373,13 @@ Deno.test("install/multiple (load from save): exact versions, built-ins toggled 
   ]);
   assert.equal(byName(result.mods, "fp-signals")!.enabled, true, "every mod of the save is enabled");
   for (const builtIn of ["base", "elevated-rails", "quality", "space-age"]) assert.equal(m.fake.hits(`/api/mods/${builtIn}`).length, 0);
+
+  // Without it, the failure is a text naming each mod and why, as the old panel answered failures: its UI
+  // puts the error body into its message box, where an object blanked the whole page.
+  const plain = await m.c.post("/api/mods/portal/install/multiple", save);
+  assert.equal(plain.status, 424, plain.text);
+  assert.equal(plain.body, message);
+  assert.match(plain.headers.get("content-type") ?? "", /^application\/json/);
 
   for (const bad of [{}, [{ name: "x" }], [{ name: "../x", version: "1.0.0" }], "text"]) {
     assert.equal((await m.c.post("/api/mods/portal/install/multiple", bad)).status, 400, JSON.stringify(bad));
@@ -445,7 +452,7 @@ Deno.test("install/multiple with the portal down: every mod is listed as failed,
   await m.portalLogin();
   m.fake.down(503);
   const save = ["fp-library", "fp-signals", "fp-trains", "belt-balancer", "x-one", "x-two"].map((name, i) => ({ name, version: "1.0.0", crc: i, built_in: false }));
-  const r = await m.c.post("/api/mods/portal/install/multiple", save);
+  const r = await m.c.post("/api/mods/portal/install/multiple?detail=1", save);
   assert.equal(r.status, 424, r.text);
   const result: InstallMultipleResult = r.body;
   assert.deepEqual(result.failed.map((f) => f.name), save.map((s) => s.name));
