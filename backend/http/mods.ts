@@ -43,9 +43,37 @@ export function modRoutes(ctx: AppContext): Route[] {
   ctx.onClose(() => mods.close());
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
+  // What the installed mods' routes and the same routes of a pack share (the old API has both).
   const update = async (c: Ctx, dir: ModDir) => {
     const body = await readObject(c);
     return c.json(await mods.update(dir, field(body, "modName"), field(body, "downloadUrl")));
+  };
+
+  const install = async (c: Ctx, dir: ModDir) => {
+    const body = await readObject(c);
+    ensureDir(dir.dir);
+    return c.json(await mods.install(dir, field(body, "modName"), field(body, "downloadUrl")));
+  };
+
+  /** Delete all's options; the old API's call had no body, which means: keep mod-settings.dat. */
+  const deleteAllOptions = async (c: Ctx) => ({ modSettings: field(await readObject(c), "delete_mod_settings") === true });
+
+  /** A mod zip uploaded as the multipart field mod_file; answers the folder's mods. */
+  const upload = async (c: Ctx, dir: ModDir) => {
+    ensureDir(dir.dir);
+    const file = await receiveUpload(c, {
+      field: "mod_file",
+      dir: dir.dir,
+      maxBytes: config.maxUploadMb * 1024 * 1024,
+      missingMessage: PANEL_MSG.modFileRequired,
+    });
+    if (!file.filename.toLowerCase().endsWith(".zip")) {
+      await file.discard();
+      throw new UnsupportedMediaType(PANEL_MSG.modFileNotZip);
+    }
+    const info = await dir.addZip(file.tempPath);
+    ctx.log.info("Mod uploaded", { name: info.name, version: info.version, dir: dir.dir });
+    return c.json({ mods: await dir.list() });
   };
 
   /**
@@ -89,9 +117,9 @@ export function modRoutes(ctx: AppContext): Route[] {
       path: "/api/mods/delete/all",
       requiresStopped: "deleting all mods",
       handler: async (c) => {
-        const body = await readObject(c); // none needed: the old API's delete/all had no body
+        const opts = await deleteAllOptions(c);
         await ctx.backups.before("before-mods-delete", ["mods"]);
-        await live.deleteAll({ modSettings: field(body, "delete_mod_settings") === true });
+        await live.deleteAll(opts);
         return c.json(null);
       },
     },
@@ -100,22 +128,7 @@ export function modRoutes(ctx: AppContext): Route[] {
       method: "POST",
       path: "/api/mods/upload",
       requiresStopped: "a mod upload",
-      handler: async (c) => {
-        ensureDir(live.dir);
-        const file = await receiveUpload(c, {
-          field: "mod_file",
-          dir: live.dir,
-          maxBytes: config.maxUploadMb * 1024 * 1024,
-          missingMessage: PANEL_MSG.modFileRequired,
-        });
-        if (!file.filename.toLowerCase().endsWith(".zip")) {
-          await file.discard();
-          throw new UnsupportedMediaType(PANEL_MSG.modFileNotZip);
-        }
-        const info = await live.addZip(file.tempPath);
-        ctx.log.info("Mod uploaded", { name: info.name, version: info.version });
-        return c.json({ mods: await live.list() });
-      },
+      handler: (c) => upload(c, live),
     },
     { method: "GET", path: "/api/mods/download", handler: () => zipDownload(live.files(), "all_installed_mods.zip") },
     { method: "GET", path: "/api/mods/updates", handler: async (c) => c.json(await mods.updates(live)) },
@@ -159,11 +172,7 @@ export function modRoutes(ctx: AppContext): Route[] {
       method: "POST",
       path: "/api/mods/portal/install",
       requiresStopped: "a mod install",
-      handler: async (c) => {
-        const body = await readObject(c);
-        ensureDir(live.dir);
-        return c.json(await mods.install(live, field(body, "modName"), field(body, "downloadUrl")));
-      },
+      handler: (c) => install(c, live),
     },
     {
       method: "POST",
@@ -224,5 +233,19 @@ export function modRoutes(ctx: AppContext): Route[] {
         return c.json(true);
       },
     },
+    // The old router's other pack routes. The pack is looked up first: an unknown one is 404 before the
+    // body is read (the old panel crashed on an upload to one).
+    {
+      method: "POST",
+      path: "/api/mods/packs/:pack/mod/delete/all",
+      handler: async (c) => {
+        const dir = pack(c);
+        await dir.deleteAll(await deleteAllOptions(c));
+        return c.json(true);
+      },
+    },
+    { method: "POST", path: "/api/mods/packs/:pack/mod/upload", handler: (c) => upload(c, pack(c)) },
+    { method: "POST", path: "/api/mods/packs/:pack/portal/install", handler: (c) => install(c, pack(c)) },
+    { method: "POST", path: "/api/mods/packs/:pack/portal/install/multiple", handler: (c) => installMultiple(c, pack(c)) },
   ];
 }

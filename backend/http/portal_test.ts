@@ -479,3 +479,36 @@ Deno.test("error texts lose the query of any URL in them", () => {
   assert.equal(reason(e), "error sending request for url (https://mods.factorio.com/download/x/1): connection refused");
   assert.equal(reason(new Error("http://a/b?token=t#frag and http://c/d?x=1")), "http://a/b#frag and http://c/d");
 });
+
+Deno.test("mod packs: install from the portal and a save's mods into a pack, as the old API has them", withModPanel(async (m) => {
+  await m.portalLogin();
+  assert.equal((await m.c.post("/api/mods/packs/create", { name: "pack" })).status, 200);
+  const packDir = join(m.panel.dataDir, "mod-packs", "pack");
+  // Pack changes touch only the pack: they go on while the game runs.
+  m.state.value = "running";
+  let r = await m.c.post("/api/mods/packs/pack/portal/install", {
+    modName: "fp-signals",
+    downloadUrl: release(m, "fp-signals", "1.0.0"),
+    fileName: "fp-signals_1.0.0.zip",
+  });
+  assert.equal(r.status, 200, r.text);
+  const installed: InstallResult = r.body;
+  assert.deepEqual(names(installed.mods).filter((n) => n.startsWith("fp-")), ["fp-signals"]);
+  assert.deepEqual(visible(packDir), ["fp-signals_1.0.0.zip", "mod-list.json"]);
+  assert.equal((await m.c.post("/api/mods/packs/pack/portal/install", {})).status, 400);
+
+  const save = [
+    { name: "base", version: "2.0.72.0", crc: 1, built_in: true },
+    { name: "fp-library", version: "1.0.0.0", crc: 4, built_in: false },
+    { name: "fp-unknown", version: "1.0.0.0", crc: 6, built_in: false },
+  ];
+  r = await m.c.post("/api/mods/packs/pack/portal/install/multiple", save);
+  assert.deepEqual([r.status, r.body], [424, "Some mods could not be installed: fp-unknown 1.0.0.0 (not on the mod portal)."]);
+  r = await m.c.post("/api/mods/packs/pack/portal/install/multiple?detail=1", save.slice(0, 2));
+  assert.equal(r.status, 200, r.text);
+  const result: InstallMultipleResult = r.body;
+  assert.deepEqual(result.present, ["fp-library"]);
+  assert.ok(visible(packDir).includes("fp-library_1.0.0.zip"));
+  assert.equal((await m.c.post("/api/mods/packs/pack/portal/install/multiple", {})).status, 400);
+  assert.deepEqual(visible(m.modsDir).filter((f) => f.startsWith("fp-")), [], "the installed mods are untouched");
+}, { version: "2.0" }));
