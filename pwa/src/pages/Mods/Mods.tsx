@@ -21,6 +21,7 @@ import UpgradeIcon from "@mui/icons-material/Upgrade";
 import { useSnapshot } from "valtio";
 import type { Mod, ModUpdate } from "../../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+import { whoCanJoin } from "../../../../shared/mods.ts";
 import { modsApi } from "../../api/mods.ts";
 import { ApiError } from "../../api/client.ts";
 import { Page, Panel } from "../../components/Page.tsx";
@@ -59,6 +60,13 @@ const AddTabs = memo(function AddTabs({ value, onChange }: { value: number; onCh
     </Tabs>
   );
 });
+
+/** Before a start: whether players without Space Age (or without mods) can join, given what is on. */
+function JoinNote({ mods }: { mods: Mod[] | null }) {
+  if (!mods || mods.length === 0) return null;
+  const { vanilla, text } = whoCanJoin(mods);
+  return <Alert severity={vanilla ? "success" : "info"} role="note" aria-label="Who can join">{text}</Alert>;
+}
 
 function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () => void; onConfirm: (modSettings: boolean) => void }) {
   const [modSettings, setModSettings] = useState(false);
@@ -190,7 +198,10 @@ export default function Mods() {
           ? <Alert severity="info">{PANEL_MSG.modsWaitForStatus}</Alert>
           : <Alert severity="warning">{MSG.modsDisabledWhileRunning}</Alert>}
         <Panel title="Mods">
-          <ModsTable label="Installed mods" mods={mods ?? []} readOnly />
+          <Box sx={{ display: "grid", gap: 2 }}>
+            <JoinNote mods={mods} />
+            <ModsTable label="Installed mods" mods={mods ?? []} readOnly />
+          </Box>
         </Panel>
       </Page>
     );
@@ -213,6 +224,7 @@ export default function Mods() {
 
       <Panel title="Mods">
         <Box sx={{ display: "grid", gap: 2 }}>
+          <JoinNote mods={mods} />
           {mods === null ? <Typography color="text.secondary">Loading…</Typography> : (
             <ReadOnly><ModsTable
               label="Installed mods"
