@@ -165,3 +165,22 @@ test("load the mods of a save with a mod the portal lacks: the reason in red, ea
     await page.screenshot({ path: `test-results/e2e/mods-load-from-save-failed-${name}.png`, fullPage: true });
   }
 });
+
+test("on a phone every Mods tab shows its whole label, without scrolling", async ({ page }) => {
+  for (const [width, height] of [[390, 844], [320, 640]] as const) {
+    await page.setViewportSize({ width, height });
+    if (width === 390) await openSignedIn(page, "/mods");
+    for (const name of ["Mods or their settings", "Add mods"]) {
+      const list = page.getByRole("tablist", { name });
+      const area = (await list.boundingBox())!;
+      for (const tab of await list.getByRole("tab").all()) {
+        const box = (await tab.boundingBox())!;
+        const label = await tab.innerText();
+        expect(box.x, `${label} at ${width} px`).toBeGreaterThanOrEqual(area.x - 0.5);
+        expect(box.x + box.width, `${label} at ${width} px`).toBeLessThanOrEqual(area.x + area.width + 0.5);
+        expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth), `${label} is not cut at ${width} px`).toBe(true);
+      }
+    }
+    await page.screenshot({ path: `test-results/e2e/mods-tabs-${width}.png` });
+  }
+});
