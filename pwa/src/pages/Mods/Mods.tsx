@@ -15,6 +15,7 @@ import {
   Tabs,
   Typography,
   useMediaQuery,
+  useTheme,
 } from "@mui/material";
 import DeleteSweepIcon from "@mui/icons-material/DeleteSweep";
 import DownloadIcon from "@mui/icons-material/Download";
@@ -57,7 +58,7 @@ const PageTabs = memo(function PageTabs({ value, onChange }: { value: PageTab; o
 // On a phone the three tabs share the width and their labels wrap ("Load Mod / from Save"): scrolled
 // tabs showed "Load Mo" behind an arrow. The spec's labels stay as they are.
 const AddTabs = memo(function AddTabs({ value, onChange }: { value: number; onChange: (t: number) => void }) {
-  const phone = useMediaQuery((theme) => theme.breakpoints.down("sm"), { noSsr: true });
+  const phone = useMediaQuery(useTheme().breakpoints.down("sm"), { noSsr: true });
   return (
     <Tabs value={value} onChange={(_, v) => onChange(v)} variant={phone ? "fullWidth" : "standard"} aria-label="Add mods">
       {TABS.map((t) => <Tab key={t} label={t} sx={{ px: { xs: 1, sm: 2 } }} />)}
