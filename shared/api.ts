@@ -212,7 +212,10 @@ export interface WantedMod {
   built_in?: boolean;
 }
 
-/** POST /api/mods/portal/install/multiple. */
+/**
+ * POST /api/mods/portal/install/multiple. A failure (424) answers only its message as a JSON string (what
+ * the old panel's UI can show), unless asked with ?detail=1: then this, with `message`.
+ */
 export interface InstallMultipleResult extends ModList {
   /** Downloaded from the portal. */
   installed: string[];
@@ -221,6 +224,8 @@ export interface InstallMultipleResult extends ModList {
   /** Built-in mods switched on (those of the save) or off (the game's others). */
   toggled: { name: string; enabled: boolean }[];
   failed: { name: string; version: string; reason: string }[];
+  /** On a 424: which mods could not be installed, and why, in words. */
+  message?: string;
 }
 
 export interface ModPack {

@@ -2,6 +2,7 @@
 // installed mod fits the game.
 
 import { factorioVersionFits, parseVersion, satisfies, type VersionOp } from "./versions.ts";
+import type { Mod } from "./api.ts";
 
 /**
  * What a dependency's prefix means:
@@ -76,4 +77,38 @@ export function modFitsGame(gameVersion: string | null, factorioVersion: string,
 /** The file name the game expects for a mod zip. */
 export function modFileName(name: string, version: string): string {
   return `${name}_${version}.zip`;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(names: string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/**
+ * Who can join a server with these mods (a folder's list, built-ins included), said before it starts.
+ * Every built-in mod but base (elevated-rails, quality, space-age; recycler in 2.1, which the game
+ * switches on by itself when mod-list.json does not name it) is Space Age content: a player without
+ * the expansion cannot join while one is on. Other mods a joining player's game offers to download.
+ */
+export function whoCanJoin(mods: readonly Mod[]): { vanilla: boolean; text: string } {
+  const on = mods.filter((m) => m.enabled && m.error === null);
+  const expansion = on.filter((m) => m.built_in && m.name !== "base" && m.name !== "core").map((m) => m.name).sort();
+  if (expansion.length > 0) {
+    const one = expansion.length === 1;
+    return {
+      vanilla: false,
+      text: `Vanilla clients cannot join: ${listed(expansion)} ${one ? "is" : "are"} on, which ${one ? "needs" : "need"} Space Age. ` +
+        `Switch ${one ? "it" : "them"} off to let players without Space Age join.`,
+    };
+  }
+  const others = on.filter((m) => !m.built_in).length;
+  const hasExpansion = mods.some((m) => m.built_in && m.name !== "base" && m.name !== "core");
+  const without = hasExpansion ? "Players without Space Age can join" : "Players can join";
+  if (others > 0) {
+    return {
+      vanilla: false,
+      text: `${without} with the same ${others === 1 ? "mod" : `${others} mods`}, which their game offers to download when they join.`,
+    };
+  }
+  return { vanilla: true, text: `Vanilla clients can join: ${hasExpansion ? "no Space Age content and no other mods are" : "no mods are"} on.` };
 }

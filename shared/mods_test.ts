@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { modFitsGame, parseDependency } from "./mods.ts";
+import { modFitsGame, parseDependency, whoCanJoin } from "./mods.ts";
+import type { Mod } from "./api.ts";
 import { factorioVersionFits, newestFirst, newestUpdate, satisfies } from "./versions.ts";
 
 Deno.test("a mod fits the game when major.minor match; 1.0 also takes 0.18", () => {
@@ -88,4 +89,28 @@ Deno.test("the Compatibility column: factorio_version and the base dependency", 
   assert.ok(!modFitsGame("1.1.110", "0.18", ["base >= 0.18.0"]));
   assert.ok(!modFitsGame(null, "1.1", []), "no game version, no compatibility");
   assert.ok(modFitsGame("2.0.72", "2.0", []));
+});
+
+Deno.test("who can join: Space Age content (recycler on 2.1 included) keeps vanilla clients out; other mods are downloaded", () => {
+  const mod = (name: string, enabled: boolean, built_in = false, error: string | null = null): Mod => ({
+    name, title: name, author: "", version: "1.0.0", file_name: "", factorio_version: "2.1.0.0", dependencies: [],
+    compatibility: true, enabled, built_in, error, other_versions: [],
+  });
+  const game21 = (on: string[]) => ["base", "elevated-rails", "quality", "recycler", "space-age"].map((n) => mod(n, n === "base" || on.includes(n), true));
+  assert.deepEqual(whoCanJoin(game21(["elevated-rails", "quality", "recycler", "space-age"])), {
+    vanilla: false,
+    text: "Vanilla clients cannot join: elevated-rails, quality, recycler and space-age are on, which need Space Age. Switch them off to let players without Space Age join.",
+  });
+  assert.deepEqual(whoCanJoin(game21(["recycler"])), {
+    vanilla: false,
+    text: "Vanilla clients cannot join: recycler is on, which needs Space Age. Switch it off to let players without Space Age join.",
+  });
+  assert.deepEqual(whoCanJoin(game21([])), { vanilla: true, text: "Vanilla clients can join: no Space Age content and no other mods are on." });
+  assert.deepEqual(whoCanJoin([...game21([]), mod("a", true), mod("b", true), mod("c", false), mod("broken.zip", false, false, "no info.json")]), {
+    vanilla: false,
+    text: "Players without Space Age can join with the same 2 mods, which their game offers to download when they join.",
+  });
+  // 1.1: no expansion at all.
+  assert.deepEqual(whoCanJoin([mod("base", true, true)]), { vanilla: true, text: "Vanilla clients can join: no mods are on." });
+  assert.equal(whoCanJoin([mod("base", true, true), mod("a", true)]).text, "Players can join with the same mod, which their game offers to download when they join.");
 });

@@ -27,13 +27,6 @@ function requiredName(body: Record<string, unknown>): string {
   return name;
 }
 
-/** A JSON object body, or {} when the request has none (the old API's delete/all needed no body). */
-async function optionalObject(c: Ctx): Promise<Record<string, unknown>> {
-  const length = c.req.header("content-length");
-  if (!c.req.header("content-type") && (length === undefined || length === "0")) return {};
-  return await readObject(c);
-}
-
 /** A streamed zip download. The headers go out first, before any byte of the archive. */
 export function zipDownload(files: FolderFile[], filename: string): Response {
   const stream = zipStream(
@@ -50,9 +43,53 @@ export function modRoutes(ctx: AppContext): Route[] {
   ctx.onClose(() => mods.close());
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
+  // What the installed mods' routes and the same routes of a pack share (the old API has both).
   const update = async (c: Ctx, dir: ModDir) => {
     const body = await readObject(c);
     return c.json(await mods.update(dir, field(body, "modName"), field(body, "downloadUrl")));
+  };
+
+  const install = async (c: Ctx, dir: ModDir) => {
+    const body = await readObject(c);
+    ensureDir(dir.dir);
+    return c.json(await mods.install(dir, field(body, "modName"), field(body, "downloadUrl")));
+  };
+
+  /** Delete all's options; the old API's call had no body, which means: keep mod-settings.dat. */
+  const deleteAllOptions = async (c: Ctx) => ({ modSettings: field(await readObject(c), "delete_mod_settings") === true });
+
+  /** A mod zip uploaded as the multipart field mod_file; answers the folder's mods. */
+  const upload = async (c: Ctx, dir: ModDir) => {
+    ensureDir(dir.dir);
+    const file = await receiveUpload(c, {
+      field: "mod_file",
+      dir: dir.dir,
+      maxBytes: config.maxUploadMb * 1024 * 1024,
+      missingMessage: PANEL_MSG.modFileRequired,
+    });
+    if (!file.filename.toLowerCase().endsWith(".zip")) {
+      await file.discard();
+      throw new UnsupportedMediaType(PANEL_MSG.modFileNotZip);
+    }
+    const info = await dir.addZip(file.tempPath);
+    ctx.log.info("Mod uploaded", { name: info.name, version: info.version, dir: dir.dir });
+    return c.json({ mods: await dir.list() });
+  };
+
+  /**
+   * A save's mods into `dir`. Some that could not be installed make it a failure (424), answered as a
+   * JSON string naming each and why: the old panel answered failures with a text, and its UI puts the
+   * error body into its message box as it is (an object there blanked the whole page). The result itself
+   * (installed, already there, switched, failed, and the message) comes with ?detail=1, which the
+   * panel's own page asks for to show each mod's outcome.
+   */
+  const installMultiple = async (c: Ctx, dir: ModDir) => {
+    const body = await readJson(c);
+    ensureDir(dir.dir);
+    const result = await mods.installMultiple(dir, body);
+    if (result.failed.length === 0) return c.json(result);
+    const message = PANEL_MSG.modsNotAllInstalled(result.failed);
+    return c.req.query("detail") === "1" ? c.json({ ...result, message }, 424) : c.json(message, 424);
   };
 
   return [
@@ -80,9 +117,9 @@ export function modRoutes(ctx: AppContext): Route[] {
       path: "/api/mods/delete/all",
       requiresStopped: "deleting all mods",
       handler: async (c) => {
-        const body = await optionalObject(c);
+        const opts = await deleteAllOptions(c);
         await ctx.backups.before("before-mods-delete", ["mods"]);
-        await live.deleteAll({ modSettings: field(body, "delete_mod_settings") === true });
+        await live.deleteAll(opts);
         return c.json(null);
       },
     },
@@ -91,22 +128,7 @@ export function modRoutes(ctx: AppContext): Route[] {
       method: "POST",
       path: "/api/mods/upload",
       requiresStopped: "a mod upload",
-      handler: async (c) => {
-        ensureDir(live.dir);
-        const file = await receiveUpload(c, {
-          field: "mod_file",
-          dir: live.dir,
-          maxBytes: config.maxUploadMb * 1024 * 1024,
-          missingMessage: PANEL_MSG.modFileRequired,
-        });
-        if (!file.filename.toLowerCase().endsWith(".zip")) {
-          await file.discard();
-          throw new UnsupportedMediaType(PANEL_MSG.modFileNotZip);
-        }
-        const info = await live.addZip(file.tempPath);
-        ctx.log.info("Mod uploaded", { name: info.name, version: info.version });
-        return c.json({ mods: await live.list() });
-      },
+      handler: (c) => upload(c, live),
     },
     { method: "GET", path: "/api/mods/download", handler: () => zipDownload(live.files(), "all_installed_mods.zip") },
     { method: "GET", path: "/api/mods/updates", handler: async (c) => c.json(await mods.updates(live)) },
@@ -150,25 +172,13 @@ export function modRoutes(ctx: AppContext): Route[] {
       method: "POST",
       path: "/api/mods/portal/install",
       requiresStopped: "a mod install",
-      handler: async (c) => {
-        const body = await readObject(c);
-        ensureDir(live.dir);
-        return c.json(await mods.install(live, field(body, "modName"), field(body, "downloadUrl")));
-      },
+      handler: (c) => install(c, live),
     },
     {
       method: "POST",
       path: "/api/mods/portal/install/multiple",
       requiresStopped: "a mod install",
-      handler: async (c) => {
-        const body = await readJson(c);
-        ensureDir(live.dir);
-        const result = await mods.installMultiple(live, body);
-        // Some mods could not be installed: not a success. The old UI shows red for any non-2xx; the
-        // message names each failure; the rest of the result still says what was installed.
-        if (result.failed.length > 0) return c.json({ ...result, message: PANEL_MSG.modsNotAllInstalled(result.failed) }, 424);
-        return c.json(result);
-      },
+      handler: (c) => installMultiple(c, live),
     },
 
     // ---- Mod packs ----
@@ -223,5 +233,19 @@ export function modRoutes(ctx: AppContext): Route[] {
         return c.json(true);
       },
     },
+    // The old router's other pack routes. The pack is looked up first: an unknown one is 404 before the
+    // body is read (the old panel crashed on an upload to one).
+    {
+      method: "POST",
+      path: "/api/mods/packs/:pack/mod/delete/all",
+      handler: async (c) => {
+        const dir = pack(c);
+        await dir.deleteAll(await deleteAllOptions(c));
+        return c.json(true);
+      },
+    },
+    { method: "POST", path: "/api/mods/packs/:pack/mod/upload", handler: (c) => upload(c, pack(c)) },
+    { method: "POST", path: "/api/mods/packs/:pack/portal/install", handler: (c) => install(c, pack(c)) },
+    { method: "POST", path: "/api/mods/packs/:pack/portal/install/multiple", handler: (c) => installMultiple(c, pack(c)) },
   ];
 }

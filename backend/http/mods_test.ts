@@ -274,6 +274,9 @@ Deno.test("the route table holds every Mods and Mod packs call of the spec", wit
     "POST /api/mods/packs/:pack/delete", "GET /api/mods/packs/:pack/download", "POST /api/mods/packs/:pack/load",
     "GET /api/mods/packs/:pack/list", "POST /api/mods/packs/:pack/mod/toggle", "POST /api/mods/packs/:pack/mod/update",
     "POST /api/mods/packs/:pack/mod/delete",
+    // The old panel's router has these too (fsm-behaviour.md 2): scripts written against it call them.
+    "POST /api/mods/packs/:pack/mod/delete/all", "POST /api/mods/packs/:pack/mod/upload",
+    "POST /api/mods/packs/:pack/portal/install", "POST /api/mods/packs/:pack/portal/install/multiple",
   ];
   for (const route of spec) assert.ok(table.includes(route), route);
   assert.ok(m.panel.routes.find((r) => r.path === "/api/mods/portal/logout")!.changesState, "logout changes state");
@@ -403,6 +406,9 @@ Deno.test("mod packs: names are checked like save names; unknown packs are 404; 
     ["POST", "/api/mods/packs/nope/mod/toggle", { name: "x" }],
     ["POST", "/api/mods/packs/nope/mod/delete", { name: "x" }],
     ["POST", "/api/mods/packs/nope/mod/update", { modName: "x", downloadUrl: "/download/x/1", fileName: "x" }],
+    ["POST", "/api/mods/packs/nope/mod/delete/all", undefined],
+    ["POST", "/api/mods/packs/nope/portal/install", { modName: "x", downloadUrl: "/download/x/1", fileName: "x" }],
+    ["POST", "/api/mods/packs/nope/portal/install/multiple", [{ name: "x", version: "1.0.0" }]],
   ] as const) {
     const r = await m.c.request(method, path, { json: body });
     assert.equal(r.status, 404, path);
@@ -437,3 +443,69 @@ Deno.test("unpacked mod folders are listed, copied into packs, zipped and delete
   assert.ok(!existsSync(join(m.modsDir, "dev-mod_0.1.0")));
   assert.ok(existsSync(join(m.modsDir, "not-a-mod")), "folders that are not mods are left alone");
 }));
+
+Deno.test("a POST without a body counts as one without fields, whatever its Content-Type says", withModPanel(async (m) => {
+  m.addFixture("belt-balancer_3.0.0.zip");
+  const bare = (path: string, headers: Record<string, string> = {}) => m.c.request("POST", path, { headers });
+  const json = { "Content-Type": "application/json" };
+  // The old UI and scripts send "Content-Type: application/json" on every request, a body or not.
+  let r = await bare("/api/mods/delete/all", json);
+  assert.deepEqual([r.status, r.body], [200, null]);
+  assert.deepEqual(visible(m.modsDir), ["mod-list.json"]);
+  r = await bare("/api/mods/delete/all");
+  assert.deepEqual([r.status, r.body], [200, null], "no Content-Type either");
+  r = await bare("/api/mods/delete/all", { "Content-Type": "application/json; charset=utf-8", "Content-Length": "0" });
+  assert.deepEqual([r.status, r.body], [200, null]);
+  // A route that needs fields says which one is missing, not that the JSON is broken.
+  r = await bare("/api/mods/toggle", json);
+  assert.deepEqual([r.status, r.body], [400, "name is required"]);
+  r = await bare("/api/mods/portal/install/multiple", json);
+  assert.equal(r.status, 400);
+  assert.match(r.body, /list of mods of a save/);
+  // The same body reading serves every area: "Back up now" takes only optional fields.
+  r = await bare("/api/backups", json);
+  assert.notEqual(r.body, PANEL_MSG.jsonInvalid, `${r.status} ${r.text}`);
+  assert.ok(r.status < 500, `${r.status} ${r.text}`);
+  // What is there must still be JSON, and of the JSON type.
+  r = await m.c.request("POST", "/api/mods/delete/all", { body: "{", headers: json });
+  assert.deepEqual([r.status, r.body], [400, PANEL_MSG.jsonInvalid]);
+  r = await m.c.request("POST", "/api/mods/delete/all", { body: "", headers: { "Content-Type": "text/plain" } });
+  assert.deepEqual([r.status, r.body], [415, PANEL_MSG.jsonExpected], "an empty body of another type is still refused");
+}));
+
+Deno.test("mod packs: delete all and upload inside a pack, as the old API has them; the installed mods stay", withModPanel(async (m) => {
+  m.addFixture("belt-balancer_2.1.3.zip");
+  writeFileSync(join(m.modsDir, "mod-settings.dat"), readFileSync(join(MOD_FIXTURES, "mod-settings.dat")));
+  writeFileSync(join(m.modsDir, "mod-list.json"), JSON.stringify({ mods: [{ name: "space-age", enabled: false }, { name: "belt-balancer", enabled: true }] }));
+  assert.equal((await m.c.post("/api/mods/packs/create", { name: "pack" })).status, 200);
+  const packDir = join(m.panel.dataDir, "mod-packs", "pack");
+  const installedBefore = visible(m.modsDir);
+
+  // Upload: the multipart field mod_file, as for the installed mods; the answer is the pack's mods.
+  let r = await m.c.request("POST", "/api/mods/packs/pack/mod/upload", { body: uploadForm("belt-balancer_3.0.0.zip", "bb.zip") });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(byName(r.body.mods, "belt-balancer")!.version, "3.0.0");
+  assert.deepEqual(visible(packDir), ["belt-balancer_3.0.0.zip", "mod-list.json", "mod-settings.dat"]);
+  r = await m.c.request("POST", "/api/mods/packs/pack/mod/upload", { body: uploadForm("invalid_mod.zip", "invalid_mod.zip") });
+  assert.equal(r.status, 400, r.text);
+  r = await m.c.request("POST", "/api/mods/packs/pack/mod/upload", { body: uploadForm("belt-balancer_2.1.3.zip", "bb.txt") });
+  assert.deepEqual([r.status, r.body], [415, PANEL_MSG.modFileNotZip]);
+  // The old panel crashed on an unknown pack; here it is the same 404 as the other pack routes.
+  r = await m.c.request("POST", "/api/mods/packs/nope/mod/upload", { body: uploadForm("belt-balancer_3.0.0.zip", "bb.zip") });
+  assert.deepEqual([r.status, r.body], [404, "There is no mod pack named nope."]);
+  assert.ok(!existsSync(join(m.panel.dataDir, "mod-packs", "nope")));
+  noTempFiles(packDir);
+
+  // Pack changes touch only the pack: they go on while the game runs.
+  m.state.value = "running";
+  // Delete all: the old UI's body-less POST; the built-ins' entries and mod-settings.dat stay, as for the
+  // installed mods. The old API answered true.
+  r = await m.c.request("POST", "/api/mods/packs/pack/mod/delete/all", { headers: { "Content-Type": "application/json" } });
+  assert.deepEqual([r.status, r.body], [200, true]);
+  assert.deepEqual(visible(packDir), ["mod-list.json", "mod-settings.dat"]);
+  assert.deepEqual(JSON.parse(readFileSync(join(packDir, "mod-list.json"), "utf8")).mods, [{ name: "space-age", enabled: false }]);
+  r = await m.c.post("/api/mods/packs/pack/mod/delete/all", { delete_mod_settings: true });
+  assert.deepEqual([r.status, r.body], [200, true]);
+  assert.deepEqual(visible(packDir), ["mod-list.json"]);
+  assert.deepEqual(visible(m.modsDir), installedBefore, "the installed mods are untouched");
+}, { version: "2.0" }));

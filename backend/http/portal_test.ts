@@ -345,13 +345,13 @@ Deno.test("install/multiple (load from save): exact versions, built-ins toggled 
     { name: "fp-unknown", version: "1.0.0.0", crc: 6, built_in: false },
     { name: "fp-trains", version: "9.9.9.0", crc: 7, built_in: false },
   ];
-  const r = await m.c.post("/api/mods/portal/install/multiple", save);
+  // The panel's own page asks with ?detail=1 for the whole result, also when it is a failure.
+  const r = await m.c.post("/api/mods/portal/install/multiple?detail=1", save);
   // Not every mod could be installed: not a success (the old UI would show green on a 200).
+  const message =
+    "Some mods could not be installed: fp-unknown 1.0.0.0 (not on the mod portal); fp-trains 9.9.9.0 (version 9.9.9.0 is not on the mod portal).";
   assert.equal(r.status, 424, r.text);
-  assert.equal(
-    r.body.message,
-    "Some mods could not be installed: fp-unknown 1.0.0.0 (not on the mod portal); fp-trains 9.9.9.0 (version 9.9.9.0 is not on the mod portal).",
-  );
+  assert.equal(r.body.message, message);
   const result: InstallMultipleResult = r.body;
   assert.deepEqual(result.installed, ["fp-library"]);
   assert.equal(byName(result.mods, "fp-library")!.version, "1.0.0", "the save's version, not the newest");
@@ -373,6 +373,13 @@ Deno.test("install/multiple (load from save): exact versions, built-ins toggled 
   ]);
   assert.equal(byName(result.mods, "fp-signals")!.enabled, true, "every mod of the save is enabled");
   for (const builtIn of ["base", "elevated-rails", "quality", "space-age"]) assert.equal(m.fake.hits(`/api/mods/${builtIn}`).length, 0);
+
+  // Without it, the failure is a text naming each mod and why, as the old panel answered failures: its UI
+  // puts the error body into its message box, where an object blanked the whole page.
+  const plain = await m.c.post("/api/mods/portal/install/multiple", save);
+  assert.equal(plain.status, 424, plain.text);
+  assert.equal(plain.body, message);
+  assert.match(plain.headers.get("content-type") ?? "", /^application\/json/);
 
   for (const bad of [{}, [{ name: "x" }], [{ name: "../x", version: "1.0.0" }], "text"]) {
     assert.equal((await m.c.post("/api/mods/portal/install/multiple", bad)).status, 400, JSON.stringify(bad));
@@ -445,7 +452,7 @@ Deno.test("install/multiple with the portal down: every mod is listed as failed,
   await m.portalLogin();
   m.fake.down(503);
   const save = ["fp-library", "fp-signals", "fp-trains", "belt-balancer", "x-one", "x-two"].map((name, i) => ({ name, version: "1.0.0", crc: i, built_in: false }));
-  const r = await m.c.post("/api/mods/portal/install/multiple", save);
+  const r = await m.c.post("/api/mods/portal/install/multiple?detail=1", save);
   assert.equal(r.status, 424, r.text);
   const result: InstallMultipleResult = r.body;
   assert.deepEqual(result.failed.map((f) => f.name), save.map((s) => s.name));
@@ -472,3 +479,36 @@ Deno.test("error texts lose the query of any URL in them", () => {
   assert.equal(reason(e), "error sending request for url (https://mods.factorio.com/download/x/1): connection refused");
   assert.equal(reason(new Error("http://a/b?token=t#frag and http://c/d?x=1")), "http://a/b#frag and http://c/d");
 });
+
+Deno.test("mod packs: install from the portal and a save's mods into a pack, as the old API has them", withModPanel(async (m) => {
+  await m.portalLogin();
+  assert.equal((await m.c.post("/api/mods/packs/create", { name: "pack" })).status, 200);
+  const packDir = join(m.panel.dataDir, "mod-packs", "pack");
+  // Pack changes touch only the pack: they go on while the game runs.
+  m.state.value = "running";
+  let r = await m.c.post("/api/mods/packs/pack/portal/install", {
+    modName: "fp-signals",
+    downloadUrl: release(m, "fp-signals", "1.0.0"),
+    fileName: "fp-signals_1.0.0.zip",
+  });
+  assert.equal(r.status, 200, r.text);
+  const installed: InstallResult = r.body;
+  assert.deepEqual(names(installed.mods).filter((n) => n.startsWith("fp-")), ["fp-signals"]);
+  assert.deepEqual(visible(packDir), ["fp-signals_1.0.0.zip", "mod-list.json"]);
+  assert.equal((await m.c.post("/api/mods/packs/pack/portal/install", {})).status, 400);
+
+  const save = [
+    { name: "base", version: "2.0.72.0", crc: 1, built_in: true },
+    { name: "fp-library", version: "1.0.0.0", crc: 4, built_in: false },
+    { name: "fp-unknown", version: "1.0.0.0", crc: 6, built_in: false },
+  ];
+  r = await m.c.post("/api/mods/packs/pack/portal/install/multiple", save);
+  assert.deepEqual([r.status, r.body], [424, "Some mods could not be installed: fp-unknown 1.0.0.0 (not on the mod portal)."]);
+  r = await m.c.post("/api/mods/packs/pack/portal/install/multiple?detail=1", save.slice(0, 2));
+  assert.equal(r.status, 200, r.text);
+  const result: InstallMultipleResult = r.body;
+  assert.deepEqual(result.present, ["fp-library"]);
+  assert.ok(visible(packDir).includes("fp-library_1.0.0.zip"));
+  assert.equal((await m.c.post("/api/mods/packs/pack/portal/install/multiple", {})).status, 400);
+  assert.deepEqual(visible(m.modsDir).filter((f) => f.startsWith("fp-")), [], "the installed mods are untouched");
+}, { version: "2.0" }));

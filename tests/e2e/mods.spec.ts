@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, openSignedIn, PORTAL_USER, test } from "./portal-fixtures.ts";
 import { ROOT } from "./fixtures.ts";
@@ -101,30 +101,41 @@ test("upload a mod, create a pack, change the mods, load the pack back", async (
   await page.screenshot({ path: "test-results/e2e/mods-packs-phone.png", fullPage: true });
 });
 
-test("load the mods of a 2.0 save: downloaded in the save's versions, built-ins switched to match", async ({ page, factorioDir }) => {
-  // A save made by the (simulated) game with two portal mods and without Space Age.
-  const { writeFileSync } = await import("node:fs");
-  const zip = (name: string) => join(factorioDir, "mods", name);
+/**
+ * A save made by the (simulated) game with these mods and without Space Age; the mods folder is emptied
+ * afterwards, as on a server that has not got them yet.
+ */
+function makeSave(factorioDir: string, name: string, mods: [string, string][]) {
+  const zip = (file: string) => join(factorioDir, "mods", file);
   const make = spawnSync(join(ROOT, "node_modules/.bin/deno"), [
     "eval",
     `import { buildModZip } from "./tests/fake-portal/catalog.ts";
-     for (const [n, v] of [["fp-library", "1.0.0"], ["fp-signals", "1.0.0"]]) {
+     for (const [n, v] of ${JSON.stringify(mods)}) {
        Deno.writeFileSync(${JSON.stringify(join(factorioDir, "mods"))} + "/" + n + "_" + v + ".zip", await buildModZip({ name: n, version: v, factorio_version: "2.0" }));
      }`,
   ], { cwd: ROOT, encoding: "utf8" });
   expect(make.status, make.stderr).toBe(0);
   writeFileSync(zip("mod-list.json"), JSON.stringify({ mods: [{ name: "space-age", enabled: false }] }));
-  const created = spawnSync(join(factorioDir, "bin/x64/factorio"), ["--create", join(factorioDir, "saves", "modded.zip")], { encoding: "utf8" });
+  const created = spawnSync(join(factorioDir, "bin/x64/factorio"), ["--create", join(factorioDir, "saves", name)], { encoding: "utf8" });
   expect(created.status, created.stdout + created.stderr).toBe(0);
-  for (const f of readdirSync(join(factorioDir, "mods"))) spawnSync("rm", ["-f", zip(f)]);
+  for (const f of readdirSync(join(factorioDir, "mods"))) rmSync(zip(f));
+}
+
+async function showSaveMods(page: Page, save: string) {
+  await page.getByRole("tab", { name: "Load Mod from Save" }).click();
+  await page.getByRole("combobox", { name: "Save" }).click();
+  await page.getByRole("option", { name: save }).click();
+  await page.getByRole("button", { name: "Show Mods" }).click();
+  return page.getByRole("table", { name: `Mods of ${save}` });
+}
+
+test("load the mods of a 2.0 save: downloaded in the save's versions, built-ins switched to match", async ({ page, factorioDir }) => {
+  const zip = (name: string) => join(factorioDir, "mods", name);
+  makeSave(factorioDir, "modded.zip", [["fp-library", "1.0.0"], ["fp-signals", "1.0.0"]]);
 
   await openSignedIn(page, "/mods");
   await portalLogin(page);
-  await page.getByRole("tab", { name: "Load Mod from Save" }).click();
-  await page.getByRole("combobox", { name: "Save" }).click();
-  await page.getByRole("option", { name: "modded.zip" }).click();
-  await page.getByRole("button", { name: "Show Mods" }).click();
-  const list = page.getByRole("table", { name: "Mods of modded.zip" });
+  const list = await showSaveMods(page, "modded.zip");
   await expect(list).toContainText("fp-library");
   await expect(list.getByRole("row", { name: /base/ })).toContainText("built-in");
   await page.screenshot({ path: "test-results/e2e/mods-load-from-save.png" });
@@ -133,4 +144,43 @@ test("load the mods of a 2.0 save: downloaded in the save's versions, built-ins 
   await expect(installed(page).getByRole("row", { name: /Factorio Panel Library/ })).toContainText("1.0.0");
   await expect(installed(page).getByRole("switch", { name: "Enable space-age" })).not.toBeChecked();
   expect(existsSync(zip("fp-signals_1.0.0.zip"))).toBe(true);
+});
+
+test("load the mods of a save with a mod the portal lacks: the reason in red, each mod's outcome, the page stays", async ({ page, factorioDir }) => {
+  makeSave(factorioDir, "odd.zip", [["fp-library", "1.0.0"], ["my-own-mod", "0.1.0"]]);
+  await openSignedIn(page, "/mods");
+  await portalLogin(page);
+  const list = await showSaveMods(page, "odd.zip");
+  await page.getByRole("button", { name: "Install Mods" }).click();
+  const reason = "Some mods could not be installed: my-own-mod 0.1.0.0 (not on the mod portal).";
+  await expect(flash(page, reason)).toBeVisible();
+  await expect(list.getByRole("row", { name: /my-own-mod/ })).toContainText("Not installed: not on the mod portal");
+  await expect(list.getByRole("row", { name: /fp-library/ })).toContainText("Installed");
+  await expect(list.getByRole("row", { name: /^base/ })).toContainText("Built in, switched on");
+  await expect(page.getByText("Switched off, as the save does not use it: space-age.")).toBeVisible();
+  // The mod that could be had is installed and listed.
+  await expect(installed(page).getByRole("row", { name: /Factorio Panel Library/ })).toContainText("1.0.0");
+  for (const [width, height, name] of [[390, 844, "phone"], [1280, 800, "desktop"]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `test-results/e2e/mods-load-from-save-failed-${name}.png`, fullPage: true });
+  }
+});
+
+test("on a phone every Mods tab shows its whole label, without scrolling", async ({ page }) => {
+  for (const [width, height] of [[390, 844], [320, 640]] as const) {
+    await page.setViewportSize({ width, height });
+    if (width === 390) await openSignedIn(page, "/mods");
+    for (const name of ["Mods or their settings", "Add mods"]) {
+      const list = page.getByRole("tablist", { name });
+      const area = (await list.boundingBox())!;
+      for (const tab of await list.getByRole("tab").all()) {
+        const box = (await tab.boundingBox())!;
+        const label = await tab.innerText();
+        expect(box.x, `${label} at ${width} px`).toBeGreaterThanOrEqual(area.x - 0.5);
+        expect(box.x + box.width, `${label} at ${width} px`).toBeLessThanOrEqual(area.x + area.width + 0.5);
+        expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth), `${label} is not cut at ${width} px`).toBe(true);
+      }
+    }
+    await page.screenshot({ path: `test-results/e2e/mods-tabs-${width}.png` });
+  }
 });

@@ -54,7 +54,8 @@ export const modsApi = {
     list: () => api.get<PortalList>("/api/mods/portal/list"),
     info: (name: string) => api.get<PortalModInfo>(`/api/mods/portal/info/${encodeURIComponent(name)}`),
     install: (u: ModUpdateRequest) => api.post<InstallResult>("/api/mods/portal/install", u),
-    installMultiple: (mods: WantedMod[]) => api.post<InstallMultipleResult>("/api/mods/portal/install/multiple", mods),
+    // ?detail=1: a partial failure (424) answers the whole result too, for the page to show each mod's outcome.
+    installMultiple: (mods: WantedMod[]) => api.post<InstallMultipleResult>("/api/mods/portal/install/multiple?detail=1", mods),
     progress: () => api.get<DownloadProgress[]>("/api/mods/portal/progress", { quiet: true }),
   },
 

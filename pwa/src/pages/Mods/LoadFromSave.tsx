@@ -35,6 +35,8 @@ export function LoadFromSave(props: {
   const [saves, setSaves] = useState<string[]>([]);
   const [save, setSave] = useState("");
   const [mods, setMods] = useState<{ save: string; mods: SaveMod[] } | null>(null);
+  // What the last install did with each mod (success, or the 424's detail).
+  const [outcome, setOutcome] = useState<InstallMultipleResult | null>(null);
 
   useEffect(() => {
     modsApi.saves.list().then((list) => setSaves(list.map((s) => s.name).filter((n) => n !== LOAD_LATEST)), () => {});
@@ -48,16 +50,23 @@ export function LoadFromSave(props: {
 
   async function install() {
     if (!mods) return;
-    let failed = false;
+    let failed: InstallMultipleResult | null = null;
+    setOutcome(null);
     const result: InstallMultipleResult | undefined = await props.run(`Installing the mods of ${mods.save}`, () =>
       modsApi.portal.installMultiple(mods.mods.map((m) => ({ name: m.name, version: m.version, built_in: m.built_in })))
         .catch((e: unknown) => {
           // 424: some mods failed; the client flashed which. The others were installed: show them.
-          failed = e instanceof ApiError && e.status === 424;
+          if (e instanceof ApiError && e.status === 424 && typeof e.body === "object" && e.body !== null) {
+            failed = e.body as InstallMultipleResult;
+          }
           throw e;
         })
     );
-    if (result || failed) props.onChanged();
+    const done = result ?? failed;
+    if (done) {
+      setOutcome(done);
+      props.onChanged();
+    }
     if (result) showFlash(MSG.modsLoadedFromSave(mods.save), "success");
   }
 
@@ -69,6 +78,7 @@ export function LoadFromSave(props: {
           <Select labelId="load-save-label" label="Save" value={save} onChange={(e) => {
             setSave(e.target.value);
             setMods(null);
+            setOutcome(null);
           }}>
             {saves.length === 0 && <MenuItem value="" disabled>No saves yet</MenuItem>}
             {saves.map((s) => <MenuItem key={s} value={s}>{s}</MenuItem>)}
@@ -87,23 +97,48 @@ export function LoadFromSave(props: {
                 <TableRow>
                   <TableCell>Name</TableCell>
                   <TableCell>Version</TableCell>
+                  {outcome && <TableCell>Result</TableCell>}
                 </TableRow>
               </TableHead>
               <TableBody>
-                {mods.mods.map((m) => (
-                  <TableRow key={m.name}>
-                    <TableCell>
-                      {m.name} {m.built_in && <Chip size="small" variant="outlined" label="built-in" sx={{ ml: 1 }} />}
-                    </TableCell>
-                    <TableCell>{shortVersion(m.version)}</TableCell>
-                  </TableRow>
-                ))}
+                {mods.mods.map((m) => {
+                  const o = outcome && outcomeOf(outcome, m);
+                  return (
+                    <TableRow key={m.name}>
+                      <TableCell>
+                        {m.name} {m.built_in && <Chip size="small" variant="outlined" label="built-in" sx={{ ml: 1 }} />}
+                      </TableCell>
+                      <TableCell>{shortVersion(m.version)}</TableCell>
+                      {o && <TableCell sx={{ color: o.failed ? "error.main" : undefined }}>{o.text}</TableCell>}
+                    </TableRow>
+                  );
+                })}
               </TableBody>
             </Table>
           </TableContainer>
+          {outcome && switchedOff(outcome).length > 0 && (
+            <Typography variant="body2" color="text.secondary">
+              Switched off, as the save does not use {switchedOff(outcome).length === 1 ? "it" : "them"}: {switchedOff(outcome).join(", ")}.
+            </Typography>
+          )}
           <Box><Button onClick={() => void install()} disabled={props.disabled}>Install Mods</Button></Box>
         </>
       )}
     </Stack>
   );
+}
+
+/** What the install did with one mod of the save, in words. */
+function outcomeOf(r: InstallMultipleResult, m: SaveMod): { text: string; failed: boolean } {
+  const failed = r.failed.find((f) => f.name === m.name);
+  if (failed) return { text: `Not installed: ${failed.reason}`, failed: true };
+  if (r.installed.includes(m.name)) return { text: "Installed", failed: false };
+  if (r.present.includes(m.name)) return { text: "Already there", failed: false };
+  if (m.built_in) return { text: "Built in, switched on", failed: false };
+  return { text: "", failed: false };
+}
+
+/** The game's built-in mods switched off because the save does not use them. */
+function switchedOff(r: InstallMultipleResult): string[] {
+  return r.toggled.filter((t) => !t.enabled).map((t) => t.name);
 }

@@ -14,6 +14,8 @@ import {
   Tab,
   Tabs,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from "@mui/material";
 import DeleteSweepIcon from "@mui/icons-material/DeleteSweep";
 import DownloadIcon from "@mui/icons-material/Download";
@@ -21,6 +23,7 @@ import UpgradeIcon from "@mui/icons-material/Upgrade";
 import { useSnapshot } from "valtio";
 import type { Mod, ModUpdate } from "../../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
+import { whoCanJoin } from "../../../../shared/mods.ts";
 import { modsApi } from "../../api/mods.ts";
 import { ApiError } from "../../api/client.ts";
 import { Page, Panel } from "../../components/Page.tsx";
@@ -52,13 +55,23 @@ const PageTabs = memo(function PageTabs({ value, onChange }: { value: PageTab; o
   );
 });
 
+// On a phone the three tabs share the width and their labels wrap ("Load Mod / from Save"): scrolled
+// tabs showed "Load Mo" behind an arrow. The spec's labels stay as they are.
 const AddTabs = memo(function AddTabs({ value, onChange }: { value: number; onChange: (t: number) => void }) {
+  const phone = useMediaQuery(useTheme().breakpoints.down("sm"), { noSsr: true });
   return (
-    <Tabs value={value} onChange={(_, v) => onChange(v)} variant="scrollable" allowScrollButtonsMobile aria-label="Add mods">
-      {TABS.map((t) => <Tab key={t} label={t} />)}
+    <Tabs value={value} onChange={(_, v) => onChange(v)} variant={phone ? "fullWidth" : "standard"} aria-label="Add mods">
+      {TABS.map((t) => <Tab key={t} label={t} sx={{ px: { xs: 1, sm: 2 } }} />)}
     </Tabs>
   );
 });
+
+/** Before a start: whether players without Space Age (or without mods) can join, given what is on. */
+function JoinNote({ mods }: { mods: Mod[] | null }) {
+  if (!mods || mods.length === 0) return null;
+  const { vanilla, text } = whoCanJoin(mods);
+  return <Alert severity={vanilla ? "success" : "info"} role="note" aria-label="Who can join">{text}</Alert>;
+}
 
 function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () => void; onConfirm: (modSettings: boolean) => void }) {
   const [modSettings, setModSettings] = useState(false);
@@ -190,7 +203,10 @@ export default function Mods() {
           ? <Alert severity="info">{PANEL_MSG.modsWaitForStatus}</Alert>
           : <Alert severity="warning">{MSG.modsDisabledWhileRunning}</Alert>}
         <Panel title="Mods">
-          <ModsTable label="Installed mods" mods={mods ?? []} readOnly />
+          <Box sx={{ display: "grid", gap: 2 }}>
+            <JoinNote mods={mods} />
+            <ModsTable label="Installed mods" mods={mods ?? []} readOnly />
+          </Box>
         </Panel>
       </Page>
     );
@@ -213,6 +229,7 @@ export default function Mods() {
 
       <Panel title="Mods">
         <Box sx={{ display: "grid", gap: 2 }}>
+          <JoinNote mods={mods} />
           {mods === null ? <Typography color="text.secondary">Loading…</Typography> : (
             <ReadOnly><ModsTable
               label="Installed mods"
