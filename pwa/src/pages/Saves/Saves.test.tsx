@@ -172,6 +172,23 @@ describe("Saves page", () => {
     expect(within(table).getAllByRole("row")).toHaveLength(151);
   }, 60_000);
 
+  it("Start this save names where it starts: the last start's address, or the defaults before any start", async () => {
+    server.status = { status: "stopped", bindip: "", port: 0, savefile: "" } as ServerStatus;
+    render(<Saves />);
+    fireEvent.click(await screen.findByRole("button", { name: "Start Welt ü #1.zip" }));
+    expect((await screen.findByRole("dialog", { name: "Start this save" })).textContent)
+      .toContain("The server starts on Welt ü #1.zip, at 0.0.0.0:34197 (the defaults: it has not been started since the panel started).");
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    act(() => {
+      server.status = { status: "stopped", bindip: "127.0.0.1", port: 34500, savefile: "_autosave1.zip" } as ServerStatus;
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Start Load Latest" }));
+    expect((await screen.findByRole("dialog", { name: "Start this save" })).textContent)
+      .toContain("The server starts on the newest save, at 127.0.0.1:34500 (the address and port of its last start).");
+    expect(calls.some((u) => u === "/api/server/start")).toBe(false);
+  }, 60_000);
+
   it("deletes only after confirmation", async () => {
     render(<Saves />);
     fireEvent.click(await screen.findByRole("button", { name: "Delete _autosave1.zip" }));

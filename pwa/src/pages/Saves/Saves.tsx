@@ -536,8 +536,10 @@ export default function Saves() {
   }
 
   const blocked = startBlock(canChange, !online, status as ServerStatus | null, starting);
-  // The address and port of the server's last start (the defaults before the first one).
-  const startAt = status ? { bindip: status.bindip || DEFAULT_BIND_IP, port: status.port || DEFAULT_GAME_PORT } : null;
+  // The address and port of the server's last start; the defaults before the first one (no save named yet).
+  const startAt = status
+    ? { bindip: status.bindip || DEFAULT_BIND_IP, port: status.port || DEFAULT_GAME_PORT, known: status.savefile !== "" }
+    : null;
   const actions = useMemo<RowActions>(() => ({ onDelete: setConfirm, onStart: setStartAsk }), []);
 
   let note: ReactNode = null;
@@ -588,7 +590,9 @@ export default function Saves() {
         open={startAsk !== null && startAt !== null}
         title="Start this save"
         message={startAsk && startAt
-          ? `The server starts on ${startAsk === LOAD_LATEST ? "the newest save" : startAsk}, at ${startAt.bindip}:${startAt.port} (the address and port of its last start).`
+          ? `The server starts on ${startAsk === LOAD_LATEST ? "the newest save" : startAsk}, at ${startAt.bindip}:${startAt.port} (${
+            startAt.known ? "the address and port of its last start" : "the defaults: it has not been started since the panel started"
+          }).`
           : ""}
         confirmLabel="Start"
         onConfirm={() => startAsk && startAt && void start(startAsk, startAt)}
