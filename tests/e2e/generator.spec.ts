@@ -167,6 +167,7 @@ test("the generator says why it shows only the example settings: stopped with a 
   // The game cannot load its mods, so its --dump-data fails: the server is stopped all the same.
   const modList = join(factorio.dir, "mods", "mod-list.json");
   writeFileSync(modList, "{ not json");
+  await page.setViewportSize({ width: 390, height: 844 });
   await openSignedIn(page, "/saves");
   await page.getByRole("form", { name: "Create Save" }).getByRole("button", { name: "More options" }).click();
   const dialog = page.getByRole("dialog", { name: "New world" });
@@ -174,7 +175,9 @@ test("the generator says why it shows only the example settings: stopped with a 
   await expect(notice).toBeVisible({ timeout: 90_000 });
   await expect(notice).toContainText("The game could not list its presets and planets");
   await expect(notice).not.toContainText("only while the server is stopped");
-  await page.screenshot({ path: testInfo.outputPath("generator-examples-stopped.png"), fullPage: false });
+  await page.screenshot({ path: testInfo.outputPath("generator-examples-stopped-phone.png"), fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath("generator-examples-stopped-desktop.png"), fullPage: false });
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
 
