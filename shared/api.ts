@@ -131,6 +131,12 @@ export interface Save {
   name: string;
   last_mod: string;
   size: number;
+  /**
+   * The game version that wrote the save, from its header ("2.0.28.0", as SaveHeader.factorio_version);
+   * null for "Load Latest" and for a file whose header cannot be read. Added to the old API's entry; this
+   * panel always sends it (optional only for entries made elsewhere, such as tests of other pages).
+   */
+  factorio_version?: string | null;
 }
 
 /** A mod as a save's header lists it. `built_in` marks mods that ship with the game. */

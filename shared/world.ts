@@ -32,6 +32,8 @@ export interface GeneratorInfo {
   map_settings: Record<string, unknown>;
   /** "game": presets and planets come from the game's data dump; "examples": only the example files were read. */
   source: "game" | "examples";
+  /** With "examples": why the game was not asked, or could not answer, in words for the page. */
+  examples_reason?: string;
 }
 
 /**

@@ -249,8 +249,8 @@ async function collect(stream: ReadableStream<Uint8Array>, max: number): Promise
 // Headers are a few hundred bytes plus ~40 per mod; a second, larger read covers saves with huge mod lists.
 const READ_STEPS = [16 * 1024, 1024 * 1024, 16 * 1024 * 1024];
 
-/** Reads the header of the save zip at `path`. Throws SaveFileError for anything that is not a readable save. */
-export async function readSaveHeader(path: string): Promise<SaveHeader> {
+/** Runs `read` on the level entry of the save zip at `path`; every failure ends in SaveFileError. */
+async function withLevelEntry<T>(path: string, read: (zip: ZipReader, entry: ZipEntry) => Promise<T>): Promise<T> {
   let zip: ZipReader;
   try {
     zip = await ZipReader.open(path);
@@ -261,6 +261,18 @@ export async function readSaveHeader(path: string): Promise<SaveHeader> {
   try {
     const entry = findLevelEntry(zip);
     if (!entry) throw new SaveFileError("the zip holds no level-init.dat or level.dat");
+    return await read(zip, entry);
+  } catch (e) {
+    if (e instanceof ZipError) throw new SaveFileError(`the zip is damaged (${e.message})`);
+    throw e;
+  } finally {
+    await zip.close();
+  }
+}
+
+/** Reads the header of the save zip at `path`. Throws SaveFileError for anything that is not a readable save. */
+export function readSaveHeader(path: string): Promise<SaveHeader> {
+  return withLevelEntry(path, async (zip, entry) => {
     for (const step of READ_STEPS) {
       const bytes = await headerBytes(zip, entry, step);
       try {
@@ -271,12 +283,25 @@ export async function readSaveHeader(path: string): Promise<SaveHeader> {
       }
     }
     throw new SaveFileError("its header is larger than any real save's");
-  } catch (e) {
-    if (e instanceof ZipError) throw new SaveFileError(`the zip is damaged (${e.message})`);
-    throw e;
-  } finally {
-    await zip.close();
-  }
+  });
+}
+
+/**
+ * Only the game version a save was written by ("2.0.28.0", as the header's factorio_version): its first
+ * 8 bytes, for the saves list, which shows it for every save and has no use for the mods.
+ */
+export function readSaveVersion(path: string): Promise<string> {
+  return withLevelEntry(path, async (zip, entry) => {
+    const c = new Cursor(await headerBytes(zip, entry, 8));
+    try {
+      const v: Version = [c.u16(), c.u16(), c.u16(), c.u16()];
+      if (!atLeast(v, OLDEST) || v[0] > 99) throw new SaveFileError(`it names no game version this panel knows (${show(v)})`);
+      return show(v);
+    } catch (e) {
+      if (e instanceof Truncated) throw new SaveFileError(`${entry.name.split("/").pop()} ends inside the header`);
+      throw e;
+    }
+  });
 }
 
 /** True when the zip at `path` looks like a Factorio save: it opens and holds a level file. */

@@ -7,7 +7,7 @@ import { existsSync } from "../fs.ts";
 import type { Logger } from "../log.ts";
 import type { FactorioPaths } from "./layout.ts";
 import { inside, saveFileName } from "./paths.ts";
-import { isSaveZip, readSaveHeader, SaveFileError } from "./savefile.ts";
+import { isSaveZip, readSaveHeader, readSaveVersion, SaveFileError } from "./savefile.ts";
 import { Conflict, HttpError, Invalid, NotFound, UnsupportedMediaType } from "../errors.ts";
 import { ensureDir } from "../fsutil.ts";
 import { LOAD_LATEST, type Save, type SaveHeader } from "../../shared/api.ts";
@@ -28,7 +28,7 @@ export interface SavesOptions {
 }
 
 /** The old API's pseudo entry: not a file, it means "start from the newest save". */
-export const LOAD_LATEST_ENTRY: Save = { name: LOAD_LATEST, last_mod: "0001-01-01T00:00:00Z", size: 0 };
+export const LOAD_LATEST_ENTRY: Save = { name: LOAD_LATEST, last_mod: "0001-01-01T00:00:00Z", size: 0, factorio_version: null };
 
 /** What a listing shows: save zips at the top level; never temp files, hidden files or directories. */
 export function isListedSave(name: string): boolean {
@@ -110,9 +110,17 @@ export interface SaveListing {
   json: string;
 }
 
+/** Saves' headers read at once while listing: all 500 at a time would hold 500 files open. */
+const VERSION_READS = 8;
+
 export class Saves {
   private creating: string | null = null;
   private readonly listing: FolderCache<SaveListing>;
+  /**
+   * Each save's game version by name, with the file's identity (inode, size, mtime) it was read from: a
+   * listing after an autosave reads the header of that one file, not of every save again.
+   */
+  private readonly versions = new Map<string, { file: string; version: string | null }>();
 
   constructor(private readonly opts: SavesOptions) {
     this.listing = new FolderCache({
@@ -171,16 +179,53 @@ export class Saves {
       throw e;
     }
     // All stats in flight at once: one after another, 500 saves took 500 round trips to the thread pool.
-    const found = await Promise.all(names.filter(isListedSave).map(async (name): Promise<Save | null> => {
+    const found = await Promise.all(names.filter(isListedSave).map(async (name) => {
       try {
         const s = await stat(inside(this.dir, name));
-        return s.isFile() ? { name, last_mod: s.mtime.toISOString(), size: s.size } : null;
+        return s.isFile() ? { save: { name, last_mod: s.mtime.toISOString(), size: s.size }, file: `${s.ino}:${s.size}:${s.mtimeMs}` } : null;
       } catch {
         return null; // removed between readdir and stat, or a dangling link: not a save
       }
     }));
-    const saves = found.filter((s): s is Save => s !== null).sort((a, b) => byName(a.name, b.name));
+    const files = found.filter((f) => f !== null);
+    const versions = await this.readVersions(files.map((f) => ({ name: f.save.name, file: f.file })));
+    const saves: Save[] = files.map((f, i) => ({ ...f.save, factorio_version: versions[i] }))
+      .sort((a, b) => byName(a.name, b.name));
     return [...saves, LOAD_LATEST_ENTRY];
+  }
+
+  /**
+   * The game version of each save, from its header, or null when the header cannot be read (not a save,
+   * or a file the game is writing: its identity changes when it is done, and it is read again then).
+   */
+  private async readVersions(files: { name: string; file: string }[]): Promise<(string | null)[]> {
+    const out: (string | null)[] = new Array(files.length).fill(null);
+    let next = 0;
+    const worker = async () => {
+      while (next < files.length) {
+        const i = next++;
+        const { name, file } = files[i];
+        const known = this.versions.get(name);
+        if (known?.file === file) {
+          out[i] = known.version;
+          continue;
+        }
+        try {
+          out[i] = await readSaveVersion(inside(this.dir, name));
+        } catch (e) {
+          // A file error (removed meanwhile, no file handle left) is not kept: the next listing tries again.
+          if (!(e instanceof SaveFileError)) continue;
+        }
+        this.versions.set(name, { file, version: out[i] });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(VERSION_READS, files.length) }, worker));
+    // Saves that are gone are forgotten.
+    if (this.versions.size > files.length) {
+      const names = new Set(files.map((f) => f.name));
+      for (const name of this.versions.keys()) if (!names.has(name)) this.versions.delete(name);
+    }
+    return out;
   }
 
   /** An existing save by a name from a request; NotFound for anything that is not a listed save. */

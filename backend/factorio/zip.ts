@@ -80,7 +80,9 @@ export class ZipReader {
   async readPrefix(entry: ZipEntry, maxBytes: number): Promise<Uint8Array> {
     const parts: Uint8Array[] = [];
     let total = 0;
-    const reader = (await this.stream(entry)).getReader();
+    // The first read only about as large as what is wanted: a save's 8-byte version from a 64 KiB chunk
+    // was an inflate of ~1 MiB (10-25 ms a save, for a list of 500 saves).
+    const reader = (await this.stream(entry, Math.min(CHUNK, Math.max(4096, maxBytes)))).getReader();
     try {
       while (total < maxBytes) {
         const { done, value } = await reader.read();
@@ -105,8 +107,8 @@ export class ZipReader {
     return out;
   }
 
-  /** A stream of the decompressed entry (stored or deflated). */
-  async stream(entry: ZipEntry): Promise<ReadableStream<Uint8Array>> {
+  /** A stream of the decompressed entry (stored or deflated); `firstRead` bytes of the file first, then 64 KiB at a time. */
+  async stream(entry: ZipEntry, firstRead = CHUNK): Promise<ReadableStream<Uint8Array>> {
     if (entry.flags & 1) throw new ZipError(`${entry.name} is encrypted`);
     if (entry.method !== 0 && entry.method !== 8) {
       throw new ZipError(`${entry.name} uses an unsupported compression method (${entry.method})`);
@@ -122,7 +124,7 @@ export class ZipReader {
     const raw = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (pos >= end) return controller.close();
-        const buf = new Uint8Array(Math.min(CHUNK, end - pos));
+        const buf = new Uint8Array(Math.min(pos === start ? firstRead : CHUNK, end - pos));
         const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
         if (bytesRead === 0) return controller.error(new ZipError("unexpected end of file"));
         pos += bytesRead;

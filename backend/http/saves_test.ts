@@ -20,7 +20,8 @@ import {
   waitForStatus,
   withGamePanel,
 } from "../testing/game.ts";
-import { saveZip } from "../testing/savefile.ts";
+import { saveZip, zlib } from "../testing/savefile.ts";
+import { until } from "../testing/until.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { LOAD_LATEST, type SaveHeader } from "../../shared/api.ts";
 import { parseRange } from "./saves.ts";
@@ -79,7 +80,7 @@ Deno.test("the route table has the saves API with the right guards", withPanel(a
 
 Deno.test("the list: top-level save zips by name, then Load Latest; nothing else", withPanel(async (p) => {
   const c = await p.login();
-  assert.deepEqual((await c.get("/api/saves/list")).body, [{ name: LOAD_LATEST, last_mod: "0001-01-01T00:00:00Z", size: 0 }]);
+  assert.deepEqual((await c.get("/api/saves/list")).body, [{ name: LOAD_LATEST, last_mod: "0001-01-01T00:00:00Z", size: 0, factorio_version: null }]);
   const dir = savesDir(p);
   writeFileSync(join(dir, "world10.zip"), "x".repeat(10));
   writeFileSync(join(dir, "world2.zip"), "x".repeat(2));
@@ -104,7 +105,28 @@ Deno.test("the list: top-level save zips by name, then Load Latest; nothing else
     LOAD_LATEST,
   ]);
   const world2 = r.body.find((s: { name: string }) => s.name === "world2.zip");
-  assert.deepEqual(world2, { name: "world2.zip", last_mod: "2024-02-03T04:05:06.000Z", size: 2 });
+  // Not a readable save: listed, with no version.
+  assert.deepEqual(world2, { name: "world2.zip", last_mod: "2024-02-03T04:05:06.000Z", size: 2, factorio_version: null });
+}));
+
+Deno.test("the list: each save's game version from its header, read again when the file changes", withPanel(async (p) => {
+  const c = await p.login();
+  putFixture(p, "test_0_17.zip");
+  putFixture(p, "test_1_1.zip", "world.zip");
+  // A 2.0 save whose header is only in the zlib-compressed level.dat0 (no level-init.dat).
+  const raw = new Uint8Array(readFileSync(join(FIXTURES, "2_0_spaceage.level-init.dat")));
+  writeFileSync(join(savesDir(p), "space.zip"), await saveZip({ "level.dat0": await zlib(raw) }, { folder: "space" }));
+  const versions = async () =>
+    Object.fromEntries((await c.get("/api/saves/list")).body.map((s: { name: string; factorio_version: string | null }) => [s.name, s.factorio_version]));
+  assert.deepEqual(await versions(), {
+    "space.zip": "2.0.7.0",
+    "test_0_17.zip": "0.17.1.1",
+    "world.zip": "1.1.6.4",
+    [LOAD_LATEST]: null,
+  });
+  // The game saves over world.zip with another version: the list says so.
+  putFixture(p, "test_0_17.zip", "world.zip");
+  await until("the new version listed", async () => (await versions())["world.zip"] === "0.17.1.1");
 }));
 
 Deno.test("download: the exact bytes, a safe Content-Disposition, ranges, and 404s", withPanel(async (p) => {

@@ -6,6 +6,7 @@ import type { AppContext } from "../context.ts";
 import { factorioPaths } from "../factorio/layout.ts";
 import { gameInfo } from "../factorio/mods.ts";
 import { parseWorldSettings, WorldGenerator } from "../factorio/world/generator.ts";
+import type { GeneratorInfo } from "../../shared/world.ts";
 import { completeForExchange } from "../factorio/world/complete.ts";
 import { Invalid, Locked } from "../errors.ts";
 
@@ -62,11 +63,22 @@ export function worldRoutes(ctx: AppContext): Route[] {
       path: "/api/world/generator",
       handler: async (c) => {
         // The game's data dump needs the game directory; while the server runs, a dump made before is used.
-        if (ctx.serverState() !== "stopped") return c.json(await generator.info(false));
+        // Without one the page shows the example settings and says why: the server runs, or (stopped) the
+        // game's dump failed, which is not the same advice.
+        const examples = (info: GeneratorInfo, reason: string): GeneratorInfo =>
+          info.source === "examples" ? { ...info, examples_reason: reason } : info;
+        const running = "Presets and planets come from the game, which can be asked only while the server is stopped; " +
+          "the form shows the game's example settings.";
+        if (ctx.serverState() !== "stopped") return c.json(examples(await generator.info(false), running));
         try {
-          return c.json(await ctx.game.whileStopped("reading the world generator's data", () => generator.info(true)));
+          const info = await ctx.game.whileStopped("reading the world generator's data", () => generator.info(true));
+          return c.json(examples(
+            info,
+            "The game could not list its presets and planets (its data dump failed; the panel's log has the game's " +
+              "output), so the form shows the game's example settings.",
+          ));
         } catch (e) {
-          if ((e as { status?: number }).status === 423) return c.json(await generator.info(false));
+          if ((e as { status?: number }).status === 423) return c.json(examples(await generator.info(false), running));
           throw e;
         }
       },

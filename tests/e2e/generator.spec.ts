@@ -4,10 +4,10 @@
 // generator at phone and desktop width go to test-results/generator-*.png.
 
 import { join } from "node:path";
-import { chmodSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { expect as baseExpect, test } from "./game-fixtures.ts";
+import { createFakeSave, expect as baseExpect, test } from "./game-fixtures.ts";
 
 // The game runs several times per test: waits are generous, so a loaded machine does not fail them.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -86,7 +86,6 @@ test("exchange string: paste one to fill the form, copy the form as one", async 
   await page.getByRole("form", { name: "Create Save" }).getByRole("button", { name: "More options" }).click();
   const dialog = page.getByRole("dialog", { name: "New world" });
   await expect(dialog.getByLabel("Preset")).toBeVisible({ timeout: 90_000 });
-  const { readFileSync } = await import("node:fs");
   const text = readFileSync(join(ROOT, "tests/fixtures/exchange-strings/2.0.76.txt"), "utf8");
   await dialog.getByRole("textbox", { name: "Map exchange string" }).fill(text);
   await dialog.getByRole("button", { name: "Use this string" }).click();
@@ -162,3 +161,40 @@ for (const [label, viewport] of [["phone", { width: 390, height: 844 }], ["deskt
     await expect(flash(page, `Save Slow ${label}.zip created from the scenario base/freeplay.`)).toBeVisible({ timeout: 90_000 });
   });
 }
+
+test("the generator says why it shows only the example settings: stopped with a game that cannot dump its data, and running", async ({ page, factorio, gamePort }, testInfo) => {
+  test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
+  // The game cannot load its mods, so its --dump-data fails: the server is stopped all the same.
+  const modList = join(factorio.dir, "mods", "mod-list.json");
+  writeFileSync(modList, "{ not json");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openSignedIn(page, "/saves");
+  await page.getByRole("form", { name: "Create Save" }).getByRole("button", { name: "More options" }).click();
+  const dialog = page.getByRole("dialog", { name: "New world" });
+  const notice = dialog.getByRole("alert").filter({ hasText: "example settings" });
+  await expect(notice).toBeVisible({ timeout: 90_000 });
+  await expect(notice).toContainText("The game could not list its presets and planets");
+  await expect(notice).not.toContainText("only while the server is stopped");
+  await page.screenshot({ path: testInfo.outputPath("generator-examples-stopped-phone.png"), fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath("generator-examples-stopped-desktop.png"), fullPage: false });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+
+  // Running, with the dialog open: no preview, no create, and the game is not asked, which the notice says.
+  rmSync(modList);
+  await createFakeSave(factorio, "world.zip");
+  await page.getByRole("form", { name: "Create Save" }).getByRole("button", { name: "More options" }).click();
+  // The first preview holds the game directory; the start waits for it to be done.
+  await expect(dialog.getByRole("img", { name: "Map preview of Nauvis" })).toBeVisible({ timeout: 90_000 });
+  const started = await page.request.post("/api/server/start", { data: { bindip: "127.0.0.1", port: gamePort, savefile: "world.zip" } });
+  expect(started.status(), await started.text()).toBe(200);
+  await expect(dialog.getByText("The game renders previews while the server is stopped.")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Create world" })).toBeDisabled();
+  await page.screenshot({ path: testInfo.outputPath("generator-running.png"), fullPage: false });
+  // Other mods than the data dump was made with: the running game cannot be asked for a new one.
+  writeFileSync(modList, JSON.stringify({ mods: [{ name: "base", enabled: true }] }));
+  const info = await (await page.request.get("/api/world/generator")).json();
+  expect(info.source).toBe("examples");
+  expect(info.examples_reason).toMatch(/only while the server is stopped/);
+});

@@ -113,11 +113,34 @@ export const api = {
 export interface UploadProgress {
   loaded: number;
   total: number;
+  /** Bytes per second over the last few seconds; absent until a second of the upload has been seen. */
+  bytesPerSecond?: number;
+  /** At that speed; absent with the speed, or when the total is not known. */
+  secondsLeft?: number;
+}
+
+/** How far back the speed looks: long enough to smooth the browser's bursts, short enough to follow a change. */
+const RATE_WINDOW_MS = 5000;
+
+/** Turns the browser's progress events into UploadProgress, with the speed and time left. */
+export function uploadMeter(now: () => number = () => performance.now()): (loaded: number, total: number) => UploadProgress {
+  const samples: { at: number; loaded: number }[] = [];
+  return (loaded, total) => {
+    const at = now();
+    samples.push({ at, loaded });
+    // Keep one sample at or beyond the window's start, so the span covers the whole window.
+    while (samples.length > 2 && at - samples[1].at >= RATE_WINDOW_MS) samples.shift();
+    const first = samples[0];
+    const span = at - first.at;
+    if (span < 1000 || loaded <= first.loaded) return { loaded, total };
+    const bytesPerSecond = ((loaded - first.loaded) / span) * 1000;
+    return total > 0 ? { loaded, total, bytesPerSecond, secondsLeft: Math.max(0, total - loaded) / bytesPerSecond } : { loaded, total, bytesPerSecond };
+  };
 }
 
 /**
- * A multipart upload with progress (fetch cannot report upload progress, XMLHttpRequest can). Same
- * error rules as request().
+ * A multipart upload with progress, speed and time left (fetch cannot report upload progress,
+ * XMLHttpRequest can). Same error rules as request().
  */
 export function upload<T>(
   path: string,
@@ -130,7 +153,8 @@ export function upload<T>(
     xhr.open("POST", path);
     xhr.withCredentials = true;
     xhr.setRequestHeader("Accept", "application/json");
-    xhr.upload.onprogress = (e) => onProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+    const meter = uploadMeter();
+    xhr.upload.onprogress = (e) => onProgress?.(meter(e.loaded, e.lengthComputable ? e.total : 0));
     xhr.onload = () => {
       if (xhr.status !== 0 && noAnswerFromPanel({ status: xhr.status, panelHeader: xhr.getResponseHeader(PANEL_HEADER) })) {
         reject(noAnswer(opts, xhr.status));

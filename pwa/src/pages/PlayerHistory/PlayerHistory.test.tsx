@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import PlayerHistory, { playTime } from "./PlayerHistory.tsx";
 import { stepPath } from "../Controls/PlayersChart.tsx";
 import type { ChatLine, PlayerHistoryRow } from "../../../../shared/alerts.ts";
+
+// The machine running the suites is busy: give renders and fetches time.
+configure({ asyncUtilTimeout: 10_000 });
 
 const ROWS: PlayerHistoryRow[] = [
   { name: "alice", first_seen: "2026-01-01T10:00:00.000Z", last_seen: "2026-01-03T10:00:00.000Z", play_time_s: 7300, sessions: 4, online: false },

@@ -13,9 +13,9 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TableSortLabel,
   TextField,
   Typography,
+  useMediaQuery,
 } from "@mui/material";
 import SearchIcon from "@mui/icons-material/Search";
 import { useSnapshot } from "valtio";
@@ -25,19 +25,26 @@ import { connection } from "../../state/connection.ts";
 import type { ChatLine, PlayerHistoryRow } from "../../../../shared/alerts.ts";
 import { factorio } from "../../theme.ts";
 import { sameData, useProgressiveCount } from "../../components/useProgressive.ts";
+import { type Sort, type SortColumn, SortHeadCell, SortPicker } from "../../components/Sorting.tsx";
 
 type Column = "name" | "first_seen" | "last_seen" | "play_time_s" | "sessions";
 
-const COLUMNS: { key: Column; label: string; numeric?: boolean }[] = [
+// Names A-Z first; times and counts newest or largest first.
+const COLUMNS: SortColumn<Column>[] = [
   { key: "name", label: "Player" },
-  { key: "last_seen", label: "Last seen" },
-  { key: "first_seen", label: "First seen" },
-  { key: "play_time_s", label: "Play time", numeric: true },
-  { key: "sessions", label: "Sessions", numeric: true },
+  { key: "last_seen", label: "Last seen", firstDesc: true },
+  { key: "first_seen", label: "First seen", firstDesc: true },
+  { key: "play_time_s", label: "Play time", numeric: true, firstDesc: true },
+  { key: "sessions", label: "Sessions", numeric: true, firstDesc: true },
 ];
 
 function utc(iso: string): string {
   return iso.slice(0, 16).replace("T", " ");
+}
+
+/** A time in the players' list, saying its zone. */
+function seen(iso: string): string {
+  return `${utc(iso)} UTC`;
 }
 
 /** "3 h 05 min", "12 min", "40 s". */
@@ -74,7 +81,10 @@ function HistoryTable() {
   const { online } = useSnapshot(connection);
   const [rows, setRows] = useState<PlayerHistoryRow[] | null>(null);
   const [q, setQ] = useState("");
-  const [sort, setSort] = useState<{ by: Column; desc: boolean }>({ by: "last_seen", desc: true });
+  const [sort, setSort] = useState<Sort<Column>>({ by: "last_seen", desc: true });
+  // Below MUI's "sm" breakpoint five columns do not fit (Play time and Sessions were off-screen at 390 px):
+  // two columns, each holding its values on lines of their own, and the order chosen above the table.
+  const narrow = useMediaQuery("(max-width: 599.95px)", { noSsr: true });
   useEffect(() => {
     if (online) playerHistoryApi.history().then(setRows, () => {});
   }, [online]);
@@ -105,36 +115,58 @@ function HistoryTable() {
         : rows.length === 0
         ? <Typography color="text.secondary">No player has joined since the panel started following the game.</Typography>
         : (
-          <TableContainer sx={{ overflowX: "auto" }}>
-            <Table size="small" aria-label="Players history">
-              <TableHead>
-                <TableRow>
-                  {COLUMNS.map((c) => (
-                    <TableCell key={c.key} align={c.numeric ? "right" : "left"} sortDirection={sort.by === c.key ? (sort.desc ? "desc" : "asc") : false}>
-                      <TableSortLabel
-                        active={sort.by === c.key}
-                        direction={sort.by === c.key && sort.desc ? "desc" : "asc"}
-                        onClick={() => setSort((s) => ({ by: c.key, desc: s.by === c.key ? !s.desc : c.key !== "name" }))}
-                        sx={{ minHeight: 44 }}
-                      >
-                        {c.label}
-                      </TableSortLabel>
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <HistoryBody rows={rowsShown} />
-            </Table>
-          </TableContainer>
+          <>
+            {narrow && <SortPicker columns={COLUMNS} sort={sort} onSort={setSort} />}
+            <TableContainer sx={{ overflowX: "auto" }}>
+              <Table size="small" aria-label="Players history">
+                <TableHead>
+                  {narrow
+                    ? (
+                      <TableRow>
+                        <TableCell sx={compactCell}>Player</TableCell>
+                        <TableCell sx={compactCell} align="right">Play time</TableCell>
+                      </TableRow>
+                    )
+                    : (
+                      <TableRow>
+                        {COLUMNS.map((c) => <SortHeadCell key={c.key} column={c} sort={sort} onSort={setSort} />)}
+                      </TableRow>
+                    )}
+                </TableHead>
+                <HistoryBody rows={rowsShown} compact={narrow} />
+              </Table>
+            </TableContainer>
+          </>
         )}
     </Panel>
   );
 }
 
+const compactCell = { px: 1, verticalAlign: "top" } as const;
+
 /** The rows; rendered again only when the rows shown change (not for the header or the connection state). */
-const HistoryBody = memo(function HistoryBody({ rows }: { rows: PlayerHistoryRow[] }) {
-  return <TableBody>{rows.map((r) => <HistoryRow key={r.name} r={r} />)}</TableBody>;
+const HistoryBody = memo(function HistoryBody({ rows, compact }: { rows: PlayerHistoryRow[]; compact: boolean }) {
+  return <TableBody>{rows.map((r) => compact ? <CompactRow key={r.name} r={r} /> : <HistoryRow key={r.name} r={r} />)}</TableBody>;
 });
+
+/** Phones: the name with both times under it; the play time with the sessions under it. */
+const CompactRow = memo(function CompactRow({ r }: { r: PlayerHistoryRow }) {
+  return (
+    <TableRow>
+      <TableCell sx={{ ...compactCell, overflowWrap: "anywhere" }}>
+        <Box sx={{ fontWeight: 700 }}>
+          {r.name} {r.online && <Chip size="small" color="success" label="online" sx={{ ml: 0.5 }} />}
+        </Box>
+        <Typography variant="body2" color="text.secondary">Last seen {r.online ? "now" : seen(r.last_seen)}</Typography>
+        <Typography variant="body2" color="text.secondary">First seen {seen(r.first_seen)}</Typography>
+      </TableCell>
+      <TableCell sx={{ ...compactCell, whiteSpace: "nowrap" }} align="right">
+        <Box>{playTime(r.play_time_s)}</Box>
+        <Typography variant="body2" color="text.secondary">{r.sessions === 1 ? "1 session" : `${r.sessions} sessions`}</Typography>
+      </TableCell>
+    </TableRow>
+  );
+}, (a, b) => sameData(a.r, b.r));
 
 /** One player; rendered again only when its own data changed (see useProgressiveCount for long lists). */
 const HistoryRow = memo(function HistoryRow({ r }: { r: PlayerHistoryRow }) {
@@ -143,8 +175,8 @@ const HistoryRow = memo(function HistoryRow({ r }: { r: PlayerHistoryRow }) {
       <TableCell sx={{ overflowWrap: "anywhere" }}>
         {r.name} {r.online && <Chip size="small" color="success" label="online" sx={{ ml: 0.5 }} />}
       </TableCell>
-      <TableCell sx={{ whiteSpace: "nowrap" }}>{r.online ? "now" : utc(r.last_seen)}</TableCell>
-      <TableCell sx={{ whiteSpace: "nowrap" }}>{utc(r.first_seen)}</TableCell>
+      <TableCell sx={{ whiteSpace: "nowrap" }}>{r.online ? "now" : seen(r.last_seen)}</TableCell>
+      <TableCell sx={{ whiteSpace: "nowrap" }}>{seen(r.first_seen)}</TableCell>
       <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{playTime(r.play_time_s)}</TableCell>
       <TableCell align="right">{r.sessions}</TableCell>
     </TableRow>

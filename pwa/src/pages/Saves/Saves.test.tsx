@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import Saves from "./Saves.tsx";
-import { formatSaveDate, formatSaveSize } from "./format.ts";
+import Saves, { sortSaves } from "./Saves.tsx";
+import { formatRate, formatSaveDate, formatSaveSize, formatSaveVersion, formatTimeLeft } from "./format.ts";
+import { uploadMeter } from "../../api/client.ts";
 import { flash } from "../../state/flash.ts";
 import { server } from "../../state/server.ts";
 import { LOAD_LATEST, type Save, type ServerStatus } from "../../../../shared/api.ts";
@@ -100,21 +101,64 @@ describe("formatting", () => {
     expect(formatSaveSize(1536)).toBe("0.001 MB");
     expect(formatSaveSize(0)).toBe("0.000 MB");
   });
+
+  it("shows versions as the game does, upload speeds, and time left", () => {
+    expect([formatSaveVersion("2.0.28.0"), formatSaveVersion(null), formatSaveVersion(undefined)]).toEqual(["2.0.28", "", ""]);
+    expect(formatRate(2.5 * 1024 * 1024)).toBe("2.5 MB/s");
+    expect([formatTimeLeft(0.2), formatTimeLeft(40), formatTimeLeft(185), formatTimeLeft(3720)]).toEqual(["1 s", "40 s", "3 min 05 s", "1 h 02 min"]);
+  });
+
+  it("measures an upload's speed over the last seconds, and the time left at that speed", () => {
+    let now = 0;
+    const meter = uploadMeter(() => now);
+    const MB = 1024 * 1024;
+    expect(meter(0, 10 * MB)).toEqual({ loaded: 0, total: 10 * MB });
+    now = 500;
+    expect(meter(MB / 2, 10 * MB)).toEqual({ loaded: MB / 2, total: 10 * MB }); // under a second: no speed yet
+    now = 2000;
+    expect(meter(2 * MB, 10 * MB)).toEqual({ loaded: 2 * MB, total: 10 * MB, bytesPerSecond: MB, secondsLeft: 8 });
+    // Faster later on (1.5 MB/s from second 2): once the 5 s window has passed, only the recent seconds count.
+    const at = (t: number) => 2 * MB + ((t - 2000) / 1000) * 1.5 * MB;
+    for (let t = 3000; t <= 9000; t += 1000) {
+      now = t;
+      meter(at(t), 20 * MB);
+    }
+    now = 10000;
+    const p = meter(at(now), 20 * MB);
+    expect(p.bytesPerSecond).toBeCloseTo(1.5 * MB);
+    expect(p.secondsLeft).toBeCloseTo((20 - 14) / 1.5);
+  });
+
+  it("sorts saves by each column, ties by name, Load Latest always last", () => {
+    const s = (name: string, last_mod: string, size: number, factorio_version: string | null): Save => ({ name, last_mod, size, factorio_version });
+    const list = [
+      s("b.zip", "2024-01-01T00:00:00Z", 30, "1.1.110.0"),
+      s("a10.zip", "2025-01-01T00:00:00Z", 10, "2.0.7.0"),
+      s(LOAD_LATEST, "0001-01-01T00:00:00Z", 0, null),
+      s("a9.zip", "2023-01-01T00:00:00Z", 30, null),
+    ];
+    const names = (by: Parameters<typeof sortSaves>[1]["by"], desc = false) => sortSaves(list, { by, desc }).map((x) => x.name);
+    expect(names("name")).toEqual(["a9.zip", "a10.zip", "b.zip", LOAD_LATEST]);
+    expect(names("name", true)).toEqual(["b.zip", "a10.zip", "a9.zip", LOAD_LATEST]);
+    expect(names("last_mod", true)).toEqual(["a10.zip", "b.zip", "a9.zip", LOAD_LATEST]);
+    expect(names("size", true)).toEqual(["a9.zip", "b.zip", "a10.zip", LOAD_LATEST]);
+    expect(names("factorio_version", true)).toEqual(["a10.zip", "b.zip", "a9.zip", LOAD_LATEST]);
+  });
 });
 
 describe("Saves page", () => {
-  it("lists the saves with download and delete, and no actions for Load Latest", async () => {
+  it("lists the saves with start, download and delete; Load Latest can only be started", async () => {
     render(<Saves />);
     const table = await screen.findByRole("table", { name: "Saves" });
     const rows = await within(table).findAllByRole("row");
     expect(rows.map((r) => r.textContent)).toHaveLength(4);
     const auto = within(table).getByRole("row", { name: /_autosave1\.zip/ });
-    expect(auto.textContent).toContain("2024-05-06 07:08:09");
+    expect(auto.textContent).toContain("2024-05-06 07:08:09 UTC");
     expect(auto.textContent).toContain("5.000 MB");
     const link = within(table).getByRole("link", { name: "Download Welt ü #1.zip" });
     expect(link.getAttribute("href")).toBe("/api/saves/dl/Welt%20%C3%BC%20%231.zip");
     const latest = within(table).getByRole("row", { name: /Load Latest/ });
-    expect(within(latest).queryAllByRole("button")).toHaveLength(0);
+    expect(within(latest).queryAllByRole("button").map((b) => b.getAttribute("aria-label"))).toEqual(["Start Load Latest"]);
     expect(within(latest).queryAllByRole("link")).toHaveLength(0);
   });
 
@@ -126,7 +170,24 @@ describe("Saves page", () => {
     await within(table).findByText("w000.zip");
     await within(table).findByText("w149.zip");
     expect(within(table).getAllByRole("row")).toHaveLength(151);
-  });
+  }, 60_000);
+
+  it("Start this save names where it starts: the last start's address, or the defaults before any start", async () => {
+    server.status = { status: "stopped", bindip: "", port: 0, savefile: "" } as ServerStatus;
+    render(<Saves />);
+    fireEvent.click(await screen.findByRole("button", { name: "Start Welt ü #1.zip" }));
+    expect((await screen.findByRole("dialog", { name: "Start this save" })).textContent)
+      .toContain("The server starts on Welt ü #1.zip, at 0.0.0.0:34197 (the defaults: it has not been started since the panel started).");
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    act(() => {
+      server.status = { status: "stopped", bindip: "127.0.0.1", port: 34500, savefile: "_autosave1.zip" } as ServerStatus;
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Start Load Latest" }));
+    expect((await screen.findByRole("dialog", { name: "Start this save" })).textContent)
+      .toContain("The server starts on the newest save, at 127.0.0.1:34500 (the address and port of its last start).");
+    expect(calls.some((u) => u === "/api/server/start")).toBe(false);
+  }, 60_000);
 
   it("deletes only after confirmation", async () => {
     render(<Saves />);
@@ -142,7 +203,7 @@ describe("Saves page", () => {
     await waitFor(() => expect(calls).toContain("/api/saves/rm/_autosave1.zip"));
     await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("Removed save: _autosave1.zip"));
     await waitFor(() => expect(calls.filter((u) => u === "/api/saves/list").length).toBeGreaterThanOrEqual(2));
-  });
+  }, 60_000);
 
   it("create: the name is required; a created save is announced and the list reloaded", async () => {
     render(<Saves />);

@@ -1,5 +1,5 @@
 import { DeleteButton } from "../../components/DeleteButton.tsx";
-import { type FormEvent, memo, useCallback, useEffect, useRef, useState } from "react";
+import { type FormEvent, memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   Alert,
   Box,
@@ -20,25 +20,32 @@ import {
   useMediaQuery,
 } from "@mui/material";
 import DownloadIcon from "@mui/icons-material/Download";
+import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import RefreshIcon from "@mui/icons-material/Refresh";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { savesApi } from "../../api/saves.ts";
+import { serverApi } from "../../api/server.ts";
 import { ApiError, type UploadProgress } from "../../api/client.ts";
 import { showFlash } from "../../state/flash.ts";
-import { server } from "../../state/server.ts";
-import { LOAD_LATEST, type Save } from "../../../../shared/api.ts";
+import { refreshStatus, server } from "../../state/server.ts";
+import { connection } from "../../state/connection.ts";
+import { confirmedAt } from "../../components/AppChrome.tsx";
+import { DEFAULT_BIND_IP, DEFAULT_GAME_PORT, LOAD_LATEST, type Save, type ServerStatus } from "../../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { saveUploadNameProblem } from "../../../../shared/validation.ts";
-import { formatSaveDate, formatSaveSize } from "./format.ts";
-import { useCan } from "../../state/access.ts";
+import { compareVersionStrings } from "../../../../shared/versions.ts";
+import { formatRate, formatSaveDate, formatSaveSize, formatSaveVersion, formatTimeLeft } from "./format.ts";
+import { useCan, VIEWER_NOTE } from "../../state/access.ts";
 import { ViewerNote } from "../../components/ReadOnly.tsx";
 import { WorldGenerator } from "./generator/WorldGenerator.tsx";
-import { Scenarios } from "./Scenarios.tsx";
+import { NeedsConnection, Scenarios } from "./Scenarios.tsx";
 import { insetBox } from "../../theme.ts";
 import { sameData, useProgressiveCount } from "../../components/useProgressive.ts";
+import { type Sort, type SortColumn, SortHeadCell, SortPicker } from "../../components/Sorting.tsx";
+import { lazyCompare } from "../../../../shared/util.ts";
 
 /** A failed create: the reason, then the game's output scrolled to its end, where the game says why. */
 function CreateFailure({ message, onClose }: { message: string; onClose: () => void }) {
@@ -64,7 +71,7 @@ function CreateFailure({ message, onClose }: { message: string; onClose: () => v
   );
 }
 
-function CreateSave({ onCreated }: { onCreated: () => void }) {
+function CreateSave({ onCreated, offline }: { onCreated: () => void; offline: boolean }) {
   const { status } = useSnapshot(server);
   const [name, setName] = useState("");
   const [error, setError] = useState<string>();
@@ -111,8 +118,8 @@ function CreateSave({ onCreated }: { onCreated: () => void }) {
               autoComplete="off"
             />
             <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
-              <Button type="submit" disabled={busy}>Create Save</Button>
-              <Button color="secondary" disabled={busy} onClick={() => setGenerator(true)}>More options</Button>
+              <Button type="submit" disabled={busy || offline}>Create Save</Button>
+              <Button color="secondary" disabled={busy || offline} onClick={() => setGenerator(true)}>More options</Button>
               {busy && (
                 <>
                   <CircularProgress size={22} aria-label="Creating the save" />
@@ -120,6 +127,7 @@ function CreateSave({ onCreated }: { onCreated: () => void }) {
                 </>
               )}
             </Box>
+            {offline && !busy && <NeedsConnection what="creating a save" />}
             {failure && <CreateFailure message={failure} onClose={() => setFailure(undefined)} />}
           </Stack>
         )}
@@ -139,7 +147,18 @@ function CreateSave({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-function UploadSave({ onUploaded, existing }: { onUploaded: () => void; existing: string[] }) {
+/** "45 % · 5.400 MB of 12.000 MB · 2.9 MB/s · 3 s left"; once all is sent, the panel checks the file. */
+function progressText(p: UploadProgress): string {
+  if (p.total > 0 && p.loaded >= p.total) return `${formatSaveSize(p.total)} sent · the panel checks the save…`;
+  const percent = p.total > 0 ? `${Math.floor((p.loaded / p.total) * 100)} % · ` : "";
+  const of = p.total > 0 ? ` of ${formatSaveSize(p.total)}` : "";
+  const speed = p.bytesPerSecond === undefined
+    ? " · measuring the speed…"
+    : ` · ${formatRate(p.bytesPerSecond)}${p.secondsLeft === undefined ? "" : ` · ${formatTimeLeft(p.secondsLeft)} left`}`;
+  return `${percent}${formatSaveSize(p.loaded)}${of}${speed}`;
+}
+
+function UploadSave({ onUploaded, existing, offline }: { onUploaded: () => void; existing: string[]; offline: boolean }) {
   const [file, setFile] = useState<File | null>(null);
   const [replace, setReplace] = useState<File | null>(null);
   const [error, setError] = useState<string>();
@@ -186,7 +205,7 @@ function UploadSave({ onUploaded, existing }: { onUploaded: () => void; existing
     <Panel title="Upload Save">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Upload Save">
         <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
-          <Button component="label" color="secondary" startIcon={<UploadFileIcon />} disabled={!!progress}>
+          <Button component="label" color="secondary" startIcon={<UploadFileIcon />} disabled={!!progress || offline}>
             Choose file
             <input
               ref={input}
@@ -214,15 +233,16 @@ function UploadSave({ onUploaded, existing }: { onUploaded: () => void; existing
         {progress && (
           <Box>
             <LinearProgress variant="determinate" value={Math.floor(percent)} aria-label="Upload progress" sx={{ height: 10, borderRadius: 1 }} />
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-              {`${percent.toFixed(0)} % · ${formatSaveSize(progress.loaded)} of ${formatSaveSize(progress.total)}`}
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }} data-testid="upload-progress">
+              {progressText(progress)}
             </Typography>
           </Box>
         )}
         <Box sx={{ display: "flex", gap: 1.5 }}>
-          <Button type="submit" disabled={!!progress}>Upload</Button>
+          <Button type="submit" disabled={!!progress || offline}>Upload</Button>
           {progress && <Button color="secondary" onClick={() => abort.current?.()}>Cancel</Button>}
         </Box>
+        {offline && !progress && <NeedsConnection what="uploading" />}
       </Stack>
       <ConfirmDialog
         open={replace !== null}
@@ -237,117 +257,216 @@ function UploadSave({ onUploaded, existing }: { onUploaded: () => void; existing
   );
 }
 
-// On a phone the four columns share ~330px: tighter cells, the time under the date, smaller icons.
+// Five columns on a small tablet's width: tighter cells below "sm" (phones get cards instead).
 const cell = { px: { xs: 0.75, sm: 2 } };
 
-function SaveDate({ iso }: { iso: string }) {
-  const [date, time] = formatSaveDate(iso).split(" ");
-  return (
-    <>
-      <Box component="span" sx={{ display: { xs: "block", sm: "inline" } }}>{date}</Box>
-      {" "}
-      <Box component="span" sx={{ display: { xs: "block", sm: "inline" } }}>{time}</Box>
-    </>
-  );
+/** "2024-05-06 07:08:09 UTC": the spec's UTC time, saying which zone it is. */
+function saveTime(iso: string): string {
+  const text = formatSaveDate(iso);
+  return text && `${text} UTC`;
 }
 
-function SaveActions({ save, onDelete }: { save: Save; onDelete: (name: string) => void }) {
+/** What the rows' buttons do; one object for the whole list, so rows are not rendered again for new handlers. */
+interface RowActions {
+  onDelete: (name: string) => void;
+  onStart: (name: string) => void;
+}
+
+/** Whether "Start this save" is off, and why; null when it can be used. */
+type StartBlock = string | null;
+
+function StartButton({ save, actions, blocked }: { save: Save; actions: RowActions; blocked: StartBlock }) {
+  const latest = save.name === LOAD_LATEST;
   return (
-    <>
-      <Tooltip title="Download">
-        <IconButton component="a" href={savesApi.downloadUrl(save.name)} download={save.name} aria-label={`Download ${save.name}`}>
-          <DownloadIcon />
+    <Tooltip title={blocked ?? (latest ? "Start the newest save" : "Start this save")}>
+      {/* A span, so the tooltip still explains a disabled button. */}
+      <span>
+        <IconButton
+          color="primary"
+          aria-label={`Start ${save.name}`}
+          aria-describedby={blocked ? "saves-start-blocked" : undefined}
+          disabled={blocked !== null}
+          onClick={() => actions.onStart(save.name)}
+        >
+          <PlayArrowIcon />
         </IconButton>
-      </Tooltip>
-      <DeleteButton title="Delete" label={`Delete ${save.name}`} onClick={() => onDelete(save.name)} />
+      </span>
+    </Tooltip>
+  );
+}
+
+function SaveActions({ save, actions, blocked, offline }: { save: Save; actions: RowActions; blocked: StartBlock; offline: boolean }) {
+  return (
+    <>
+      <StartButton save={save} actions={actions} blocked={blocked} />
+      {save.name !== LOAD_LATEST && (
+        <>
+          <Tooltip title="Download">
+            <IconButton
+              component="a"
+              href={savesApi.downloadUrl(save.name)}
+              download={save.name}
+              aria-label={`Download ${save.name}`}
+              disabled={offline}
+            >
+              <DownloadIcon />
+            </IconButton>
+          </Tooltip>
+          <DeleteButton title="Delete" label={`Delete ${save.name}`} disabled={offline} onClick={() => actions.onDelete(save.name)} />
+        </>
+      )}
     </>
   );
 }
 
-/** Phones: one card per save, name on top, date and size below, the actions at the right at full size. */
-const SaveCard = memo(
-  function SaveCard({ save: s, onDelete }: { save: Save; onDelete: (name: string) => void }) {
-    return (
-      <Box component="li" sx={[insetBox, { p: 1.25, display: "flex", alignItems: "center", gap: 1 }]}>
-        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-          <Typography sx={{ fontWeight: 700, overflowWrap: "anywhere" }}>{s.name}</Typography>
+interface RowProps {
+  save: Save;
+  actions: RowActions;
+  blocked: StartBlock;
+  offline: boolean;
+}
+
+const sameRow = (a: RowProps, b: RowProps) =>
+  a.actions === b.actions && a.blocked === b.blocked && a.offline === b.offline && sameData(a.save, b.save);
+
+/** Phones: one card per save, name on top, date, size and version below, the actions at the right at full size. */
+const SaveCard = memo(function SaveCard({ save: s, actions, blocked, offline }: RowProps) {
+  const version = formatSaveVersion(s.factorio_version);
+  return (
+    <Box component="li" sx={[insetBox, { p: 1.25, display: "flex", alignItems: "center", gap: 1 }]}>
+      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+        <Typography sx={{ fontWeight: 700, overflowWrap: "anywhere" }}>{s.name}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {s.name === LOAD_LATEST ? "Starts the newest save" : saveTime(s.last_mod)}
+        </Typography>
+        {s.name !== LOAD_LATEST && (
           <Typography variant="body2" color="text.secondary">
-            {s.name === LOAD_LATEST ? "Starts the newest save" : `${formatSaveDate(s.last_mod)} · ${formatSaveSize(s.size)}`}
+            {formatSaveSize(s.size)} · {version ? `Factorio ${version}` : "version unknown"}
           </Typography>
-        </Box>
-        {s.name !== LOAD_LATEST && <Box sx={{ display: "flex", flexShrink: 0 }}><SaveActions save={s} onDelete={onDelete} /></Box>}
+        )}
       </Box>
-    );
-  },
-  (a, b) => a.onDelete === b.onDelete && sameData(a.save, b.save),
-);
+      <Box sx={{ display: "flex", flexShrink: 0 }}>
+        <SaveActions save={s} actions={actions} blocked={blocked} offline={offline} />
+      </Box>
+    </Box>
+  );
+}, sameRow);
 
 /** A row of the table (wider screens). */
-const SaveRow = memo(
-  function SaveRow({ save: s, onDelete }: { save: Save; onDelete: (name: string) => void }) {
-    if (s.name === LOAD_LATEST) {
-      return (
-        <TableRow>
-          <TableCell sx={cell} colSpan={4}>
-            {s.name}
-            <Typography variant="caption" color="text.secondary" component="span" sx={{ ml: 1 }}>
-              (starts the newest save)
-            </Typography>
-          </TableCell>
-        </TableRow>
-      );
-    }
+const SaveRow = memo(function SaveRow({ save: s, actions, blocked, offline }: RowProps) {
+  const buttons = (
+    <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">
+      <SaveActions save={s} actions={actions} blocked={blocked} offline={offline} />
+    </TableCell>
+  );
+  if (s.name === LOAD_LATEST) {
     return (
       <TableRow>
-        <TableCell sx={{ ...cell, overflowWrap: "anywhere", minWidth: "6rem" }}>{s.name}</TableCell>
-        <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}><SaveDate iso={s.last_mod} /></TableCell>
-        <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">{formatSaveSize(s.size)}</TableCell>
-        <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">
-          <SaveActions save={s} onDelete={onDelete} />
+        <TableCell sx={cell} colSpan={4}>
+          {s.name}
+          <Typography variant="caption" color="text.secondary" component="span" sx={{ ml: 1 }}>
+            (starts the newest save)
+          </Typography>
         </TableCell>
+        {buttons}
       </TableRow>
     );
-  },
-  (a, b) => a.onDelete === b.onDelete && sameData(a.save, b.save),
-);
+  }
+  return (
+    <TableRow>
+      <TableCell sx={{ ...cell, overflowWrap: "anywhere", minWidth: "6rem" }}>{s.name}</TableCell>
+      <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}>{saveTime(s.last_mod)}</TableCell>
+      <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">{formatSaveSize(s.size)}</TableCell>
+      <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}>{formatSaveVersion(s.factorio_version) || "unknown"}</TableCell>
+      {buttons}
+    </TableRow>
+  );
+}, sameRow);
+
+type SaveColumn = "name" | "last_mod" | "size" | "factorio_version";
+
+// The spec's columns (Name, Last Modified At, Size), then the game version; Actions last.
+const COLUMNS: SortColumn<SaveColumn>[] = [
+  { key: "name", label: "Name" },
+  { key: "last_mod", label: "Last Modified At", firstDesc: true },
+  { key: "size", label: "Size", numeric: true, firstDesc: true },
+  { key: "factorio_version", label: "Version", firstDesc: true },
+];
+
+const byName = lazyCompare({ numeric: true });
+
+/** The saves in the chosen order, ties by name; "Load Latest" stays last, as it is not a file. */
+export function sortSaves(saves: readonly Save[], sort: Sort<SaveColumn>): Save[] {
+  const dir = sort.desc ? -1 : 1;
+  const compare = (a: Save, b: Save): number => {
+    switch (sort.by) {
+      case "name":
+        return 0;
+      case "last_mod":
+        return Date.parse(a.last_mod) - Date.parse(b.last_mod);
+      case "size":
+        return a.size - b.size;
+      case "factorio_version":
+        return compareVersionStrings(a.factorio_version ?? "", b.factorio_version ?? "");
+    }
+  };
+  const files = saves.filter((s) => s.name !== LOAD_LATEST);
+  files.sort((a, b) => compare(a, b) * dir || byName(a.name, b.name) * (sort.by === "name" ? dir : 1));
+  return files.length === saves.length ? files : [...files, ...saves.filter((s) => s.name === LOAD_LATEST)];
+}
 
 /**
- * The saves: cards on phones, the spec's table on wider screens. Each save renders again only when its
- * own data changed (the list is loaded again whenever the game changes state), and a long list renders
- * its first rows with the page and the rest just after (useProgressiveCount).
+ * The saves: cards on phones, the spec's table on wider screens, both sortable. Each save renders again
+ * only when its own data changed (the list is loaded again whenever the game changes state), and a long
+ * list renders its first rows with the page and the rest just after (useProgressiveCount).
  */
-function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (name: string) => void; onRefresh: () => void }) {
+function SavesTable(
+  { saves, actions, blocked, offline, note, onRefresh }: {
+    saves: Save[];
+    actions: RowActions;
+    blocked: StartBlock;
+    offline: boolean;
+    note: ReactNode;
+    onRefresh: () => void;
+  },
+) {
   // Below MUI's "sm" breakpoint, written out so the page needs no theme provider.
   const narrow = useMediaQuery("(max-width: 599.95px)", { noSsr: true });
-  const shown = saves.slice(0, useProgressiveCount(saves.length));
+  const [sort, setSort] = useState<Sort<SaveColumn>>({ by: "name", desc: false });
+  const sorted = useMemo(() => sortSaves(saves, sort), [saves, sort]);
+  const shown = sorted.slice(0, useProgressiveCount(sorted.length));
   return (
     <Panel
       title="Saves"
       action={
         <Tooltip title="Refresh">
-          <IconButton aria-label="Refresh the list" onClick={onRefresh}><RefreshIcon /></IconButton>
+          <span>
+            <IconButton aria-label="Refresh the list" onClick={onRefresh} disabled={offline}><RefreshIcon /></IconButton>
+          </span>
         </Tooltip>
       }
     >
+      {note}
       {narrow
         ? (
-          <Box component="ul" aria-label="Saves" sx={{ listStyle: "none", m: 0, p: 0, display: "grid", gap: 1 }}>
-            {shown.map((s) => <SaveCard key={s.name} save={s} onDelete={onDelete} />)}
-          </Box>
+          <>
+            {saves.length > 2 && <SortPicker columns={COLUMNS} sort={sort} onSort={setSort} />}
+            <Box component="ul" aria-label="Saves" sx={{ listStyle: "none", m: 0, p: 0, display: "grid", gap: 1 }}>
+              {shown.map((s) => <SaveCard key={s.name} save={s} actions={actions} blocked={blocked} offline={offline} />)}
+            </Box>
+          </>
         )
         : (
           <TableContainer>
             <Table size="small" aria-label="Saves">
               <TableHead>
                 <TableRow>
-                  <TableCell sx={cell}>Name</TableCell>
-                  <TableCell sx={cell}>Last Modified At</TableCell>
-                  <TableCell sx={cell} align="right">Size</TableCell>
+                  {COLUMNS.map((c) => <SortHeadCell key={c.key} column={c} sort={sort} onSort={setSort} sx={cell} />)}
                   <TableCell sx={cell} align="right">Actions</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
-                {shown.map((s) => <SaveRow key={s.name} save={s} onDelete={onDelete} />)}
+                {shown.map((s) => <SaveRow key={s.name} save={s} actions={actions} blocked={blocked} offline={offline} />)}
               </TableBody>
             </Table>
           </TableContainer>
@@ -356,16 +475,43 @@ function SavesTable({ saves, onDelete, onRefresh }: { saves: Save[]; onDelete: (
   );
 }
 
+/**
+ * The list as last loaded, kept while the app runs: offline, the page shows it (saying so) instead of
+ * nothing, also after going to another page and back.
+ */
+let lastList: { saves: Save[]; at: string } | null = null;
+
+/** Why "Start this save" is off now (the role, the connection, the server's state), or null. */
+function startBlock(canChange: boolean, offline: boolean, status: ServerStatus | null, starting: string | null): StartBlock {
+  if (!canChange) return VIEWER_NOTE;
+  if (offline) return "Offline: starting a save needs a connection to the panel.";
+  if (starting !== null) return `Starting the server on ${starting}…`;
+  if (status === null) return "The server's state is not known yet.";
+  if (status.status !== "stopped") return `Starting a save needs the server stopped; it is ${status.status} now.`;
+  return null;
+}
+
 export default function Saves() {
-  const [saves, setSaves] = useState<Save[]>([]);
+  const [list, setList] = useState(lastList);
+  const saves = list?.saves ?? [];
+  const [failed, setFailed] = useState(false);
   const [confirm, setConfirm] = useState<string | null>(null);
+  const [startAsk, setStartAsk] = useState<string | null>(null);
+  const [starting, setStarting] = useState<string | null>(null);
   const canChange = useCan("operator");
   const { status } = useSnapshot(server);
+  const { online } = useSnapshot(connection);
   const load = useCallback(() => {
-    savesApi.list().then(setSaves, () => {});
+    savesApi.list().then((saves) => {
+      lastList = { saves, at: new Date().toISOString() };
+      setList(lastList);
+      setFailed(false);
+    }, () => setFailed(true));
   }, []);
-  // Reload when the game changes state too: stopping it writes its save.
-  useEffect(load, [load, status?.status]);
+  // Reload when the game changes state too (stopping it writes its save), and when the panel answers again.
+  useEffect(() => {
+    if (online) load();
+  }, [load, status?.status, online]);
 
   async function remove(name: string) {
     try {
@@ -376,16 +522,60 @@ export default function Saves() {
     load();
   }
 
+  async function start(savefile: string, at: { bindip: string; port: number }) {
+    setStarting(savefile);
+    try {
+      // Answers once the game hosts, or with the game's reason (flashed by the client).
+      showFlash(await serverApi.start({ bindip: at.bindip, port: at.port, savefile }), "success");
+    } catch {
+      // flashed by the client; a failed start's details are on Controls
+    } finally {
+      setStarting(null);
+      void refreshStatus();
+    }
+  }
+
+  const blocked = startBlock(canChange, !online, status as ServerStatus | null, starting);
+  // The address and port of the server's last start; the defaults before the first one (no save named yet).
+  const startAt = status
+    ? { bindip: status.bindip || DEFAULT_BIND_IP, port: status.port || DEFAULT_GAME_PORT, known: status.savefile !== "" }
+    : null;
+  const actions = useMemo<RowActions>(() => ({ onDelete: setConfirm, onStart: setStartAsk }), []);
+
+  let note: ReactNode = null;
+  if (!online) {
+    note = (
+      <Alert severity="warning" variant="outlined" sx={{ mb: 1.5 }} data-testid="saves-offline">
+        {list
+          ? `Offline: this is the list as it was at ${confirmedAt(list.at)}; it may have changed since, and its actions need a connection.`
+          : "Offline: the saves are shown when the panel can be reached."}
+      </Alert>
+    );
+  } else if (list === null) {
+    note = (
+      <Typography color="text.secondary" sx={{ mb: 1.5 }}>
+        {failed ? "The list of saves could not be loaded; Refresh tries again." : "Loading…"}
+      </Typography>
+    );
+  } else if (blocked && canChange) {
+    note = (
+      <Typography id="saves-start-blocked" variant="body2" color="text.secondary" sx={{ mb: 1.5, display: "flex", alignItems: "center", gap: 1 }}>
+        {starting !== null && <CircularProgress size={18} aria-label="Starting the server" />}
+        {blocked}
+      </Typography>
+    );
+  }
+
   return (
     <Page title="Saves">
       <ViewerNote />
       {canChange && (
         <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
-          <CreateSave onCreated={load} />
-          <UploadSave onUploaded={load} existing={saves.map((s) => s.name)} />
+          <CreateSave onCreated={load} offline={!online} />
+          <UploadSave onUploaded={load} existing={saves.map((s) => s.name)} offline={!online} />
         </Box>
       )}
-      <SavesTable saves={saves} onDelete={setConfirm} onRefresh={load} />
+      <SavesTable saves={saves} actions={actions} blocked={blocked} offline={!online} note={note} onRefresh={load} />
       <Scenarios onStarted={load} onSaved={load} />
       <ConfirmDialog
         open={confirm !== null}
@@ -395,6 +585,18 @@ export default function Saves() {
         danger
         onConfirm={() => confirm && void remove(confirm)}
         onClose={() => setConfirm(null)}
+      />
+      <ConfirmDialog
+        open={startAsk !== null && startAt !== null}
+        title="Start this save"
+        message={startAsk && startAt
+          ? `The server starts on ${startAsk === LOAD_LATEST ? "the newest save" : startAsk}, at ${startAt.bindip}:${startAt.port} (${
+            startAt.known ? "the address and port of its last start" : "the defaults: it has not been started since the panel started"
+          }).`
+          : ""}
+        confirmLabel="Start"
+        onConfirm={() => startAsk && startAt && void start(startAsk, startAt)}
+        onClose={() => setStartAsk(null)}
       />
     </Page>
   );

@@ -140,7 +140,7 @@ export function WorldGenerator(props: { open: boolean; name: string; stopped: bo
           <Box sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", md: "minmax(0, 1fr) 360px" }, alignItems: "start" }}>
             <Box sx={{ display: "grid", gap: 3, minWidth: 0 }}>
               {info.source === "examples" && (
-                <Alert severity="info">Presets and planets come from the game, which can be asked only while the server is stopped; the form shows the game's example settings.</Alert>
+                <Alert severity="info">{info.examples_reason ?? "Presets and planets could not be read from the game; the form shows the game's example settings."}</Alert>
               )}
               <Section title="World">
                 <Box sx={row}>
