@@ -56,7 +56,7 @@ type Leave = string | "logout";
  * Whether `box` has more below what it shows, kept up to date as it scrolls or changes size. The sidebar
  * shows a hint then: its last links were below the fold without a sign that they were there.
  */
-function useMoreBelow(box: RefObject<HTMLElement | null>): [boolean, () => void] {
+function useMoreBelow(box: RefObject<HTMLElement | null>, content: unknown): [boolean, () => void] {
   const [more, setMore] = useState(false);
   const check = useCallback(() => {
     const el = box.current;
@@ -70,7 +70,7 @@ function useMoreBelow(box: RefObject<HTMLElement | null>): [boolean, () => void]
     observer.observe(el);
     for (const child of el.children) observer.observe(child);
     return () => observer.disconnect();
-  }, [box, check]);
+  }, [box, check, content]);
   return [more, check];
 }
 
@@ -83,7 +83,8 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
   const { user } = useSnapshot(session);
   const { pathname } = useLocation();
   const nav = useRef<HTMLElement>(null);
-  const [moreBelow, checkMore] = useMoreBelow(nav);
+  // The links differ by role: measured again when it is known or changes.
+  const [moreBelow, checkMore] = useMoreBelow(nav, user?.role);
   // The current page's link in view, also when it is one of the last.
   useEffect(() => {
     nav.current?.querySelector(".active")?.scrollIntoView({ block: "nearest" });

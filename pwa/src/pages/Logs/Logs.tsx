@@ -125,7 +125,8 @@ export default function Logs() {
             download="factorio-current.log"
             color="secondary"
             size="small"
-            disabled={!online}
+            // Nothing to download before the game has written a log.
+            disabled={!online || lines?.length === 0}
             startIcon={<DownloadIcon />}
           >
             Download
