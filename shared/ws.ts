@@ -1,7 +1,7 @@
 // The live channel at /ws. Messages are JSON in both directions.
 //
 // Client -> server: {room_name: "", controls: {type, value}}
-//   type "subscribe" | "unsubscribe": value is a room name ("gamelog" | "server_status")
+//   type "subscribe" | "unsubscribe": value is a room name ("gamelog" | "server_status" | "factorio_versions" | "logs")
 //   type "command": value is console text, sent to the game over RCON
 //   "batch": true on a gamelog subscribe (this PWA): the client takes several lines per message
 // Server -> client: {room_name, message}
@@ -10,8 +10,10 @@
 //     old UI never asks for batches and keeps getting one line per message, as it appends each message.
 //   server_status: message is the ServerStatus object encoded as a JSON string (the old API's shape)
 //   factorio_versions: message is a VersionsMessage (shared/factorio-versions.ts) encoded as JSON
+//   logs: the lines of gamelog, always batched, without a replay: the Logs page reads the log file's
+//     tail itself (GET /api/log/tail) and adds what comes after
 
-export const ROOMS = ["gamelog", "server_status", "factorio_versions"] as const;
+export const ROOMS = ["gamelog", "server_status", "factorio_versions", "logs"] as const;
 export type RoomName = (typeof ROOMS)[number];
 
 export type ControlType = "subscribe" | "unsubscribe" | "command";

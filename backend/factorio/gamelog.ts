@@ -1,6 +1,6 @@
 // Reading the game's log files: the last lines of a file (GET /api/log/tail) without reading the whole
-// file, and following a file as the game appends to it (the game's output, which the panel does not hold
-// a pipe to, so that the game outlives panel restarts).
+// file, the whole file as a stream (GET /api/log/download), and following a file as the game appends to
+// it (the game's output, which the panel does not hold a pipe to, so that the game outlives panel restarts).
 
 import { open } from "../fs.ts";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.ts";
@@ -53,6 +53,38 @@ export async function lastLines(path: string, count: number): Promise<string[]> 
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The whole text file as a stream, each piece passed through `redact` (a secret printed in it must not
+ * leave); null when it does not exist. Cut at line ends, so a secret never straddles two pieces. The file
+ * is read as the client takes it: a log of hundreds of MB costs no memory.
+ */
+export async function redactedFile(path: string, redact: (text: string) => string): Promise<ReadableStream<Uint8Array> | null> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+  let rest = "";
+  return file.readable
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(
+      new TransformStream<string, string>({
+        transform(chunk, out) {
+          const text = rest + chunk;
+          const end = text.lastIndexOf("\n") + 1;
+          rest = text.slice(end);
+          if (end > 0) out.enqueue(redact(text.slice(0, end)));
+        },
+        flush(out) {
+          if (rest !== "") out.enqueue(redact(rest));
+        },
+      }),
+    )
+    .pipeThrough(new TextEncoderStream());
 }
 
 /**

@@ -1,4 +1,4 @@
-// Game server control and the game's log: status, version, start, save & stop, restart, kill, log tail.
+// Game server control and the game's log: status, version, start, save & stop, restart, kill, log tail and download.
 // Start, stop and restart go through the queue of game operations (ctx.gameOps), so they never run into a
 // scheduled task or an update; kill does not wait for anything.
 
@@ -6,8 +6,9 @@ import type { AppContext } from "../context.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
 import { jsonText, sessionOf } from "./routes.ts";
-import { gameLogTail } from "../factorio/game/hub.ts";
-import { Invalid, Locked } from "../errors.ts";
+import { gameLogFile, gameLogTail } from "../factorio/game/hub.ts";
+import { contentDisposition } from "./download.ts";
+import { Invalid, Locked, NotFound } from "../errors.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import type { StartRequest } from "../../shared/api.ts";
 import { firstError, portNumber, validateStart } from "../../shared/validation.ts";
@@ -78,6 +79,18 @@ export function serverRoutes(ctx: AppContext): Route[] {
         const asked = Number(c.req.query("lines") ?? LOG_TAIL_DEFAULT);
         const count = Number.isInteger(asked) && asked > 0 ? Math.min(asked, LOG_TAIL_MAX) : LOG_TAIL_DEFAULT;
         return c.json(await gameLogTail(game, count));
+      },
+    },
+    {
+      // The whole log, streamed from the file (the Logs page's Download).
+      method: "GET",
+      path: "/api/log/download",
+      handler: async () => {
+        const body = await gameLogFile(game);
+        if (!body) throw new NotFound("There is no log yet: the game has not run.");
+        return new Response(body, {
+          headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Disposition": contentDisposition("factorio-current.log") },
+        });
       },
     },
   ];

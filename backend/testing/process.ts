@@ -9,6 +9,8 @@ export interface PanelProcessOptions {
   env?: Record<string, string>;
   /** Run `npm start -- ARGS` (the README's command) instead of the launcher's deno command line. */
   viaNpm?: boolean;
+  /** With viaNpm: the npm script to run (default "start"; "demo" is `npm run demo -- ARGS`). */
+  npmScript?: "start" | "demo";
   /** How long to wait for "listening on" (npm start may build the web app first). */
   startTimeoutMs?: number;
 }
@@ -24,7 +26,7 @@ export interface PanelProcess {
 }
 
 export async function startPanelProcess(opts: PanelProcessOptions): Promise<PanelProcess> {
-  const [cmd, args] = opts.viaNpm ? ["npm", ["start", "--", ...opts.args]] : [DENO, panelDenoArgs(opts.args)];
+  const [cmd, args] = opts.viaNpm ? ["npm", ["run", opts.npmScript ?? "start", "--", ...opts.args]] : [DENO, panelDenoArgs(opts.args)];
   const child = new Deno.Command(cmd, {
     args,
     cwd: ROOT,

@@ -1,4 +1,4 @@
-// The /ws live channel: a fixed set of rooms (gamelog, server_status), per-client subscriptions, replay on
+// The /ws live channel: a fixed set of rooms (gamelog, server_status, logs, ...), per-client subscriptions, replay on
 // subscribe and fan-out of bus events. Clients can only subscribe, unsubscribe and send console commands;
 // they cannot inject messages into rooms. A slow client is dropped once its send buffer is over the
 // limit, so it never holds up the others.
@@ -149,7 +149,11 @@ export class Hub {
     this.#lastFlush = Date.now();
     const lines = this.#pending;
     this.#pending = [];
-    if (lines.length > 0) this.broadcast("gamelog", lines.join("\n"), (c) => c.batched);
+    if (lines.length === 0) return;
+    const text = lines.join("\n");
+    this.broadcast("gamelog", text, (c) => c.batched);
+    // The Logs page: the same batches; it has no replay (it reads the log file's tail itself).
+    this.broadcast("logs", text);
   }
 
   broadcast(room: RoomName, message: string, only?: (c: Client) => boolean): void {

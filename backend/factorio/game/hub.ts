@@ -1,7 +1,7 @@
-// Wires the game into the live channel and the log route.
+// Wires the game into the live channel and the log routes.
 
 import type { Hub } from "../../ws/hub.ts";
-import { lastLines } from "../gamelog.ts";
+import { lastLines, redactedFile } from "../gamelog.ts";
 import type { GameServer } from "./supervisor.ts";
 
 /** Recent lines and the status on subscribe; console commands. */
@@ -16,4 +16,10 @@ export function connectGameToHub(game: GameServer, hub: Hub): void {
 /** The last lines of the game's own log (factorio-current.log), redacted, for GET /api/log/tail. */
 export async function gameLogTail(game: GameServer, count: number): Promise<string[]> {
   return (await lastLines(game.paths.currentLog, count)).map((l) => game.redact(l));
+}
+
+/** The game's whole log (factorio-current.log), redacted, for GET /api/log/download; null without one. */
+export function gameLogFile(game: GameServer): Promise<ReadableStream<Uint8Array> | null> {
+  // The RCON password has no line break, so a block of lines is redacted as its lines would be.
+  return redactedFile(game.paths.currentLog, (text) => game.redact(text));
 }

@@ -11,4 +11,6 @@ export const serverApi = {
   /** Save & stop, then start the same save again; answers once the game hosts again. */
   restart: () => api.post<string>("/api/server/restart", {}),
   logTail: (lines?: number) => api.get<string[]>(`/api/log/tail${lines ? `?lines=${lines}` : ""}`),
+  /** The whole log, streamed by the server (a link's target, not fetched by the app). */
+  logDownloadUrl: "/api/log/download",
 };

@@ -1,4 +1,4 @@
-import { type MouseEvent, type ReactNode, useEffect, useState } from "react";
+import { type MouseEvent, type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { Link as RouterLink, NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import {
   Alert,
@@ -21,6 +21,7 @@ import {
 import { useTheme } from "@mui/material/styles";
 import MenuIcon from "@mui/icons-material/Menu";
 import LogoutIcon from "@mui/icons-material/Logout";
+import KeyboardArrowDownIcon from "@mui/icons-material/KeyboardArrowDown";
 import PrecisionManufacturingIcon from "@mui/icons-material/PrecisionManufacturing";
 import { useSnapshot } from "valtio";
 import { NAV_GROUPS } from "../nav.tsx";
@@ -34,6 +35,8 @@ import { type Role, roleAtLeast } from "../../../shared/api.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
 
 const DRAWER_WIDTH = 248;
+/** On phones the menu has two columns of links, and leaves a strip of the page to tap to close it. */
+const PHONE_DRAWER_WIDTH = "min(330px, 86vw)";
 /** The phone's bottom bar: the menu sits where the thumb is. */
 const BOTTOM_BAR = 60;
 
@@ -49,11 +52,49 @@ function Brand() {
 /** Where a link leads, or "logout"; held while the user decides about unsaved changes. */
 type Leave = string | "logout";
 
-function Sidebar({ onLeave }: { onLeave: (e: MouseEvent, to: Leave) => void }) {
+/**
+ * Whether `box` has more below what it shows, kept up to date as it scrolls or changes size. The sidebar
+ * shows a hint then: its last links were below the fold without a sign that they were there.
+ */
+function useMoreBelow(box: RefObject<HTMLElement | null>, content: unknown): [boolean, () => void] {
+  const [more, setMore] = useState(false);
+  const check = useCallback(() => {
+    const el = box.current;
+    setMore(!!el && el.scrollHeight - el.scrollTop - el.clientHeight > 4);
+  }, [box]);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    for (const child of el.children) observer.observe(child);
+    return () => observer.disconnect();
+  }, [box, check, content]);
+  return [more, check];
+}
+
+/**
+ * The links, grouped. On wide screens one compact column (every page in view at 800 px high); on phones
+ * two columns of thumb-sized (44 px) links, so the whole menu fits a phone's height. Where it still does
+ * not fit (a short window, a phone held sideways) a "More below" hint shows at the bottom.
+ */
+function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => void; phone: boolean }) {
   const { user } = useSnapshot(session);
+  const { pathname } = useLocation();
+  const nav = useRef<HTMLElement>(null);
+  // The links differ by role: measured again when it is known or changes.
+  const [moreBelow, checkMore] = useMoreBelow(nav, user?.role);
+  // The current page's link in view, also when it is one of the last.
+  useEffect(() => {
+    nav.current?.querySelector(".active")?.scrollIntoView({ block: "nearest" });
+  }, [pathname]);
+  const groups = NAV_GROUPS
+    .map((group) => ({ ...group, items: group.items.filter((item) => roleAtLeast((user?.role as Role | undefined) ?? "admin", item.role ?? "viewer")) }))
+    .filter((group) => group.items.length > 0);
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
-      <Box sx={{ px: 2, py: 2, display: "grid", gap: 1.2 }}>
+      <Box sx={{ px: 2, py: phone ? 1.5 : 2, display: "grid", gap: 1.2 }}>
         <Brand />
         <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
           <Typography variant="body2" color="text.secondary">Server</Typography>
@@ -61,49 +102,84 @@ function Sidebar({ onLeave }: { onLeave: (e: MouseEvent, to: Leave) => void }) {
         </Box>
       </Box>
       <Divider />
-      <Box component="nav" aria-label="Main" sx={{ flexGrow: 1, overflowY: "auto" }}>
-        {NAV_GROUPS.map((group) => ({ ...group, items: group.items.filter((item) => roleAtLeast((user?.role as Role | undefined) ?? "admin", item.role ?? "viewer")) })).filter((group) => group.items.length > 0).map((group) => (
-          // Divs with role "group", not lists: the links are anchors, which a <ul> may not hold directly.
-          <List
-            key={group.id}
-            component="div"
-            role="group"
-            dense
-            aria-labelledby={`nav-${group.id}`}
-            subheader={
-              <ListSubheader
-                id={`nav-${group.id}`}
-                component="div"
-                disableSticky
-                sx={{ bgcolor: "transparent", color: factorio.muted, lineHeight: "28px", mt: 0.5, fontWeight: 700, textTransform: "uppercase", fontSize: "0.72rem", letterSpacing: 0.8 }}
-              >
-                {group.label}
-              </ListSubheader>
-            }
-            sx={{ py: 0 }}
+      <Box sx={{ position: "relative", flexGrow: 1, minHeight: 0, display: "flex" }}>
+        <Box component="nav" ref={nav} aria-label="Main" onScroll={checkMore} sx={{ flexGrow: 1, overflowY: "auto", pb: 0.5, scrollPaddingBottom: 36 }}>
+          {groups.map((group) => (
+            // Divs with role "group", not lists: the links are anchors, which a <ul> may not hold directly.
+            <List
+              key={group.id}
+              component="div"
+              role="group"
+              dense
+              aria-labelledby={`nav-${group.id}`}
+              subheader={
+                <ListSubheader
+                  id={`nav-${group.id}`}
+                  component="div"
+                  disableSticky
+                  sx={{ gridColumn: "1 / -1", bgcolor: "transparent", color: factorio.muted, lineHeight: "24px", mt: 0.5, fontWeight: 700, textTransform: "uppercase", fontSize: "0.72rem", letterSpacing: 0.8 }}
+                >
+                  {group.label}
+                </ListSubheader>
+              }
+              sx={[{ py: 0 }, phone && { display: "grid", gridTemplateColumns: "1fr 1fr", columnGap: 0.5, px: 0.5 }]}
+            >
+              {group.items.map((item) => (
+                <ListItemButton
+                  key={item.to}
+                  component={NavLink}
+                  to={item.to}
+                  end={item.to === "/" || item.end === true}
+                  onClick={(e: MouseEvent) => onLeave(e, item.to)}
+                  sx={phone ? { px: 1, borderRadius: 0.5 } : { py: "5px" }}
+                >
+                  <ListItemIcon sx={{ minWidth: phone ? 30 : 36, "& svg": { fontSize: 20 } }}>{item.icon}</ListItemIcon>
+                  <ListItemText
+                    primary={item.label}
+                    sx={{ my: 0 }}
+                    slotProps={{ primary: { variant: "body2", sx: { lineHeight: phone ? 1.2 : "20px" } } }}
+                  />
+                </ListItemButton>
+              ))}
+            </List>
+          ))}
+        </Box>
+        {moreBelow && (
+          // A cue for the eye; the links themselves are all in the list for the keyboard and screen readers.
+          <Box
+            aria-hidden
+            data-testid="nav-more-below"
+            onClick={() => nav.current?.scrollBy({ top: nav.current.clientHeight * 0.8, behavior: "smooth" })}
+            sx={{
+              position: "absolute",
+              left: 0,
+              right: 0,
+              bottom: 0,
+              pt: 3,
+              pb: 0.5,
+              display: "flex",
+              justifyContent: "center",
+              alignItems: "center",
+              gap: 0.5,
+              cursor: "pointer",
+              fontSize: "0.75rem",
+              fontWeight: 700,
+              color: factorio.title,
+              background: "linear-gradient(rgba(38,37,38,0), #262526 60%)",
+            }}
           >
-            {group.items.map((item) => (
-              <ListItemButton
-                key={item.to}
-                component={NavLink}
-                to={item.to}
-                end={item.to === "/" || item.end === true}
-                onClick={(e: MouseEvent) => onLeave(e, item.to)}
-              >
-                <ListItemIcon sx={{ minWidth: 38 }}>{item.icon}</ListItemIcon>
-                <ListItemText primary={item.label} />
-              </ListItemButton>
-            ))}
-          </List>
-        ))}
+            More below <KeyboardArrowDownIcon fontSize="small" />
+          </Box>
+        )}
       </Box>
       <Divider />
-      <List component="div">
+      <List component="div" dense={!phone} sx={{ py: phone ? 0.5 : 0 }}>
         <ListItemButton onClick={(e) => onLeave(e, "logout")}>
-          <ListItemIcon sx={{ minWidth: 38 }}><LogoutIcon /></ListItemIcon>
+          <ListItemIcon sx={{ minWidth: 36, "& svg": { fontSize: 20 } }}><LogoutIcon /></ListItemIcon>
           <ListItemText
             primary="Logout"
             secondary={user ? `Signed in as ${user.username} (${user.role})` : undefined}
+            sx={{ my: 0 }}
             slotProps={{ secondary: { sx: { color: factorio.muted } } }}
           />
         </ListItemButton>
@@ -216,9 +292,9 @@ export function Layout({ banner }: { banner?: ReactNode }) {
         onClose={() => setOpen(false)}
         // Not kept mounted while closed: on a phone the hidden menu would cost the first render after signing in.
         ModalProps={{ keepMounted: false }}
-        sx={{ width: wide ? DRAWER_WIDTH : undefined, flexShrink: 0, "& .MuiDrawer-paper": { width: DRAWER_WIDTH } }}
+        sx={{ width: wide ? DRAWER_WIDTH : undefined, flexShrink: 0, "& .MuiDrawer-paper": { width: wide ? DRAWER_WIDTH : PHONE_DRAWER_WIDTH } }}
       >
-        <Sidebar onLeave={onLeave} />
+        <Sidebar onLeave={onLeave} phone={!wide} />
       </Drawer>
       <Box
         component="main"

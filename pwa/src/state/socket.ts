@@ -89,8 +89,8 @@ export class LiveSocket {
       }
       const listeners = this.#listeners.get(msg.room_name);
       if (!listeners) return;
-      // gamelog comes in batches of lines (subscribeMessage); every other room one message at a time.
-      const parts = msg.room_name === "gamelog" ? String(msg.message).split("\n") : [String(msg.message)];
+      // gamelog (subscribeMessage) and logs come in batches of lines; every other room one message at a time.
+      const parts = msg.room_name === "gamelog" || msg.room_name === "logs" ? String(msg.message).split("\n") : [String(msg.message)];
       for (const part of parts) for (const listener of listeners) listener(part);
     };
     ws.onerror = () => ws.close();

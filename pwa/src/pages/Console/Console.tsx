@@ -1,16 +1,15 @@
-import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Box, Button, IconButton, TextField, Typography, useMediaQuery } from "@mui/material";
 import SendIcon from "@mui/icons-material/Send";
 import HistoryIcon from "@mui/icons-material/History";
-import ArrowDownwardIcon from "@mui/icons-material/ArrowDownward";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { server } from "../../state/server.ts";
 import { socket } from "../../state/socket.ts";
 import { showFlash } from "../../state/flash.ts";
 import { MSG } from "../../../../shared/messages.ts";
-import { factorio } from "../../theme.ts";
 import { logBoxSx } from "../../components/logStyle.ts";
+import { LogLine, NewestLinesButton, useFollowBottom } from "../../components/LiveLog.tsx";
 import { useCan } from "../../state/access.ts";
 import { ACCESS_MSG } from "../../../../shared/access.ts";
 
@@ -23,19 +22,11 @@ const history: string[] = [];
 
 /**
  * The live game log: replayed recent lines on open, then live, following the bottom unless the user
- * scrolled up. Only a scroll upwards stops following: the scroll event of our own jump to the bottom
- * arrives after more lines may have grown the box, and must not count as the user leaving the bottom.
+ * scrolled up.
  */
 function GameLog() {
   const [lines, setLines] = useState<{ id: number; text: string }[]>([]);
-  const box = useRef<HTMLDivElement>(null);
-  const follow = useRef(true);
-  const lastTop = useRef(0);
-  const [following, setFollowing] = useState(true);
-  const setFollow = (on: boolean) => {
-    follow.current = on;
-    setFollowing(on);
-  };
+  const { box, following, onScroll, toBottom } = useFollowBottom(lines);
 
   useEffect(() => {
     let id = 0;
@@ -52,22 +43,6 @@ function GameLog() {
     );
   }, []);
 
-  useEffect(() => {
-    const el = box.current;
-    if (el && follow.current) {
-      el.scrollTop = el.scrollHeight;
-      lastTop.current = el.scrollTop;
-    }
-  }, [lines]);
-
-  const toBottom = () => {
-    const el = box.current;
-    if (!el) return;
-    setFollow(true);
-    el.scrollTop = el.scrollHeight;
-    lastTop.current = el.scrollTop;
-  };
-
   return (
     <Box sx={{ position: "relative" }}>
     <Box
@@ -77,46 +52,15 @@ function GameLog() {
       aria-live="polite"
       tabIndex={0}
       data-following={following}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-        if (atBottom) setFollow(true);
-        else if (el.scrollTop < lastTop.current - 2) setFollow(false);
-        lastTop.current = el.scrollTop;
-      }}
+      onScroll={onScroll}
       sx={[logBoxSx, { height: { xs: "calc(100dvh - 330px)", md: "62vh" }, minHeight: 200 }]}
     >
       {lines.length === 0 && <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>Waiting for the game's output...</Typography>}
       {lines.map((l) => <LogLine key={l.id} text={l.text} />)}
     </Box>
-    {!following && (
-      <Button
-        size="small"
-        color="secondary"
-        startIcon={<ArrowDownwardIcon />}
-        onClick={toBottom}
-        sx={{ position: "absolute", right: 12, bottom: 12 }}
-      >
-        Newest lines
-      </Button>
-    )}
+    {!following && <NewestLinesButton onClick={toBottom} />}
     </Box>
   );
-}
-
-/**
- * One line of the game log, a plain element rendered once: with 2,000 lines kept on screen, each new line
- * rendered them all again, each a styled Box, and a busy game kept a phone's main thread busy.
- */
-const LogLine = memo(function LogLine({ text }: { text: string }) {
-  return <div style={{ color: lineColor(text) }}>{text}</div>;
-});
-
-function lineColor(line: string): string | undefined {
-  if (/^\S+> /.test(line)) return factorio.orange; // a command someone typed
-  if (/\sError\s|crashed/.test(line)) return "#ff7b66";
-  if (/\[(CHAT|JOIN|LEAVE|KICK|BAN|PROMOTE|DEMOTE)\]/.test(line)) return factorio.title;
-  return undefined;
 }
 
 /**

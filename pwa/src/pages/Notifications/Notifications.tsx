@@ -10,6 +10,7 @@ import {
   Button,
   Checkbox,
   Chip,
+  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -34,8 +35,11 @@ import {
   browserSubscription,
   disableOnThisDevice,
   enableOnThisDevice,
+  type EnableStep,
   needsHomeScreen,
   permission,
+  PRIVATE_WINDOW_BLOCKS,
+  PUSH_SERVICE_TIMEOUT_S,
   PushSetupError,
   pushSupport,
 } from "../../push/device.ts";
@@ -55,10 +59,38 @@ function flashResults(results: PushTestResult[]): void {
   for (const r of results) showFlash(r.message, r.ok ? "success" : "error");
 }
 
+/**
+ * What enabling waits for, said while it waits: the browser's question, then its push service (which can
+ * take many seconds, or never answer: counted, and given up after PUSH_SERVICE_TIMEOUT_S), then the panel.
+ */
+function EnableProgress({ step }: { step: EnableStep }) {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    setSeconds(0);
+    const timer = setInterval(() => setSeconds((s) => s + 1), 1000);
+    return () => clearInterval(timer);
+  }, [step]);
+  const text = step === "permission"
+    ? "Asking the browser for permission to show notifications: answer its question near the address bar."
+    : step === "push-service"
+    ? `Waiting for the browser's push service to register this device (${seconds} s; it gives up after ${PUSH_SERVICE_TIMEOUT_S} s).`
+    : "Saving this device in the panel...";
+  return (
+    <Box role="status" data-testid="enable-progress" sx={{ display: "flex", gap: 1.5, alignItems: "center" }}>
+      <CircularProgress size={18} sx={{ flexShrink: 0 }} aria-hidden />
+      <Typography>{text}</Typography>
+    </Box>
+  );
+}
+
 function ThisDevice(
-  { here, busy, onEnable, onDisable }: {
+  { here, busy, step, failure, onEnable, onDisable }: {
     here: PushDevice | null;
     busy: boolean;
+    /** What enabling is waiting for, while it runs. */
+    step: EnableStep | null;
+    /** Why the last try to enable failed. */
+    failure: string | null;
     onEnable: () => void;
     onDisable: () => void;
   },
@@ -78,7 +110,7 @@ function ThisDevice(
       <Alert severity="info">
         {needsHomeScreen()
           ? "On iPhone and iPad, add the panel to the Home Screen first (Share, then Add to Home Screen), open it from there and enable notifications in that app."
-          : "This browser cannot receive push notifications."}
+          : "This browser offers no push notifications here. Private (incognito) windows have none in most browsers, and some browsers have none at all. To get alerts on this device, open the panel in a normal window of Chrome, Edge, Firefox or Safari."}
       </Alert>
     );
   }
@@ -99,9 +131,12 @@ function ThisDevice(
         )}
       {blocked && !here && (
         <Alert severity="warning">
-          Notifications are blocked for this site. Allow them in the browser's site settings, then come back here.
+          Notifications are blocked for this site. Allow them in the browser's site settings, then come back here.{" "}
+          {PRIVATE_WINDOW_BLOCKS}
         </Alert>
       )}
+      {step && <EnableProgress step={step} />}
+      {failure && !step && <Alert severity="error" data-testid="enable-failed">{failure}</Alert>}
       <Box>
         {here
           ? <Button color="secondary" disabled={busy || !online} onClick={onDisable}>Turn off on this device</Button>
@@ -244,6 +279,8 @@ export default function Notifications() {
   const [devices, setDevices] = useState<PushDevice[] | null>(null);
   const [hereEndpoint, setHereEndpoint] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [step, setStep] = useState<EnableStep | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<PushDevice | null>(null);
   const [removing, setRemoving] = useState<PushDevice | null>(null);
   const [testing, setTesting] = useState(false);
@@ -262,16 +299,18 @@ export default function Notifications() {
 
   const here = devices?.find((d) => d.endpoint === hereEndpoint) ?? null;
 
-  async function run(action: () => Promise<string | null>) {
+  /** Runs an action on this device; a setup failure goes to `onSetupError` (a flash unless told). */
+  async function run(action: () => Promise<string | null>, onSetupError: (message: string) => void = (m) => showFlash(m, "error")) {
     setBusy(true);
     try {
       const message = await action();
       if (message) showFlash(message, "success");
     } catch (e) {
-      if (e instanceof PushSetupError) showFlash(e.message, "error");
+      if (e instanceof PushSetupError) onSetupError(e.message);
       // ApiErrors were flashed by the client
     } finally {
       setBusy(false);
+      setStep(null);
       load();
     }
   }
@@ -301,10 +340,16 @@ export default function Notifications() {
         <ThisDevice
           here={here}
           busy={busy}
-          onEnable={() => void run(async () => {
-            const device = await enableOnThisDevice();
-            return `Notifications are on for ${device.name}.`;
-          })}
+          step={step}
+          failure={failure}
+          onEnable={() => {
+            setFailure(null);
+            // The reason stays on the page: a flash would be gone before a long explanation is read.
+            void run(async () => {
+              const device = await enableOnThisDevice(setStep);
+              return `Notifications are on for ${device.name}.`;
+            }, setFailure);
+          }}
           onDisable={() => void run(async () => {
             await disableOnThisDevice();
             return "Notifications are off for this device.";
