@@ -317,6 +317,8 @@ export class GameServer implements GameControl {
       if (!run.isEnded) this.#setState(previous, null);
       throw new HttpError(500, `Could not ask the game (pid ${run.pid}) to save and stop; it is still running.`);
     }
+    // Recorded after the signal: a record that cannot be written (a full disk) never keeps the game running.
+    this.#saveRecord(run);
     if (await within(run.ended, ANSWER_WAIT_MS) === "timeout") {
       return { status: 202, message: "Factorio server is saving the map and stopping; the status changes when it has exited." };
     }
@@ -328,6 +330,7 @@ export class GameServer implements GameControl {
     const run = this.#end("kill");
     if (!run) return { status: 200, message: PANEL_MSG.restartCancelled };
     const sent = await this.#signal(run, "SIGKILL");
+    this.#saveRecord(run);
     if (await within(run.ended, KILL_WAIT_MS) === "timeout") {
       if (await this.#stillAlive(run)) {
         throw new HttpError(500, `The game (pid ${run.pid}) is still running after ${sent ? "SIGKILL" : "a failed SIGKILL"}.`);
@@ -363,8 +366,8 @@ export class GameServer implements GameControl {
       throw how === "stop" ? new Conflict(PANEL_MSG.serverNotRunning) : new Invalid(PANEL_MSG.serverNotRunning);
     }
     if (how === "stop" && run.requested) throw new Conflict(PANEL_MSG.serverAlreadyStopping);
+    // Kept in memory only until the signal is sent (stop and kill record it then).
     run.requested = how;
-    this.#saveRecord(run);
     return run;
   }
 
@@ -672,8 +675,18 @@ export class GameServer implements GameControl {
     }, LIVENESS_POLL_MS);
   }
 
+  /**
+   * Keeps what a restarted panel needs to find the run again. Never throws: the record only serves a
+   * re-attach (a game without one is still found by its command line, stray.ts), and a write that fails
+   * (a full disk) must not fail a start, a stop or a kill of the game itself. An ended run has no record.
+   */
   #saveRecord(run: Run): void {
-    writeRecord(this.#file("game-process.json"), run);
+    if (run.isEnded || this.#run !== run) return;
+    try {
+      writeRecord(this.#file("game-process.json"), run);
+    } catch (e) {
+      this.deps.log.warn("Could not record the running game", { pid: run.pid, error: String(e) });
+    }
   }
 
   // ---- Console ----
