@@ -158,7 +158,8 @@ Deno.test("a crash while loading fails the start with the reason", withGamePanel
   const c = await p.login();
   p.ctx.game.addLaunchArgs(() => ["--fake-crash-after", "50"]);
   const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: 34197, savefile: LOAD_LATEST });
-  assert.equal(r.status, 500);
+  // A failure of the game, not of the panel: 422 with the game's reason.
+  assert.equal(r.status, 422);
   assert.match(r.body, /^Factorio did not start \(exit code 1\): /);
   assert.equal(p.ctx.game.status().status, "stopped");
   // It never hosted: a failed start, not a crash of a running server.
@@ -170,8 +171,8 @@ Deno.test("a game port in use: the start fails with the game's own words", withG
   const held = await holdUdpPort(0, "127.0.0.1");
   try {
     const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: held.address().port, savefile: "world.zip" });
-    assert.equal(r.status, 500);
-    assert.match(r.body, /Host address is already in use/);
+    assert.equal(r.status, 422);
+    assert.match(r.body, /^Factorio did not start \(exit code 1\): .*Host address is already in use/);
     const s = p.ctx.game.status();
     assert.equal(s.status, "stopped");
     assert.equal(s.last_exit?.reason, "start-failed");
@@ -179,6 +180,16 @@ Deno.test("a game port in use: the start fails with the game's own words", withG
   } finally {
     held.close();
   }
+}));
+
+Deno.test("a game executable that cannot be run fails the start with a 422 naming why", withGamePanel(async (p) => {
+  const c = await p.login();
+  Deno.chmodSync(p.factorio.binary, 0o644);
+  const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: 34197, savefile: "world.zip" });
+  assert.equal(r.status, 422);
+  assert.match(r.body, /^Factorio did not start.*ermission denied/);
+  assert.equal(p.ctx.game.status().status, "stopped");
+  assert.equal(p.ctx.game.status().last_exit?.reason, "start-failed");
 }));
 
 Deno.test("launch arguments: files from the layout, RCON on 127.0.0.1, providers; the password stays secret", withGamePanel(async (p) => {

@@ -251,6 +251,7 @@ export class GameServer implements GameControl {
     } catch (e) {
       const exit = this.#exitOf("start-failed", null, null, [`Could not start ${this.paths.binary}: ${(e as Error).message}`]);
       this.#setState("stopped", exit);
+      // `sh` itself could not be run: a fault of the machine the panel runs on, not of the game.
       throw new HttpError(500, `Factorio did not start: ${(e as Error).message}`);
     }
     const run = this.#newRun({
@@ -300,7 +301,8 @@ export class GameServer implements GameControl {
     // The game's own reason: its last error line, else the crash report, else whatever it said last.
     const why = lines.filter((l) => /\sError\s/.test(l)).pop() ?? lines.find((l) => /crashed/.test(l)) ?? lines.at(-1) ?? "";
     const code = exit?.code != null ? ` (exit code ${exit.code})` : "";
-    throw new HttpError(500, `Factorio did not start${code}: ${why.replace(/^\s*\d+\.\d+\s+/, "") || "no output"}`);
+    // A failure of the game, with its own reason: 422 (5xx is for faults of the panel).
+    throw new HttpError(422, `Factorio did not start${code}: ${why.replace(/^\s*\d+\.\d+\s+/, "") || "no output"}`);
   }
 
   // ---- Stop / kill / restart ----
