@@ -213,6 +213,7 @@ export class FactorioVersions {
           factorioDir: this.dir,
           com: this.com,
           version,
+          arch: this.deps.config.factorioArch,
           signal: abort.signal,
           onPhase: (phase) => {
             progress.phase = phase;
