@@ -67,7 +67,7 @@ export function serverRoutes(ctx: AppContext): Route[] {
       path: "/api/server/restart",
       handler: async (c) => {
         ctx.log.info("Restart requested", { user: sessionOf(c).user.username });
-        const { status, message } = await ctx.gameOps.run("restart", () => game.restart());
+        const { status, message } = await ctx.gameOps.run("a restart", () => game.restart(), { restarts: true });
         return c.json(message, status as 200 | 202);
       },
     },

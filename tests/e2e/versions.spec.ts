@@ -11,6 +11,7 @@ import { test as base, expect, openSignedIn, type PanelProcess, ROOT, startPanel
 import { killRecordedGame } from "./game-fixtures.ts";
 import { DENO, PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
 import { freeUdpPort } from "../fake-factorio/sim.ts";
+import { rconExec } from "../fake-factorio/launch.mjs";
 
 interface Fixtures {
   fakeCom: { url: string; post(path: string): Promise<void> };
@@ -49,7 +50,7 @@ const test = base.extend<Fixtures>({
   },
   panel: async ({ fakeCom, factorioDir }, use) => {
     const panel: PanelProcess = await startPanelProcess({
-      args: ["--factorio-dir", factorioDir, "--factorio-com-url", fakeCom.url, "--update-warnings", "3,1"],
+      args: ["--factorio-dir", factorioDir, "--factorio-com-url", fakeCom.url, "--update-warnings", "5,1"],
     });
     await use(panel);
     killRecordedGame(panel.dataDir);
@@ -99,6 +100,8 @@ test("install stable on an empty panel, run a save, update while running, and ro
   await page.getByRole("option", { name: "world.zip" }).click();
   await form.getByRole("button", { name: "Start Server" }).click();
   await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 60_000 });
+  // Someone plays: an update warns them first (with nobody online it would restart at once).
+  await rconExec(panel.dataDir, "/fake-join alice");
 
   // A newer stable is out: the check finds it, Update & restart moves the running save to it.
   await fakeCom.post("/_fake/release?version=2.0.78&channel=stable");
@@ -108,12 +111,15 @@ test("install stable on an empty panel, run a save, update while running, and ro
   await versions.getByRole("button", { name: "Update & restart" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Update & restart" }).click();
   const update = page.getByTestId("update-status");
-  await expect(update).toContainText("Players are warned", { timeout: 60_000 });
+  await expect(update).toContainText(/Players are warned: the server restarts in \d s\./, { timeout: 60_000 });
+  // The card counts down between the warnings (sent at 5 s and 1 s only).
+  await expect(update).toContainText(/the server restarts in [234] s\./);
+  await page.screenshot({ path: testInfo.outputPath("update-countdown-desktop.png"), fullPage: true });
   await expect(update).toContainText("Updated to Factorio 2.0.78; world.zip is running again.", { timeout: 120_000 });
   await expect(page.getByTestId("server-state")).toHaveText("Running");
   await expect(page.getByTestId("server-version")).toHaveText("2.0.78");
   const consoleLog = readFileSync(join(factorioDir, "factorio-console.log"), "utf8");
-  expect(consoleLog).toMatch(/\[CHAT\] <server>: \[Server\] The server restarts in 3 seconds to update to Factorio 2\.0\.78/);
+  expect(consoleLog).toMatch(/\[CHAT\] <server>: \[Server\] The server restarts in 5 seconds to update to Factorio 2\.0\.78/);
 
   // The next one cannot start: the panel goes back to 2.0.78 and runs the save again.
   await fakeCom.post("/_fake/mode?version=2.0.79&mode=crash");

@@ -227,7 +227,7 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
       <ConfirmDialog
         open={confirm}
         title="Update & restart"
-        message={`The players in game are warned, then the map is saved, the server stops, Factorio ${data.updateAvailable?.latest} starts the same save. If it cannot, Factorio ${data.updateAvailable?.current} runs it again.`}
+        message={`The players in game are warned (with nobody online, it goes on at once), then the map is saved, the server stops, Factorio ${data.updateAvailable?.latest} starts the same save. If it cannot, Factorio ${data.updateAvailable?.current} runs it again.`}
         confirmLabel="Update & restart"
         onConfirm={() => void go()}
         onClose={() => setConfirm(false)}
@@ -236,8 +236,30 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
   );
 }
 
+/**
+ * The seconds left of an update's countdown, counted down here every second from what the panel said when
+ * `update` arrived (its own clock: no clock of this device is compared with the server's).
+ */
+function useSecondsLeft(update: UpdateProgress): number | null {
+  const [left, setLeft] = useState(update.secondsLeft);
+  useEffect(() => {
+    const from = Date.now();
+    const seconds = update.secondsLeft;
+    setLeft(seconds);
+    if (seconds === null) return;
+    const timer = setInterval(() => setLeft(Math.max(0, seconds - Math.round((Date.now() - from) / 1000))), 1000);
+    return () => clearInterval(timer);
+  }, [update]);
+  return left;
+}
+
+function countdown(seconds: number): string {
+  return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
+}
+
 function UpdateStatus({ update }: { update: UpdateProgress }) {
   const [cancelling, setCancelling] = useState(false);
+  const left = useSecondsLeft(update);
   const severity = update.phase === "done" ? "success" : update.phase === "failed" ? "error" : update.phase === "rolled-back" ? "warning" : "info";
   const underWay = !UPDATE_ENDED.includes(update.phase);
   const cancellable = update.phase === "installing" || update.phase === "warning";
@@ -261,7 +283,7 @@ function UpdateStatus({ update }: { update: UpdateProgress }) {
       )}
     >
       <AlertTitle>Update {update.from} → {update.to}</AlertTitle>
-      {update.message}
+      {update.phase === "warning" && left !== null ? `Players are warned: the server restarts in ${countdown(left)}.` : update.message}
       {underWay && <LinearProgress sx={{ mt: 1 }} aria-label="Update under way" />}
     </Alert>
   );
