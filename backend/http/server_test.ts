@@ -275,6 +275,42 @@ Deno.test("a save named without .zip is the .zip of that name; a port given as t
   assert.equal(again.status, 200, again.text);
 }));
 
+Deno.test("the last start's address, port and save are kept for the start form, across panel restarts", async () => {
+  const p = await startPanelWithGame();
+  let second: Awaited<ReturnType<typeof startPanelWithGame>> | null = null;
+  let closed = false;
+  try {
+    const c = await p.login();
+    assert.equal((await c.get("/api/server/status")).body.last_start, null);
+    const { port } = await startGame(c, { savefile: LOAD_LATEST });
+    // The save as asked ("Load Latest" loads the newest save next time too), not the one it resolved to.
+    assert.equal((await c.get("/api/server/status")).body.savefile, "world.zip");
+    assert.deepEqual((await c.get("/api/server/status")).body.last_start, { bindip: "127.0.0.1", port, savefile: LOAD_LATEST });
+    await assert.rejects(p.ctx.game.rcon("/fake-crash"));
+    await waitForStatus(p.ctx, "stopped");
+    // A start the game fails is kept too: it is usually tried again with the same values.
+    const held = await holdUdpPort(0, "127.0.0.1");
+    const expected = { bindip: "127.0.0.1", port: held.address().port, savefile: "world.zip" };
+    try {
+      const r = await c.post("/api/server/start", expected);
+      assert.equal(r.status, 422);
+    } finally {
+      held.close();
+    }
+    assert.deepEqual((await c.get("/api/server/status")).body.last_start, expected);
+    await p.close({ keepData: true, keepGame: true });
+    closed = true;
+    second = await startPanelWithGame({ dataDir: p.dataDir, factorio: p.factorio });
+    const c2 = await second.login();
+    assert.deepEqual((await c2.get("/api/server/status")).body.last_start, expected);
+  } finally {
+    if (!closed) await p.close({ keepData: true });
+    await second?.close();
+    Deno.removeSync(p.factorio.dir, { recursive: true });
+    Deno.removeSync(p.dataDir, { recursive: true });
+  }
+});
+
 Deno.test("exit classification", () => {
   assert.equal(classify("kill", null, "SIGKILL", []), "killed");
   assert.equal(classify("stop", 0, null, []), "stopped");

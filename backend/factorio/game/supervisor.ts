@@ -93,6 +93,8 @@ export class GameServer implements GameControl {
     savefile: "",
   };
   #lastExit: ServerExit | null = null;
+  /** What the last start asked for (<data-dir>/game-last-start.json): the start form's values. */
+  #lastStart: ServerStatus["last_start"] = null;
   #recent: string[] = [];
   #providers: LaunchArgsProvider[] = [];
   readonly secrets: RconSecretStore;
@@ -126,6 +128,14 @@ export class GameServer implements GameControl {
     } catch {
       this.#lastExit = null;
     }
+    try {
+      const s = JSON.parse(readFileSync(this.#file("game-last-start.json"), "utf8"));
+      if (typeof s?.bindip === "string" && Number.isInteger(s.port) && typeof s.savefile === "string") {
+        this.#lastStart = { bindip: s.bindip, port: s.port, savefile: s.savefile };
+      }
+    } catch {
+      this.#lastStart = null;
+    }
     this.ready = this.#reattach();
   }
 
@@ -149,6 +159,7 @@ export class GameServer implements GameControl {
       factorio_found: this.#version.found,
       factorio_dir: this.paths.root,
       problems: this.#problems(),
+      last_start: this.#lastStart,
     };
   }
 
@@ -165,6 +176,7 @@ export class GameServer implements GameControl {
     const key = [
       this.#state, this.#since, s.bindip, s.port, s.savefile, this.#publicAddress(s.bindip), version.current,
       version.found, this.#lastExit, run?.startedAt, run?.pid, run?.adopted, this.secrets.problem, this.paths.root,
+      this.#lastStart,
     ];
     const last = this.#statusText;
     if (last && key.every((v, i) => v === last.key[i])) return last.json;
@@ -244,6 +256,7 @@ export class GameServer implements GameControl {
     }
     // "starting" is pushed with the save and port being started, not the last run's.
     this.#last = { bindip: request.bindip, port: request.port, savefile: plan.savefile };
+    this.#rememberStart(this.#last);
     this.#setState("starting", null);
     let child: Deno.ChildProcess;
     try {
@@ -490,6 +503,19 @@ export class GameServer implements GameControl {
     this.#setState("stopped", exit);
     run.endedResolve();
     if (reason === "crashed" && run.hosting) this.#scheduleRestart(run);
+  }
+
+  /**
+   * Keeps what this start asked for, for the start form of every device (a new object: statusJson compares
+   * by identity). A write that fails (a full disk) only loses it for the next panel process.
+   */
+  #rememberStart(start: { bindip: string; port: number; savefile: string }): void {
+    this.#lastStart = { ...start };
+    try {
+      writeJsonAtomic(this.#file("game-last-start.json"), this.#lastStart, 0o600);
+    } catch (e) {
+      this.deps.log.warn("Could not keep the last start's settings", { error: String(e) });
+    }
   }
 
   #exitOf(reason: ServerExit["reason"], code: number | null, signal: string | null, lines: string[]): ServerExit {

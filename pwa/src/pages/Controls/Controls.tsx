@@ -73,7 +73,7 @@ export default function Controls() {
               ? <Typography color="text.secondary">The server's status is not known yet.</Typography>
               : confirmedAt
               ? <Typography color="text.secondary">The panel is not answering: the controls come back with the connection.</Typography>
-              : <ReadOnly>{status.running ? <RunningControls status={status} /> : <StartForm disabled={missing} />}</ReadOnly>}
+              : <ReadOnly>{status.running ? <RunningControls status={status} /> : <StartForm disabled={missing} last={status.last_start ?? null} />}</ReadOnly>}
           </Stack>
         </Panel>
         {exit && <ExitCard exit={exit} />}
