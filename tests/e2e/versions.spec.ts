@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test as base, expect, openSignedIn, type PanelProcess, ROOT, startPanelProcess } from "./fixtures.ts";
+import { adminApi, test as base, expect, goTo, openSignedIn, type PanelProcess, ROOT, signIn, startPanelProcess } from "./fixtures.ts";
 import { killRecordedGame } from "./game-fixtures.ts";
 import { DENO, PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
 import { freeUdpPort } from "../fake-factorio/sim.ts";
@@ -74,13 +74,24 @@ test("install stable on an empty panel, run a save, update while running, and ro
   await fakeCom.post("/_fake/mode?version=2.0.77&mode=slow");
   await install.getByRole("button", { name: "Install Factorio" }).click();
   const progress = page.getByTestId("install-progress");
-  await expect(progress).toContainText(/Downloading Factorio 2\.0\.77 · [\d.]+ (B|KiB|MiB) of [\d.]+ (KiB|MiB)/);
+  await expect(progress).toContainText(/Downloading Factorio 2\.0\.77[^]*[\d.]+ (B|KiB|MiB) of [\d.]+ (KiB|MiB)/);
   await expect(progress.getByRole("button", { name: "Cancel install" })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("install-progress-desktop.png"), fullPage: true });
+  // Every page shows it, with Cancel, on a phone too.
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: testInfo.outputPath("install-progress-phone.png"), fullPage: true });
+  await goTo(page, "Saves");
+  await expect(page.getByRole("heading", { name: "Saves", level: 1 })).toBeVisible();
+  await expect(progress).toContainText("Downloading Factorio 2.0.77");
+  await expect(progress.getByRole("button", { name: "Cancel install" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("install-progress-saves-phone.png"), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
+  await goTo(page, "Logs");
+  await expect(progress.getByRole("button", { name: "Cancel install" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("install-progress-logs-desktop.png"), fullPage: true });
   await fakeCom.post("/_fake/mode?version=2.0.77&mode=ok");
+  // The outcome shows where the user is, and the Controls card has it too.
+  await expect(page.getByTestId("install-outcome")).toHaveText("Factorio 2.0.77 is installed and active.", { timeout: 60_000 });
+  await goTo(page, "Controls");
   const versions = page.getByRole("region", { name: "Game versions" });
   await expect(versions).toBeVisible({ timeout: 60_000 });
   await expect(versions.getByRole("list", { name: "Installed versions" })).toContainText("Factorio 2.0.77");
@@ -136,3 +147,35 @@ test("install stable on an empty panel, run a save, update while running, and ro
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: testInfo.outputPath("rolled-back-desktop.png"), fullPage: true });
 });
+
+test("a checksum that does not match: the error stays inside its alert, on a phone, with no success toast", async ({ page, fakeCom }, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await fakeCom.post("/_fake/mode?version=2.0.77&mode=wrong-checksum");
+  await openSignedIn(page, "/");
+  const install = page.getByRole("region", { name: "Install Factorio" });
+  await expect(install.getByRole("combobox").nth(1)).toHaveText("2.0.77 (stable)", { timeout: 30_000 });
+  // Every toast the page shows from now on is noted (they vanish after 4 s).
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { toasts: string[] }).toasts = seen;
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('[data-testid="flash"]')) if (!seen.includes(el.textContent ?? "")) seen.push(el.textContent ?? "");
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  await install.getByRole("button", { name: "Install Factorio" }).click();
+  const result = page.getByTestId("install-result");
+  await expect(result).toContainText("does not match factorio.com's checksum", { timeout: 60_000 });
+  // No toast said the install was under way (green, beside the red error): it had only begun.
+  expect(await page.evaluate(() => (window as unknown as { toasts: string[] }).toasts)).toEqual([]);
+  // The two 64-digit sums wrap inside the alert: nothing wider than it, nothing to scroll sideways.
+  const fits = await result.evaluate((el) => {
+    const message = el.querySelector(".MuiAlert-message")!;
+    return el.getBoundingClientRect().right <= document.documentElement.clientWidth && el.scrollWidth <= el.clientWidth &&
+      message.scrollWidth <= message.clientWidth && document.documentElement.scrollWidth <= document.documentElement.clientWidth;
+  });
+  expect(fits).toBe(true);
+  await page.screenshot({ path: testInfo.outputPath("checksum-error-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath("checksum-error-desktop.png"), fullPage: true });
+});
+

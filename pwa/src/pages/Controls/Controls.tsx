@@ -18,8 +18,9 @@ function NoFactorio({ dir }: { dir: string }) {
   return (
     <Alert severity="warning" data-testid="no-factorio">
       <AlertTitle>No Factorio found in {dir}</AlertTitle>
-      Download the Factorio headless server for Linux from factorio.com/download and unpack it into that
-      directory (so that it holds bin/x64/factorio), or start the panel with --factorio-dir pointing at your
+      Install it with Install Factorio on this page, or download the Factorio headless server for Linux
+      from factorio.com/download and unpack it into that directory (so that it holds bin/x64/factorio, or
+      bin/arm64/factorio for the ARM64 build), or start the panel with --factorio-dir pointing at your
       Factorio directory. Then reload this page.
     </Alert>
   );
