@@ -179,3 +179,23 @@ test("a checksum that does not match: the error stays inside its alert, on a pho
   await page.screenshot({ path: testInfo.outputPath("checksum-error-desktop.png"), fullPage: true });
 });
 
+test("a viewer sees the game versions with their buttons off and the role sentence", async ({ page, panel }, testInfo) => {
+  const api = await adminApi(panel.url);
+  await api("POST", "/api/factorio/install", { version: "2.0.76" });
+  await expect.poll(async () => (await api("GET", "/api/factorio/versions")).gameFound, { timeout: 60_000 }).toBe(true);
+  expect((await api("POST", "/api/factorio/check")).latest).toBe("2.0.77");
+  await api("POST", "/api/user/add", { username: "vera", role: "viewer", email: "vera@example.org", password: "e2e-viewer-password", password_confirmation: "e2e-viewer-password" });
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, "vera", "e2e-viewer-password");
+  for (const [name, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(viewport);
+    const versions = page.getByRole("region", { name: "Game versions" });
+    await expect(versions.getByText("Update available: 2.0.76 → 2.0.77")).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText("Your role (viewer) can look but not change anything here.")).toBeVisible();
+    await expect(versions.getByRole("button", { name: "Check for updates" })).toBeDisabled();
+    await expect(versions.getByRole("button", { name: "Update", exact: true })).toBeDisabled();
+    await expect(versions.getByRole("button", { name: "Install", exact: true })).toBeDisabled();
+    await page.screenshot({ path: testInfo.outputPath(`viewer-versions-${name}.png`), fullPage: true });
+  }
+});

@@ -66,7 +66,8 @@ export default function Controls() {
       {problems.map((p) => <Alert key={p} severity="warning">{p}</Alert>)}
       <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) minmax(0, 1fr)" }, alignItems: "start", maxWidth: 1480 }}>
         {/* No game yet: installing it comes first. */}
-        {noGame && <GameVersionsPanel status={status} versions={versions} />}
+        {/* A viewer sees the versions with their buttons off, under the page's role sentence (ViewerNote). */}
+        {noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
         <Panel title="Server">
           <Stack spacing={2.5}>
             <Facts status={status} stale={confirmedAt} />
@@ -78,7 +79,7 @@ export default function Controls() {
           </Stack>
         </Panel>
         {exit && <ExitCard exit={exit} />}
-        {painted && !noGame && <GameVersionsPanel status={status} versions={versions} />}
+        {painted && !noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
         {painted && <PlayersChart />}
       </Box>
     </Page>
