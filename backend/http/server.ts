@@ -56,7 +56,7 @@ export function serverRoutes(ctx: AppContext): Route[] {
         if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
         const request = parseStartRequest(await readObject(c));
         ctx.log.info("Start requested", { user: sessionOf(c).user.username, save: request.savefile, port: request.port });
-        const { status, message } = await ctx.gameOps.run("start", () => game.start(request));
+        const { status, message } = await ctx.gameOps.run("start", () => game.start(request, { remember: true }));
         return c.json(message, status as 200 | 202);
       },
     },

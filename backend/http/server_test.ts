@@ -286,6 +286,9 @@ Deno.test("the last start's address, port and save are kept for the start form, 
     // The save as asked ("Load Latest" loads the newest save next time too), not the one it resolved to.
     assert.equal((await c.get("/api/server/status")).body.savefile, "world.zip");
     assert.deepEqual((await c.get("/api/server/status")).body.last_start, { bindip: "127.0.0.1", port, savefile: LOAD_LATEST });
+    // The panel's own start of the same map again (Restart) leaves what the person asked for.
+    assert.equal((await c.post("/api/server/restart")).status, 200);
+    assert.deepEqual((await c.get("/api/server/status")).body.last_start, { bindip: "127.0.0.1", port, savefile: LOAD_LATEST });
     await assert.rejects(p.ctx.game.rcon("/fake-crash"));
     await waitForStatus(p.ctx, "stopped");
     // A start the game fails is kept too: it is usually tried again with the same values.

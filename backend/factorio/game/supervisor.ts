@@ -223,7 +223,12 @@ export class GameServer implements GameControl {
 
   // ---- Start ----
 
-  async start(request: StartRequest): Promise<{ message: string; status: number }> {
+  /**
+   * `remember`: a start a person asked for (the start route): its address, port and save as asked are
+   * what the start form offers next (`last_start`). The panel's own starts of the same map again (restart,
+   * updates, schedules) pass the save it resolved to, and would turn "Load Latest" into that one file.
+   */
+  async start(request: StartRequest, opts: { remember?: boolean } = {}): Promise<{ message: string; status: number }> {
     await this.ready;
     if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
     const run = await this.lease.launching(async () => {
@@ -237,12 +242,12 @@ export class GameServer implements GameControl {
       }
       this.#cancelRestart();
       this.#restart.attempt = 0;
-      return await this.#launch(request);
+      return await this.#launch(request, opts.remember);
     });
     return await this.#awaitStarted(run, request);
   }
 
-  async #launch(request: StartRequest): Promise<Run> {
+  async #launch(request: StartRequest, remember = false): Promise<Run> {
     const secret = this.secrets.forLaunch();
     const plan = await planLaunch(this.paths, request, secret, this.#providers);
     if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
@@ -256,7 +261,7 @@ export class GameServer implements GameControl {
     }
     // "starting" is pushed with the save and port being started, not the last run's.
     this.#last = { bindip: request.bindip, port: request.port, savefile: plan.savefile };
-    this.#rememberStart(this.#last);
+    if (remember) this.#rememberStart(this.#last);
     this.#setState("starting", null);
     let child: Deno.ChildProcess;
     try {
