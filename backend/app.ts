@@ -209,7 +209,7 @@ export function createApp(ctx: AppContext): PanelApp {
       target.on(route.method, route.path, fronted(true, guarded));
       return;
     }
-    const record = recordActivity(ctx.activity, route);
+    const record = recordActivity(ctx.activity, route, ctx.log.warn);
     target.on(
       route.method,
       route.path,

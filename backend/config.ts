@@ -4,6 +4,7 @@
 
 import { isAbsolute, join, resolve } from "./path.ts";
 import { statSync } from "./fs.ts";
+import { gameBinaryIn } from "./factorio/versions/store.ts";
 
 export interface Config {
   port: number;
@@ -48,6 +49,8 @@ export interface Config {
   saveCreateTimeout: number;
   factorioVersion: string;
   factorioComUrl: string;
+  /** Which build of the game the installer takes: the native ARM64 one (2.1 and later) or x64. */
+  factorioArch: "x64" | "arm64";
   factorioKeepVersions: number;
   factorioUpdateCheckHours: number;
   /** Seconds (as written) before an update restart at which players are warned. */
@@ -128,8 +131,9 @@ export const OPTIONS: Option<any>[] = [
   }),
   opt({
     key: "factorioBinary", flag: "factorio-binary", kind: "path",
-    help: "the Factorio headless executable (a game version installed by the panel, while active, takes its place)", defaultText: "<factorio-dir>/bin/x64/factorio",
-    defaultValue: (c) => join(c.factorioDir!, "bin", "x64", "factorio"),
+    help: "the Factorio headless executable (a game version installed by the panel, while active, takes its place)",
+    defaultText: "<factorio-dir>/bin/x64/factorio, or bin/arm64/factorio (the ARM64 build)",
+    defaultValue: (c) => gameBinaryIn(c.factorioDir!),
   }),
   opt({
     key: "httpsCert", flag: "https-cert", kind: "path",
@@ -313,6 +317,12 @@ export const OPTIONS: Option<any>[] = [
     key: "factorioComUrl", flag: "factorio-com-url", kind: "string",
     help: "factorio.com: the version API, the archive page, the checksum list and the downloads are reached under it",
     defaultText: "https://factorio.com", defaultValue: () => "https://factorio.com", check: httpUrl,
+  }),
+  opt({
+    key: "factorioArch", flag: "factorio-arch", kind: "string",
+    help: "the game build the installer takes: arm64 (Factorio 2.1 and later; older versions get x64) or x64",
+    defaultText: "this machine's", defaultValue: () => (Deno.build.arch === "aarch64" ? "arm64" : "x64"),
+    check: (v) => (v === "x64" || v === "arm64" ? undefined : "is not x64 or arm64"),
   }),
   opt({
     key: "factorioKeepVersions", flag: "factorio-keep-versions", kind: "int", min: 1, max: 100,

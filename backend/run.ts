@@ -184,8 +184,9 @@ export async function main(): Promise<number> {
       port,
       interfaces: networkInterfaces(),
       factorioDir: config.factorioDir,
-      factorioBinary: config.factorioBinary,
-      binaryFound: existsSync(config.factorioBinary),
+      // The game's own paths: a version the panel installed lives under <factorio-dir>/versions.
+      factorioBinary: ctx.paths.binary,
+      binaryFound: existsSync(ctx.paths.binary),
     }).join("\n"));
     ctx.log.info("Listening", { bind: config.bind, port, scheme });
     if (bootstrap.createdAdmin?.password) {

@@ -9,6 +9,7 @@ export interface StartupFacts {
   /** From Deno.networkInterfaces(); only IPv4 LAN addresses are shown (a phone types them). */
   interfaces: { family: string; address: string; internal?: boolean }[];
   factorioDir: string;
+  /** The executable the game starts from: the active version the panel installed, else --factorio-binary. */
   factorioBinary: string;
   binaryFound: boolean;
 }
@@ -47,9 +48,10 @@ export function startupLines(f: StartupFacts): string[] {
     lines.push(
       "",
       `No Factorio found in ${f.factorioDir} (looked for ${f.factorioBinary}).`,
-      "  Download the headless server for Linux from https://factorio.com/download and unpack it there, or",
-      "  start the panel with --factorio-dir pointing at your Factorio directory. To try the panel without",
-      "  the game, run `npm run demo`.",
+      "  Install it from the panel: sign in, then Controls, Install Factorio (it downloads the headless server",
+      "  from factorio.com and checks it). Or unpack the headless server for Linux from",
+      "  https://factorio.com/download there yourself, or start the panel with --factorio-dir pointing at your",
+      "  Factorio directory. To try the panel without the game, run `npm run demo`.",
     );
   }
   return lines;

@@ -102,6 +102,11 @@ export interface ServerStatus {
   factorio_dir: string;
   /** Things the admin should know about the game server right now, in plain words (empty when all is well). */
   problems: string[];
+  /**
+   * What the last start asked for (its save as asked: "Load Latest" stays so), kept across panel restarts:
+   * the start form offers it on every device. Null before the first start.
+   */
+  last_start: { bindip: string; port: number; savefile: string } | null;
 }
 
 export interface FactorioVersionInfo {

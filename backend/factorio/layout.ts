@@ -6,7 +6,7 @@ import { dirname, join } from "../path.ts";
 import type { Config } from "../config.ts";
 import { tempPathFor } from "../fsutil.ts";
 import { renameSync } from "../fs.ts";
-import { activeVersion, versionDir } from "./versions/store.ts";
+import { activeVersion, gameBinaryIn, versionDir } from "./versions/store.ts";
 import { keptFor } from "../../shared/util.ts";
 
 export interface FactorioPaths {
@@ -44,15 +44,18 @@ export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBina
   const mods = join(root, "mods");
   const configDir = join(root, "config");
   const dirOf = (active: ReturnType<typeof activeVersion>) => (active ? versionDir(root, active.version) : null);
-  const gameDir = () => dirOf(activeVersion(root));
   // Asked on every mod list request (its cache's paths): joined again only when the active version changes.
   const dataOf = keptFor((active: ReturnType<typeof activeVersion>) => join(dirOf(active) ?? root, "data"));
   const data = () => dataOf(activeVersion(root));
+  // Looked up again only when the active version changes: the x64 or the ARM64 build's layout.
+  const binaryOf = keptFor((active: ReturnType<typeof activeVersion>) => {
+    const dir = dirOf(active);
+    return dir ? gameBinaryIn(dir) : config.factorioBinary;
+  });
   return {
     root,
     get binary() {
-      const dir = gameDir();
-      return dir ? join(dir, "bin", "x64", "factorio") : config.factorioBinary;
+      return binaryOf(activeVersion(root));
     },
     saves: join(root, "saves"),
     mods,

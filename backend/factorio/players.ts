@@ -310,14 +310,15 @@ function removeCommand(list: PlayerList, name: string): string {
 
 /**
  * The game answers `/players online` with a header line ("Online players (2):") and one indented line
- * per player ("  alice (online)").
+ * per player ("  alice (online)"). Names are taken whole, as the player history takes them from the
+ * console log (playerlog/parse.ts): servers that do not verify identities let players pick names with
+ * spaces and any letters, which the rules for names added to a list (playerNameError) would drop.
  */
 export function parseOnlinePlayers(reply: string): string[] {
   const names: string[] = [];
   for (const line of reply.split(/\r?\n/)) {
-    if (!/^\s/.test(line)) continue;
-    const name = line.trim().replace(/\s*\(online\)$/, "");
-    if (name !== "" && playerNameError(name) === undefined) names.push(name);
+    const m = /^\s+(.+?)(?: \(online\))?\s*$/.exec(line);
+    if (m) names.push(m[1]);
   }
   return names;
 }

@@ -10,9 +10,14 @@ import { Invalid } from "../errors.ts";
 /**
  * Records each state-changing request once the answer is known (also errors: onError has set the
  * response by then). Requests that name nobody (no session, no sign-in name) are not recorded: a scanner
- * hitting the API must not fill the log.
+ * hitting the API must not fill the log. A row that cannot be written (a full disk) is reported to `warn`
+ * and leaves the answer as it was: what happened, happened.
  */
-export function recordActivity(log: ActivityLog, route: Route): MiddlewareHandler<Env> {
+export function recordActivity(
+  log: ActivityLog,
+  route: Route,
+  warn: (message: string, fields: Record<string, unknown>) => void = () => {},
+): MiddlewareHandler<Env> {
   const action = `${route.method} ${route.path}`;
   const logged = changesState(route);
   return async (c, next) => {
@@ -24,15 +29,19 @@ export function recordActivity(log: ActivityLog, route: Route): MiddlewareHandle
     const username = note?.user ?? session?.user.username;
     if (!username) return;
     const target = c.req.path !== route.path ? decodeURIComponent(c.req.path) : "";
-    log.record({
-      username,
-      via: session ? (session.via === "token" ? `token ${session.token?.name ?? ""}` : "session") : "",
-      address: c.get("clientAddress"),
-      userAgent: c.req.header("user-agent") ?? "",
-      action,
-      detail: [note?.detail, target].filter(Boolean).join(" "),
-      status: c.res.status,
-    });
+    try {
+      log.record({
+        username,
+        via: session ? (session.via === "token" ? `token ${session.token?.name ?? ""}` : "session") : "",
+        address: c.get("clientAddress"),
+        userAgent: c.req.header("user-agent") ?? "",
+        action,
+        detail: [note?.detail, target].filter(Boolean).join(" "),
+        status: c.res.status,
+      });
+    } catch (e) {
+      warn("Could not record the activity", { action, status: c.res.status, error: String(e) });
+    }
   };
 }
 

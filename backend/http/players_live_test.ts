@@ -6,6 +6,7 @@ import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type GamePanel, startGame, waitForStatus, withGamePanel } from "../testing/game.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
+import { until } from "../testing/until.ts";
 
 const list = (p: GamePanel, name: string) =>
   JSON.parse(readFileSync(join(p.factorio.dir, "config", `server-${name}.json`), "utf8"));
@@ -111,6 +112,24 @@ Deno.test("online players, kick and ban", withGamePanel(async (p) => {
   assert.equal((await c.post("/api/players/bans/add", { username: "bob", reason: "griefing" })).status, 200);
   assert.deepEqual((await c.get("/api/players/online")).body, { players: [] });
   assert.match(await p.ctx.game.rcon("/fake-join bob"), /could not join: banned/);
+}));
+
+Deno.test("online players are named as the game names them: spaces and any letters included", withGamePanel(async (p) => {
+  const c = await p.login();
+  await startGame(c);
+  // Servers that do not verify identities let players pick such names; the console log has them whole.
+  await p.ctx.game.rcon(`/fake-join alice "Zoë Smith" Ødegård`);
+  assert.equal(await p.ctx.game.rcon("/players online"), "Online players (3):\n  alice (online)\n  Zoë Smith (online)\n  Ødegård (online)");
+  assert.deepEqual((await c.get("/api/players/online")).body, { players: ["alice", "Zoë Smith", "Ødegård"] });
+  // The player history (from the console log) says the same.
+  const history = await until(
+    "three players in the history",
+    async () => {
+      const rows = (await c.get("/api/players/history")).body as { name: string; online: boolean }[];
+      return rows.length === 3 && rows;
+    },
+  );
+  assert.deepEqual(history.filter((r) => r.online).map((r) => r.name).sort(), ["alice", "Zoë Smith", "Ødegård"].sort());
 }));
 
 Deno.test("while the game is starting, list changes wait for a clear state", withGamePanel(async (p) => {

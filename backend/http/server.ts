@@ -57,7 +57,7 @@ export function serverRoutes(ctx: AppContext): Route[] {
         if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
         const request = parseStartRequest(await readObject(c));
         ctx.log.info("Start requested", { user: sessionOf(c).user.username, save: request.savefile, port: request.port });
-        const { status, message } = await ctx.gameOps.run("start", () => game.start(request));
+        const { status, message } = await ctx.gameOps.run("start", () => game.start(request, { remember: true }));
         return c.json(message, status as 200 | 202);
       },
     },
@@ -68,7 +68,7 @@ export function serverRoutes(ctx: AppContext): Route[] {
       path: "/api/server/restart",
       handler: async (c) => {
         ctx.log.info("Restart requested", { user: sessionOf(c).user.username });
-        const { status, message } = await ctx.gameOps.run("restart", () => game.restart());
+        const { status, message } = await ctx.gameOps.run("a restart", () => game.restart(), { restarts: true });
         return c.json(message, status as 200 | 202);
       },
     },

@@ -158,7 +158,8 @@ Deno.test("a crash while loading fails the start with the reason", withGamePanel
   const c = await p.login();
   p.ctx.game.addLaunchArgs(() => ["--fake-crash-after", "50"]);
   const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: 34197, savefile: LOAD_LATEST });
-  assert.equal(r.status, 500);
+  // A failure of the game, not of the panel: 422 with the game's reason.
+  assert.equal(r.status, 422);
   assert.match(r.body, /^Factorio did not start \(exit code 1\): /);
   assert.equal(p.ctx.game.status().status, "stopped");
   // It never hosted: a failed start, not a crash of a running server.
@@ -170,8 +171,8 @@ Deno.test("a game port in use: the start fails with the game's own words", withG
   const held = await holdUdpPort(0, "127.0.0.1");
   try {
     const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: held.address().port, savefile: "world.zip" });
-    assert.equal(r.status, 500);
-    assert.match(r.body, /Host address is already in use/);
+    assert.equal(r.status, 422);
+    assert.match(r.body, /^Factorio did not start \(exit code 1\): .*Host address is already in use/);
     const s = p.ctx.game.status();
     assert.equal(s.status, "stopped");
     assert.equal(s.last_exit?.reason, "start-failed");
@@ -179,6 +180,16 @@ Deno.test("a game port in use: the start fails with the game's own words", withG
   } finally {
     held.close();
   }
+}));
+
+Deno.test("a game executable that cannot be run fails the start with a 422 naming why", withGamePanel(async (p) => {
+  const c = await p.login();
+  Deno.chmodSync(p.factorio.binary, 0o644);
+  const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: 34197, savefile: "world.zip" });
+  assert.equal(r.status, 422);
+  assert.match(r.body, /^Factorio did not start.*ermission denied/);
+  assert.equal(p.ctx.game.status().status, "stopped");
+  assert.equal(p.ctx.game.status().last_exit?.reason, "start-failed");
 }));
 
 Deno.test("launch arguments: files from the layout, RCON on 127.0.0.1, providers; the password stays secret", withGamePanel(async (p) => {
@@ -263,6 +274,45 @@ Deno.test("a save named without .zip is the .zip of that name; a port given as t
   const again = await c.post("/api/server/start", { bindip: "127.0.0.1", port: String(port), savefile: "other.zip" });
   assert.equal(again.status, 200, again.text);
 }));
+
+Deno.test("the last start's address, port and save are kept for the start form, across panel restarts", async () => {
+  const p = await startPanelWithGame();
+  let second: Awaited<ReturnType<typeof startPanelWithGame>> | null = null;
+  let closed = false;
+  try {
+    const c = await p.login();
+    assert.equal((await c.get("/api/server/status")).body.last_start, null);
+    const { port } = await startGame(c, { savefile: LOAD_LATEST });
+    // The save as asked ("Load Latest" loads the newest save next time too), not the one it resolved to.
+    assert.equal((await c.get("/api/server/status")).body.savefile, "world.zip");
+    assert.deepEqual((await c.get("/api/server/status")).body.last_start, { bindip: "127.0.0.1", port, savefile: LOAD_LATEST });
+    // The panel's own start of the same map again (Restart) leaves what the person asked for.
+    assert.equal((await c.post("/api/server/restart")).status, 200);
+    assert.deepEqual((await c.get("/api/server/status")).body.last_start, { bindip: "127.0.0.1", port, savefile: LOAD_LATEST });
+    await assert.rejects(p.ctx.game.rcon("/fake-crash"));
+    await waitForStatus(p.ctx, "stopped");
+    // A start the game fails is kept too: it is usually tried again with the same values.
+    const held = await holdUdpPort(0, "127.0.0.1");
+    const expected = { bindip: "127.0.0.1", port: held.address().port, savefile: "world.zip" };
+    try {
+      const r = await c.post("/api/server/start", expected);
+      assert.equal(r.status, 422);
+    } finally {
+      held.close();
+    }
+    assert.deepEqual((await c.get("/api/server/status")).body.last_start, expected);
+    await p.close({ keepData: true, keepGame: true });
+    closed = true;
+    second = await startPanelWithGame({ dataDir: p.dataDir, factorio: p.factorio });
+    const c2 = await second.login();
+    assert.deepEqual((await c2.get("/api/server/status")).body.last_start, expected);
+  } finally {
+    if (!closed) await p.close({ keepData: true });
+    await second?.close();
+    Deno.removeSync(p.factorio.dir, { recursive: true });
+    Deno.removeSync(p.dataDir, { recursive: true });
+  }
+});
 
 Deno.test("exit classification", () => {
   assert.equal(classify("kill", null, "SIGKILL", []), "killed");

@@ -9,7 +9,10 @@ import { join } from "node:path";
 import { installOutcome, updateOutcome, type VersionsPanel, withVersionsPanel } from "../testing/versions.ts";
 import { freeUdpPort, waitForStatus } from "../testing/game.ts";
 import type { Client } from "../testing/harness.ts";
-import type { UpdateProgress } from "../../shared/factorio-versions.ts";
+import type { UpdateProgress, VersionsAnswer } from "../../shared/factorio-versions.ts";
+import type { Schedule } from "../../shared/backups.ts";
+import { until } from "../testing/until.ts";
+import { TestSocket } from "../testing/ws.ts";
 
 /** 2.0.76 installed and active, a save "world.zip" made by it. */
 async function withOldGame(v: VersionsPanel): Promise<Client> {
@@ -22,9 +25,11 @@ async function withOldGame(v: VersionsPanel): Promise<Client> {
   return c;
 }
 
-async function startWorld(c: Client): Promise<void> {
+/** Starts world.zip; `online` players join it (the warnings before a restart are for them). */
+async function startWorld(c: Client, v?: VersionsPanel, online = "alice"): Promise<void> {
   const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: "world.zip" });
   assert.equal(r.status, 200, r.text);
+  if (v && online) await v.panel.ctx.game.rcon(`/fake-join ${online}`);
 }
 
 Deno.test("update while stopped: installs the newest stable and switches to it", withVersionsPanel(async (v) => {
@@ -46,7 +51,7 @@ Deno.test("update while stopped: installs the newest stable and switches to it",
 
 Deno.test("update & restart: players are warned, the same save runs again on the new version", withVersionsPanel(async (v) => {
   const c = await withOldGame(v);
-  await startWorld(c);
+  await startWorld(c, v);
   const seen: UpdateProgress[] = [];
   const outcome = updateOutcome(v.panel.ctx.bus, seen);
   const r = await c.post("/api/factorio/update", { version: "2.0.77" });
@@ -109,7 +114,7 @@ Deno.test("update & restart: a download that fails leaves the running game alone
 
 Deno.test("update & restart can be called off during the countdown; the game keeps running", withVersionsPanel(async (v) => {
   const c = await withOldGame(v);
-  await startWorld(c);
+  await startWorld(c, v);
   const since = (await c.get("/api/server/status")).body.since;
   const seen: UpdateProgress[] = [];
   const outcome = updateOutcome(v.panel.ctx.bus, seen);
@@ -131,4 +136,91 @@ Deno.test("update & restart can be called off during the countdown; the game kee
   await v.panel.ctx.game.rcon("/players"); // the call-off line is written before the answer comes back
   assert.match(readFileSync(join(v.factorioDir, "factorio-console.log"), "utf8"), /\[CHAT\] <server>: \[Server\] The update was called off/);
   assert.equal((await c.post("/api/factorio/update/cancel")).status, 409);
+}));
+
+Deno.test("update & restart with nobody online restarts at once, without warnings", withVersionsPanel(async (v) => {
+  const c = await withOldGame(v);
+  await startWorld(c);
+  const seen: UpdateProgress[] = [];
+  const outcome = updateOutcome(v.panel.ctx.bus, seen);
+  const next = new Promise<UpdateProgress>((resolve) => {
+    const off = v.panel.ctx.bus.on("factorio.versions", (m) => {
+      if (m.kind === "update" && m.update.phase !== "installing") (off(), resolve(m.update));
+    });
+  });
+  assert.equal((await c.post("/api/factorio/update", { version: "2.0.77" })).status, 202);
+  // Right after the install: the stop (a 5-minute countdown would warn nobody).
+  assert.equal((await next).phase, "stopping", JSON.stringify(seen));
+  assert.equal((await outcome).phase, "done", JSON.stringify(seen));
+  const consoleLog = join(v.factorioDir, "factorio-console.log");
+  assert.doesNotMatch(existsSync(consoleLog) ? readFileSync(consoleLog, "utf8") : "", /The server restarts in/);
+  assert.equal((await c.get("/api/server/status")).body.fac_version, "2.0.77.0");
+}, { args: ["--update-warnings", "300,60,10"] }));
+
+Deno.test("the countdown's seconds left are counted from the stop's time, in the answer and the replay", withVersionsPanel(async (v) => {
+  const c = await withOldGame(v);
+  await startWorld(c, v);
+  const warned = new Promise<void>((r) => {
+    const off = v.panel.ctx.bus.on("factorio.versions", (m) => m.kind === "update" && m.update.phase === "warning" && (off(), r()));
+  });
+  const outcome = updateOutcome(v.panel.ctx.bus);
+  assert.equal((await c.post("/api/factorio/update", { version: "2.0.77" })).status, 202);
+  await warned;
+  const first = ((await c.get("/api/factorio/versions")).body as VersionsAnswer).update!;
+  assert.equal(first.phase, "warning");
+  assert.ok(first.secondsLeft! <= 300 && first.secondsLeft! > 0, String(first.secondsLeft));
+  // A later answer counts down from the same stop time (the warning itself was sent only at 300 s).
+  const later = await until("a later seconds-left", async () => {
+    const u = ((await c.get("/api/factorio/versions")).body as VersionsAnswer).update!;
+    return u.secondsLeft! < first.secondsLeft! && u;
+  });
+  assert.equal(later.phase, "warning");
+  assert.match(later.message, /restarts in 300 s/);
+  // A page that opens now gets the same count in the room's replay.
+  const ws = await TestSocket.connect(c);
+  try {
+    ws.subscribe("factorio_versions");
+    const replayed = await ws.waitForMessage("factorio_versions", (m) => JSON.parse(m).kind === "update");
+    const update = (JSON.parse(replayed) as { update: UpdateProgress }).update;
+    assert.ok(update.secondsLeft! <= later.secondsLeft!, `${update.secondsLeft} after ${later.secondsLeft}`);
+  } finally {
+    await ws.close();
+  }
+  assert.equal((await c.post("/api/factorio/update/cancel")).status, 200);
+  assert.equal((await outcome).phase, "cancelled");
+}, { args: ["--update-warnings", "300"] }));
+
+Deno.test("a scheduled restart during an update & restart: one restart, one set of warnings", withVersionsPanel(async (v) => {
+  const c = await withOldGame(v);
+  await startWorld(c, v);
+  const starts: string[] = [];
+  v.panel.ctx.bus.on("server.status", ({ status, previous }) => previous !== status.status && status.status === "starting" && starts.push(status.fac_version));
+  const created = await c.post("/api/schedules", {
+    name: "Nightly restart",
+    cron: "0 4 * * *",
+    condition: "always",
+    enabled: true,
+    tasks: [
+      { type: "warn", delay_s: 0, text: "Nightly restart in {time}", countdown_s: 10 },
+      { type: "restart", delay_s: 0 },
+    ],
+  });
+  assert.equal(created.status, 201, created.text);
+  const outcome = updateOutcome(v.panel.ctx.bus);
+  assert.equal((await c.post("/api/factorio/update", { version: "2.0.77" })).status, 202);
+  // The schedule fires while the update runs (it is installing the new version).
+  assert.equal((await c.post(`/api/schedules/${created.body.id}/run`, {})).status, 202);
+  assert.equal((await outcome).phase, "done");
+  await v.panel.ctx.schedules.settled(created.body.id);
+  const run = ((await c.get(`/api/schedules/${created.body.id}`)).body as Schedule).last_runs[0];
+  assert.equal(run.result, "ok", run.output);
+  assert.match(run.output, /warn: .*the update to Factorio 2\.0\.77 restarts the server/);
+  assert.match(run.output, /restart: .*the update to Factorio 2\.0\.77 restarts the server/);
+  // One restart (the update's), and only the update's warnings in the game.
+  assert.deepEqual(starts, ["2.0.77.0"]);
+  await v.panel.ctx.game.rcon("/players");
+  const chat = readFileSync(join(v.factorioDir, "factorio-console.log"), "utf8");
+  assert.doesNotMatch(chat, /Nightly restart in/);
+  assert.match(chat, /The server restarts in 2 seconds to update to Factorio 2\.0\.77/);
+  assert.equal((await c.get("/api/server/status")).body.status, "running");
 }));

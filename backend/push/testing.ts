@@ -67,6 +67,7 @@ export function serverStatus(status: ServerState, extra: Partial<ServerStatus> =
     factorio_found: true,
     factorio_dir: "/opt/factorio",
     problems: [],
+    last_start: null,
     ...extra,
   };
 }

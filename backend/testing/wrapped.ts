@@ -31,6 +31,8 @@ export interface WrappedPanel {
   url: string;
   port: number;
   dataDir: string;
+  /** The panel's pid (the wrapper and sh exec into it): /proc/PID/root reaches its private mounts. */
+  pid: number;
   alive(): boolean;
   output(): string;
   stop(): Promise<void>;
@@ -38,14 +40,18 @@ export interface WrappedPanel {
 
 /**
  * Starts backend/main.ts on a free port over a fresh data dir. `shell` runs first in `sh -c` (e.g.
- * `ulimit -n 256`), `wrap` goes before sh (e.g. ["unshare", "-rm"]).
+ * `ulimit -n 256`, or a tmpfs mounted on the data dir, which it is given), `wrap` goes before sh (e.g.
+ * ["unshare", "-rm"]).
  */
-export async function spawnWrappedPanel(opts: { args?: string[]; shell?: string; wrap?: string[] } = {}): Promise<WrappedPanel> {
+export async function spawnWrappedPanel(
+  opts: { args?: string[]; shell?: string | ((dataDir: string) => string); wrap?: string[] } = {},
+): Promise<WrappedPanel> {
   const dataDir = mkdtempSync(join(tmpdir(), "panel-proc-"));
+  const shell = typeof opts.shell === "function" ? opts.shell(dataDir) : opts.shell;
   const [cmd, ...pre] = [...(opts.wrap ?? []), "sh"];
   const child = new Deno.Command(cmd, {
     args: [
-      ...pre, "-c", `${opts.shell ?? ":"} && exec "$@"`, "sh",
+      ...pre, "-c", `${shell ?? ":"} && exec "$@"`, "sh",
       DENO, ...panelDenoArgs(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])]),
     ],
     cwd: ROOT,
@@ -76,5 +82,5 @@ export async function spawnWrappedPanel(opts: { args?: string[]; shell?: string;
     url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url, port: Number(new URL(url).port), dataDir, alive: () => exited === null, output: () => out, stop };
+  return { url, port: Number(new URL(url).port), dataDir, pid: child.pid, alive: () => exited === null, output: () => out, stop };
 }

@@ -19,6 +19,7 @@ const status: ServerStatus = {
   factorio_found: true,
   factorio_dir: "/opt/factorio",
   problems: [],
+  last_start: null,
 };
 
 Deno.test("subscribers of a room get its replay, then live messages; others get nothing", withPanel(async (p) => {

@@ -89,8 +89,12 @@ test("start from Controls, console command and reply, save & stop, kill", async 
   await expect(page.getByLabel("Command")).toHaveCount(0);
 });
 
-test("a crash shows on Controls with its exit code and last lines; the badge follows live", async ({ page, gamePort }) => {
+test("a crash shows on Controls with its exit code and last lines; the badge follows live", async ({ page, gamePort, browser, panel }) => {
   await openSignedIn(page, "/");
+  const form = page.getByRole("form", { name: "Start Server" });
+  await expect(form).toHaveAttribute("data-saves-loaded", "true");
+  await form.getByRole("combobox").click();
+  await page.getByRole("option", { name: "world.zip" }).click();
   await startFromControls(page, gamePort);
   await goTo(page, "Console");
   const input = page.getByLabel("Command");
@@ -104,6 +108,19 @@ test("a crash shows on Controls with its exit code and last lines; the badge fol
   await expect(crash).toContainText("The server stopped unexpectedly");
   await expect(crash).toContainText("exit code 3");
   await expect(crash.getByLabel("Last lines of the crashed server")).toContainText("Factorio crashed");
+
+  // Another device, which never started anything, offers what ran: the panel kept it, not the browser.
+  const other = await browser.newContext({ baseURL: panel.url, viewport: { width: 390, height: 844 } });
+  try {
+    const phone = await other.newPage();
+    await openSignedIn(phone, "/");
+    const again = phone.getByRole("form", { name: "Start Server" });
+    await expect(again.getByLabel("IP")).toHaveValue("127.0.0.1");
+    await expect(again.getByLabel("Port")).toHaveValue(String(gamePort));
+    await expect(again.getByRole("combobox")).toHaveText("world.zip");
+  } finally {
+    await other.close();
+  }
 
   await goTo(page, "Logs");
   const logs = page.getByRole("log", { name: "Factorio log" });

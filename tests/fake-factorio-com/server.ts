@@ -4,8 +4,10 @@
 //   GET /download/archive/                        HTML: one <a href="/download/archive/x.y.z" class="... version-button-stable">
 //                                                 per version, newest first (the real page has no JSON)
 //   GET /download/sha256sums/                     "<sha256>  <file>" lines; 2.x files are named
-//                                                 factorio-headless_linux_<v>.tar.xz, older ones factorio_headless_x64_<v>.tar.xz
+//                                                 factorio-headless_linux_<v>.tar.xz, older ones factorio_headless_x64_<v>.tar.xz;
+//                                                 2.1 and later also have factorio-headless_linux-arm64_<v>.tar.xz
 //   GET /get-download/<v|stable|latest>/headless/linux64   302 to /cdn/<file> (the real one redirects to a CDN)
+//   GET /get-download/<v|stable|latest>/headless/linux-arm64   the native ARM64 build (2.1 and later; bin/arm64 inside)
 //   GET /cdn/<file>                               the tarball (built from the simulator at that version)
 //
 // HTTP is written by hand over Deno.listen, so the failure modes can do what a broken network does:
@@ -58,8 +60,8 @@ export interface FakeFactorioCom {
   setMode(version: string, mode: Mode): void;
   /** Publishes a new release (it becomes the channel's latest when newer). */
   release(version: string, channel: Channel): void;
-  /** The tarball served for `version` (built on first use). */
-  tarball(version: string): Promise<{ path: string; size: number; sha256: string }>;
+  /** The tarball served for `version` (built on first use), of the x64 build unless `arch` says arm64. */
+  tarball(version: string, arch?: Arch): Promise<{ path: string; size: number; sha256: string }>;
   close(): Promise<void>;
 }
 
@@ -79,8 +81,17 @@ function cmp(a: string, b: string): number {
   return 0;
 }
 
-export function tarballName(version: string): string {
+export type Arch = "x64" | "arm64";
+
+export function tarballName(version: string, arch: Arch = "x64"): string {
+  if (arch === "arm64") return `factorio-headless_linux-arm64_${version}.tar.xz`;
   return Number(version.split(".")[0]) >= 2 ? `factorio-headless_linux_${version}.tar.xz` : `factorio_headless_x64_${version}.tar.xz`;
+}
+
+/** Factorio ships a native ARM64 headless build from 2.1 on. */
+export function hasArm64Build(version: string): boolean {
+  const [major, minor] = version.split(".").map(Number);
+  return major > 2 || (major === 2 && minor >= 1);
 }
 
 export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorioCom {
@@ -98,10 +109,10 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
     const pool = channel === "stable" ? releases.filter((r) => r.channel === "stable") : releases;
     return pool.map((r) => r.version).sort(cmp).at(-1) ?? "";
   };
-  const tarball = (version: string) => {
+  const tarball = (version: string, arch: Arch = "x64") => {
     const mode = modes.get(version) ?? "ok";
     const kind: TarballKind = ARCHIVE_KINDS.has(mode) ? (mode as TarballKind) : "normal";
-    return buildTarball(opts.cacheDir, version, kind, { paddingBytes: opts.paddingBytes });
+    return buildTarball(opts.cacheDir, version, kind, { paddingBytes: opts.paddingBytes, arch });
   };
 
   async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
@@ -118,10 +129,10 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
     await writeAll(conn, bytes);
   }
 
-  async function serveFile(conn: Deno.Conn, version: string): Promise<void> {
+  async function serveFile(conn: Deno.Conn, version: string, arch: Arch): Promise<void> {
     const mode = modes.get(version) ?? "ok";
     if (mode === "404") return text(conn, "404 Not Found", "Not found");
-    const file = await tarball(version);
+    const file = await tarball(version, arch);
     if (mode === "huge") {
       // A size no disk here has room for; the panel must refuse before writing anything.
       await head(conn, "200 OK", { "Content-Type": "application/x-xz", "Content-Length": 2 ** 50 });
@@ -184,8 +195,11 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
         // Other builds of the same release share the list, as on the real site.
         lines.push(`${"0".repeat(63)}1  factorio_linux_${r.version}.tar.xz`);
         if (mode === "missing-checksum") continue;
-        const sum = (await tarball(r.version)).sha256;
-        lines.push(`${mode === "wrong-checksum" ? sum.replace(/^./, (c) => (c === "0" ? "1" : "0")) : sum}  ${tarballName(r.version)}`);
+        // Each build has its own line (and its own sum); a mode applies to every build of the version.
+        for (const arch of hasArm64Build(r.version) ? ["x64", "arm64"] as const : ["x64"] as const) {
+          const sum = (await tarball(r.version, arch)).sha256;
+          lines.push(`${mode === "wrong-checksum" ? sum.replace(/^./, (c) => (c === "0" ? "1" : "0")) : sum}  ${tarballName(r.version, arch)}`);
+        }
       }
       return text(conn, "200 OK", lines.join("\n") + "\n");
     }
@@ -199,15 +213,21 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
       else return text(conn, "404 Not Found", "Not found");
       return text(conn, "200 OK", "ok");
     }
-    const get = /^\/get-download\/([^/]+)\/headless\/linux64$/.exec(path);
+    const get = /^\/get-download\/([^/]+)\/headless\/(linux64|linux-arm64)$/.exec(path);
     if (get) {
       const wanted = get[1] === "stable" ? latest("stable") : get[1] === "latest" ? latest("experimental") : get[1];
+      const arch: Arch = get[2] === "linux-arm64" ? "arm64" : "x64";
       if (!releases.some((r) => r.version === wanted)) return text(conn, "404 Not Found", "Not found");
-      await head(conn, "302 Found", { Location: `${url}/cdn/${tarballName(wanted)}?expires=1&sig=fake`, "Content-Length": 0 });
+      if (arch === "arm64" && !hasArm64Build(wanted)) return text(conn, "404 Not Found", "Not found");
+      await head(conn, "302 Found", { Location: `${url}/cdn/${tarballName(wanted, arch)}?expires=1&sig=fake`, "Content-Length": 0 });
       return;
     }
-    const cdn = /^\/cdn\/factorio(?:-headless_linux|_headless_x64)_(\d+\.\d+\.\d+)\.tar\.xz$/.exec(path);
-    if (cdn && releases.some((r) => r.version === cdn[1])) return serveFile(conn, cdn[1]);
+    const cdn = /^\/cdn\/factorio(-headless_linux-arm64|-headless_linux|_headless_x64)_(\d+\.\d+\.\d+)\.tar\.xz$/.exec(path);
+    if (cdn && releases.some((r) => r.version === cdn[2])) {
+      const arch: Arch = cdn[1] === "-headless_linux-arm64" ? "arm64" : "x64";
+      if (arch === "arm64" && !hasArm64Build(cdn[2])) return text(conn, "404 Not Found", "Not found");
+      return serveFile(conn, cdn[2], arch);
+    }
     return text(conn, "404 Not Found", "Not found");
   }
 
@@ -235,7 +255,7 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
     release: (version, channel) => {
       if (!releases.some((r) => r.version === version)) releases.push({ version, channel });
     },
-    tarball: (version) => tarball(version),
+    tarball: (version, arch) => tarball(version, arch),
     close: async () => {
       listener.close();
       for (const r of stalls) r();

@@ -1,5 +1,5 @@
 // Builds headless tarballs the way factorio.com ships them: a .tar.xz with one top folder `factorio/`
-// holding bin/x64/factorio, config-path.cfg and data/ (no config/, saves/ or mods/: the game makes those).
+// holding bin/x64/factorio (bin/arm64/factorio in the ARM64 build), config-path.cfg and data/ (no config/, saves/ or mods/: the game makes those).
 // The game inside is the simulator (tests/fake-factorio/install.ts) at the exact version asked for.
 // Made with the system tar and xz, so the archive is a real GNU tar, like the real one.
 //
@@ -28,6 +28,8 @@ export interface Tarball {
 export interface BuildOptions {
   /** Incompressible bytes added under data/core (to make the archive as large as a real one). */
   paddingBytes?: number;
+  /** The build: x64 (bin/x64, the default) or arm64 (bin/arm64, Factorio 2.1 and later). */
+  arch?: "x64" | "arm64";
 }
 
 /** A build number per version that looks like the game's and never repeats between versions. */
@@ -56,14 +58,15 @@ export async function buildTarball(
 ): Promise<Tarball> {
   mkdirSync(cacheDir, { recursive: true });
   const pad = opts.paddingBytes ?? 0;
-  const target = join(cacheDir, `factorio-headless_linux_${version}.${kind}.${pad}.tar.xz`);
+  const arch = opts.arch ?? "x64";
+  const target = join(cacheDir, `factorio-headless_linux_${version}.${kind}.${pad}${arch === "x64" ? "" : `.${arch}`}.tar.xz`);
   if (!existsSync(target)) {
     const stage = mkdtempSync(join(tmpdir(), "fake-tarball-"));
     try {
       const top = join(stage, "factorio");
       const inside = kind === "wrong-inside" ? bumped(version) : version;
       const env: Record<string, string> = kind === "crash" ? { FAKE_FACTORIO_CRASH_AFTER_MS: "100" } : {};
-      installFakeFactorio(top, lineOf(inside), { fullVersion: inside, build: buildOf(inside), env });
+      installFakeFactorio(top, lineOf(inside), { fullVersion: inside, build: buildOf(inside), env, arch });
       for (const d of ["config", "saves", "mods"]) rmSync(join(top, d), { recursive: true, force: true });
       writePadding(join(top, "data", "core", "graphics"), pad);
       const members = ["factorio"];

@@ -1,6 +1,7 @@
 // Installs a simulated Factorio headless server as a real directory, laid out like the game's tarball:
 //
-//   <dir>/bin/x64/factorio            executable (a shell wrapper that runs tests/fake-factorio/main.ts)
+//   <dir>/bin/x64/factorio            executable (a shell wrapper that runs tests/fake-factorio/main.ts);
+//                                     bin/arm64/factorio for the native ARM64 build (2.1 and later)
 //   <dir>/config-path.cfg
 //   <dir>/config/config.ini
 //   <dir>/data/base/info.json         and core/, plus space-age/ quality/ elevated-rails/ (2.0+), recycler/ (2.1+)
@@ -90,13 +91,15 @@ export interface InstallOptions {
   build?: number;
   /** Extra environment baked into the wrapper, e.g. FAKE_FACTORIO_CRASH_AFTER_MS for a build that cannot host. */
   env?: Record<string, string>;
+  /** The build's layout: bin/x64 (default) or bin/arm64 (the native ARM64 build). */
+  arch?: "x64" | "arm64";
 }
 
 /** Lays out a simulated installation in `dir` (created if needed) and returns where things are. */
 export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.0", opts: InstallOptions = {}): FakeFactorio {
   const full = opts.fullVersion ?? VERSIONS[version].version;
   const build = opts.build ?? VERSIONS[version].build;
-  const binDir = join(dir, "bin", "x64");
+  const binDir = join(dir, "bin", opts.arch ?? "x64");
   for (const d of [binDir, join(dir, "config"), join(dir, "data"), join(dir, "saves"), join(dir, "mods")]) {
     mkdirSync(d, { recursive: true });
   }

@@ -93,6 +93,8 @@ export class GameServer implements GameControl {
     savefile: "",
   };
   #lastExit: ServerExit | null = null;
+  /** What the last start asked for (<data-dir>/game-last-start.json): the start form's values. */
+  #lastStart: ServerStatus["last_start"] = null;
   #recent: string[] = [];
   #providers: LaunchArgsProvider[] = [];
   readonly secrets: RconSecretStore;
@@ -126,6 +128,14 @@ export class GameServer implements GameControl {
     } catch {
       this.#lastExit = null;
     }
+    try {
+      const s = JSON.parse(readFileSync(this.#file("game-last-start.json"), "utf8"));
+      if (typeof s?.bindip === "string" && Number.isInteger(s.port) && typeof s.savefile === "string") {
+        this.#lastStart = { bindip: s.bindip, port: s.port, savefile: s.savefile };
+      }
+    } catch {
+      this.#lastStart = null;
+    }
     this.ready = this.#reattach();
   }
 
@@ -149,6 +159,7 @@ export class GameServer implements GameControl {
       factorio_found: this.#version.found,
       factorio_dir: this.paths.root,
       problems: this.#problems(),
+      last_start: this.#lastStart,
     };
   }
 
@@ -165,6 +176,7 @@ export class GameServer implements GameControl {
     const key = [
       this.#state, this.#since, s.bindip, s.port, s.savefile, this.#publicAddress(s.bindip), version.current,
       version.found, this.#lastExit, run?.startedAt, run?.pid, run?.adopted, this.secrets.problem, this.paths.root,
+      this.#lastStart,
     ];
     const last = this.#statusText;
     if (last && key.every((v, i) => v === last.key[i])) return last.json;
@@ -211,7 +223,12 @@ export class GameServer implements GameControl {
 
   // ---- Start ----
 
-  async start(request: StartRequest): Promise<{ message: string; status: number }> {
+  /**
+   * `remember`: a start a person asked for (the start route): its address, port and save as asked are
+   * what the start form offers next (`last_start`). The panel's own starts of the same map again (restart,
+   * updates, schedules) pass the save it resolved to, and would turn "Load Latest" into that one file.
+   */
+  async start(request: StartRequest, opts: { remember?: boolean } = {}): Promise<{ message: string; status: number }> {
     await this.ready;
     if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
     const run = await this.lease.launching(async () => {
@@ -225,12 +242,12 @@ export class GameServer implements GameControl {
       }
       this.#cancelRestart();
       this.#restart.attempt = 0;
-      return await this.#launch(request);
+      return await this.#launch(request, opts.remember);
     });
     return await this.#awaitStarted(run, request);
   }
 
-  async #launch(request: StartRequest): Promise<Run> {
+  async #launch(request: StartRequest, remember = false): Promise<Run> {
     const secret = this.secrets.forLaunch();
     const plan = await planLaunch(this.paths, request, secret, this.#providers);
     if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
@@ -244,6 +261,7 @@ export class GameServer implements GameControl {
     }
     // "starting" is pushed with the save and port being started, not the last run's.
     this.#last = { bindip: request.bindip, port: request.port, savefile: plan.savefile };
+    if (remember) this.#rememberStart(this.#last);
     this.#setState("starting", null);
     let child: Deno.ChildProcess;
     try {
@@ -251,6 +269,7 @@ export class GameServer implements GameControl {
     } catch (e) {
       const exit = this.#exitOf("start-failed", null, null, [`Could not start ${this.paths.binary}: ${(e as Error).message}`]);
       this.#setState("stopped", exit);
+      // `sh` itself could not be run: a fault of the machine the panel runs on, not of the game.
       throw new HttpError(500, `Factorio did not start: ${(e as Error).message}`);
     }
     const run = this.#newRun({
@@ -300,7 +319,8 @@ export class GameServer implements GameControl {
     // The game's own reason: its last error line, else the crash report, else whatever it said last.
     const why = lines.filter((l) => /\sError\s/.test(l)).pop() ?? lines.find((l) => /crashed/.test(l)) ?? lines.at(-1) ?? "";
     const code = exit?.code != null ? ` (exit code ${exit.code})` : "";
-    throw new HttpError(500, `Factorio did not start${code}: ${why.replace(/^\s*\d+\.\d+\s+/, "") || "no output"}`);
+    // A failure of the game, with its own reason: 422 (5xx is for faults of the panel).
+    throw new HttpError(422, `Factorio did not start${code}: ${why.replace(/^\s*\d+\.\d+\s+/, "") || "no output"}`);
   }
 
   // ---- Stop / kill / restart ----
@@ -317,6 +337,8 @@ export class GameServer implements GameControl {
       if (!run.isEnded) this.#setState(previous, null);
       throw new HttpError(500, `Could not ask the game (pid ${run.pid}) to save and stop; it is still running.`);
     }
+    // Recorded after the signal: a record that cannot be written (a full disk) never keeps the game running.
+    this.#saveRecord(run);
     if (await within(run.ended, ANSWER_WAIT_MS) === "timeout") {
       return { status: 202, message: "Factorio server is saving the map and stopping; the status changes when it has exited." };
     }
@@ -328,6 +350,7 @@ export class GameServer implements GameControl {
     const run = this.#end("kill");
     if (!run) return { status: 200, message: PANEL_MSG.restartCancelled };
     const sent = await this.#signal(run, "SIGKILL");
+    this.#saveRecord(run);
     if (await within(run.ended, KILL_WAIT_MS) === "timeout") {
       if (await this.#stillAlive(run)) {
         throw new HttpError(500, `The game (pid ${run.pid}) is still running after ${sent ? "SIGKILL" : "a failed SIGKILL"}.`);
@@ -363,8 +386,8 @@ export class GameServer implements GameControl {
       throw how === "stop" ? new Conflict(PANEL_MSG.serverNotRunning) : new Invalid(PANEL_MSG.serverNotRunning);
     }
     if (how === "stop" && run.requested) throw new Conflict(PANEL_MSG.serverAlreadyStopping);
+    // Kept in memory only until the signal is sent (stop and kill record it then).
     run.requested = how;
-    this.#saveRecord(run);
     return run;
   }
 
@@ -485,6 +508,19 @@ export class GameServer implements GameControl {
     this.#setState("stopped", exit);
     run.endedResolve();
     if (reason === "crashed" && run.hosting) this.#scheduleRestart(run);
+  }
+
+  /**
+   * Keeps what this start asked for, for the start form of every device (a new object: statusJson compares
+   * by identity). A write that fails (a full disk) only loses it for the next panel process.
+   */
+  #rememberStart(start: { bindip: string; port: number; savefile: string }): void {
+    this.#lastStart = { ...start };
+    try {
+      writeJsonAtomic(this.#file("game-last-start.json"), this.#lastStart, 0o600);
+    } catch (e) {
+      this.deps.log.warn("Could not keep the last start's settings", { error: String(e) });
+    }
   }
 
   #exitOf(reason: ServerExit["reason"], code: number | null, signal: string | null, lines: string[]): ServerExit {
@@ -672,8 +708,18 @@ export class GameServer implements GameControl {
     }, LIVENESS_POLL_MS);
   }
 
+  /**
+   * Keeps what a restarted panel needs to find the run again. Never throws: the record only serves a
+   * re-attach (a game without one is still found by its command line, stray.ts), and a write that fails
+   * (a full disk) must not fail a start, a stop or a kill of the game itself. An ended run has no record.
+   */
   #saveRecord(run: Run): void {
-    writeRecord(this.#file("game-process.json"), run);
+    if (run.isEnded || this.#run !== run) return;
+    try {
+      writeRecord(this.#file("game-process.json"), run);
+    } catch (e) {
+      this.deps.log.warn("Could not record the running game", { pid: run.pid, error: String(e) });
+    }
   }
 
   // ---- Console ----

@@ -63,6 +63,9 @@ async function stopGame(game: TaskGame): Promise<string> {
  */
 export async function runTask(task: ScheduleTask, deps: TaskDeps, signal?: AbortSignal): Promise<string> {
   const { game, ops } = deps;
+  // While an update & restart (or another restart) is queued or running, the queue says so: a scheduled
+  // restart then is that one, and its warnings would announce a second restart that never comes.
+  const restartedBy = () => ops.restarting && `skipped: ${ops.restarting} restarts the server`;
   switch (task.type) {
     case "warn": {
       requireRunning(game);
@@ -75,6 +78,8 @@ export async function runTask(task: ScheduleTask, deps: TaskDeps, signal?: Abort
         const wait = due - deps.clock.now();
         if (wait > 0) await deps.clock.sleep(wait, "warn", signal);
         if (signal?.aborted) throw new Error("the panel is shutting down");
+        const skipped = restartedBy();
+        if (skipped) return skipped;
         requireRunning(game);
         // Plain text over RCON is chat from <server>: no Lua, so achievements stay on.
         await game.rcon(total > 0 ? warnText(text, remaining) : text);
@@ -95,10 +100,10 @@ export async function runTask(task: ScheduleTask, deps: TaskDeps, signal?: Abort
         return `backup ${b!.id} (${b!.size} bytes)`;
       });
     case "restart":
-      return await ops.run("scheduled restart", async () => {
+      return restartedBy() || await ops.run("scheduled restart", async () => {
         if (game.status().status !== "stopped") await stopGame(game);
         return await startGame(game);
-      });
+      }, { restarts: true });
     case "stop":
       return await ops.run("scheduled stop", async () => {
         if (game.status().status === "stopped") return "the server was already stopped";

@@ -29,9 +29,19 @@ export function parseArchivePage(html: string): AvailableVersion[] {
   return [...seen].map(([version, channel]) => ({ version, channel })).sort((a, b) => compareVersionStrings(b.version, a.version));
 }
 
-/** The headless tarball's sha256 for `version` from the sums list, in either file name style, or null. */
-export function findChecksum(sums: string, version: string): string | null {
-  const names = new Set([`factorio-headless_linux_${version}.tar.xz`, `factorio_headless_x64_${version}.tar.xz`]);
+/** A build of the headless server: x64, or the native ARM64 one that Factorio ships from 2.1 on. */
+export type GameArch = "x64" | "arm64";
+
+/**
+ * The headless tarball's sha256 for `version` and `arch` from the sums list, or null. The x64 build's file
+ * has two name styles over the years; the ARM64 build's is the linux-arm64 archive.
+ */
+export function findChecksum(sums: string, version: string, arch: GameArch = "x64"): string | null {
+  const names = new Set(
+    arch === "arm64"
+      ? [`factorio-headless_linux-arm64_${version}.tar.xz`]
+      : [`factorio-headless_linux_${version}.tar.xz`, `factorio_headless_x64_${version}.tar.xz`],
+  );
   for (const line of sums.split(/\r?\n/)) {
     const m = /^([0-9a-fA-F]{64})\s+\*?(\S+)\s*$/.exec(line.trim());
     if (m && names.has(m[2])) return m[1].toLowerCase();
@@ -88,11 +98,19 @@ export class FactorioCom {
     return list.sort((a, b) => compareVersionStrings(b.version, a.version));
   }
 
-  async checksum(version: string): Promise<string | null> {
-    return findChecksum(await this.#text("/download/sha256sums/", "the checksum list"), version);
+  /**
+   * The build to install on a host of `arch` and its sha256: the ARM64 build where the list has one, else
+   * the x64 build (which an ARM64 host runs only under an emulator). Null when neither is listed.
+   */
+  async checksum(version: string, arch: GameArch = "x64"): Promise<{ arch: GameArch; sha256: string } | null> {
+    const sums = await this.#text("/download/sha256sums/", "the checksum list");
+    const native = arch === "arm64" ? findChecksum(sums, version, "arm64") : null;
+    if (native) return { arch: "arm64", sha256: native };
+    const x64 = findChecksum(sums, version);
+    return x64 ? { arch: "x64", sha256: x64 } : null;
   }
 
-  downloadUrl(version: string): string {
-    return this.#url(`/get-download/${version}/headless/linux64`);
+  downloadUrl(version: string, arch: GameArch = "x64"): string {
+    return this.#url(`/get-download/${version}/headless/${arch === "arm64" ? "linux-arm64" : "linux64"}`);
   }
 }

@@ -10,9 +10,9 @@ import { randomHex } from "../../crypto.ts";
 import type { InstallPhase } from "../../../shared/factorio-versions.ts";
 import { ensureDir } from "../../fsutil.ts";
 import { download, DownloadError, type Progress } from "./download.ts";
-import type { FactorioCom } from "./factoriocom.ts";
+import type { FactorioCom, GameArch } from "./factoriocom.ts";
 import { ArchiveError, untarXz } from "./untar.ts";
-import { ensureSharedConfig, versionDir, versionOfGameDir, versionsDir, writeConfigPath } from "./store.ts";
+import { ensureSharedConfig, gameBinaryIn, versionDir, versionOfGameDir, versionsDir, writeConfigPath } from "./store.ts";
 import { clearTimeout, setTimeout } from "../../timers.ts";
 import { InstallError } from "../../errors.ts";
 
@@ -27,6 +27,8 @@ export interface InstallSteps {
   factorioDir: string;
   com: FactorioCom;
   version: string;
+  /** This machine's architecture: arm64 takes the native ARM64 build where the version has one. */
+  arch: GameArch;
   signal: AbortSignal;
   onPhase: (phase: InstallPhase) => void;
   onProgress: (p: Progress) => void;
@@ -51,8 +53,9 @@ export async function installVersion(s: InstallSteps): Promise<void> {
   if (existsSync(versionDir(factorioDir, version))) throw new InstallError(`Factorio ${version} is already installed.`);
 
   s.onPhase("checking");
-  const sum = await s.com.checksum(version);
-  if (!sum) throw new InstallError(`factorio.com lists no checksum for Factorio ${version}, so it cannot be verified; nothing was installed.`);
+  const build = await s.com.checksum(version, s.arch);
+  if (!build) throw new InstallError(`factorio.com lists no checksum for Factorio ${version}, so it cannot be verified; nothing was installed.`);
+  const sum = build.sha256;
 
   const tag = `${version}-${randomHex(4)}`;
   const archive = join(root, `.download-${tag}.tar.xz`);
@@ -61,7 +64,7 @@ export async function installVersion(s: InstallSteps): Promise<void> {
     s.onPhase("downloading");
     let got;
     try {
-      got = await download(s.com.downloadUrl(version), archive, {
+      got = await download(s.com.downloadUrl(version, build.arch), archive, {
         signal: s.signal,
         onProgress: s.onProgress,
         spaceNeeded: (size) => (size ?? 200 * 1024 * 1024) * UNPACK_FACTOR + SPACE_MARGIN,
@@ -89,16 +92,22 @@ export async function installVersion(s: InstallSteps): Promise<void> {
 
     s.onPhase("testing");
     const gameDir = join(unpackDir, "factorio");
-    const binary = join(gameDir, "bin", "x64", "factorio");
-    if (!existsSync(binary)) throw new InstallError(`The archive of Factorio ${version} has no bin/x64/factorio; nothing was installed.`);
+    const binary = gameBinaryIn(gameDir);
+    if (!existsSync(binary)) {
+      throw new InstallError(`The archive of Factorio ${version} has no bin/${build.arch}/factorio; nothing was installed.`);
+    }
     writeConfigPath(gameDir, factorioDir);
     ensureSharedConfig(factorioDir);
     const reported = await gameBinaryVersion(binary);
     s.signal.throwIfAborted();
     const data = versionOfGameDir(gameDir);
     if (reported !== version || data !== version) {
+      // An ARM64 machine runs the x64 build of a version without an ARM64 one only under an emulator.
+      const why = reported === null && build.arch !== s.arch
+        ? ` Factorio ${version} has no ${s.arch} build; its ${build.arch} build runs here only under an emulator such as box64.`
+        : "";
       throw new InstallError(
-        `The unpacked game is not Factorio ${version} (--version says ${reported ?? "nothing"}, data/base/info.json says ${data ?? "nothing"}); nothing was installed.`,
+        `The unpacked game is not Factorio ${version} (--version says ${reported ?? "nothing"}, data/base/info.json says ${data ?? "nothing"}); nothing was installed.${why}`,
       );
     }
     Deno.renameSync(gameDir, versionDir(factorioDir, version));

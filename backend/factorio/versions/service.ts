@@ -74,6 +74,8 @@ export class FactorioVersions {
   #job: Job | null = null;
   #lastInstall: InstallProgress | null = null;
   #update: UpdateProgress | null = null;
+  /** When the server stops, while an update counts down (this.deps.now() time). */
+  #stopsAt: number | null = null;
   #available: { at: number; list: AvailableVersion[] } | null = null;
   readonly latest: LatestVersions;
   /** The newest version an "update-available" went out for. */
@@ -161,7 +163,7 @@ export class FactorioVersions {
       installed: this.installed(),
       available,
       install: this.#job?.progress ?? this.#lastInstall,
-      update: this.#update,
+      update: this.updateProgress,
       updateAvailable: this.updateAvailable(),
       gameFound: this.gameFound(),
       channel: this.channel(),
@@ -213,6 +215,7 @@ export class FactorioVersions {
           factorioDir: this.dir,
           com: this.com,
           version,
+          arch: this.deps.config.factorioArch,
           signal: abort.signal,
           onPhase: (phase) => {
             progress.phase = phase;
@@ -397,13 +400,20 @@ export class FactorioVersions {
     return { channel, current, latest, checkedAt: new Date(known.checkedAt).toISOString() };
   }
 
+  /**
+   * Publishes an update's progress. While it counts down (`secondsLeft`), the stop's time is kept, so every
+   * later answer and replay says how long is left then, not what was left at the last warning.
+   */
   setUpdateProgress(p: UpdateProgress | null): void {
     this.#update = p;
+    this.#stopsAt = p?.secondsLeft != null ? this.deps.now() + p.secondsLeft * 1000 : null;
     if (p) this.#emit({ kind: "update", update: p });
   }
 
   get updateProgress(): UpdateProgress | null {
-    return this.#update;
+    const p = this.#update;
+    if (!p || this.#stopsAt === null) return p;
+    return { ...p, secondsLeft: Math.max(0, Math.ceil((this.#stopsAt - this.deps.now()) / 1000)) };
   }
 
   async #channelOf(version: string): Promise<Channel> {

@@ -65,6 +65,17 @@ export function setActiveVersion(factorioDir: string, record: ActiveRecord | nul
   cache.set(factorioDir, record);
 }
 
+/**
+ * The game's executable in a game folder: bin/x64/factorio, or bin/arm64/factorio in the native ARM64
+ * build (2.1 and later). The x64 path when neither is there, for the messages that name it.
+ */
+export function gameBinaryIn(gameDir: string): string {
+  const x64 = join(gameDir, "bin", "x64", "factorio");
+  if (existsSync(x64)) return x64;
+  const arm64 = join(gameDir, "bin", "arm64", "factorio");
+  return existsSync(arm64) ? arm64 : x64;
+}
+
 /** Managed versions on disk (complete folders only), newest first. */
 export function installedVersions(factorioDir: string): string[] {
   let names: string[] = [];
@@ -74,7 +85,7 @@ export function installedVersions(factorioDir: string): string[] {
     return [];
   }
   return names
-    .filter((n) => EXACT_VERSION.test(n) && existsSync(join(versionsDir(factorioDir), n, "bin", "x64", "factorio")))
+    .filter((n) => EXACT_VERSION.test(n) && existsSync(gameBinaryIn(join(versionsDir(factorioDir), n))))
     .sort((a, b) => compareVersionStrings(b, a));
 }
 

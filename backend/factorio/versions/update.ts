@@ -17,6 +17,7 @@ import type { UpdatePhase } from "../../../shared/factorio-versions.ts";
 import { type FactorioVersions, SWITCH_LABEL } from "./service.ts";
 import { activeVersion, installedVersions, UNMANAGED } from "./store.ts";
 import { clearTimeout, setTimeout } from "../../timers.ts";
+import { parseOnlinePlayers } from "../players.ts";
 
 export interface UpdateGame {
   readonly state: ServerState;
@@ -29,8 +30,11 @@ export interface UpdateGame {
 export interface UpdaterDeps {
   versions: FactorioVersions;
   game: UpdateGame & { whileStopped<T>(label: string, fn: () => Promise<T>): Promise<T> };
-  /** The queue of game operations: the whole update is one, so no start, stop or task runs into it. */
-  ops: { run<T>(label: string, fn: () => Promise<T>): Promise<T> };
+  /**
+   * The queue of game operations: the whole update is one, so no start, stop or task runs into it; one
+   * that restarts the game, so a scheduled restart meanwhile is this one (schedules/tasks.ts).
+   */
+  ops: { run<T>(label: string, fn: () => Promise<T>, opts?: { restarts?: boolean }): Promise<T> };
   bus: EventBus;
   log: Logger;
   /** Seconds before the stop at which players are warned. */
@@ -99,7 +103,8 @@ export class Updater {
     if (!to || to === from) throw new Conflict(`Factorio ${from} is already the newest version of the ${versions.channel()} channel.`);
     if (this.#running) throw new Conflict("An update is already under way.");
     this.#running = true;
-    const done = this.deps.ops.run(`the update to Factorio ${to}`, () => this.#run(from, to)).finally(() => (this.#running = false));
+    const done = this.deps.ops.run(`the update to Factorio ${to}`, () => this.#run(from, to), { restarts: state === "running" })
+      .finally(() => (this.#running = false));
     done.catch(() => {});
     return { from, to, done };
   }
@@ -163,9 +168,17 @@ export class Updater {
     await this.deps.game.whileStopped(SWITCH_LABEL, fn);
   }
 
+  /**
+   * Warns the players at each mark and waits for the next. With nobody online (at the start, or at a
+   * later mark) there is nobody to warn or wait for: the update goes on at once.
+   */
   async #countdown(from: string, to: string, signal: AbortSignal): Promise<void> {
     const marks = [...new Set(this.deps.warnings)].filter((n) => n > 0).sort((a, b) => b - a);
     for (let i = 0; i < marks.length; i++) {
+      if (!await this.#anyoneOnline()) {
+        this.deps.log.info(i === 0 ? "Nobody is online: the update restarts the server without warnings." : "Nobody is online any more: the update goes on now.");
+        return;
+      }
       this.#say(from, to, "warning", `Players are warned: the server restarts in ${marks[i]} s.`, marks[i]);
       try {
         await this.deps.game.rcon(warningText(to, marks[i]));
@@ -175,6 +188,15 @@ export class Updater {
       await this.#sleep((marks[i] - (marks[i + 1] ?? 0)) * 1000, signal);
       signal.throwIfAborted();
       if (this.deps.game.state !== "running") throw new Error("the server stopped during the countdown");
+    }
+  }
+
+  /** Whether a player is in the game; true when the game cannot say (then they are warned as before). */
+  async #anyoneOnline(): Promise<boolean> {
+    try {
+      return parseOnlinePlayers(await this.deps.game.rcon("/players online")).length > 0;
+    } catch {
+      return true;
     }
   }
 

@@ -142,11 +142,17 @@ Deno.test("the archive page and the checksum list as factorio.com writes them", 
     "c4efc11529f74d37c96933e291e0db73fd9f5aa4738913d9301b24680b3e947f  factorio-headless_linux_2.0.77.tar.xz",
     "0000000000000000000000000000000000000000000000000000000000000001  factorio_linux_2.0.77.tar.xz",
     "ABCDEF0000000000000000000000000000000000000000000000000000000002  factorio_headless_x64_1.1.110.tar.xz",
+    "3333333333333333333333333333333333333333333333333333333333333333  factorio-headless_linux_2.1.19.tar.xz",
+    "4444444444444444444444444444444444444444444444444444444444444444  factorio-headless_linux-arm64_2.1.19.tar.xz",
   ].join("\r\n");
   assert.equal(findChecksum(sums, "2.0.77"), "c4efc11529f74d37c96933e291e0db73fd9f5aa4738913d9301b24680b3e947f");
   assert.equal(findChecksum(sums, "1.1.110"), "abcdef0000000000000000000000000000000000000000000000000000000002");
   assert.equal(findChecksum(sums, "2.0.7"), null);
   assert.equal(findChecksum(sums, "2.1.12"), null);
+  // The native ARM64 build has a line of its own; the x64 one is never taken for it, nor the other way round.
+  assert.equal(findChecksum(sums, "2.1.19"), "3".repeat(64));
+  assert.equal(findChecksum(sums, "2.1.19", "arm64"), "4".repeat(64));
+  assert.equal(findChecksum(sums, "2.0.77", "arm64"), null);
 });
 
 Deno.test("config.ini: [path] is set, every other line kept", () => {

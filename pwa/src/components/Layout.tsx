@@ -27,6 +27,7 @@ import { useSnapshot } from "valtio";
 import { NAV_GROUPS } from "../nav.tsx";
 import { transferApi } from "../api/transfer.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
+import { InstallBanner } from "./InstallBanner.tsx";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { logout, session } from "../state/session.ts";
 import { unsaved } from "../state/unsaved.ts";
@@ -301,6 +302,7 @@ export function Layout({ banner }: { banner?: ReactNode }) {
         sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1.5, sm: 3 }, pb: { xs: `${BOTTOM_BAR + 24}px`, md: 3 } }}
       >
         {banner}
+        <InstallBanner />
         <GeneratedPasswordPrompt onLeave={onLeave} />
         <Outlet />
       </Box>

@@ -22,6 +22,7 @@ const base: ServerStatus = {
   factorio_found: true,
   factorio_dir: "/opt/factorio",
   problems: [],
+  last_start: null,
 };
 
 const versions: VersionsAnswer = {
@@ -77,6 +78,16 @@ describe("Controls", { timeout: 30_000 }, () => {
     expect(await screen.findByText(MSG.ipInvalid)).toBeTruthy();
     expect(screen.getByText(MSG.portRequired)).toBeTruthy();
     expect(calls.some((c) => c.url === "/api/server/start")).toBe(false);
+  });
+
+  it("stopped after a run: the start form offers what the last start asked for, as the panel kept it", async () => {
+    stubFetch([{ name: "world.zip", last_mod: "", size: 1 }, loadLatest]);
+    server.status = { ...base, last_start: { bindip: "10.0.0.5", port: 34500, savefile: "world.zip" } };
+    render(<Controls />);
+    const form = screen.getByRole("form", { name: "Start Server" });
+    expect((within(form).getByLabelText("IP") as HTMLInputElement).value).toBe("10.0.0.5");
+    expect((within(form).getByLabelText("Port") as HTMLInputElement).value).toBe("34500");
+    expect(within(form).getByRole("combobox").textContent).toBe("world.zip");
   });
 
   it("refuses to start when Load Latest is the only save, with the spec's red flash", async () => {

@@ -18,8 +18,9 @@ function NoFactorio({ dir }: { dir: string }) {
   return (
     <Alert severity="warning" data-testid="no-factorio">
       <AlertTitle>No Factorio found in {dir}</AlertTitle>
-      Download the Factorio headless server for Linux from factorio.com/download and unpack it into that
-      directory (so that it holds bin/x64/factorio), or start the panel with --factorio-dir pointing at your
+      Install it with Install Factorio on this page, or download the Factorio headless server for Linux
+      from factorio.com/download and unpack it into that directory (so that it holds bin/x64/factorio, or
+      bin/arm64/factorio for the ARM64 build), or start the panel with --factorio-dir pointing at your
       Factorio directory. Then reload this page.
     </Alert>
   );
@@ -65,7 +66,8 @@ export default function Controls() {
       {problems.map((p) => <Alert key={p} severity="warning">{p}</Alert>)}
       <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) minmax(0, 1fr)" }, alignItems: "start", maxWidth: 1480 }}>
         {/* No game yet: installing it comes first. */}
-        {noGame && <GameVersionsPanel status={status} versions={versions} />}
+        {/* A viewer sees the versions with their buttons off, under the page's role sentence (ViewerNote). */}
+        {noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
         <Panel title="Server">
           <Stack spacing={2.5}>
             <Facts status={status} stale={confirmedAt} />
@@ -73,11 +75,11 @@ export default function Controls() {
               ? <Typography color="text.secondary">The server's status is not known yet.</Typography>
               : confirmedAt
               ? <Typography color="text.secondary">The panel is not answering: the controls come back with the connection.</Typography>
-              : <ReadOnly>{status.running ? <RunningControls status={status} /> : <StartForm disabled={missing} />}</ReadOnly>}
+              : <ReadOnly>{status.running ? <RunningControls status={status} /> : <StartForm disabled={missing} last={status.last_start ?? null} />}</ReadOnly>}
           </Stack>
         </Panel>
         {exit && <ExitCard exit={exit} />}
-        {painted && !noGame && <GameVersionsPanel status={status} versions={versions} />}
+        {painted && !noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
         {painted && <PlayersChart />}
       </Box>
     </Page>

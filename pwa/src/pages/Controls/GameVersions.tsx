@@ -1,6 +1,7 @@
 // The game itself on Controls: "Install Factorio" when no game is found (channel and exact version),
-// live install progress with cancel, "Update available" with Update / Update & restart, and the
-// installed versions with activate and delete. Progress comes from the "factorio_versions" room.
+// how the last install ended (its progress and Cancel are the banner above every page,
+// components/InstallBanner.tsx), "Update available" with Update / Update & restart, and the installed
+// versions with activate and delete. Progress comes from the "factorio_versions" room.
 
 import { useCallback, useEffect, useMemo, useState } from "react";
 import {
@@ -28,6 +29,8 @@ import { versionsApi } from "../../api/versions.ts";
 import { socket } from "../../state/socket.ts";
 import { refreshStatus } from "../../state/server.ts";
 import { showFlash } from "../../state/flash.ts";
+import { INSTALL_ENDED, noteInstall } from "../../state/install.ts";
+import { WRAP_ANYWHERE } from "../../components/InstallBanner.tsx";
 import type { ServerStatus } from "../../../../shared/api.ts";
 import {
   type Channel,
@@ -39,31 +42,15 @@ import {
   type VersionsMessage,
 } from "../../../../shared/factorio-versions.ts";
 
-const PHASE_TEXT: Record<InstallProgress["phase"], string> = {
-  checking: "Looking up the checksum",
-  downloading: "Downloading",
-  unpacking: "Unpacking",
-  testing: "Checking the unpacked game",
-  done: "Installed",
-  failed: "Failed",
-  cancelled: "Cancelled",
-};
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-function duration(seconds: number): string {
-  return seconds >= 90 ? `${Math.round(seconds / 60)} min` : `${seconds} s`;
-}
-
 /** The versions answer, kept current by the room's messages. */
 export function useVersions(status: ServerStatus | null) {
   const [data, setData] = useState<VersionsAnswer | null>(null);
   const load = useCallback(() => {
-    versionsApi.list(true).then(setData, () => {});
+    versionsApi.list(true).then((d) => {
+      setData(d);
+      // The banner above every page may have missed the room's replay of a running install.
+      noteInstall(d.install);
+    }, () => {});
   }, []);
   useEffect(() => {
     // No load() here: the effect below loads on mount too (two identical requests at every visit).
@@ -76,14 +63,13 @@ export function useVersions(status: ServerStatus | null) {
       }
       if (m.kind === "install") {
         setData((d) => (d ? { ...d, install: m.install } : d));
-        if (["done", "failed", "cancelled"].includes(m.install.phase)) load();
+        if (INSTALL_ENDED.includes(m.install.phase)) load();
       } else if (m.kind === "update") {
         setData((d) => (d ? { ...d, update: m.update } : d));
         if (UPDATE_ENDED.includes(m.update.phase)) load();
       } else {
-        // A switch changes the game's version, which a stopped server does not announce on its own.
+        // A switch: the versions again (the status is asked by the install banner's watcher, state/install.ts).
         load();
-        void refreshStatus();
       }
     });
   }, [load]);
@@ -93,54 +79,22 @@ export function useVersions(status: ServerStatus | null) {
   return { data, load };
 }
 
-function InstallProgressView({ install }: { install: InstallProgress }) {
-  const [cancelling, setCancelling] = useState(false);
-  const running = !["done", "failed", "cancelled"].includes(install.phase);
-  if (!running) {
-    return (
-      <Alert severity={install.phase === "done" ? "success" : install.phase === "failed" ? "error" : "info"} data-testid="install-result">
-        {install.message}
-      </Alert>
-    );
-  }
-  const pct = install.total ? Math.min(100, (install.received / install.total) * 100) : null;
-  const facts = install.phase === "downloading"
-    ? [
-      `${size(install.received)}${install.total ? ` of ${size(install.total)}` : ""}`,
-      install.bytesPerSecond ? `${size(install.bytesPerSecond)}/s` : null,
-      install.etaSeconds !== null ? `${duration(install.etaSeconds)} left` : null,
-    ].filter(Boolean).join(" · ")
-    : "";
+/** How the last install ended (its progress while it runs is the banner above every page). */
+function InstallResult({ install }: { install: InstallProgress }) {
+  if (!INSTALL_ENDED.includes(install.phase)) return null;
   return (
-    <Box data-testid="install-progress">
-      <Typography sx={{ mb: 1 }}>
-        {PHASE_TEXT[install.phase]} Factorio {install.version}
-        {facts && <Typography component="span" color="text.secondary"> · {facts}</Typography>}
-      </Typography>
-      <LinearProgress
-        variant={pct !== null && install.phase === "downloading" ? "determinate" : "indeterminate"}
-        value={pct ?? 0}
-        aria-label={`Installing Factorio ${install.version}`}
-        sx={{ mb: 1.5 }}
-      />
-      <Button
-        color="error"
-        variant="outlined"
-        disabled={cancelling}
-        sx={{ minHeight: 44 }}
-        onClick={() => {
-          setCancelling(true);
-          versionsApi.cancel().catch(() => {}).finally(() => setCancelling(false));
-        }}
-      >
-        Cancel install
-      </Button>
-    </Box>
+    <Alert
+      severity={install.phase === "done" ? "success" : install.phase === "failed" ? "error" : "info"}
+      data-testid="install-result"
+      sx={{ "& .MuiAlert-message": { minWidth: 0, ...WRAP_ANYWHERE } }}
+    >
+      {install.message}
+    </Alert>
   );
 }
 
 /** Channel and exact version, newest first; installs the chosen one. */
-function InstallForm({ data, label }: { data: VersionsAnswer; label: string }) {
+function InstallForm({ data, label, reload }: { data: VersionsAnswer; label: string; reload: () => void }) {
   const [channel, setChannel] = useState<Channel>("stable");
   const [version, setVersion] = useState("");
   const [busy, setBusy] = useState(false);
@@ -154,7 +108,9 @@ function InstallForm({ data, label }: { data: VersionsAnswer; label: string }) {
   async function install() {
     setBusy(true);
     try {
-      showFlash(await versionsApi.install(chosen), "success");
+      // No flash: the request only started the install, whose progress and outcome the banner shows.
+      await versionsApi.install(chosen);
+      reload();
     } catch {
       // the client flashed why
     } finally {
@@ -183,7 +139,7 @@ function InstallForm({ data, label }: { data: VersionsAnswer; label: string }) {
   );
 }
 
-function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStatus | null }) {
+function UpdateView({ data, status, reload }: { data: VersionsAnswer; status: ServerStatus | null; reload: () => void }) {
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const update = data.update;
@@ -192,7 +148,9 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
   async function go() {
     setBusy(true);
     try {
-      showFlash(await versionsApi.update(data.updateAvailable?.latest), "success");
+      // No flash: the update only started; the card below says how it goes and how it ended.
+      await versionsApi.update(data.updateAvailable?.latest);
+      reload();
     } catch {
       // flashed
     } finally {
@@ -210,7 +168,7 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
             <Button
               color="inherit"
               size="small"
-              disabled={busy || !!data.install && !["done", "failed", "cancelled"].includes(data.install.phase)}
+              disabled={busy || !!data.install && !INSTALL_ENDED.includes(data.install.phase)}
               onClick={() => (running ? setConfirm(true) : void go())}
               sx={{ minHeight: 44 }}
             >
@@ -227,7 +185,7 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
       <ConfirmDialog
         open={confirm}
         title="Update & restart"
-        message={`The players in game are warned, then the map is saved, the server stops, Factorio ${data.updateAvailable?.latest} starts the same save. If it cannot, Factorio ${data.updateAvailable?.current} runs it again.`}
+        message={`The players in game are warned (with nobody online, it goes on at once), then the map is saved, the server stops, Factorio ${data.updateAvailable?.latest} starts the same save. If it cannot, Factorio ${data.updateAvailable?.current} runs it again.`}
         confirmLabel="Update & restart"
         onConfirm={() => void go()}
         onClose={() => setConfirm(false)}
@@ -236,8 +194,30 @@ function UpdateView({ data, status }: { data: VersionsAnswer; status: ServerStat
   );
 }
 
+/**
+ * The seconds left of an update's countdown, counted down here every second from what the panel said when
+ * `update` arrived (its own clock: no clock of this device is compared with the server's).
+ */
+function useSecondsLeft(update: UpdateProgress): number | null {
+  const [left, setLeft] = useState(update.secondsLeft);
+  useEffect(() => {
+    const from = Date.now();
+    const seconds = update.secondsLeft;
+    setLeft(seconds);
+    if (seconds === null) return;
+    const timer = setInterval(() => setLeft(Math.max(0, seconds - Math.round((Date.now() - from) / 1000))), 1000);
+    return () => clearInterval(timer);
+  }, [update]);
+  return left;
+}
+
+function countdown(seconds: number): string {
+  return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
+}
+
 function UpdateStatus({ update }: { update: UpdateProgress }) {
   const [cancelling, setCancelling] = useState(false);
+  const left = useSecondsLeft(update);
   const severity = update.phase === "done" ? "success" : update.phase === "failed" ? "error" : update.phase === "rolled-back" ? "warning" : "info";
   const underWay = !UPDATE_ENDED.includes(update.phase);
   const cancellable = update.phase === "installing" || update.phase === "warning";
@@ -245,6 +225,7 @@ function UpdateStatus({ update }: { update: UpdateProgress }) {
     <Alert
       severity={severity}
       data-testid="update-status"
+      sx={{ "& .MuiAlert-message": { minWidth: 0, ...WRAP_ANYWHERE } }}
       action={cancellable && (
         <Button
           color="inherit"
@@ -261,7 +242,7 @@ function UpdateStatus({ update }: { update: UpdateProgress }) {
       )}
     >
       <AlertTitle>Update {update.from} → {update.to}</AlertTitle>
-      {update.message}
+      {update.phase === "warning" && left !== null ? `Players are warned: the server restarts in ${countdown(left)}.` : update.message}
       {underWay && <LinearProgress sx={{ mt: 1 }} aria-label="Update under way" />}
     </Alert>
   );
@@ -333,7 +314,7 @@ export function GameVersionsPanel(
   const { data, load } = versions;
   const [checking, setChecking] = useState(false);
   if (!data) return null;
-  const installing = data.install && !["done", "failed", "cancelled"].includes(data.install.phase) ? data.install : null;
+  const installing = data.install && !INSTALL_ENDED.includes(data.install.phase) ? data.install : null;
   if (!data.gameFound) {
     return (
       <Panel title="Install Factorio">
@@ -341,8 +322,9 @@ export function GameVersionsPanel(
           <Typography color="text.secondary">
             No game was found. The panel downloads the Factorio headless server from factorio.com and checks it before installing it.
           </Typography>
-          {data.install && <InstallProgressView install={data.install} />}
-          {!installing && <InstallForm data={data} label="Install Factorio" />}
+          {installing && <Typography>Installing Factorio {installing.version}: see its progress at the top of the page.</Typography>}
+          {data.install && <InstallResult install={data.install} />}
+          {!installing && <InstallForm data={data} label="Install Factorio" reload={load} />}
         </Stack>
       </Panel>
     );
@@ -366,11 +348,11 @@ export function GameVersionsPanel(
       }
     >
       <Stack spacing={2}>
-        <UpdateView data={data} status={status} />
+        <UpdateView data={data} status={status} reload={load} />
         {/* An update reports its own install; its "installed" line would only repeat it. */}
-        {data.install && !(data.update && data.install.phase === "done") && <InstallProgressView install={data.install} />}
+        {data.install && !(data.update && data.install.phase === "done") && <InstallResult install={data.install} />}
         <Installed data={data} status={status} reload={load} />
-        {!installing && status?.status === "stopped" && <InstallForm data={data} label="Install" />}
+        {!installing && status?.status === "stopped" && <InstallForm data={data} label="Install" reload={load} />}
       </Stack>
     </Panel>
   );

@@ -5,13 +5,21 @@ import { serverApi } from "../../api/server.ts";
 import { savesApi } from "../../api/saves.ts";
 import { refreshStatus } from "../../state/server.ts";
 import { showFlash } from "../../state/flash.ts";
-import { LOAD_LATEST } from "../../../../shared/api.ts";
+import { DEFAULT_BIND_IP, DEFAULT_GAME_PORT, LOAD_LATEST, type ServerStatus } from "../../../../shared/api.ts";
 import { MSG } from "../../../../shared/messages.ts";
 import { type FieldErrors, portNumber, type StartField, validateStart } from "../../../../shared/validation.ts";
-import { lastStart, rememberStart } from "./startMemory.ts";
 
-export function StartForm({ disabled }: { disabled?: boolean }) {
-  const [form, setForm] = useState(lastStart);
+/**
+ * The form offers what the last start asked for, as the panel kept it (every device, after a stop, a crash
+ * or a start that failed), or the spec's defaults before the first start.
+ */
+function initialValues(last: ServerStatus["last_start"]): Record<StartField, string> {
+  if (!last) return { bindip: DEFAULT_BIND_IP, port: String(DEFAULT_GAME_PORT), savefile: LOAD_LATEST };
+  return { bindip: last.bindip, port: String(last.port), savefile: last.savefile || LOAD_LATEST };
+}
+
+export function StartForm({ disabled, last }: { disabled?: boolean; last: ServerStatus["last_start"] }) {
+  const [form, setForm] = useState(() => initialValues(last));
   const [errors, setErrors] = useState<FieldErrors<StartField>>({});
   const [saves, setSaves] = useState<{ names: string[]; loaded: boolean }>({ names: [LOAD_LATEST], loaded: false });
   const [busy, setBusy] = useState(false);
@@ -39,8 +47,6 @@ export function StartForm({ disabled }: { disabled?: boolean }) {
       showFlash(MSG.saveMustBeCreated, "error");
       return;
     }
-    // Remembered before the answer: a start that fails is usually retried with the same values.
-    rememberStart(form);
     setBusy(true);
     try {
       showFlash(await serverApi.start({ bindip: form.bindip.trim(), port: portNumber(form.port), savefile: form.savefile }), "success");

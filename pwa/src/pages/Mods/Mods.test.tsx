@@ -24,6 +24,7 @@ const status = (s: ServerStatus["status"]): ServerStatus => ({
   factorio_found: true,
   factorio_dir: "/opt/factorio",
   problems: [],
+  last_start: null,
 });
 
 const belt: Mod = {
