@@ -157,8 +157,9 @@ Deno.test("first start creates admin with a generated password in an owner-only 
     const r = loadConfig(["--data-dir", dataDir, "--port", "0"], {});
     if (r.kind !== "config") throw new Error();
     const { ctx, bootstrap } = await createContext(r.config, { quiet: true, adminPassword: "" });
+    const created = bootstrap.generatedAdmin!;
     try {
-      const created = bootstrap.createdAdmin!;
+      assert.equal(created.created, true);
       assert.equal(created.username, "admin");
       assert.ok(created.password && created.password.length >= 16);
       const file = join(dataDir, INITIAL_PASSWORD_FILE);
@@ -170,10 +171,11 @@ Deno.test("first start creates admin with a generated password in an owner-only 
     } finally {
       await ctx.close();
     }
-    // A second start keeps the users and creates nobody.
+    // A second start keeps the users and creates nobody; the unchanged password is answered again, to print.
     const again = await createContext(r.config, { quiet: true });
     try {
-      assert.equal(again.bootstrap.createdAdmin, null);
+      assert.equal(again.ctx.accounts.list().length, 1);
+      assert.deepEqual(again.bootstrap.generatedAdmin, { username: "admin", password: created.password, created: false });
     } finally {
       await again.ctx.close();
     }
@@ -193,7 +195,7 @@ Deno.test("the generated password is flagged until changed; changing it removes 
     const r = loadConfig(["--data-dir", dataDir], {});
     if (r.kind !== "config") throw new Error();
     const first = await createContext(r.config, { quiet: true, adminPassword: "" });
-    const password = first.bootstrap.createdAdmin!.password!;
+    const password = first.bootstrap.generatedAdmin!.password;
     await first.ctx.close();
     const p = await startPanel({ dataDir });
     try {
