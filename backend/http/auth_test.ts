@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { ADMIN_PASSWORD, Client, startPanel, withPanel } from "../testing/harness.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { LOGIN_LIMITS } from "../auth/ratelimit.ts";
-import { hashStats } from "../auth/password.ts";
+import { FSM_HASH_PREFIX, hashStats } from "../auth/password.ts";
 import { loadConfig } from "../config.ts";
 import { createContext } from "../context.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
@@ -269,3 +269,28 @@ Deno.test("a stranger's failed sign-ins do not lock the owner out of their own a
     await p.close();
   }
 });
+
+Deno.test("the old panel's bcrypt hashes are checked in the same two-at-a-time line as scrypt; dearer hashes than the panel's are not run", withPanel(async (p) => {
+  const { default: bcrypt } = await import("bcryptjs");
+  const now = Date.now();
+  // As an --import-fsm leaves them (cost 4 keeps the test quick), and hashes with a cost above the panel's.
+  p.ctx.accounts.users.insert({ username: "olduser", passwordHash: FSM_HASH_PREFIX + bcrypt.hashSync("old password", 4), role: "viewer", email: "" }, now);
+  p.ctx.accounts.users.insert({ username: "dear", passwordHash: `scrypt$1048576$8$1$${"A".repeat(22)}==$${"B".repeat(43)}=`, role: "viewer", email: "" }, now);
+  p.ctx.accounts.users.insert({ username: "deareste", passwordHash: FSM_HASH_PREFIX + "$2b$31$" + "a".repeat(53), role: "viewer", email: "" }, now);
+  const from = (n: number, username: string, password: string) =>
+    p.client().post("/api/login", { username, password }, { headers: { "X-Forwarded-For": `10.1.0.${n}` } });
+
+  hashStats.peak = 0;
+  const before = hashStats.total;
+  const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => from(i, "olduser", "wrong")));
+  assert.deepEqual(answers.map((r) => r.status), Array(8).fill(401));
+  assert.equal(hashStats.total - before, 8, "each bcrypt check took its turn in the line");
+  assert.ok(hashStats.peak <= 2, `${hashStats.peak} hashes ran at once`);
+  assert.equal((await from(9, "olduser", "old password")).status, 200);
+
+  for (const username of ["dear", "deareste"]) {
+    const started = hashStats.total;
+    assert.equal((await from(10, username, "anything")).status, 401);
+    assert.equal(hashStats.total, started, `${username}: no hash was run`);
+  }
+}, { args: ["--trust-proxy"] }));

@@ -10,6 +10,7 @@ import { isRole, type Role } from "../../shared/api.ts";
 import { scheduleProblem, type ScheduleInput } from "../../shared/backups.ts";
 import { CHANNEL_TYPES, type ChannelType, isAlertEvent, type AlertEvent } from "../../shared/alerts.ts";
 import { UNSAFE_TEXT, USERNAME_MAX } from "../../shared/validation.ts";
+import { importedHashProblem } from "../auth/password.ts";
 
 export const FORMAT = "factorio-panel-export";
 /** Raise when a reader of the old version would misread a new archive. */
@@ -121,6 +122,9 @@ export function checkUsers(v: unknown): ExportedUser[] {
     if (seen.has(name.toLowerCase())) bad(USERS, i, `${name} is there twice`);
     seen.add(name.toLowerCase());
     if (u.password_hash !== undefined && (!str(u.password_hash) || u.password_hash === "")) bad(USERS, i, "a damaged password hash");
+    // Checked at each sign-in with the cost it names: only the panel's own parameters come in.
+    const hashProblem = u.password_hash === undefined ? null : importedHashProblem(u.password_hash);
+    if (hashProblem) bad(USERS, i, `the password hash of ${name} ${hashProblem}`);
     if (u.totp !== undefined && (!isObj(u.totp) || !str(u.totp.secret))) bad(USERS, i, "a damaged second factor");
     if (u.recovery_codes !== undefined && (!Array.isArray(u.recovery_codes) || !u.recovery_codes.every((r) => isObj(r) && str(r.code_hash)))) {
       bad(USERS, i, "damaged recovery codes");
