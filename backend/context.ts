@@ -124,6 +124,7 @@ export async function createContext(
   const activity = new ActivityLog(db, now, config.activityDays);
   const tokens = new ApiTokens(db, now);
   const access = new Access(accounts, tokens, bus, now);
+  accounts.revokeTokens = (userId) => tokens.revokeAll(userId);
   const secondFactor = new SecondFactor(db, accounts, { now, log, requiredForAdmins: config.require2faAdmins });
   const passkeys = new Passkeys(db, now);
   secondFactor.extraMethods.push((userId) => (passkeys.count(userId) > 0 ? ["passkey"] : []));

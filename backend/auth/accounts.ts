@@ -69,6 +69,8 @@ export class Accounts {
    */
   secondStep: ((user: UserRow) => LoginResult | null) | undefined;
   mustEnrol: (user: UserRow) => boolean = () => false;
+  /** Set by context.ts: revokes a user's API tokens when their password changes; answers their socket ids. */
+  revokeTokens: (userId: number) => string[] = () => [];
   /** User and address pairs that signed in since start (the sessions table remembers older ones). */
   readonly #goodAddresses = new Set<string>();
 
@@ -297,8 +299,8 @@ export class Accounts {
   }
 
   /**
-   * Checks the old password, sets the new one, revokes every session of the user and opens a fresh one
-   * for the caller, whose new token is returned.
+   * Checks the old password, sets the new one, revokes every session and API token of the user and opens
+   * a fresh session for the caller, whose new token is returned.
    */
   async changePassword(
     session: SessionInfo,
@@ -317,7 +319,7 @@ export class Accounts {
     const hash = await hashPassword(newPw);
     const revoked = transaction(this.db, () => {
       this.users.setPassword(session.user.id, hash, this.deps.now());
-      return this.sessions.deleteForUser(session.user.id);
+      return [...this.sessions.deleteForUser(session.user.id), ...this.revokeTokens(session.user.id)];
     });
     this.deps.bus.emit("sessions.revoked", { sessionIds: revoked });
     const initial = join(this.deps.dataDir, INITIAL_PASSWORD_FILE);

@@ -13,6 +13,7 @@ import {
   TableHead,
   TableRow,
   TextField,
+  Typography,
 } from "@mui/material";
 import { Page, Panel } from "../../components/Page.tsx";
 import { usersApi } from "../../api/users.ts";
@@ -28,6 +29,7 @@ import { accessApi } from "../../api/access.ts";
 import { useCan } from "../../state/access.ts";
 import { type Role, ROLES } from "../../../../shared/api.ts";
 import { useLocation } from "react-router-dom";
+import { ACCESS_MSG } from "../../../../shared/access.ts";
 
 /** What each role may do, in the words the create form and the list show. */
 export const ROLE_HELP: Record<Role, string> = {
@@ -122,6 +124,7 @@ export function ChangePassword() {
     <Box id="change-password" sx={{ scrollMarginTop: 16 }}>
     <Panel title="Change Password">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Change Password">
+        <Typography variant="body2" color="text.secondary">{ACCESS_MSG.passwordChangeRevokes}</Typography>
         <TextField label="Old Password" type="password" autoComplete="current-password" {...form.field("old_password")} />
         <TextField
           label="New Password"
