@@ -34,6 +34,13 @@ export const ACCESS_MSG = {
   passkeyFailed: "The passkey could not be verified.",
 } as const;
 
+/** What each role may do, in the words the Users page's create form and the Account page show. */
+export const ROLE_HELP: Record<Role, string> = {
+  admin: "Everything, including panel users and the server's passwords.",
+  operator: "Start, stop, console, saves, mods, players; not panel users or passwords.",
+  viewer: "Reads status, logs, saves, mods and players; changes nothing.",
+};
+
 /** One record of GET /api/activity. */
 export interface ActivityEntry {
   id: number;
