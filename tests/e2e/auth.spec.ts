@@ -1,6 +1,7 @@
 import { ADMIN_PASSWORD, expect, goTo, signIn, signOut, test } from "./fixtures.ts";
 import { MSG } from "../../shared/messages.ts";
 import { ACCESS_MSG, ROLE_HELP } from "../../shared/access.ts";
+import { WS_PER_SIGN_IN, WS_TOO_MANY } from "../../shared/ws.ts";
 
 test("a signed-out visitor is sent to login and lands on the page they asked for", async ({ page }) => {
   await page.goto("/user-management");
@@ -174,4 +175,41 @@ test.describe("code still arriving", () => {
     await expect(page.getByRole("heading", { name: "Console", level: 1 })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { loadingSeen: boolean }).loadingSeen)).toBe(false);
   });
+});
+
+test("one browser holding too many live connections: the next tab says why it gets no live updates", async ({ page, context }) => {
+  await page.goto("/");
+  await signIn(page);
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
+  // Another tab of the same browser (the same session) opens connections until the panel refuses one.
+  const other = await context.newPage();
+  await other.goto("/api/user/status");
+  const fill = () =>
+    other.evaluate(async () => {
+      const w = window as unknown as { held?: WebSocket[] };
+      w.held ??= [];
+      for (let i = 0; i < 50; i++) {
+        const ws = new WebSocket(`ws://${location.host}/ws`);
+        const outcome = await new Promise<number | "open">((resolve) => {
+          ws.onopen = () => ws.send(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "server_status" } }));
+          ws.onmessage = () => resolve("open");
+          ws.onclose = (e) => resolve(e.code);
+        });
+        if (outcome !== "open") return { held: w.held.length, refusedWith: outcome };
+        w.held.push(ws);
+      }
+      return { held: w.held.length, refusedWith: null };
+    });
+  // The app's own connection is one of the session's.
+  expect(await fill()).toEqual({ held: WS_PER_SIGN_IN - 1, refusedWith: WS_TOO_MANY.code });
+  // The app's tab leaves the panel, the other tab takes its place, and the app comes back.
+  await page.goto("/api/user/status");
+  await expect.poll(fill).toEqual({ held: WS_PER_SIGN_IN, refusedWith: WS_TOO_MANY.code });
+  await page.goto("/");
+  await expect(page.getByTestId("flash").filter({ hasText: WS_TOO_MANY.reason })).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: "test-results/ws-too-many-1280.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByTestId("flash").filter({ hasText: WS_TOO_MANY.reason })).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: "test-results/ws-too-many-390.png" });
 });
