@@ -294,11 +294,15 @@ export async function createContext(
   }
   const generatedAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
   activity.sweep();
+  // Before the database closes (closers run in reverse order): the last counts of refused sign-ins.
+  ctx.onClose(() => activity.flush());
 
   // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.
   const sweep = setInterval(() => {
     accounts.sweepExpired();
     activity.sweep();
+  // Before the database closes (closers run in reverse order): the last counts of refused sign-ins.
+  ctx.onClose(() => activity.flush());
     tokens.sweep();
     secondFactor.sweep();
     // Sockets opened with an API token carry "token:<id>" as their session id.

@@ -41,6 +41,9 @@ export const ROLE_HELP: Record<Role, string> = {
   viewer: "Reads status, logs, saves, mods and players; changes nothing.",
 };
 
+/** The action of an activity record that counts the sign-ins the limit refused from one address. */
+export const REFUSED_SIGN_INS = "sign-in refused";
+
 /** One record of GET /api/activity. */
 export interface ActivityEntry {
   id: number;
