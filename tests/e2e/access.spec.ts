@@ -182,14 +182,33 @@ test("passkeys: add one with the virtual authenticator, sign in without a passwo
   await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
 });
 
-test("Activity page: filters and CSV export, at both widths", async ({ page, panel }) => {
+test("Activity page: what happened in words, pages of older records, filters and CSV export, at both widths", async ({ page, panel }) => {
   await addUser(panel.url, "olga", "operator");
+  const api = await adminApi(panel.url);
+  const schedule = await api("POST", "/api/schedules", {
+    name: "Nightly restart", cron: "0 4 * * *", condition: "always", enabled: false, tasks: [{ type: "command", text: "/save" }],
+  });
+  await api("POST", `/api/schedules/${schedule.id}/run`);
+  // More than a page of records: 55 tries to delete saves that are not there.
+  for (let i = 0; i < 55; i++) await api("GET", `/api/saves/rm/missing-${i}.zip`).catch(() => {});
   await page.goto("/");
   await signIn(page);
   await goTo(page, "Activity");
   await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Tried to delete save 'missing-54.zip': not found")).toBeVisible();
+  await expect(page.getByText("Page 1 · records 1-50")).toBeVisible();
+  await expect(page.getByText("Ran schedule 'Nightly restart' now")).toHaveCount(0);
+  await page.getByRole("button", { name: "Older" }).click();
+  await expect(page.getByText("Ran schedule 'Nightly restart' now")).toBeVisible();
+  await expect(page.getByText("Added user olga (operator)")).toBeVisible();
   await expect(page.getByText("POST /api/user/add").first()).toBeVisible();
   await page.screenshot({ path: "test-results/access-activity-1280.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByText("Ran schedule 'Nightly restart' now").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/access-activity-page2-390.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole("button", { name: "Newer" }).click();
+  await expect(page.getByText("Page 1 · records 1-50")).toBeVisible();
   await page.getByLabel("User").fill("olga");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("Nothing recorded matches.")).toBeVisible();

@@ -19,6 +19,8 @@ export interface ActivityFilter {
   from?: string;
   to?: string;
   limit?: number;
+  /** The id older records are read below (the next page). */
+  before?: number;
 }
 
 export function activityQuery(f: ActivityFilter, csv = false): string {
