@@ -107,9 +107,24 @@ test("TOTP: set up from the QR page, then sign-in asks for a code; recovery code
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
   await page.screenshot({ path: "test-results/access-totp-setup-1280.png", fullPage: true });
   await page.getByLabel("Code", { exact: true }).fill(totp.generate());
+  // On a phone: each recovery code stays whole on one line (they broke at the dash).
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole("button", { name: "Turn On" }).click();
-  const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  const list = page.getByRole("list", { name: "Recovery codes" });
+  const codes = list.getByRole("listitem");
   await expect(codes).toHaveCount(10);
+  const lines = await list.evaluate((ol) =>
+    [...ol.querySelectorAll("li")].map((li) => {
+      const range = document.createRange();
+      range.selectNodeContents(li);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    })
+  );
+  expect(lines).toEqual(Array(10).fill(1));
+  await list.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/access-recovery-codes-390.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/access-recovery-codes-1280.png" });
   const recovery = (await codes.first().textContent())!;
 
   await signOut(page);
