@@ -258,6 +258,44 @@ test("Activity page: what happened in words, pages of older records, filters and
   await page.screenshot({ path: "test-results/access-users-1280.png", fullPage: true });
 });
 
+test("API tokens: an admin sees everyone's and revokes one; the page says a password change revokes them", async ({ page, panel }) => {
+  await addUser(panel.url, "olga", "operator");
+  // Olga's script token, made from her own session.
+  const res = await fetch(panel.url + "/api/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: panel.url },
+    body: JSON.stringify({ username: "olga", password: PASSWORD }),
+  });
+  const cookie = res.headers.getSetCookie()[0].split(";")[0];
+  await res.body?.cancel();
+  const made = await (await fetch(panel.url + "/api/user/tokens", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: panel.url, Cookie: cookie },
+    body: JSON.stringify({ name: "olga's backup script", role: "operator", expires_days: 30 }),
+  })).json();
+  const status = async () => (await fetch(panel.url + "/api/server/status", { headers: { Authorization: `Bearer ${made.token}` } })).status;
+  expect(await status()).toBe(200);
+
+  await page.goto("/");
+  await signIn(page);
+  await goTo(page, "Account");
+  const tokens = page.getByRole("region", { name: "API Tokens" });
+  await expect(tokens.getByText("Changing your password revokes your tokens.")).toBeVisible({ timeout: 30_000 });
+  await expect(tokens.getByText("olga's backup script")).toHaveCount(0);
+  await tokens.getByLabel("Everyone's").check();
+  await expect(tokens.getByText("olga's backup script · olga")).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await tokens.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/access-tokens-everyone-390.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await tokens.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/access-tokens-everyone-1280.png" });
+  await tokens.getByRole("button", { name: "Revoke token olga's backup script of olga" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.tokenRevoked })).toBeVisible();
+  await expect(tokens.getByText("revoked")).toBeVisible();
+  expect(await status()).toBe(401);
+});
+
 test.describe("with --require-2fa-admins", () => {
   test.use({ panelArgs: ["--require-2fa-admins"] });
 
