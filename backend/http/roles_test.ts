@@ -118,7 +118,7 @@ Deno.test("the route x role matrix: every route of the table, for nobody, each r
   const viewer = await userWithRole(p, admin, "vic", "viewer");
   // Ada, an admin, made a token while she had TOTP, then turned it off: her session and her token are
   // held to setting one up again.
-  let ada = await userWithRole(p, admin, "ada", "admin");
+  const ada = await userWithRole(p, admin, "ada", "admin");
   await enrol(ada);
   const adasToken = await tokenClient(p, ada, "admin");
   assert.equal((await ada.post("/api/user/2fa/totp/disable", { password: ROLE_PASSWORD })).status, 200);
