@@ -169,7 +169,7 @@ export const OPTIONS: Option<any>[] = [
   }),
   opt({
     key: "require2faAdmins", flag: "require-2fa-admins", kind: "bool",
-    help: "admins must set up two-factor sign-in before anything else", defaultText: "false",
+    help: "admins must set up two-factor sign-in before anything else (their API tokens too)", defaultText: "false",
     defaultValue: () => false,
   }),
   opt({
