@@ -294,3 +294,30 @@ Deno.test("the old panel's bcrypt hashes are checked in the same two-at-a-time l
     assert.equal(hashStats.total, started, `${username}: no hash was run`);
   }
 }, { args: ["--trust-proxy"] }));
+
+Deno.test("deleting the first admin removes the generated password file, so no later start prints it for another admin", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-boot-"));
+  try {
+    const r = loadConfig(["--data-dir", dataDir], {});
+    if (r.kind !== "config") throw new Error();
+    const first = await createContext(r.config, { quiet: true, adminPassword: "" });
+    const password = first.bootstrap.generatedAdmin!.password;
+    await first.ctx.close();
+    const p = await startPanel({ dataDir });
+    try {
+      const admin = await p.login("admin", password);
+      const add = { username: "root2", role: "admin", email: "r@e.org", password: "root2 password", password_confirmation: "root2 password" };
+      assert.equal((await admin.post("/api/user/add", add)).status, 200);
+      const other = await p.login("root2", "root2 password");
+      assert.equal((await other.post("/api/user/remove", { username: "admin" })).status, 200);
+      assert.ok(!existsSync(join(dataDir, INITIAL_PASSWORD_FILE)));
+    } finally {
+      await p.close();
+    }
+    const again = await createContext(r.config, { quiet: true });
+    assert.equal(again.bootstrap.generatedAdmin, null);
+    await again.ctx.close();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
