@@ -171,11 +171,11 @@ export const OPTIONS: Option<any>[] = [
   }),
   opt({
     key: "activityDays", flag: "activity-days", kind: "int", min: 1, max: 3650,
-    help: "days the activity log keeps who did what", defaultText: "90", defaultValue: () => 90,
+    help: "days the activity log keeps who did what (at most 100,000 records, the oldest go first)", defaultText: "90", defaultValue: () => 90,
   }),
   opt({
     key: "require2faAdmins", flag: "require-2fa-admins", kind: "bool",
-    help: "admins must set up two-factor sign-in before anything else", defaultText: "false",
+    help: "admins must set up two-factor sign-in before anything else (their API tokens too)", defaultText: "false",
     defaultValue: () => false,
   }),
   opt({

@@ -11,7 +11,7 @@ import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { EventBus } from "./events.ts";
 import { type Db, openDb } from "./store/db.ts";
-import { Accounts } from "./auth/accounts.ts";
+import { Accounts, type GeneratedAdmin } from "./auth/accounts.ts";
 import { ensureDir } from "./fsutil.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
 import type { ServerState } from "../shared/api.ts";
@@ -97,8 +97,8 @@ export interface ContextOptions {
 }
 
 export interface Bootstrap {
-  /** Set on the very first start: the generated admin password, to print once. */
-  createdAdmin: { username: string; password: string | null } | null;
+  /** The first admin's generated password while it is unchanged (made by this start or an earlier one), to print. */
+  generatedAdmin: GeneratedAdmin | null;
 }
 
 /** How long after start-up the services of services.ts load when no request asked for them first. */
@@ -124,6 +124,7 @@ export async function createContext(
   const activity = new ActivityLog(db, now, config.activityDays);
   const tokens = new ApiTokens(db, now);
   const access = new Access(accounts, tokens, bus, now);
+  accounts.revokeTokens = (userId) => tokens.revokeAll(userId);
   const secondFactor = new SecondFactor(db, accounts, { now, log, requiredForAdmins: config.require2faAdmins });
   const passkeys = new Passkeys(db, now);
   secondFactor.extraMethods.push((userId) => (passkeys.count(userId) > 0 ? ["passkey"] : []));
@@ -291,13 +292,17 @@ export async function createContext(
     await loadServices();
     await opts.beforeBootstrap(ctx);
   }
-  const createdAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
+  const generatedAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
   activity.sweep();
+  // Before the database closes (closers run in reverse order): the last counts of refused sign-ins.
+  ctx.onClose(() => activity.flush());
 
   // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.
   const sweep = setInterval(() => {
     accounts.sweepExpired();
     activity.sweep();
+  // Before the database closes (closers run in reverse order): the last counts of refused sign-ins.
+  ctx.onClose(() => activity.flush());
     tokens.sweep();
     secondFactor.sweep();
     // Sockets opened with an API token carry "token:<id>" as their session id.
@@ -311,5 +316,5 @@ export async function createContext(
   // a first-start install begin then), or earlier at the first request that needs one (app.ts).
   servicesTimer = setTimeout(() => void loadServices().catch(() => {}), SERVICES_DELAY_MS);
 
-  return { ctx, bootstrap: { createdAdmin } };
+  return { ctx, bootstrap: { generatedAdmin } };
 }

@@ -10,7 +10,7 @@ import { Gate, type GateHandler, gateLimits } from "./serve/gate.ts";
 import { StartupError } from "./errors.ts";
 import type { FsmSource } from "./migrate/fsm.ts";
 import { existsSync } from "./fs.ts";
-import { startupLines } from "./startup.ts";
+import { generatedPasswordLines, startupLines } from "./startup.ts";
 import { later } from "./later.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
 import { clearTimeout, setTimeout } from "./timers.ts";
@@ -189,18 +189,8 @@ export async function main(): Promise<number> {
       binaryFound: existsSync(ctx.paths.binary),
     }).join("\n"));
     ctx.log.info("Listening", { bind: config.bind, port, scheme });
-    if (bootstrap.createdAdmin?.password) {
-      console.log(
-        [
-          "",
-          "First start: created the user admin.",
-          `  Username: ${bootstrap.createdAdmin.username}`,
-          `  Password: ${bootstrap.createdAdmin.password}`,
-          `The password is also in ${join(config.dataDir, INITIAL_PASSWORD_FILE)} (readable only by you).`,
-          "Sign in and change it under Users; the file is removed when you do.",
-          "",
-        ].join("\n"),
-      );
+    if (bootstrap.generatedAdmin) {
+      console.log(generatedPasswordLines(bootstrap.generatedAdmin, join(config.dataDir, INITIAL_PASSWORD_FILE)).join("\n"));
     }
   } catch (e) {
     const why = e instanceof Deno.errors.AddrInUse
@@ -209,6 +199,9 @@ export async function main(): Promise<number> {
       ? `not allowed to listen on ${config.bind}:${config.port}`
       : (e as Error).message;
     console.error(`factorio-panel: cannot listen on ${config.bind}:${config.port}: ${why}`);
+    if (bootstrap.generatedAdmin) {
+      console.error(`The admin's generated password is in ${join(config.dataDir, INITIAL_PASSWORD_FILE)}; the next start prints it too.`);
+    }
     await ctx.close();
     return 1;
   }

@@ -56,3 +56,19 @@ export function startupLines(f: StartupFacts): string[] {
   }
   return lines;
 }
+
+/**
+ * The first admin's generated password, printed at every start until it is changed: a first start that
+ * failed (the port was taken) exited before printing it, and a service manager's log scrolls.
+ */
+export function generatedPasswordLines(admin: { username: string; password: string; created: boolean }, file: string): string[] {
+  return [
+    "",
+    admin.created ? "First start: created the user admin." : "The user admin still has the password generated at the first start.",
+    `  Username: ${admin.username}`,
+    `  Password: ${admin.password}`,
+    `The password is also in ${file} (readable only by you).`,
+    "Sign in and change it under Users; the file is removed when you do, and this is printed at every start until then.",
+    "",
+  ];
+}

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { panelUrls, startupLines } from "./startup.ts";
+import { DENO, panelDenoArgs, ROOT } from "../scripts/launcher.mjs";
+import { startPanelProcess } from "./testing/process.ts";
+import { until } from "./testing/until.ts";
 
 const lan = [
   { family: "IPv4", address: "127.0.0.1", internal: true },
@@ -42,4 +48,55 @@ Deno.test("a missing game names the directory and what to do", () => {
   assert.match(text, /No Factorio found in \/opt\/factorio \(looked for \/opt\/factorio\/bin\/x64\/factorio\)/);
   assert.match(text, /factorio\.com\/download/);
   assert.match(text, /--factorio-dir/);
+});
+
+// The real command (the launcher's deno command line, as npm start runs it) over a fresh data dir.
+async function runPanel(args: string[]) {
+  const out = await new Deno.Command(DENO, {
+    args: panelDenoArgs(args),
+    cwd: ROOT,
+    env: { NO_COLOR: "1", PANEL_ADMIN_PASSWORD: "" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, text: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("a first start that cannot listen keeps the generated password: the next start prints it, until it is changed", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-first-"));
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const failed = await runPanel(["--port", String(taken.addr.port), "--bind", "127.0.0.1", "--data-dir", dataDir]);
+    assert.equal(failed.code, 1, failed.text);
+    assert.match(failed.text, /already in use/);
+    const file = join(dataDir, "initial-admin-password");
+    assert.match(failed.text, new RegExp(`generated password is in ${file.replaceAll(".", "\\.")}`));
+    const password = readFileSync(file, "utf8").trim();
+    assert.ok(password.length >= 16);
+
+    // The next start prints it (and where the file is), and it signs in.
+    let panel = await startPanelProcess({ args: ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir], env: { PANEL_ADMIN_PASSWORD: "" } });
+    try {
+      await until("the password lines", () => panel.output().includes(`The password is also in ${file}`));
+      assert.match(panel.output(), /The user admin still has the password generated at the first start/);
+      assert.ok(panel.output().includes(`  Password: ${password}\n`), panel.output());
+      const c = await panel.login("admin", password);
+      const changed = await c.post("/api/user/password", { old_password: password, new_password: "a chosen password", new_password_confirmation: "a chosen password" });
+      assert.equal(changed.status, 200, changed.text);
+    } finally {
+      assert.equal(await panel.stop(), 0);
+    }
+    // Changed: the file is gone and nothing is printed any more.
+    assert.ok(!existsSync(file));
+    panel = await startPanelProcess({ args: ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir], env: { PANEL_ADMIN_PASSWORD: "" } });
+    try {
+      await panel.login("admin", "a chosen password");
+      assert.doesNotMatch(panel.output(), /Password:|generated/);
+    } finally {
+      await panel.stop();
+    }
+  } finally {
+    taken.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

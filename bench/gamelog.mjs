@@ -55,6 +55,17 @@ async function api(url, cookie, method, path, body) {
   return JSON.parse(text);
 }
 
+/**
+ * `n` clients, as `n` browser tabs of several people: one sign-in holds at most WS_PER_SIGN_IN
+ * connections (shared/ws.ts), so each group of that many signs in on its own.
+ */
+async function connectMany(url, n) {
+  const { WS_PER_SIGN_IN } = await import("../shared/ws.ts");
+  const cookies = [];
+  for (let i = 0; i < Math.ceil(n / WS_PER_SIGN_IN); i++) cookies.push(await login(url));
+  return await Promise.all(Array.from({ length: n }, (_, i) => connect(url, cookies[Math.floor(i / WS_PER_SIGN_IN)])));
+}
+
 /** A /ws client that records, per bench line, the delay since the game printed it. */
 function connect(url, cookie) {
   return new Promise((resolve, reject) => {
@@ -135,7 +146,7 @@ let clients = [];
 try {
   let cookie = await login(panel.url);
   await startGame(cookie);
-  clients = await Promise.all(Array.from({ length: CLIENTS }, () => connect(panel.url, cookie)));
+  clients = await connectMany(panel.url, CLIENTS);
   await until(clients, (c) => c.statuses.length > 0, "the status replay");
 
   // Steady lines: delay from print to delivery.
@@ -189,7 +200,7 @@ try {
     await stopPanel({ ...panel, ownDir: false });
     panel = await startPanel({ dataDir, args: ["--factorio-dir", factorio.dir] });
     cookie = await login(panel.url);
-    clients = await Promise.all(Array.from({ length: CLIENTS }, () => connect(panel.url, cookie)));
+    clients = await connectMany(panel.url, CLIENTS);
     await until(clients, (c) => c.statuses.some((s) => s.status === "running"), "the re-attached status");
     reattached.push(...await killDelays(clients));
     await startGame(cookie);

@@ -18,6 +18,9 @@ export const ACCESS_MSG = {
   tokenExpiryRange: (max: number) => `Expires in days must be a whole number from 1 to ${max}`,
   tokenNotFound: "No such token",
   tokenRevoked: "Token revoked",
+  tokenNotSignedOut:
+    "An API token is not signed out: it keeps working until it expires or is revoked. Revoke it under Account, API Tokens.",
+  passwordChangeRevokes: "Changing your password signs you out on your other devices and revokes your API tokens.",
   sessionNotFound: "No such session",
   sessionRevoked: "Session revoked",
   enrolFirst: "Admins must set up two-factor sign-in first: open Account.",
@@ -30,6 +33,16 @@ export const ACCESS_MSG = {
   passkeyNotFound: "No such passkey",
   passkeyFailed: "The passkey could not be verified.",
 } as const;
+
+/** What each role may do, in the words the Users page's create form and the Account page show. */
+export const ROLE_HELP: Record<Role, string> = {
+  admin: "Everything, including panel users and the server's passwords.",
+  operator: "Start, stop, console, saves, mods, players; not panel users or passwords.",
+  viewer: "Reads status, logs, saves, mods and players; changes nothing.",
+};
+
+/** The action of an activity record that counts the sign-ins the limit refused from one address. */
+export const REFUSED_SIGN_INS = "sign-in refused";
 
 /** One record of GET /api/activity. */
 export interface ActivityEntry {
@@ -57,6 +70,8 @@ export interface ApiToken {
   last_used_address: string;
   /** Expired or revoked tokens are listed until they are swept, so their owner sees what happened. */
   state: "active" | "expired" | "revoked";
+  /** The owner, in an admin's list of everyone's tokens (?all=1). */
+  username?: string;
 }
 
 export interface NewApiToken {

@@ -37,6 +37,14 @@ export const WS_MAX_INBOUND_BYTES = 4096;
 /** The PWA reconnects this long after the socket closes (spec section 9). */
 export const WS_RECONNECT_MS = 5000;
 
+/**
+ * Live connections one sign-in (a browser's session, or one API token) may hold at once: one per open
+ * tab of the panel, and a browser shares its session among its tabs. More are closed at once with
+ * WS_TOO_MANY and its reason, so one identity cannot take every connection the panel has.
+ */
+export const WS_PER_SIGN_IN = 8;
+export const WS_TOO_MANY = { code: 4029, reason: `Too many live connections for this sign-in (at most ${WS_PER_SIGN_IN}): close some of the panel's tabs.` } as const;
+
 export function isRoomName(value: unknown): value is RoomName {
   return typeof value === "string" && (ROOMS as readonly string[]).includes(value);
 }

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { withPanel } from "../testing/harness.ts";
+import { startPanel, withPanel } from "../testing/harness.ts";
+import { LOGIN_LIMITS } from "../auth/ratelimit.ts";
 import { changesState, type Route } from "../http/routes.ts";
 import { ADMIN_PASSWORD } from "../testing/harness.ts";
 import { startGame, withGamePanel } from "../testing/game.ts";
 import { TestSocket } from "../testing/ws.ts";
 import { ROLE_PASSWORD, userWithRole } from "../testing/roles.ts";
 import { ACCESS_MSG, type ActivityEntry } from "../../shared/access.ts";
-import { activityCsv } from "./log.ts";
+import { ACTIVITY_ROWS_MAX, activityCsv, REFUSED_ACTION } from "./log.ts";
 
 function concrete(r: Route): string {
   return r.path.replace(/:[a-zA-Z]+(\{[^}]*\})?/g, "x");
@@ -148,4 +149,63 @@ Deno.test("console commands are recorded, and a viewer's are refused and recorde
     await adminSocket.close();
     await vicSocket.close();
   }
+}));
+
+Deno.test("a flood of anonymous sign-ins: refusals by the limit are one record per address and window, with their count", async () => {
+  const dataDir = Deno.makeTempDirSync({ prefix: "panel-flood-" });
+  try {
+    let p = await startPanel({ dataDir, args: ["--max-connections", "400", "--trust-proxy"] });
+    let refusedFirst = 0;
+    const rows = () => (p.ctx.db.prepare("SELECT COUNT(*) AS n FROM activity").get() as { n: number }).n;
+    const names = ["admin", "root", "bob", "alice", "eve", "mallory", "trent"];
+    const attempt = (i: number, address: string) =>
+      p.client().post("/api/login", { username: names[i % names.length], password: `guess ${i}` }, { headers: { "X-Forwarded-For": address } });
+    try {
+      const before = rows();
+      const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => attempt(i, "10.66.0.1")));
+      // At most the per-address limit's worth are checked (fewer when the hash line is full: "busy", also 429).
+      const checked = answers.filter((r) => r.status === 401).length;
+      const refused = answers.filter((r) => r.status === 429).length;
+      assert.ok(checked > 0 && checked <= LOGIN_LIMITS.perAddress.max, `${checked} checked`);
+      assert.equal(checked + refused, 300);
+      refusedFirst = refused;
+      // Each checked password is a record; the refusals are one.
+      assert.equal(rows() - before, checked + 1);
+      const [summary] = p.ctx.activity.query({ action: REFUSED_ACTION });
+      assert.equal(summary.address, "10.66.0.1");
+      assert.equal(summary.status, 429);
+      // Its count is written at most once a second while refusals come (and at shutdown, below).
+      assert.match(summary.detail, /^\d+ sign-in attempts? refused by the limit in \d+ s; names tried: /);
+      // Another address: a record of its own.
+      for (let i = 0; i < LOGIN_LIMITS.perAddress.max + 3; i++) await attempt(i, "10.66.0.2");
+      assert.equal(p.ctx.activity.query({ action: REFUSED_ACTION }).length, 2);
+      assert.equal(rows() - before, checked + 1 + LOGIN_LIMITS.perAddress.max + 1);
+    } finally {
+      await p.close({ keepData: true });
+    }
+    // The last counts were written at shutdown.
+    p = await startPanel({ dataDir });
+    try {
+      const [second, first] = p.ctx.activity.query({ action: REFUSED_ACTION });
+      assert.deepEqual([Number(second.detail.split(" ")[0]), Number(first.detail.split(" ")[0])], [3, refusedFirst]);
+      assert.match(first.detail, /^\d+ sign-in attempts refused by the limit in \d+ s; names tried: \w+, \w+, \w+, \w+, \w+ and 2 more$/);
+    } finally {
+      await p.close({ keepData: true });
+    }
+  } finally {
+    Deno.removeSync(dataDir, { recursive: true });
+  }
+});
+
+Deno.test(`the activity table keeps at most ${ACTIVITY_ROWS_MAX} records: the oldest go first`, withPanel(async (p) => {
+  // Filled close to the cap by SQL (as a long-lived panel would be), then new records come from requests.
+  p.ctx.db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${ACTIVITY_ROWS_MAX - 5})
+    INSERT INTO activity (at, username, action, status) SELECT ${Date.now()}, 'old', 'POST /api/old', 200 FROM n`);
+  const firstOld = (p.ctx.db.prepare("SELECT MIN(id) AS id FROM activity").get() as { id: number }).id;
+  const c = await p.login();
+  for (let i = 0; i < 10; i++) await c.get("/api/server/kill");
+  const { n, oldest } = p.ctx.db.prepare("SELECT COUNT(*) AS n, MIN(id) AS oldest FROM activity").get() as { n: number; oldest: number };
+  assert.equal(n, ACTIVITY_ROWS_MAX);
+  assert.ok(oldest > firstOld, "the oldest records went");
+  assert.equal(p.ctx.activity.query({ limit: 1 })[0].action, "GET /api/server/kill", "the newest stayed");
 }));

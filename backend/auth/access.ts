@@ -42,7 +42,9 @@ export class Access {
         role: weaker(token.role, user.role),
         via: "token",
         token: { id: token.id, name: token.name },
-        mustEnrol: false,
+        // --require-2fa-admins: an admin without a second factor is held to enrolment with every credential,
+        // tokens made before the rule (or before the factor was turned off) included.
+        mustEnrol: this.accounts.mustEnrol(user),
       },
     };
   }
@@ -52,7 +54,7 @@ export class Access {
     if (s.via === "token") {
       if (!s.token || !this.tokens.live(s.token.id)) return null;
       const user = this.accounts.users.byId(s.user.id);
-      return user ? { ...s, user, role: weaker(s.role, user.role) } : null;
+      return user ? { ...s, user, role: weaker(s.role, user.role), mustEnrol: this.accounts.mustEnrol(user) } : null;
     }
     const row = this.accounts.sessions.get(s.id);
     if (!row || row.expires_at <= this.now()) return null;

@@ -1,7 +1,7 @@
 // Users and sessions: the rules. Storage is in store/, HTTP in http/auth.ts and http/users.ts.
 
 import { randomBase64url, sha256Hex } from "../crypto.ts";
-import { existsSync, rmSync } from "../fs.ts";
+import { existsSync, readFileSync, rmSync } from "../fs.ts";
 import { join } from "../path.ts";
 import { pathExists } from "../cache/foldercache.ts";
 import type { Db } from "../store/db.ts";
@@ -51,6 +51,13 @@ export type LoginResult =
 
 export const INITIAL_PASSWORD_FILE = "initial-admin-password";
 
+/** The first admin's generated password, to print at start-up; `created`: made by this start. */
+export interface GeneratedAdmin {
+  username: string;
+  password: string;
+  created: boolean;
+}
+
 export class Accounts {
   readonly users: UserStore;
   readonly sessions: SessionStore;
@@ -62,6 +69,8 @@ export class Accounts {
    */
   secondStep: ((user: UserRow) => LoginResult | null) | undefined;
   mustEnrol: (user: UserRow) => boolean = () => false;
+  /** Set by context.ts: revokes a user's API tokens when their password changes; answers their socket ids. */
+  revokeTokens: (userId: number) => string[] = () => [];
   /** User and address pairs that signed in since start (the sessions table remembers older ones). */
   readonly #goodAddresses = new Set<string>();
 
@@ -81,17 +90,33 @@ export class Accounts {
 
   /**
    * First start: with no users, create "admin" with PANEL_ADMIN_PASSWORD or a random password, which is
-   * written to <data-dir>/initial-admin-password (owner-only) and returned so run.ts can print it once.
+   * written to <data-dir>/initial-admin-password (owner-only). Answers the generated password on this and
+   * every later start while the admin still has it (the file is removed when it changes, or when admin
+   * is deleted), so run.ts prints it again: a first start that failed after this point (the port was
+   * taken) printed nothing, and the password would otherwise be in that file alone.
    */
-  async bootstrap(envPassword: string | undefined): Promise<{ username: string; password: string | null } | null> {
-    if (this.users.count() > 0) return null;
+  async bootstrap(envPassword: string | undefined): Promise<GeneratedAdmin | null> {
+    if (this.users.count() > 0) return this.#stillGenerated();
     const password = envPassword || randomPassword();
     const hash = await hashPassword(password);
-    if (this.users.count() > 0) return null;
+    if (this.users.count() > 0) return this.#stillGenerated();
     this.users.insert({ username: "admin", passwordHash: hash, role: "admin", email: "" }, this.deps.now());
     if (!envPassword) writeSecretFile(join(this.deps.dataDir, INITIAL_PASSWORD_FILE), password + "\n");
     this.deps.log.info("Created the first user, admin");
-    return { username: "admin", password: envPassword ? null : password };
+    return envPassword ? null : { username: "admin", password, created: true };
+  }
+
+  /** The generated password of a panel whose admin has not changed it yet (the file is still there). */
+  #stillGenerated(): GeneratedAdmin | null {
+    const admin = this.users.byName("admin");
+    if (!admin || !this.usesGeneratedPassword(admin)) return null;
+    let password: string;
+    try {
+      password = readFileSync(join(this.deps.dataDir, INITIAL_PASSWORD_FILE), "utf8").trim();
+    } catch {
+      return null;
+    }
+    return password ? { username: "admin", password, created: false } : null;
   }
 
   async login(
@@ -245,6 +270,8 @@ export class Accounts {
       return { ids, name: row.username };
     });
     this.deps.bus.emit("sessions.revoked", { sessionIds: revoked.ids });
+    // A later user named admin has a password of their own: the generated one is not printed for them.
+    if (revoked.name.toLowerCase() === "admin") rmSync(join(this.deps.dataDir, INITIAL_PASSWORD_FILE), { force: true });
     this.deps.log.info("User removed", { username: revoked.name });
     this.deps.bus.emit("users.changed", { action: "removed", username: revoked.name });
     return revoked.name;
@@ -270,8 +297,8 @@ export class Accounts {
   }
 
   /**
-   * Checks the old password, sets the new one, revokes every session of the user and opens a fresh one
-   * for the caller, whose new token is returned.
+   * Checks the old password, sets the new one, revokes every session and API token of the user and opens
+   * a fresh session for the caller, whose new token is returned.
    */
   async changePassword(
     session: SessionInfo,
@@ -290,7 +317,7 @@ export class Accounts {
     const hash = await hashPassword(newPw);
     const revoked = transaction(this.db, () => {
       this.users.setPassword(session.user.id, hash, this.deps.now());
-      return this.sessions.deleteForUser(session.user.id);
+      return [...this.sessions.deleteForUser(session.user.id), ...this.revokeTokens(session.user.id)];
     });
     this.deps.bus.emit("sessions.revoked", { sessionIds: revoked });
     const initial = join(this.deps.dataDir, INITIAL_PASSWORD_FILE);

@@ -79,17 +79,25 @@ export const LOGIN_LIMITS = {
   perUsername: { max: 10, windowMs: 60 * 60_000 },
   backoffFirstMs: 60_000,
   backoffMaxMs: 15 * 60_000,
+  /**
+   * Wrong second-step codes of one user from every address together. Whoever is there has the password,
+   * so neither the password step nor another address starts it over.
+   */
+  secondStepPerUser: { max: 10, windowMs: 15 * 60_000 },
 } as const;
 
 export class LoginLimiter {
   readonly byUserAddress: SlidingWindowLimiter;
   readonly byAddress: SlidingWindowLimiter;
   readonly byUser: SlidingWindowLimiter;
+  /** Failed second steps per user (auth/secondfactor.ts), never given back or reset. */
+  readonly secondSteps: SlidingWindowLimiter;
 
   constructor(private readonly now: () => number) {
     this.byUserAddress = new SlidingWindowLimiter(LOGIN_LIMITS.perUserAddress, now);
     this.byAddress = new SlidingWindowLimiter(LOGIN_LIMITS.perAddress, now);
     this.byUser = new SlidingWindowLimiter(LOGIN_LIMITS.perUsername, now);
+    this.secondSteps = new SlidingWindowLimiter(LOGIN_LIMITS.secondStepPerUser, now);
   }
 
   /** Milliseconds before this attempt may be checked; `knownAddress`: the user signed in from it before. */

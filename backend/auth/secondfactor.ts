@@ -180,14 +180,20 @@ export class SecondFactor {
   }
 
   guardRate(user: UserRow, address: string): void {
-    // The password was right from this address: only the hard limits (per user and address, per address).
-    const wait = this.accounts.limiter.retryAfterMs(user.username, address, true);
+    // The password was right from this address: the hard limits (per user and address, per address), and
+    // the user's own count of wrong codes from every address, which a correct password does not reset.
+    const limiter = this.accounts.limiter;
+    const wait = Math.max(
+      limiter.retryAfterMs(user.username, address, true),
+      limiter.secondSteps.retryAfterMs(user.username.toLowerCase()),
+    );
     if (wait > 0) throw new TooManyRequests(PANEL_MSG.tooManyLogins(wait / 1000), wait / 1000);
   }
 
   failed(user: UserRow, address: string): void {
-    // Counted like a wrong password (and never given back).
+    // Counted like a wrong password (and never given back), and in the user's own count of wrong codes.
     this.accounts.limiter.reserve(user.username, address);
+    this.accounts.limiter.secondSteps.reserve(user.username.toLowerCase());
     this.deps.log.warn("Failed second sign-in step", { username: user.username, address });
   }
 

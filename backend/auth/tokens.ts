@@ -56,8 +56,23 @@ export class ApiTokens {
     return { token, info: this.#public(this.#row(id)!) };
   }
 
-  list(userId: number): ApiToken[] {
-    return this.#rows(userId).map((r) => this.#public(r));
+  /** One user's tokens, or (null) everyone's with their owners' names, for admins. */
+  list(userId: number | null): ApiToken[] {
+    if (userId !== null) return this.#rows(userId).map((r) => this.#public(r));
+    const rows = this.db.prepare(
+      `SELECT ${COLUMNS.split(", ").map((c) => "t." + c).join(", ")}, u.username FROM api_tokens t JOIN users u ON u.id = t.user_id ORDER BY u.username COLLATE NOCASE, t.id`,
+    ).all() as unknown as (Row & { username: string })[];
+    return rows.map((r) => ({ ...this.#public(r), username: r.username }));
+  }
+
+  /**
+   * Revokes every live token of a user (their password changed: a token made with the old password must
+   * not outlive it). Answers the ids as sockets know them ("token:<id>").
+   */
+  revokeAll(userId: number): string[] {
+    const live = this.db.prepare("SELECT id FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL").all(userId) as { id: number }[];
+    if (live.length > 0) this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(this.now(), userId);
+    return live.map((t) => `token:${t.id}`);
   }
 
   /** Revokes one of the user's tokens (admins pass `anyUser`). Revoking twice is fine. */

@@ -1,5 +1,6 @@
 // The caller's own access: API tokens and signed-in sessions. Every route here needs a person signed in
-// in a browser (a token cannot mint or revoke tokens), and any role may manage its own.
+// in a browser (a token cannot mint or revoke tokens), and any role may manage its own; admins may list
+// and revoke everyone's.
 
 import type { AppContext } from "../context.ts";
 import { readObject } from "./body.ts";
@@ -22,7 +23,11 @@ export function accessRoutes(ctx: AppContext): Route[] {
       method: "GET",
       path: "/api/user/tokens",
       ...own,
-      handler: (c) => c.json(tokens.list(sessionOf(c).user.id)),
+      // Admins see everyone's with ?all=1, to revoke a script's token for someone who left.
+      handler: (c) => {
+        const s = sessionOf(c);
+        return c.json(tokens.list(c.req.query("all") === "1" && s.role === "admin" ? null : s.user.id));
+      },
     },
     {
       method: "POST",
@@ -43,7 +48,8 @@ export function accessRoutes(ctx: AppContext): Route[] {
       ...own,
       handler: (c) => {
         const id = idParam(c.req.param("id"), ACCESS_MSG.tokenNotFound);
-        tokens.revoke(sessionOf(c).user.id, id);
+        const s = sessionOf(c);
+        tokens.revoke(s.user.id, id, s.role === "admin");
         ctx.bus.emit("sessions.revoked", { sessionIds: [`token:${id}`] });
         return c.json(ACCESS_MSG.tokenRevoked);
       },

@@ -5,6 +5,8 @@ import { ADMIN_PASSWORD, Client, withPanel } from "../testing/harness.ts";
 import { TokenClient, tokenClient, userWithRole } from "../testing/roles.ts";
 import { ACCESS_MSG, type ApiToken, type SessionEntry } from "../../shared/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
+import { TestSocket } from "../testing/ws.ts";
+import * as OTPAuth from "otpauth";
 
 Deno.test("a token is shown once, stored hashed, limited to its role, and names its use", withPanel(async (p) => {
   const admin = await p.login();
@@ -149,3 +151,75 @@ Deno.test("your sessions: browser, address, last seen; revoke your own, admins r
   assert.equal(r.status, 200);
   assert.equal(phone.cookie, undefined);
 }));
+
+Deno.test("a password change revokes the user's API tokens, and their sockets close", withPanel(async (p) => {
+  const admin = await p.login();
+  const vic = await userWithRole(p, admin, "vic", "viewer");
+  const mine = await tokenClient(p, vic, "viewer");
+  const others = await tokenClient(p, admin, "admin");
+  assert.equal((await mine.get("/api/server/status")).status, 200);
+  const socket = await TestSocket.connect(mine);
+  try {
+    const changed = await vic.post("/api/user/password", { old_password: "role-test-password", new_password: "vic's new password", new_password_confirmation: "vic's new password" });
+    assert.equal(changed.status, 200, changed.text);
+    const r = await mine.get("/api/server/status");
+    assert.deepEqual([r.status, r.body], [401, ACCESS_MSG.badToken], "a token made with the old password does not outlive it");
+    assert.deepEqual(((await vic.get("/api/user/tokens")).body as ApiToken[]).map((t) => t.state), ["revoked"]);
+    await socket.waitFor((s) => s.closed !== null, "the token's socket to close");
+    assert.equal(socket.closed!.code, 4001);
+    assert.equal((await others.get("/api/server/status")).status, 200, "other users' tokens are untouched");
+  } finally {
+    await socket.close();
+  }
+}));
+
+Deno.test("admins list everyone's tokens with their owners and revoke any; others see and revoke their own only", withPanel(async (p) => {
+  const admin = await p.login();
+  const olga = await userWithRole(p, admin, "olga", "operator");
+  const olgas = await tokenClient(p, olga, "operator");
+  await tokenClient(p, admin, "viewer");
+  const all = (await admin.get("/api/user/tokens?all=1")).body as ApiToken[];
+  assert.deepEqual(all.map((t) => [t.username, t.name]), [["admin", "viewer script"], ["olga", "operator script"]]);
+  assert.deepEqual(((await admin.get("/api/user/tokens")).body as ApiToken[]).map((t) => t.username), [undefined], "without ?all=1, the admin's own");
+  const asOlga = (await olga.get("/api/user/tokens?all=1")).body as ApiToken[];
+  assert.deepEqual(asOlga.map((t) => t.name), ["operator script"], "?all=1 is for admins");
+  const adminsId = all.find((t) => t.username === "admin")!.id;
+  assert.equal((await olga.post(`/api/user/tokens/${adminsId}/revoke`)).status, 404);
+  const olgasId = all.find((t) => t.username === "olga")!.id;
+  assert.deepEqual(await admin.post(`/api/user/tokens/${olgasId}/revoke`).then((r) => [r.status, r.body]), [200, ACCESS_MSG.tokenRevoked]);
+  assert.deepEqual(await olgas.get("/api/server/status").then((r) => [r.status, r.body]), [401, ACCESS_MSG.badToken]);
+}));
+
+Deno.test("GET /api/logout with a token says a token is not signed out, and changes nothing", withPanel(async (p) => {
+  const admin = await p.login();
+  const script = await tokenClient(p, admin, "viewer");
+  const r = await script.get("/api/logout");
+  assert.deepEqual([r.status, r.body], [400, ACCESS_MSG.tokenNotSignedOut]);
+  assert.equal((await script.get("/api/server/status")).status, 200, "the token still works, as the answer says");
+  assert.deepEqual(((await admin.get("/api/user/tokens")).body as ApiToken[]).map((t) => t.state), ["active"]);
+}));
+
+Deno.test("--require-2fa-admins holds an admin's API tokens too while the admin has no second factor", async () => {
+  const now = Date.parse("2026-06-01T10:00:00Z");
+  await withPanel(async (p) => {
+    // An admin who set up TOTP, made tokens, then turned it off: each token is held until a factor is back.
+    const admin = await p.login();
+    const setup = await admin.post("/api/user/2fa/totp/setup");
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup.body.secret), digits: 6, period: 30 }).generate({ timestamp: now });
+    assert.equal((await admin.post("/api/user/2fa/totp/confirm", { code })).status, 200);
+    const strong = await tokenClient(p, admin, "admin");
+    const weak = await tokenClient(p, admin, "viewer");
+    assert.equal((await strong.get("/api/user/list")).status, 200);
+    assert.equal((await admin.post("/api/user/2fa/totp/disable", { password: ADMIN_PASSWORD })).status, 200);
+    for (const [script, paths] of [[strong, ["/api/user/list", "/api/server/status", "/api/activity"]], [weak, ["/api/server/status"]]] as const) {
+      for (const path of paths) {
+        const r = await script.get(path);
+        assert.deepEqual([r.status, r.body], [403, ACCESS_MSG.enrolFirst], path);
+      }
+      assert.equal((await script.get("/api/user/status")).status, 200, "who it is may still be asked");
+    }
+    // An operator's token is not held.
+    const olga = await userWithRole(p, admin, "olga", "operator").catch(() => null);
+    assert.equal(olga, null, "the admin cannot even add users until a factor is back");
+  }, { now: () => now, args: ["--require-2fa-admins"] })();
+});

@@ -28,6 +28,12 @@ export function recordActivity(
     const note = c.get("activity");
     const username = note?.user ?? session?.user.username;
     if (!username) return;
+    // Someone not signed in, refused by the sign-in limit: counted, not a record each (a flood of them
+    // would fill the log and the disk).
+    if (!session && c.res.status === 429) {
+      log.recordRefused({ address: c.get("clientAddress"), username, userAgent: c.req.header("user-agent") ?? "" });
+      return;
+    }
     const target = c.req.path !== route.path ? decodeURIComponent(c.req.path) : "";
     try {
       log.record({
@@ -64,11 +70,15 @@ export function activityRoutes(ctx: AppContext): Route[] {
         const q = c.req.query();
         const limit = q.limit === undefined ? ACTIVITY_LIMIT_DEFAULT : Number(q.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new Invalid("limit must be a whole number above 0");
+        // Paging: the id of the oldest record of the page before, for the records older than it.
+        const before = q.before === undefined ? undefined : Number(q.before);
+        if (before !== undefined && (!Number.isSafeInteger(before) || before < 1)) throw new Invalid("before must be the id of a record");
         const entries = ctx.activity.query({
           user: q.user?.trim() || undefined,
           action: q.action?.trim() || undefined,
           from: bound(q.from, false),
           to: bound(q.to, true),
+          before,
           limit,
         });
         if (q.format === "csv") {

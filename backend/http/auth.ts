@@ -8,6 +8,8 @@ import { sessionOf } from "./routes.ts";
 import { SESSION_COOKIE } from "./guards.ts";
 import type { User } from "../../shared/api.ts";
 import { secondStepAnswer } from "./secondfactor.ts";
+import { Invalid } from "../errors.ts";
+import { ACCESS_MSG } from "../../shared/access.ts";
 
 export function setSessionCookie(c: Ctx, token: string, maxAgeSeconds: number): void {
   setCookie(c, SESSION_COOKIE, token, {
@@ -61,6 +63,9 @@ export function authRoutes(ctx: AppContext): Route[] {
       role: "viewer",
       beforeEnrolment: true,
       handler: (c) => {
+        // A token is not a sign-in: ending it here would break a script that calls logout out of habit
+        // from the old API, and answering success would leave its owner believing it ended. Say so.
+        if (sessionOf(c).via === "token") throw new Invalid(ACCESS_MSG.tokenNotSignedOut);
         accounts.logout(sessionOf(c).id);
         clearSessionCookie(c);
         return c.json("User logged out successfully.");

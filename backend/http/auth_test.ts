@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { ADMIN_PASSWORD, Client, startPanel, withPanel } from "../testing/harness.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { LOGIN_LIMITS } from "../auth/ratelimit.ts";
-import { hashStats } from "../auth/password.ts";
+import { FSM_HASH_PREFIX, hashStats } from "../auth/password.ts";
 import { loadConfig } from "../config.ts";
 import { createContext } from "../context.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
@@ -157,8 +157,9 @@ Deno.test("first start creates admin with a generated password in an owner-only 
     const r = loadConfig(["--data-dir", dataDir, "--port", "0"], {});
     if (r.kind !== "config") throw new Error();
     const { ctx, bootstrap } = await createContext(r.config, { quiet: true, adminPassword: "" });
+    const created = bootstrap.generatedAdmin!;
     try {
-      const created = bootstrap.createdAdmin!;
+      assert.equal(created.created, true);
       assert.equal(created.username, "admin");
       assert.ok(created.password && created.password.length >= 16);
       const file = join(dataDir, INITIAL_PASSWORD_FILE);
@@ -170,10 +171,11 @@ Deno.test("first start creates admin with a generated password in an owner-only 
     } finally {
       await ctx.close();
     }
-    // A second start keeps the users and creates nobody.
+    // A second start keeps the users and creates nobody; the unchanged password is answered again, to print.
     const again = await createContext(r.config, { quiet: true });
     try {
-      assert.equal(again.bootstrap.createdAdmin, null);
+      assert.equal(again.ctx.accounts.list().length, 1);
+      assert.deepEqual(again.bootstrap.generatedAdmin, { username: "admin", password: created.password, created: false });
     } finally {
       await again.ctx.close();
     }
@@ -193,7 +195,7 @@ Deno.test("the generated password is flagged until changed; changing it removes 
     const r = loadConfig(["--data-dir", dataDir], {});
     if (r.kind !== "config") throw new Error();
     const first = await createContext(r.config, { quiet: true, adminPassword: "" });
-    const password = first.bootstrap.createdAdmin!.password!;
+    const password = first.bootstrap.generatedAdmin!.password;
     await first.ctx.close();
     const p = await startPanel({ dataDir });
     try {
@@ -265,5 +267,57 @@ Deno.test("a stranger's failed sign-ins do not lock the owner out of their own a
     assert.equal((await from("10.0.0.2", ADMIN_PASSWORD)).status, 200);
   } finally {
     await p.close();
+  }
+});
+
+Deno.test("the old panel's bcrypt hashes are checked in the same two-at-a-time line as scrypt; dearer hashes than the panel's are not run", withPanel(async (p) => {
+  const { default: bcrypt } = await import("bcryptjs");
+  const now = Date.now();
+  // As an --import-fsm leaves them (cost 4 keeps the test quick), and hashes with a cost above the panel's.
+  p.ctx.accounts.users.insert({ username: "olduser", passwordHash: FSM_HASH_PREFIX + bcrypt.hashSync("old password", 4), role: "viewer", email: "" }, now);
+  p.ctx.accounts.users.insert({ username: "dear", passwordHash: `scrypt$1048576$8$1$${"A".repeat(22)}==$${"B".repeat(43)}=`, role: "viewer", email: "" }, now);
+  p.ctx.accounts.users.insert({ username: "deareste", passwordHash: FSM_HASH_PREFIX + "$2b$31$" + "a".repeat(53), role: "viewer", email: "" }, now);
+  const from = (n: number, username: string, password: string) =>
+    p.client().post("/api/login", { username, password }, { headers: { "X-Forwarded-For": `10.1.0.${n}` } });
+
+  hashStats.peak = 0;
+  const before = hashStats.total;
+  const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => from(i, "olduser", "wrong")));
+  assert.deepEqual(answers.map((r) => r.status), Array(8).fill(401));
+  assert.equal(hashStats.total - before, 8, "each bcrypt check took its turn in the line");
+  assert.ok(hashStats.peak <= 2, `${hashStats.peak} hashes ran at once`);
+  assert.equal((await from(9, "olduser", "old password")).status, 200);
+
+  for (const username of ["dear", "deareste"]) {
+    const started = hashStats.total;
+    assert.equal((await from(10, username, "anything")).status, 401);
+    assert.equal(hashStats.total, started, `${username}: no hash was run`);
+  }
+}, { args: ["--trust-proxy"] }));
+
+Deno.test("deleting the first admin removes the generated password file, so no later start prints it for another admin", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "panel-boot-"));
+  try {
+    const r = loadConfig(["--data-dir", dataDir], {});
+    if (r.kind !== "config") throw new Error();
+    const first = await createContext(r.config, { quiet: true, adminPassword: "" });
+    const password = first.bootstrap.generatedAdmin!.password;
+    await first.ctx.close();
+    const p = await startPanel({ dataDir });
+    try {
+      const admin = await p.login("admin", password);
+      const add = { username: "root2", role: "admin", email: "r@e.org", password: "root2 password", password_confirmation: "root2 password" };
+      assert.equal((await admin.post("/api/user/add", add)).status, 200);
+      const other = await p.login("root2", "root2 password");
+      assert.equal((await other.post("/api/user/remove", { username: "admin" })).status, 200);
+      assert.ok(!existsSync(join(dataDir, INITIAL_PASSWORD_FILE)));
+    } finally {
+      await p.close();
+    }
+    const again = await createContext(r.config, { quiet: true });
+    assert.equal(again.bootstrap.generatedAdmin, null);
+    await again.ctx.close();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

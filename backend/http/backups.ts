@@ -87,22 +87,39 @@ export function backupRoutes(ctx: AppContext): Route[] {
     // ---- Schedules ----
     { method: "GET", path: "/api/schedules", handler: async (c) => c.json(await schedules.list()) },
     { method: "GET", path: "/api/schedules/preview", handler: async (c) => c.json(await schedules.preview(c.req.query("cron"))) },
+    // The activity log names the schedule (c.set("activity")): "Ran schedule 'Nightly restart' now".
     {
       method: "POST",
       path: "/api/schedules",
-      handler: async (c) => c.json(await schedules.create(await readObject(c)), 201),
+      handler: async (c) => {
+        const made = await schedules.create(await readObject(c));
+        c.set("activity", { detail: made.name });
+        return c.json(made, 201);
+      },
     },
     { method: "GET", path: "/api/schedules/:id", handler: async (c) => c.json(await schedules.get(scheduleId(c))) },
     {
       method: "POST",
       path: "/api/schedules/:id/update",
-      handler: async (c) => c.json(await schedules.update(scheduleId(c), await readObject(c))),
+      handler: async (c) => {
+        const changed = await schedules.update(scheduleId(c), await readObject(c));
+        c.set("activity", { detail: changed.name });
+        return c.json(changed);
+      },
     },
-    { method: "POST", path: "/api/schedules/:id/run", handler: (c) => c.json(schedules.runNow(scheduleId(c)), 202) },
+    {
+      method: "POST",
+      path: "/api/schedules/:id/run",
+      handler: async (c) => {
+        c.set("activity", { detail: (await schedules.get(scheduleId(c))).name });
+        return c.json(schedules.runNow(scheduleId(c)), 202);
+      },
+    },
     {
       method: "POST",
       path: "/api/schedules/:id/delete",
-      handler: (c) => {
+      handler: async (c) => {
+        c.set("activity", { detail: (await schedules.get(scheduleId(c))).name });
         schedules.delete(scheduleId(c));
         return c.json(null);
       },

@@ -158,6 +158,43 @@ Deno.test("second steps sent all at once are counted like one after another: 10 
   }, { now: () => now })();
 });
 
+Deno.test("at most 10 wrong codes per user and window from every address together; a correct password does not start them over", async () => {
+  let now = START;
+  await withPanel(async (p) => {
+    const { secret } = await enrol(await p.login(), () => now);
+    // Whoever holds the password: a pending sign-in from an address of their choosing (--trust-proxy).
+    const pendingFrom = async (address: string) => {
+      const res = await fetch(p.url + "/api/login", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: p.origin, "X-Forwarded-For": address },
+        body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      const cookie = res.headers.getSetCookie().find((l) => l.startsWith("authentication-2fa="))!.split(";")[0];
+      return (body: unknown) => p.client().post("/api/login/second-factor", body, { headers: { Cookie: cookie, "X-Forwarded-For": address } });
+    };
+    // A second address where the password was right too, before any wrong code.
+    const elsewhere = await pendingFrom("10.9.0.2");
+    let checked = 0;
+    // Four wrong codes, then the password again from the same address, three times over: before, each
+    // correct password reset the count that held the second steps.
+    for (let round = 0; round < 3; round++) {
+      const step = await pendingFrom("10.9.0.1");
+      for (let i = 0; i < 4 && checked < 10; i++, checked++) assert.equal((await step({ code: "123456" })).status, 401, `code ${checked + 1}`);
+    }
+    assert.equal(checked, 10);
+    const held = await (await pendingFrom("10.9.0.1"))({ code: codeAt(secret, now) });
+    assert.equal(held.status, 429, "the 11th code is not checked, right or wrong");
+    // Another address with the password gets no fresh allowance.
+    const there = await elsewhere({ code: codeAt(secret, now) });
+    assert.equal(there.status, 429, "the limit is the user's, from every address");
+    assert.ok(Number(there.headers.get("retry-after")) > 0);
+    // Once the window has passed, the right code passes.
+    now += 15 * 60_000 + 1;
+    assert.equal((await (await pendingFrom("10.9.0.3"))({ code: codeAt(secret, now) })).status, 200);
+  }, { now: () => now, args: ["--trust-proxy"] })();
+});
+
 Deno.test("turning TOTP off needs the password and ends the second step", async () => {
   const now = START;
   await withPanel(async (p) => {

@@ -149,3 +149,21 @@ Deno.test("--import-fsm leaves out users whose names the panel refuses (line bre
     rmSync(join(dataDir, ".."), { recursive: true, force: true });
   }
 });
+
+Deno.test("--import-fsm with a bcrypt hash dearer than cost 12: refused, naming the user, nothing imported", async () => {
+  const fsm = oldPanel();
+  const dataDir = join(mkdtempSync(join(tmpdir(), "panel-import-")), "data");
+  try {
+    // Each sign-in checks a hash with the cost it names: cost 31 would hold a core for days per attempt.
+    const db = new DatabaseSync(join(fsm, "sqlite.db"));
+    db.prepare("UPDATE users SET password = ? WHERE username = 'bob'").run(Buffer.from("$2b$31$" + "a".repeat(53)).toString("base64"));
+    db.close();
+    const r = await runOnce(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--import-fsm", fsm]);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /factorio-panel: nothing was imported\. .*sqlite\.db: the password of bob is a bcrypt hash of cost 31; the panel takes at most 12\./);
+    assert.ok(!existsSync(dataDir));
+  } finally {
+    rmSync(fsm, { recursive: true, force: true });
+    rmSync(join(dataDir, ".."), { recursive: true, force: true });
+  }
+});

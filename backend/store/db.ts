@@ -229,8 +229,8 @@ export const MIGRATIONS: Migration[] = [
 
 /**
  * Opens (creating if needed) the database at `path` (":memory:" for tests) and applies migrations. An
- * existing file that is empty or not a readable database is never started over: that would create a new
- * admin and lose every user. StartupError says which file and what to do.
+ * existing file that is empty, has no tables or is not a readable database is never started over: that
+ * would create a new admin and lose every user. StartupError says which file and what to do.
  */
 export function openDb(path: string, migrations: Migration[] = MIGRATIONS): Db {
   const fresh = path !== ":memory:" && !existsSync(path);
@@ -246,8 +246,19 @@ export function openDb(path: string, migrations: Migration[] = MIGRATIONS): Db {
     if (!fresh) {
       const check = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
       if (check[0]?.quick_check !== "ok") throw new Error(check.map((r) => r.quick_check).slice(0, 3).join("; "));
+      // A file with a header and no tables: what a copy of panel.db taken while the panel ran holds when
+      // everything since the last checkpoint was in panel.db-wal and the copy left that file behind.
+      if ((db.prepare("SELECT COUNT(*) AS n FROM sqlite_master").get() as { n: number }).n === 0) {
+        db.close();
+        db = undefined;
+        throw new StartupError(
+          `The database ${path} has no tables, so its users are gone (a copy taken while the panel ran also needs ` +
+            `${path}-wal). Restore it from a backup, or delete it to start over with a new admin.`,
+        );
+      }
     }
   } catch (e) {
+    if (e instanceof StartupError) throw e;
     db?.close();
     throw new StartupError(
       `The database ${path} cannot be read (${(e as Error).message}). Restore it from a backup, or move it ` +

@@ -26,8 +26,11 @@ export class TestSocket {
 
   static async connect(client: Client, origin = client.origin): Promise<TestSocket> {
     const url = client.base.replace(/^http/, "ws") + "/ws";
+    // A script's client (testing/roles.ts TokenClient) sends its API token instead of a cookie.
+    const token = (client as { token?: string }).token;
+    const headers = token ? { Authorization: `Bearer ${token}` } : { Cookie: client.cookie ?? "", Origin: origin };
     // deno-lint-ignore no-explicit-any
-    const ws = new (WebSocket as any)(url, { headers: { Cookie: client.cookie ?? "", Origin: origin } }) as WebSocket;
+    const ws = new (WebSocket as any)(url, { headers }) as WebSocket;
     const socket = new TestSocket(ws);
     await new Promise<void>((resolve, reject) => {
       ws.onopen = () => resolve();

@@ -12,6 +12,7 @@ import { CHANNEL_TYPES, type ChannelType, isAlertEvent, type AlertEvent } from "
 import { channelTokenProblem, channelUrl, firstError, UNSAFE_TEXT, usernameProblem, validateChannel } from "../../shared/validation.ts";
 import { CHANNEL_MSG } from "../../shared/messages.ts";
 import { parseCron } from "../factorio/schedules/cron.ts";
+import { importedHashProblem } from "../auth/password.ts";
 
 export const FORMAT = "factorio-panel-export";
 /** Raise when a reader of the old version would misread a new archive. */
@@ -125,6 +126,9 @@ export function checkUsers(v: unknown): ExportedUser[] {
     if (seen.has(name.toLowerCase())) bad(USERS, i, `${name} is there twice`);
     seen.add(name.toLowerCase());
     if (u.password_hash !== undefined && (!str(u.password_hash) || u.password_hash === "")) bad(USERS, i, "a damaged password hash");
+    // Checked at each sign-in with the cost it names: only the panel's own parameters come in.
+    const hashProblem = u.password_hash === undefined ? null : importedHashProblem(u.password_hash);
+    if (hashProblem) bad(USERS, i, `the password hash of ${name} ${hashProblem}`);
     if (u.totp !== undefined && (!isObj(u.totp) || !str(u.totp.secret))) bad(USERS, i, "a damaged second factor");
     if (u.recovery_codes !== undefined && (!Array.isArray(u.recovery_codes) || !u.recovery_codes.every((r) => isObj(r) && str(r.code_hash)))) {
       bad(USERS, i, "damaged recovery codes");

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { DENO, panelDenoArgs, ROOT } from "../../scripts/launcher.mjs";
 import { type PanelProcess, startPanelProcess } from "../testing/process.ts";
@@ -310,6 +311,37 @@ Deno.test("--import refuses what the API refuses (URLs, names, schedule texts, a
     assert.equal(dry.code, 0, dry.out);
     assert.match(dry.out, /schedule Nightly: would import/);
     assert.match(dry.out, /alert channel Hook: would import/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("--import of users whose password hashes are dearer than the panel's own: refused, naming the user, nothing changed", async () => {
+  const root = mkdtempSync(join(tmpdir(), "transfer-hash-"));
+  try {
+    for (const [hash, why] of [
+      // N = 2^20: 1 GiB and seconds of a core for every wrong sign-in.
+      [`scrypt$1048576$8$1$${btoa("s".repeat(16))}$${btoa("k".repeat(32))}`, /the password hash of eve is a scrypt hash with N=1048576, r=8, p=1; the panel takes only N=32768, r=8, p=1/],
+      [`fsm-bcrypt$$2b$31$${"a".repeat(53)}`, /the password hash of eve is a bcrypt hash of cost 31; the panel takes at most 12/],
+    ] as const) {
+      const users = new TextEncoder().encode(JSON.stringify([{ username: "eve", role: "admin", email: "", password_hash: hash }]));
+      const manifest = new TextEncoder().encode(JSON.stringify({
+        format: "factorio-panel-export", format_version: 1, panel_version: "0.1.0", created: new Date().toISOString(), secrets: true,
+        contents: { users: ["eve"], schedules: [], alert_channels: [], settings: [], mod_packs: [], saves: [], backups: [] },
+        files: [{ path: "panel/users.json", size: users.length, sha256: createHash("sha256").update(users).digest("hex") }],
+      }));
+      const file = join(root, "dear.zip");
+      await writeStreamAtomic(file, zipStream([
+        { name: "panel/users.json", data: users, size: users.length, method: "deflate" },
+        { name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" },
+      ]));
+      const target = dirs(root, "new");
+      const r = await runOnce([...target.args, "--import", file]);
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /nothing was imported\./);
+      assert.match(r.out, why);
+      assert.ok(!existsSync(target.data));
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -7,7 +7,15 @@ import { unsafeTextError } from "../../shared/validation.ts";
 import type { WSContext, WSEvents } from "hono/ws";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
-import { isRoomName, parseClientMessage, type RoomName, type ServerMessage, WS_BATCH_MS } from "../../shared/ws.ts";
+import {
+  isRoomName,
+  parseClientMessage,
+  type RoomName,
+  type ServerMessage,
+  WS_BATCH_MS,
+  WS_PER_SIGN_IN,
+  WS_TOO_MANY,
+} from "../../shared/ws.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
@@ -27,6 +35,8 @@ export const WS_CLOSE = {
   signedOut: 4001,
   /** The client did not read its messages fast enough. */
   tooSlow: 4008,
+  /** The sign-in already holds WS_PER_SIGN_IN connections. */
+  tooMany: WS_TOO_MANY.code,
   shuttingDown: 1001,
 } as const;
 
@@ -123,6 +133,13 @@ export class Hub {
     return this.#clients.size;
   }
 
+  /** Open connections of one session or API token ("token:<id>"). */
+  connectionsOf(sessionId: string): number {
+    let n = 0;
+    for (const c of this.#clients) if (c.sessionId === sessionId && !c.closed) n++;
+    return n;
+  }
+
   /** How many clients are subscribed to `room`. */
   roomSize(room: RoomName): number {
     let n = 0;
@@ -183,6 +200,16 @@ export class Hub {
     let client: Client | undefined;
     return {
       onOpen: (_evt, ws) => {
+        // Refused after the upgrade, not before: a browser's WebSocket learns nothing of a refused upgrade,
+        // but it reads a close code and reason, which the PWA shows.
+        if (this.connectionsOf(session.id) >= WS_PER_SIGN_IN) {
+          try {
+            ws.close(WS_TOO_MANY.code, WS_TOO_MANY.reason);
+          } catch {
+            // already closing
+          }
+          return;
+        }
         client = new Client(ws, session.id, session.user.username);
         this.#clients.add(client);
       },

@@ -3,6 +3,9 @@ import { withPanel } from "../testing/harness.ts";
 import { TestSocket } from "../testing/ws.ts";
 import type { ServerStatus } from "../../shared/api.ts";
 import { WS_CLOSE } from "./hub.ts";
+import { WS_PER_SIGN_IN, WS_TOO_MANY } from "../../shared/ws.ts";
+import { tokenClient } from "../testing/roles.ts";
+import { until } from "../testing/until.ts";
 
 const status: ServerStatus = {
   status: "running",
@@ -156,5 +159,38 @@ Deno.test("gamelog batches: the PWA's batching subscription gets lines joined, t
   } finally {
     await batched.close();
     await classic.close();
+  }
+}));
+
+Deno.test("one sign-in holds at most a few live connections; more are closed with a reason, and others are not held", withPanel(async (p) => {
+  const c = await p.login();
+  const open: TestSocket[] = [];
+  try {
+    for (let i = 0; i < WS_PER_SIGN_IN; i++) open.push(await TestSocket.connect(c));
+    const extra = await TestSocket.connect(c);
+    await extra.waitFor((s) => s.closed !== null, "the extra connection to be closed");
+    assert.deepEqual(extra.closed, { code: WS_TOO_MANY.code, reason: WS_TOO_MANY.reason });
+    // Everyone else still gets in: another session of the same user, and a script's token.
+    const other = await TestSocket.connect(await p.login());
+    open.push(other);
+    const token = await tokenClient(p, c, "viewer");
+    const scripts: TestSocket[] = [];
+    for (let i = 0; i < WS_PER_SIGN_IN; i++) scripts.push(await TestSocket.connect(token));
+    open.push(...scripts);
+    const extraScript = await TestSocket.connect(token);
+    await extraScript.waitFor((s) => s.closed !== null, "the token's extra connection to be closed");
+    assert.equal(extraScript.closed!.code, WS_TOO_MANY.code);
+    other.subscribe("server_status");
+    await other.waitFor(() => p.ctx.hub.roomSize("server_status") === 1, "the other session subscribed");
+    // A tab closed makes room for the next.
+    await open[0].close();
+    await until("the closed tab to leave the hub", () => p.ctx.hub.clientCount === 2 * WS_PER_SIGN_IN);
+    const next = await TestSocket.connect(c);
+    open.push(next);
+    next.subscribe("server_status");
+    await next.waitFor(() => p.ctx.hub.roomSize("server_status") === 2, "the new tab subscribed");
+    assert.equal(next.closed, null);
+  } finally {
+    for (const s of open) await s.close();
   }
 }));

@@ -107,9 +107,24 @@ test("TOTP: set up from the QR page, then sign-in asks for a code; recovery code
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
   await page.screenshot({ path: "test-results/access-totp-setup-1280.png", fullPage: true });
   await page.getByLabel("Code", { exact: true }).fill(totp.generate());
+  // On a phone: each recovery code stays whole on one line (they broke at the dash).
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole("button", { name: "Turn On" }).click();
-  const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  const list = page.getByRole("list", { name: "Recovery codes" });
+  const codes = list.getByRole("listitem");
   await expect(codes).toHaveCount(10);
+  const lines = await list.evaluate((ol) =>
+    [...ol.querySelectorAll("li")].map((li) => {
+      const range = document.createRange();
+      range.selectNodeContents(li);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    })
+  );
+  expect(lines).toEqual(Array(10).fill(1));
+  await list.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/access-recovery-codes-390.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/access-recovery-codes-1280.png" });
   const recovery = (await codes.first().textContent())!;
 
   await signOut(page);
@@ -182,14 +197,33 @@ test("passkeys: add one with the virtual authenticator, sign in without a passwo
   await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
 });
 
-test("Activity page: filters and CSV export, at both widths", async ({ page, panel }) => {
+test("Activity page: what happened in words, pages of older records, filters and CSV export, at both widths", async ({ page, panel }) => {
   await addUser(panel.url, "olga", "operator");
+  const api = await adminApi(panel.url);
+  const schedule = await api("POST", "/api/schedules", {
+    name: "Nightly restart", cron: "0 4 * * *", condition: "always", enabled: false, tasks: [{ type: "command", text: "/save" }],
+  });
+  await api("POST", `/api/schedules/${schedule.id}/run`);
+  // More than a page of records: 55 tries to delete saves that are not there.
+  for (let i = 0; i < 55; i++) await api("GET", `/api/saves/rm/missing-${i}.zip`).catch(() => {});
   await page.goto("/");
   await signIn(page);
   await goTo(page, "Activity");
   await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Tried to delete save 'missing-54.zip': not found")).toBeVisible();
+  await expect(page.getByText("Page 1 · records 1-50")).toBeVisible();
+  await expect(page.getByText("Ran schedule 'Nightly restart' now")).toHaveCount(0);
+  await page.getByRole("button", { name: "Older" }).click();
+  await expect(page.getByText("Ran schedule 'Nightly restart' now")).toBeVisible();
+  await expect(page.getByText("Added user olga (operator)")).toBeVisible();
   await expect(page.getByText("POST /api/user/add").first()).toBeVisible();
   await page.screenshot({ path: "test-results/access-activity-1280.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByText("Ran schedule 'Nightly restart' now").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/access-activity-page2-390.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole("button", { name: "Newer" }).click();
+  await expect(page.getByText("Page 1 · records 1-50")).toBeVisible();
   await page.getByLabel("User").fill("olga");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("Nothing recorded matches.")).toBeVisible();
@@ -222,6 +256,44 @@ test("Activity page: filters and CSV export, at both widths", async ({ page, pan
   await expect(users.getByRole("combobox", { name: "Role of admin" })).toHaveText("admin");
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: "test-results/access-users-1280.png", fullPage: true });
+});
+
+test("API tokens: an admin sees everyone's and revokes one; the page says a password change revokes them", async ({ page, panel }) => {
+  await addUser(panel.url, "olga", "operator");
+  // Olga's script token, made from her own session.
+  const res = await fetch(panel.url + "/api/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: panel.url },
+    body: JSON.stringify({ username: "olga", password: PASSWORD }),
+  });
+  const cookie = res.headers.getSetCookie()[0].split(";")[0];
+  await res.body?.cancel();
+  const made = await (await fetch(panel.url + "/api/user/tokens", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: panel.url, Cookie: cookie },
+    body: JSON.stringify({ name: "olga's backup script", role: "operator", expires_days: 30 }),
+  })).json();
+  const status = async () => (await fetch(panel.url + "/api/server/status", { headers: { Authorization: `Bearer ${made.token}` } })).status;
+  expect(await status()).toBe(200);
+
+  await page.goto("/");
+  await signIn(page);
+  await goTo(page, "Account");
+  const tokens = page.getByRole("region", { name: "API Tokens" });
+  await expect(tokens.getByText("Changing your password revokes your tokens.")).toBeVisible({ timeout: 30_000 });
+  await expect(tokens.getByText("olga's backup script")).toHaveCount(0);
+  await tokens.getByLabel("Everyone's").check();
+  await expect(tokens.getByText("olga's backup script · olga")).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await tokens.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/access-tokens-everyone-390.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await tokens.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/access-tokens-everyone-1280.png" });
+  await tokens.getByRole("button", { name: "Revoke token olga's backup script of olga" }).click();
+  await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.tokenRevoked })).toBeVisible();
+  await expect(tokens.getByText("revoked")).toBeVisible();
+  expect(await status()).toBe(401);
 });
 
 test.describe("with --require-2fa-admins", () => {

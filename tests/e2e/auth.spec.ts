@@ -1,5 +1,7 @@
-import { ADMIN_PASSWORD, expect, signIn, signOut, test } from "./fixtures.ts";
+import { ADMIN_PASSWORD, expect, goTo, signIn, signOut, test } from "./fixtures.ts";
 import { MSG } from "../../shared/messages.ts";
+import { ACCESS_MSG, ROLE_HELP } from "../../shared/access.ts";
+import { WS_PER_SIGN_IN, WS_TOO_MANY } from "../../shared/ws.ts";
 
 test("a signed-out visitor is sent to login and lands on the page they asked for", async ({ page }) => {
   await page.goto("/user-management");
@@ -35,8 +37,15 @@ test("create a user, sign in as them, change their password, delete them, sign o
   await expect(create.getByText(MSG.emailRequired)).toBeVisible();
   await expect(create.getByText(MSG.passwordRequired)).toBeVisible();
   await expect(create.getByText(MSG.passwordConfirmationMismatch)).toBeVisible();
-  // The old default: a user added without choosing is an admin.
-  await expect(create.getByRole("combobox", { name: "Role" })).toHaveText("admin");
+  // The least privilege unless chosen otherwise, and each choice says what it allows.
+  await expect(create.getByRole("combobox", { name: "Role" })).toHaveText("viewer");
+  await expect(create.getByText(ROLE_HELP.viewer)).toBeVisible();
+  await create.getByRole("combobox", { name: "Role" }).click();
+  for (const role of ["viewer", "operator", "admin"] as const) {
+    await expect(page.getByRole("option", { name: new RegExp(`^${role}`) })).toContainText(ROLE_HELP[role]);
+  }
+  await page.screenshot({ path: "test-results/users-create-roles-1280.png" });
+  await page.keyboard.press("Escape");
   await create.getByLabel("Username").fill("bob");
   await create.getByLabel("Email").fill("bob@example.org");
   await create.getByLabel("Password", { exact: true }).fill("bob first password");
@@ -45,12 +54,33 @@ test("create a user, sign in as them, change their password, delete them, sign o
   await expect(page.getByTestId("flash").filter({ hasText: "User: bob successfully added." })).toBeVisible();
   const users = page.getByRole("table", { name: "Users" });
   await expect(users.getByRole("row", { name: /bob/ })).toContainText("bob@example.org");
+  await expect(users.getByRole("combobox", { name: "Role of bob" })).toHaveText("viewer");
+  // On a phone every column fits: nothing cut ("Ac" for Actions) and the delete buttons on screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await users.getByRole("button", { name: "Delete user bob" }).scrollIntoViewIfNeeded();
+  const fit = await users.evaluate((table) => {
+    const container = table.parentElement!;
+    const cells = [...table.querySelectorAll("th, td")].filter((c) => (c as HTMLElement).offsetParent !== null);
+    return {
+      overflow: container.scrollWidth - container.clientWidth,
+      cut: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+      right: Math.max(...[...table.querySelectorAll("button")].map((b) => b.getBoundingClientRect().right)),
+    };
+  });
+  expect(fit.overflow).toBeLessThanOrEqual(0);
+  expect(fit.cut).toEqual([]);
+  expect(fit.right).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: "test-results/users-390.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/users-1280.png", fullPage: true });
 
   await signOut(page);
   await signIn(page, "bob", "bob first password");
   await expect(page).toHaveURL(/\/$/);
-  await page.getByRole("link", { name: "Users" }).click();
+  // A viewer: no Users page, their own password is under Account.
+  await goTo(page, "Account");
   const change = page.getByRole("form", { name: "Change Password" });
+  await expect(change.getByText(ACCESS_MSG.passwordChangeRevokes)).toBeVisible();
   await change.getByLabel("Old Password").fill("bob first password");
   await change.getByLabel("New Password", { exact: true }).fill("bob second password");
   await change.getByLabel("New Password Confirmation").fill("bob second password");
@@ -145,4 +175,41 @@ test.describe("code still arriving", () => {
     await expect(page.getByRole("heading", { name: "Console", level: 1 })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { loadingSeen: boolean }).loadingSeen)).toBe(false);
   });
+});
+
+test("one browser holding too many live connections: the next tab says why it gets no live updates", async ({ page, context }) => {
+  await page.goto("/");
+  await signIn(page);
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible({ timeout: 30_000 });
+  // Another tab of the same browser (the same session) opens connections until the panel refuses one.
+  const other = await context.newPage();
+  await other.goto("/api/user/status");
+  const fill = () =>
+    other.evaluate(async () => {
+      const w = window as unknown as { held?: WebSocket[] };
+      w.held ??= [];
+      for (let i = 0; i < 50; i++) {
+        const ws = new WebSocket(`ws://${location.host}/ws`);
+        const outcome = await new Promise<number | "open">((resolve) => {
+          ws.onopen = () => ws.send(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "server_status" } }));
+          ws.onmessage = () => resolve("open");
+          ws.onclose = (e) => resolve(e.code);
+        });
+        if (outcome !== "open") return { held: w.held.length, refusedWith: outcome };
+        w.held.push(ws);
+      }
+      return { held: w.held.length, refusedWith: null };
+    });
+  // The app's own connection is one of the session's.
+  expect(await fill()).toEqual({ held: WS_PER_SIGN_IN - 1, refusedWith: WS_TOO_MANY.code });
+  // The app's tab leaves the panel, the other tab takes its place, and the app comes back.
+  await page.goto("/api/user/status");
+  await expect.poll(fill).toEqual({ held: WS_PER_SIGN_IN, refusedWith: WS_TOO_MANY.code });
+  await page.goto("/");
+  await expect(page.getByTestId("flash").filter({ hasText: WS_TOO_MANY.reason })).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: "test-results/ws-too-many-1280.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByTestId("flash").filter({ hasText: WS_TOO_MANY.reason })).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: "test-results/ws-too-many-390.png" });
 });

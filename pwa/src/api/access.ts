@@ -19,6 +19,8 @@ export interface ActivityFilter {
   from?: string;
   to?: string;
   limit?: number;
+  /** The id older records are read below (the next page). */
+  before?: number;
 }
 
 export function activityQuery(f: ActivityFilter, csv = false): string {
@@ -31,7 +33,7 @@ export function activityQuery(f: ActivityFilter, csv = false): string {
 export const accessApi = {
   setRole: (username: string, role: Role) => api.post<string>("/api/user/role", { username, role }),
   activity: (f: ActivityFilter) => api.get<ActivityEntry[]>(activityQuery(f)),
-  tokens: () => api.get<ApiToken[]>("/api/user/tokens"),
+  tokens: (all = false) => api.get<ApiToken[]>(`/api/user/tokens${all ? "?all=1" : ""}`),
   createToken: (t: NewApiToken) => api.post<ApiToken & { token: string }>("/api/user/tokens", t),
   revokeToken: (id: number) => api.post<string>(`/api/user/tokens/${id}/revoke`),
   sessions: (all: boolean) => api.get<SessionEntry[]>(`/api/user/sessions${all ? "?all=1" : ""}`),

@@ -3,12 +3,15 @@
 // a dropped connection does not silently stop live updates). On close it reconnects after 5 s.
 
 import { proxy } from "valtio";
-import { type ClientMessage, type RoomName, type ServerMessage, WS_RECONNECT_MS } from "../../../shared/ws.ts";
+import { type ClientMessage, type RoomName, type ServerMessage, WS_RECONNECT_MS, WS_TOO_MANY } from "../../../shared/ws.ts";
+import { showFlash } from "./flash.ts";
 
 type Listener = (message: string) => void;
 
 /** Close code the backend uses when the session behind the socket ended. */
 const SIGNED_OUT = 4001;
+/** Refused for too many connections of this sign-in (other tabs): said, then tried again this much later. */
+const TOO_MANY_RETRY_MS = 30_000;
 
 /** gamelog is asked for in batches (several lines per message, see shared/ws.ts). */
 function subscribeMessage(room: RoomName): ClientMessage {
@@ -99,7 +102,11 @@ export class LiveSocket {
       this.#ws = null;
       this.state.connected = false;
       if (e.code === SIGNED_OUT) this.onSignedOut();
-      if (this.#wanted) this.#timer = setTimeout(() => this.#open(), WS_RECONNECT_MS);
+      // Too many tabs of this browser hold a connection: say so (live updates stop on this one) and
+      // try again now and then, once another tab may have closed.
+      const refused = e.code === WS_TOO_MANY.code;
+      if (refused) showFlash(e.reason || WS_TOO_MANY.reason, "error");
+      if (this.#wanted) this.#timer = setTimeout(() => this.#open(), refused ? TOO_MANY_RETRY_MS : WS_RECONNECT_MS);
     };
   }
 }

@@ -1,7 +1,7 @@
 // API tokens: made with a name, a role up to the user's and an expiry; the secret is shown once.
 
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { Alert, Box, Button, Chip, MenuItem, Stack, TextField, Typography } from "@mui/material";
+import { Alert, Box, Button, Chip, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from "@mui/material";
 import { Panel } from "../../components/Page.tsx";
 import { accessApi } from "../../api/access.ts";
 import { showFlash } from "../../state/flash.ts";
@@ -10,10 +10,14 @@ import { session } from "../../state/session.ts";
 import { type Role, roleAtLeast, ROLES } from "../../../../shared/api.ts";
 import { ACCESS_MSG, type ApiToken, TOKEN_MAX_DAYS } from "../../../../shared/access.ts";
 import { when } from "./Sessions.tsx";
+import { useCan } from "../../state/access.ts";
 
 export function Tokens() {
   const { user } = useSnapshot(session);
   const myRole = (user?.role as Role | undefined) ?? "viewer";
+  const isAdmin = useCan("admin");
+  // Admins may list and revoke everyone's tokens (a script of someone who left, a leaked token).
+  const [all, setAll] = useState(false);
   const [list, setList] = useState<ApiToken[]>([]);
   const [name, setName] = useState("");
   const [role, setRole] = useState<Role>("viewer");
@@ -21,8 +25,8 @@ export function Tokens() {
   const [error, setError] = useState("");
   const [shown, setShown] = useState<string | null>(null);
   const load = useCallback(() => {
-    accessApi.tokens().then(setList, () => {});
-  }, []);
+    accessApi.tokens(all).then(setList, () => {});
+  }, [all]);
   useEffect(load, [load]);
 
   async function create(e: FormEvent) {
@@ -51,10 +55,16 @@ export function Tokens() {
   }
 
   return (
-    <Panel title="API Tokens">
+    <Panel
+      title="API Tokens"
+      action={isAdmin ? (
+        <FormControlLabel control={<Switch checked={all} onChange={(e) => setAll(e.target.checked)} />} label="Everyone's" sx={{ mr: 1 }} />
+      ) : undefined}
+    >
       <Stack spacing={2}>
         <Typography variant="body2" color="text.secondary">
           For scripts: send <code>Authorization: Bearer TOKEN</code>. A token can do what its role allows, never more than you.
+          Changing your password revokes your tokens.
         </Typography>
         {shown && (
           <Alert severity="warning" onClose={() => setShown(null)}>
@@ -77,14 +87,14 @@ export function Tokens() {
             <Box component="li" key={t.id} sx={{ display: "flex", alignItems: "center", gap: 1, borderBottom: 1, borderColor: "divider", pb: 1 }}>
               <Box sx={{ flexGrow: 1, minWidth: 0 }}>
                 <Typography sx={{ fontWeight: 600 }}>
-                  {t.name} <Chip size="small" label={t.role} sx={{ ml: 0.5 }} />
+                  {t.name}{t.username ? ` · ${t.username}` : ""} <Chip size="small" label={t.role} sx={{ ml: 0.5 }} />
                   {t.state !== "active" && <Chip size="small" color="warning" label={t.state} sx={{ ml: 0.5 }} />}
                 </Typography>
                 <Typography variant="body2" color="text.secondary">
                   expires {when(t.expires_at)} · {t.last_used_at ? `last used ${when(t.last_used_at)} from ${t.last_used_address}` : "never used"}
                 </Typography>
               </Box>
-              {t.state === "active" && <Button variant="outlined" color="error" sx={{ flexShrink: 0 }} onClick={() => void revoke(t)} aria-label={`Revoke token ${t.name}`}>Revoke</Button>}
+              {t.state === "active" && <Button variant="outlined" color="error" sx={{ flexShrink: 0 }} onClick={() => void revoke(t)} aria-label={`Revoke token ${t.name}${t.username ? ` of ${t.username}` : ""}`}>Revoke</Button>}
             </Box>
           ))}
         </Stack>

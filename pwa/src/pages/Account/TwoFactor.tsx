@@ -14,7 +14,21 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   return (
     <Alert severity="warning" onClose={onDone}>
       Keep these recovery codes somewhere safe: each signs you in once if your phone is lost. They are not shown again.
-      <Box component="ol" aria-label="Recovery codes" sx={{ fontFamily: "monospace", columns: 2, mt: 1, pl: 3 }}>
+      {/* Each code on one line, whole (a phone broke them at the dash): as many columns as fit. */}
+      <Box
+        component="ol"
+        aria-label="Recovery codes"
+        sx={{
+          fontFamily: "monospace",
+          display: "grid",
+          gridTemplateColumns: "repeat(auto-fill, minmax(17ch, 1fr))",
+          columnGap: 2,
+          mt: 1,
+          pl: 0,
+          listStylePosition: "inside",
+          "& li": { whiteSpace: "nowrap" },
+        }}
+      >
         {codes.map((c) => <li key={c}>{c}</li>)}
       </Box>
       <Button size="small" onClick={() => void navigator.clipboard?.writeText(codes.join("\n")).then(() => showFlash("Copied", "success"))}>Copy</Button>

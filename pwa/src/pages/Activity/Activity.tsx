@@ -1,4 +1,5 @@
-// The activity log for admins: who did what, when, from where, with which result; filters and CSV.
+// The activity log for admins: who did what (in words, shared/activitywords.ts), when, from where, with
+// which result; filters, pages of 50 newest first, and CSV.
 
 import { memo, useCallback, useEffect, useState, type FormEvent } from "react";
 import {
@@ -19,13 +20,20 @@ import {
 } from "@mui/material";
 import { useTheme } from "@mui/material/styles";
 import DownloadIcon from "@mui/icons-material/Download";
+import NavigateBeforeIcon from "@mui/icons-material/NavigateBefore";
+import NavigateNextIcon from "@mui/icons-material/NavigateNext";
 import { Page, Panel } from "../../components/Page.tsx";
 import { accessApi, type ActivityFilter, activityQuery } from "../../api/access.ts";
 import { useCan } from "../../state/access.ts";
 import type { ActivityEntry } from "../../../../shared/access.ts";
 import { useProgressiveCount } from "../../components/useProgressive.ts";
+import { activityWords } from "../../../../shared/activitywords.ts";
 
-const EMPTY: ActivityFilter = { user: "", action: "", from: "", to: "", limit: 200 };
+const EMPTY: ActivityFilter = { user: "", action: "", from: "", to: "" };
+/** Records per page; one more is asked for, to know whether there are older ones. */
+export const PAGE = 50;
+/** The CSV export takes the filter's records up to the API's most. */
+const CSV_LIMIT = 10_000;
 
 function when(iso: string): string {
   return iso.replace("T", " ").slice(0, 19) + " UTC";
@@ -46,15 +54,28 @@ export function deviceOf(ua: string): string {
   return os ? `${browser} on ${os}` : browser;
 }
 
+/** What happened, in words, with what the words leave out and the raw request in small print. */
+function What({ e }: { e: ActivityEntry }) {
+  const { text, extra } = activityWords(e);
+  return (
+    <>
+      <Typography component="span" sx={{ display: "block", fontWeight: 600, overflowWrap: "anywhere" }}>{text}</Typography>
+      {extra && <Typography component="span" variant="body2" sx={{ display: "block", overflowWrap: "anywhere" }}>{extra}</Typography>}
+      <Typography component="span" variant="caption" color="text.secondary" sx={{ display: "block", fontFamily: "monospace", overflowWrap: "anywhere" }}>
+        {e.action}
+      </Typography>
+    </>
+  );
+}
+
 /** One entry in the narrow list (a phone). */
 const EntryItem = memo(function EntryItem({ e }: { e: ActivityEntry }) {
   return (
     <Box component="li" sx={{ borderBottom: 1, borderColor: "divider", pb: 1 }}>
-      <Box sx={{ display: "flex", gap: 1, alignItems: "center", justifyContent: "space-between" }}>
-        <Typography sx={{ fontWeight: 600, wordBreak: "break-all" }}>{e.action}</Typography>
+      <Box sx={{ display: "flex", gap: 1, alignItems: "flex-start", justifyContent: "space-between" }}>
+        <Box sx={{ minWidth: 0 }}><What e={e} /></Box>
         <Result status={e.status} />
       </Box>
-      {e.detail && <Typography variant="body2" sx={{ wordBreak: "break-all" }}>{e.detail}</Typography>}
       <Typography variant="body2" color="text.secondary">
         {e.username || "-"}{e.via.startsWith("token") ? ` (${e.via})` : ""} · {when(e.at)}
       </Typography>
@@ -69,10 +90,7 @@ const EntryRow = memo(function EntryRow({ e }: { e: ActivityEntry }) {
     <TableRow>
       <TableCell sx={{ whiteSpace: "nowrap" }}>{when(e.at)}</TableCell>
       <TableCell>{e.username || "-"}{e.via.startsWith("token") ? <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>{e.via}</Typography> : null}</TableCell>
-      <TableCell sx={{ wordBreak: "break-all" }}>
-        {e.action}
-        {e.detail && <Typography variant="body2" color="text.secondary">{e.detail}</Typography>}
-      </TableCell>
+      <TableCell><What e={e} /></TableCell>
       <TableCell><Result status={e.status} /></TableCell>
       <TableCell>
         {e.address}
@@ -83,8 +101,8 @@ const EntryRow = memo(function EntryRow({ e }: { e: ActivityEntry }) {
 });
 
 /**
- * The entries of one load: the first rows with the page, the rest a batch after each painted frame
- * (useProgressiveCount; up to 10,000 may be asked for). Memoised: typing in the filter does not render
+ * The entries of one page: the first rows with the page, the rest a batch after each painted frame
+ * (useProgressiveCount). Memoised: typing in the filter does not render
  * them again. `load` tells one load from the next, so a new list starts again with its first rows.
  */
 const Entries = memo(function Entries({ entries, load }: { entries: ActivityEntry[]; load: number }) {
@@ -123,12 +141,15 @@ export default function Activity() {
   const isAdmin = useCan("admin");
   const [filter, setFilter] = useState<ActivityFilter>(EMPTY);
   const [applied, setApplied] = useState<ActivityFilter>(EMPTY);
+  // Paging newest first: the id each older page starts below, one per page turned.
+  const [cursors, setCursors] = useState<number[]>([]);
   const [loaded, setLoaded] = useState<{ entries: ActivityEntry[]; n: number } | null>(null);
 
+  const before = cursors.at(-1);
   const load = useCallback(() => {
     const got = (entries: ActivityEntry[]) => setLoaded((l) => ({ entries, n: (l?.n ?? 0) + 1 }));
-    if (isAdmin) accessApi.activity(applied).then(got, () => got([]));
-  }, [applied, isAdmin]);
+    if (isAdmin) accessApi.activity({ ...applied, limit: PAGE + 1, before }).then(got, () => got([]));
+  }, [applied, before, isAdmin]);
   useEffect(load, [load]);
 
   if (!isAdmin) {
@@ -139,13 +160,16 @@ export default function Activity() {
   function submit(e: FormEvent) {
     e.preventDefault();
     setApplied({ ...filter });
+    setCursors([]);
   }
+  const page = loaded?.entries.slice(0, PAGE) ?? [];
+  const older = (loaded?.entries.length ?? 0) > PAGE;
 
   return (
     <Page
       title="Activity"
       actions={
-        <Button component="a" href={activityQuery(applied, true)} download="activity.csv" variant="outlined" startIcon={<DownloadIcon />}>
+        <Button component="a" href={activityQuery({ ...applied, limit: CSV_LIMIT }, true)} download="activity.csv" variant="outlined" startIcon={<DownloadIcon />}>
           Export CSV
         </Button>
       }
@@ -155,18 +179,28 @@ export default function Activity() {
           component="form"
           aria-label="Filter activity"
           onSubmit={submit}
-          sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr 1fr", md: "repeat(5, 1fr) auto" }, alignItems: "start" }}
+          sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr 1fr", md: "repeat(4, 1fr) auto" }, alignItems: "start" }}
         >
           <TextField label="User" value={filter.user} onChange={set("user")} slotProps={{ htmlInput: { autoCapitalize: "off" } }} />
           <TextField label="Action" value={filter.action} onChange={set("action")} placeholder="saves, console, login" />
           <TextField label="From" type="date" value={filter.from} onChange={set("from")} slotProps={{ inputLabel: { shrink: true } }} />
           <TextField label="To" type="date" value={filter.to} onChange={set("to")} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField label="Limit" type="number" value={filter.limit} onChange={set("limit")} slotProps={{ htmlInput: { min: 1, max: 10000 } }} />
-          <Button type="submit" sx={{ minHeight: 56 }}>Apply</Button>
+          <Button type="submit" sx={{ minHeight: 56, gridColumn: { xs: "1 / -1", md: "auto" } }}>Apply</Button>
         </Box>
       </Panel>
       <Panel title="Recorded">
-        {loaded === null ? <Typography color="text.secondary">Loading...</Typography> : <Entries entries={loaded.entries} load={loaded.n} />}
+        {loaded === null ? <Typography color="text.secondary">Loading...</Typography> : <Entries entries={page} load={loaded.n} />}
+        <Box component="nav" aria-label="Pages" sx={{ display: "flex", alignItems: "center", gap: 1, mt: 2, flexWrap: "wrap" }}>
+          <Button variant="outlined" startIcon={<NavigateBeforeIcon />} disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer
+          </Button>
+          <Typography color="text.secondary" sx={{ flexGrow: 1, textAlign: "center" }}>
+            {page.length === 0 ? "" : `Page ${cursors.length + 1} · records ${cursors.length * PAGE + 1}-${cursors.length * PAGE + page.length}`}
+          </Typography>
+          <Button variant="outlined" endIcon={<NavigateNextIcon />} disabled={!older} onClick={() => setCursors([...cursors, page.at(-1)!.id])}>
+            Older
+          </Button>
+        </Box>
       </Panel>
     </Page>
   );

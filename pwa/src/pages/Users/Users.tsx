@@ -13,6 +13,7 @@ import {
   TableHead,
   TableRow,
   TextField,
+  Typography,
 } from "@mui/material";
 import { Page, Panel } from "../../components/Page.tsx";
 import { usersApi } from "../../api/users.ts";
@@ -28,13 +29,8 @@ import { accessApi } from "../../api/access.ts";
 import { useCan } from "../../state/access.ts";
 import { type Role, ROLES } from "../../../../shared/api.ts";
 import { useLocation } from "react-router-dom";
+import { ACCESS_MSG, ROLE_HELP } from "../../../../shared/access.ts";
 
-/** What each role may do, in the words the create form and the list show. */
-export const ROLE_HELP: Record<Role, string> = {
-  admin: "Everything, including panel users and the server's passwords.",
-  operator: "Start, stop, console, saves, mods, players; not panel users or passwords.",
-  viewer: "Reads status, logs, saves, mods and players; changes nothing.",
-};
 
 function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) {
   return (
@@ -51,12 +47,15 @@ function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) 
         }
         onChanged();
       }}
-      sx={{ minWidth: 130 }}
+      sx={{ minWidth: { xs: 112, sm: 130 } }}
     >
       {ROLES.map((r) => <MenuItem key={r} value={r}>{r}</MenuItem>)}
     </TextField>
   );
 }
+
+/** The hidden-on-phones email column: on a phone the email goes under the name, so the row fits 390 px. */
+const WIDE_ONLY = { display: { xs: "none", sm: "table-cell" } } as const;
 
 function UserList({ users, onDelete, onChanged }: { users: User[]; onDelete: (u: string) => void; onChanged: () => void }) {
   const { user: me } = useSnapshot(session);
@@ -68,17 +67,20 @@ function UserList({ users, onDelete, onChanged }: { users: User[]; onDelete: (u:
             <TableRow>
               <TableCell>Name</TableCell>
               <TableCell>Role</TableCell>
-              <TableCell>Email</TableCell>
-              <TableCell align="right">Actions</TableCell>
+              <TableCell sx={WIDE_ONLY}>Email</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>Actions</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
             {users.map((u) => (
               <TableRow key={u.username}>
-                <TableCell>{u.username}{me?.username === u.username ? " (you)" : ""}</TableCell>
-                <TableCell><RoleSelect user={u} onChanged={onChanged} /></TableCell>
-                <TableCell>{u.email}</TableCell>
-                <TableCell align="right">
+                <TableCell sx={{ wordBreak: "break-word", px: { xs: 1, sm: 2 } }}>
+                  {u.username}{me?.username === u.username ? " (you)" : ""}
+                  <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" }, wordBreak: "break-all" }}>{u.email}</Typography>
+                </TableCell>
+                <TableCell sx={{ px: { xs: 0.5, sm: 2 } }}><RoleSelect user={u} onChanged={onChanged} /></TableCell>
+                <TableCell sx={{ ...WIDE_ONLY, wordBreak: "break-all" }}>{u.email}</TableCell>
+                <TableCell align="right" sx={{ px: { xs: 0.5, sm: 2 } }}>
                   {me?.username === u.username
                     ? (
                       <DeleteButton
@@ -122,6 +124,7 @@ export function ChangePassword() {
     <Box id="change-password" sx={{ scrollMarginTop: 16 }}>
     <Panel title="Change Password">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Change Password">
+        <Typography variant="body2" color="text.secondary">{ACCESS_MSG.passwordChangeRevokes}</Typography>
         <TextField label="Old Password" type="password" autoComplete="current-password" {...form.field("old_password")} />
         <TextField
           label="New Password"
@@ -146,7 +149,8 @@ export function ChangePassword() {
 function CreateUser({ onCreated }: { onCreated: () => void }) {
   const form = useForm({ username: "", email: "", password: "", password_confirmation: "" }, validateNewUser);
   const [busy, setBusy] = useState(false);
-  const [role, setRole] = useState<Role>("admin");
+  // The least privilege unless the admin chooses more (the API's own default stays admin for the old panel).
+  const [role, setRole] = useState<Role>("viewer");
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!form.check()) return;
@@ -167,8 +171,22 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
     <Panel title="Create User">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Create User">
         <TextField label="Username" autoComplete="off" {...form.field("username")} />
-        <TextField select label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as Role)} helperText={ROLE_HELP[role]}>
-          {ROLES.map((r) => <MenuItem key={r} value={r}>{r}</MenuItem>)}
+        <TextField
+          select
+          label="Role"
+          name="role"
+          value={role}
+          onChange={(e) => setRole(e.target.value as Role)}
+          helperText={ROLE_HELP[role]}
+          slotProps={{ select: { renderValue: (v) => String(v) } }}
+        >
+          {/* Each choice says what it allows, so the choice is made knowing it. */}
+          {ROLES.map((r) => (
+            <MenuItem key={r} value={r} sx={{ display: "block", whiteSpace: "normal", maxWidth: 420 }}>
+              <Typography component="span" sx={{ display: "block", fontWeight: 600 }}>{r}</Typography>
+              <Typography component="span" variant="body2" color="text.secondary" sx={{ display: "block" }}>{ROLE_HELP[r]}</Typography>
+            </MenuItem>
+          ))}
         </TextField>
         <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
         <TextField
