@@ -27,6 +27,7 @@ import type { Services } from "./services.ts";
 import type { Live } from "./live.ts";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "./timers.ts";
 import { liveModule, servicesModule } from "./modules.ts";
+import { CertificateManager } from "./https/manager.ts";
 
 export interface AppContext {
   config: Config;
@@ -44,6 +45,8 @@ export interface AppContext {
   secondFactor: SecondFactor;
   passkeys: Passkeys;
   paths: FactorioPaths;
+  /** The HTTPS certificate: ACME, --https-cert/--https-key, or the local CA (https/manager.ts). */
+  https: CertificateManager;
   // The live side (live.ts): reading one of these before loadLive() has finished is a programming error
   // (it throws). Only the session check and the PWA's files are answered before (app.ts).
   hub: Live["hub"];
@@ -140,6 +143,7 @@ export async function createContext(
     })
   );
   const paths = factorioPaths(config);
+  const https = new CertificateManager({ config, bus, log, now });
   const closers: (() => void | Promise<void>)[] = [];
   let services: Services | null = null;
   let servicesTimer: ReturnType<typeof setTimeout> | null = null;
@@ -216,6 +220,7 @@ export async function createContext(
     secondFactor,
     passkeys,
     paths,
+    https,
     get hub() {
       return alive().hub;
     },
@@ -311,6 +316,10 @@ export async function createContext(
     );
   }, 10 * 60_000);
   ctx.onClose(() => clearInterval(sweep));
+
+  // Gets or loads the certificate and starts renewing it; the server waits for it (https/listener.ts).
+  https.start().catch((e) => log.error("HTTPS cannot start", { error: String(e?.message ?? e) }));
+  ctx.onClose(() => https.close());
 
   // The services no first answer needs load a second after start-up (schedules, the update check and
   // a first-start install begin then), or earlier at the first request that needs one (app.ts).

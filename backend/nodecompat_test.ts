@@ -44,7 +44,7 @@ Deno.test("the modules loaded at start import no node: built-in but node:sqlite"
 Deno.test("nor do the routes of the pages used every day", async () => {
   const info = await moduleGraph("backend/main.ts");
   // The areas load together at the first request to any of them (app.ts, http/areas.ts), so every one counts.
-  for (const area of ["saves", "mods", "modsettings", "world", "settings", "push", "versions", "backups", "alerts", "playerhistory", "access", "passkeys", "transfer"]) {
+  for (const area of ["saves", "mods", "modsettings", "world", "settings", "push", "versions", "backups", "alerts", "playerhistory", "access", "passkeys", "transfer", "https"]) {
     const root = new URL(`backend/http/${area}.ts`, new URL(ROOT + "/", "file://")).href;
     assert.ok(info.modules.some((m) => m.specifier === root), `${area}.ts is not loaded by the panel`);
     assert.deepEqual(staticNodeImports(info, root).filter((f) => !f.endsWith(" node:sqlite")), [], area);

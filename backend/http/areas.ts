@@ -20,6 +20,7 @@ import { playerHistoryRoutes } from "./playerhistory.ts";
 import { accessRoutes } from "./access.ts";
 import { passkeyRoutes } from "./passkeys.ts";
 import { transferRoutes } from "./transfer.ts";
+import { httpsRoutes } from "./https.ts";
 
 /** An area's routes, built from the context. */
 export type Area = (ctx: AppContext) => Route[];
@@ -38,4 +39,5 @@ export const LAZY_AREAS: Area[] = [
   accessRoutes,
   passkeyRoutes,
   transferRoutes,
+  httpsRoutes,
 ];
