@@ -40,8 +40,8 @@ export function startupLines(f: StartupFacts): string[] {
   if (lan.length > 0) lines.push(`  On your network: ${lan.join(", ")}`);
   if (f.scheme === "http") {
     lines.push(
-      "  Phones need HTTPS to install the panel as an app and to get alerts: serve it with --https-cert and",
-      "  --https-key, or behind a reverse proxy with a certificate (see the README, Deployment).",
+      "  Phones need HTTPS to install the panel as an app and to get alerts: start it with --https-domain and",
+      "  a name that points here, or --local-ca on a LAN (see the README, HTTPS for phones).",
     );
   }
   if (!f.binaryFound) {

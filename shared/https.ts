@@ -41,6 +41,8 @@ export interface HttpsState {
   next_renewal: string | null;
   /** A certificate is being obtained right now. */
   busy: boolean;
+  /** The port HTTPS is served on (443: the address needs none). */
+  https_port: number;
   last_error: { message: string; at: string } | null;
   acme: {
     directory_url: string;
@@ -52,6 +54,8 @@ export interface HttpsState {
     has_dns_token: boolean;
     /** The plain-HTTP port the CA connects to for http-01 (0: none). */
     http_port: number;
+    /** The plain-HTTP listener runs there (the HTTP-01 check, the redirect, the local CA's download). */
+    http_listening: boolean;
   };
   /** The panel's own CA, while --local-ca is on. */
   local_ca: {
@@ -77,6 +81,11 @@ export interface HttpsSettings {
 
 /** The public download of the local CA's certificate. */
 export const CA_DOWNLOAD_PATH = "/ca.crt";
+/** Its headers: the type Android and iOS open as "install a CA certificate". */
+export const CA_HEADERS = {
+  "Content-Type": "application/x-x509-ca-cert",
+  "Content-Disposition": 'attachment; filename="factorio-panel-ca.crt"',
+};
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 

@@ -6,7 +6,7 @@ import type { AppContext } from "../context.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
 import { NotFound } from "../errors.ts";
-import { CA_DOWNLOAD_PATH } from "../../shared/https.ts";
+import { CA_DOWNLOAD_PATH, CA_HEADERS } from "../../shared/https.ts";
 
 export function httpsRoutes(ctx: AppContext): Route[] {
   const https = ctx.https;
@@ -41,13 +41,7 @@ export function httpsRoutes(ctx: AppContext): Route[] {
       handler: () => {
         const pem = https.caCertificate();
         if (!pem) throw new NotFound("The panel has no local certificate authority (--local-ca is off).");
-        // The type Android and iOS open as "install a CA certificate".
-        return new Response(pem, {
-          headers: {
-            "Content-Type": "application/x-x509-ca-cert",
-            "Content-Disposition": 'attachment; filename="factorio-panel-ca.crt"',
-          },
-        });
+        return new Response(pem, { headers: CA_HEADERS });
       },
     },
   ];

@@ -283,3 +283,15 @@ Deno.test("bad settings answer 400 with what to change, and change nothing", wit
   // The local CA's download is there only with --local-ca.
   assert.equal((await p.client().get("/ca.crt")).status, 404);
 }));
+
+Deno.test("an ACME server whose certificate the panel does not trust: 424 saying so (--acme-ca-file is how to trust it)", async () => {
+  await withCa(async (pebble) => {
+    const args = pebble.args.filter((a, i, all) => a !== "--acme-ca-file" && all[i - 1] !== "--acme-ca-file");
+    await withPanel(async (p) => {
+      const admin = await p.login();
+      const r = await admin.post("/api/https", { domains: ["panel.test"] });
+      assert.equal(r.status, 424, r.text);
+      assert.match(r.body, /^No certificate: Could not reach 127\.0\.0\.1:\d+: .*(certificate|UnknownIssuer)/i);
+    }, { args })();
+  });
+});

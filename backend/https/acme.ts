@@ -1,16 +1,12 @@
-// Getting a certificate from an ACME CA (RFC 8555: Let's Encrypt, ZeroSSL, a step-ca) with the acme-client
+// Getting a certificate from an ACME CA (RFC 8555: Let's Encrypt, a step-ca at home) with the acme-client
 // package: the account (its key kept owner-only, reused for every renewal), the order, one check per name
 // (HTTP-01 answered by responder.ts, or DNS-01 through dns.ts), then the certificate for a fresh key.
 // Step by step rather than acme-client's auto(): auto() orders names only, checks the challenge itself
 // through the system's DNS first, and hides which name failed.
 
 import acme from "acme-client";
-import https from "node:https";
-import tls from "node:tls";
-import { createRequire } from "node:module";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { writeJsonAtomic, writeSecretFile } from "../fsutil.ts";
+import { join } from "../path.ts";
+import { ensureDir, writeJsonAtomic, writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
 import type { DnsService, TxtRecord } from "./dns.ts";
 
@@ -37,47 +33,74 @@ interface StoredAccount {
   email: string;
 }
 
-/** acme-client's own axios (its dependency, not the panel's): the one whose adapter and agent it uses. */
-const axios = createRequire(createRequire(import.meta.url).resolve("acme-client"))("axios");
-const httpAdapter = axios.getAdapter("http");
-let trustedPem: string | null | undefined;
-const defaults = acme.axios.defaults as unknown as {
-  httpsAgent: unknown;
-  timeout: number;
-  adapter: unknown;
-  acmeSettings: { retryMaxAttempts: number };
-};
-// Give up on a silent server; keep the real network error. acme-client retries network errors and then
-// throws "Cannot read properties of undefined (reading 'config')" instead (its issue #101): an error without
-// `config` passes its retry step untouched. Its own retries (5, up to 25 s apart, or a 429's Retry-After,
-// hours at Let's Encrypt) are off: the manager retries with its own backoff, and an admin waiting on the
-// page gets the reason at once.
-defaults.timeout = 30_000;
-defaults.acmeSettings.retryMaxAttempts = 0;
-defaults.adapter = async (config: { url?: string; baseURL?: string }) => {
-  try {
-    return await httpAdapter(config);
-  } catch (e) {
-    const err = e as { response?: unknown; message?: string; code?: string };
-    if (err.response) throw e; // an answer: acme-client reads it
-    let where = "the ACME server";
-    try {
-      where = new URL(config.url ?? "", config.baseURL).host;
-    } catch {
-      // keep the generic name
-    }
-    throw new AcmeError(`Could not reach ${where}: ${err.code === "ECONNABORTED" ? "no answer within 30 s" : err.message ?? String(e)}`);
-  }
-};
+const TIMEOUT_MS = 30_000;
+
+interface AxiosRequest {
+  url?: string;
+  method?: string;
+  headers?: { toJSON?: () => Record<string, unknown> } & Record<string, unknown>;
+  data?: string;
+}
 
 /**
- * Trust `caPem` for the ACME server beside the public roots (--acme-ca-file): setting `ca` alone would drop
- * them, and Let's Encrypt with them. One setting for the module: the panel has one ACME configuration.
+ * acme-client's HTTP goes through an axios adapter of our own, on Deno's fetch: --acme-ca-file is then
+ * trusted beside the public roots for this client only (Deno.createHttpClient's caCerts), and a network
+ * failure keeps its reason. With axios's own adapter, acme-client retries network errors and then throws
+ * "Cannot read properties of undefined (reading 'config')" instead (its issue #101): an error without
+ * `config` passes its retry step untouched. Its own retries (5, up to 25 s apart, or a 429's Retry-After,
+ * hours at Let's Encrypt) are off: the manager retries with its own backoff, and an admin waiting on the
+ * page gets the reason at once. axios itself still turns the request into JSON and parses the answer.
  */
+let client: { pem: string | null; http: Deno.HttpClient } | null = null;
+const defaults = acme.axios.defaults as unknown as { adapter: unknown; acmeSettings: { retryMaxAttempts: number } };
+defaults.acmeSettings.retryMaxAttempts = 0;
+defaults.adapter = async (config: AxiosRequest) => {
+  const url = config.url ?? "";
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(config.headers?.toJSON?.() ?? config.headers ?? {})) {
+    if (v !== undefined && v !== null && v !== false) headers.set(k, String(v));
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: (config.method ?? "get").toUpperCase(),
+      headers,
+      body: config.data,
+      client: client?.http,
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (e) {
+    const cause = (e as { cause?: unknown }).cause;
+    // Deno's "error sending request for url (...): client error (Connect): tcp connect error: Connection
+    // refused (os error 111)": the URL is said once already, the layers' names say nothing to a person.
+    const why = e instanceof DOMException && e.name === "TimeoutError"
+      ? `no answer within ${TIMEOUT_MS / 1000} s`
+      : (cause instanceof Error ? cause.message : (e as Error).message).replace(/^error sending request for url \([^)]*\): /, "")
+        .replace(/^client error \((Connect|SendRequest)\): /, "");
+    let host = url;
+    try {
+      host = new URL(url).host;
+    } catch {
+      // the URL as it is
+    }
+    throw new AcmeError(`Could not reach ${host}: ${why}`);
+  }
+  return {
+    data: await res.text(),
+    status: res.status,
+    statusText: res.statusText,
+    headers: Object.fromEntries(res.headers),
+    config,
+    request: null,
+  };
+};
+
+/** Trust `caPem` (--acme-ca-file) beside the public roots. One client for the module: the panel has one ACME CA. */
 function trust(caPem: string | null): void {
-  if (trustedPem === caPem) return;
-  defaults.httpsAgent = new https.Agent({ ca: caPem ? [...tls.rootCertificates, caPem] : undefined });
-  trustedPem = caPem;
+  if (client?.pem === caPem) return;
+  client?.http.close();
+  client = { pem: caPem, http: Deno.createHttpClient(caPem ? { caCerts: [caPem] } : {}) };
 }
 
 /** The message of an error from acme-client or the network, for a person. */
@@ -91,13 +114,15 @@ async function accountClient(o: AcmeAccountOptions): Promise<acme.Client> {
   const keyFile = join(o.dir, "account.key");
   const infoFile = join(o.dir, "account.json");
   let stored: StoredAccount | null = null;
+  let storedKey: string | null = null;
   try {
-    stored = JSON.parse(readFileSync(infoFile, "utf8"));
+    stored = JSON.parse(Deno.readTextFileSync(infoFile));
+    storedKey = Deno.readTextFileSync(keyFile);
   } catch {
     // none yet
   }
-  const same = stored?.directory_url === o.directoryUrl && existsSync(keyFile);
-  const accountKey = same ? readFileSync(keyFile, "utf8") : (await acme.crypto.createPrivateEcdsaKey()).toString();
+  const same = stored?.directory_url === o.directoryUrl && storedKey !== null;
+  const accountKey = same ? storedKey! : (await acme.crypto.createPrivateEcdsaKey()).toString();
   // A short first wait: the CA's check takes about a second, and acme-client's 5 s default made each certificate ~6 s.
   const client = new acme.Client({
     directoryUrl: o.directoryUrl,
@@ -109,11 +134,11 @@ async function accountClient(o: AcmeAccountOptions): Promise<acme.Client> {
   });
   const contact = o.email ? [`mailto:${o.email}`] : [];
   if (!same) {
-    mkdirSync(o.dir, { recursive: true, mode: 0o700 });
+    ensureDir(o.dir, 0o700);
     try {
       await client.createAccount({ termsOfServiceAgreed: true, contact });
     } catch (e) {
-      throw new AcmeError(`The CA refused to make an account: ${reasonOf(e)}`);
+      throw e instanceof AcmeError ? e : new AcmeError(`The CA refused to make an account: ${reasonOf(e)}`);
     }
     // The key first: an account URL without its key is useless, a key without the URL is looked up again.
     writeSecretFile(keyFile, accountKey);
@@ -123,7 +148,7 @@ async function accountClient(o: AcmeAccountOptions): Promise<acme.Client> {
     try {
       await client.updateAccount({ contact });
     } catch (e) {
-      throw new AcmeError(`The CA refused the new e-mail address: ${reasonOf(e)}`);
+      throw e instanceof AcmeError ? e : new AcmeError(`The CA refused the new e-mail address: ${reasonOf(e)}`);
     }
     writeJsonAtomic(infoFile, { ...stored, email: o.email }, 0o600);
   }

@@ -209,6 +209,7 @@ export class CertificateManager {
       certificate: this.#current?.facts ?? null,
       next_renewal: renewing && next !== null ? new Date(next).toISOString() : null,
       busy: this.#working !== null,
+      https_port: this.#httpsPort,
       last_error: this.#lastError,
       acme: {
         directory_url: c.acmeDirectoryUrl,
@@ -218,6 +219,7 @@ export class CertificateManager {
         dns_provider: a.dns_provider,
         has_dns_token: this.#dnsToken() !== null,
         http_port: c.acmeHttpPort,
+        http_listening: this.#responder?.listening ?? false,
       },
       local_ca: this.#mode === "local-ca" && this.#ca
         ? {
@@ -602,6 +604,7 @@ export class CertificateManager {
       port,
       hostname: this.#config.bind,
       httpsPort: () => this.#httpsPort,
+      caCertificate: () => this.caCertificate(),
       log: this.#log,
     });
     try {

@@ -1,10 +1,12 @@
 // The plain-HTTP listener on --acme-http-port (80 by default) while HTTPS is automatic: it answers the CA's
-// HTTP-01 check (/.well-known/acme-challenge/<token> -> the key authorization) and sends everything else to
-// the same host over HTTPS with a 308, so http://panel.example.org on a phone lands on the app. The CA's
-// check follows redirects too, so a token the panel does not know is a 404, not a redirect to an https
-// port that may not answer yet.
+// HTTP-01 check (/.well-known/acme-challenge/<token> -> the key authorization), the local CA's certificate
+// (/ca.crt: a phone downloads it here before it trusts the panel, with no warning to click through; the
+// page shows its fingerprint to compare), and sends everything else to the same host over HTTPS with a
+// 308, so http://panel.example.org on a phone lands on the app. The CA's check follows redirects too, so a
+// token the panel does not know is a 404, not a redirect to an https port that may not answer yet.
 
 import type { Logger } from "../log.ts";
+import { CA_DOWNLOAD_PATH, CA_HEADERS } from "../../shared/https.ts";
 
 const CHALLENGE = /^\/\.well-known\/acme-challenge\/([A-Za-z0-9_-]{1,256})$/;
 /** A Host header the redirect may name: a DNS name or an address, with an optional port. */
@@ -19,6 +21,8 @@ export class ChallengeResponder {
     hostname: string;
     /** The port HTTPS is served on (443 is left out of the address). */
     httpsPort: () => number;
+    /** The local CA's certificate (PEM), or null without one. */
+    caCertificate: () => string | null;
     log: Logger;
   }) {}
 
@@ -63,6 +67,8 @@ export class ChallengeResponder {
         ? new Response("Unknown challenge token", { status: 404 })
         : new Response(answer, { headers: { "Content-Type": "text/plain" } });
     }
+    const ca = url.pathname === CA_DOWNLOAD_PATH ? this.opts.caCertificate() : null;
+    if (ca) return new Response(ca, { headers: CA_HEADERS });
     const host = req.headers.get("host") ?? "";
     const m = HOST.exec(host);
     if (!m) return new Response("Open the panel over HTTPS", { status: 400 });

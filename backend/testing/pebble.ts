@@ -27,6 +27,8 @@ export interface Pebble {
   root(): Promise<string>;
   /** Certificates pebble has issued (from its log). */
   issued(): number;
+  /** Ends pebble and challtestsrv (the CA goes away); its files stay until stop(). */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -136,8 +138,7 @@ export async function startPebble(opts: PebbleOptions = {}): Promise<Pebble> {
   const tlsCaFile = join(dir, "tls-ca.pem");
   const client = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(tlsCaFile)] });
   const challtestsrv = `http://127.0.0.1:${challtestPort}`;
-  const stop = async () => {
-    client.close();
+  const kill = async () => {
     for (const p of procs) {
       try {
         p.kill("SIGTERM");
@@ -146,6 +147,13 @@ export async function startPebble(opts: PebbleOptions = {}): Promise<Pebble> {
       }
     }
     await Promise.all(procs.map((p) => p.status));
+  };
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    client.close();
+    await kill();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -181,6 +189,7 @@ export async function startPebble(opts: PebbleOptions = {}): Promise<Pebble> {
         return 0;
       }
     },
+    kill,
     stop,
   };
 }

@@ -22,3 +22,44 @@ export function handshake(port: number, ca: string, servername = "localhost"): P
     socket.once("error", reject);
   });
 }
+
+/**
+ * An HTTP CONNECT proxy to 127.0.0.1:`port`, whatever host a request names: a client given it
+ * (Deno.createHttpClient's proxy) reaches a test name such as panel.test, which no DNS resolves, and checks
+ * the certificate for that name.
+ */
+export function connectProxy(port: number): { url: string; close(): void } {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const open = new Set<Deno.Conn>();
+  (async () => {
+    for await (const conn of listener) {
+      open.add(conn);
+      (async () => {
+        const head = new Uint8Array(4096);
+        let n = 0;
+        while (!new TextDecoder().decode(head.subarray(0, n)).includes("\r\n\r\n")) {
+          const got = await conn.read(head.subarray(n));
+          if (got === null) return;
+          n += got;
+        }
+        const upstream = await Deno.connect({ hostname: "127.0.0.1", port });
+        open.add(upstream);
+        await conn.write(new TextEncoder().encode("HTTP/1.1 200 Connection established\r\n\r\n"));
+        await Promise.all([conn.readable.pipeTo(upstream.writable), upstream.readable.pipeTo(conn.writable)]);
+      })().catch(() => {});
+    }
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${listener.addr.port}`,
+    close: () => {
+      listener.close();
+      for (const c of open) {
+        try {
+          c.close();
+        } catch {
+          // closed by its other end
+        }
+      }
+    },
+  };
+}
