@@ -2,7 +2,8 @@
 // years, its key owner-only in the data dir) that can vouch only for LAN names and private addresses (its
 // name constraints: a device that trusts it trusts nothing else it could sign), and a certificate for this
 // machine's names and addresses (397 days, the most Apple accepts) signed by it and renewed like any other.
-// WebCrypto makes the keys and signs; @peculiar/x509 builds the certificates (2.x needs a Reflect polyfill).
+// WebCrypto makes the keys and signs; @peculiar/x509 builds the certificates (2.x needs a Reflect polyfill,
+// which the manager also loads on its own first: see manager.ts).
 
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";

@@ -37,7 +37,9 @@ import { UNSAFE_TEXT } from "../../shared/validation.ts";
 
 const certsModule = () => import("./certs.ts");
 const acmeModule = () => import("./acme.ts");
-const localCaModule = () => import("./localca.ts");
+// @peculiar/x509 needs the Reflect polyfill before it loads. In the bundle it sits in a chunk shared with
+// @simplewebauthn/server, which runs before localca.ts's own first import: so the polyfill is loaded first.
+const localCaModule = () => import("reflect-metadata").then(() => import("./localca.ts"));
 const dnsModule = () => import("./dns.ts");
 
 /** The certificate the panel serves: chain and key (PEM) and its validity (ms). */
@@ -176,7 +178,10 @@ export class CertificateManager {
    * (the failure is in state() and was emitted); rejects only when --https-cert/--https-key cannot be served.
    */
   start(): Promise<void> {
-    return this.#started ??= this.#start();
+    return this.#started ??= this.#start().catch((e) => {
+      this.#lastError = { message: (e as Error).message, at: new Date(this.#now()).toISOString() };
+      throw e;
+    });
   }
 
   async #start(): Promise<void> {
