@@ -32,16 +32,17 @@ export function HttpsNote() {
     <Alert
       severity="info"
       data-testid="https-note"
-      action={
-        <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
-          {isAdmin && <Button component={RouterLink} to="/settings/https" color="inherit">Set up HTTPS</Button>}
-          <IconButton aria-label="Close" color="inherit" onClick={close}><CloseIcon fontSize="small" /></IconButton>
-        </Box>
-      }
+      action={<IconButton aria-label="Close" color="inherit" onClick={close}><CloseIcon fontSize="small" /></IconButton>}
     >
       <AlertTitle>This browser cannot install the panel as an app or get its alerts</AlertTitle>
-      Browsers allow both only over HTTPS, and this page came over plain HTTP.{" "}
-      {isAdmin ? "Set up HTTPS for the panel under Settings, HTTPS." : "An admin can set up HTTPS under Settings, HTTPS."}
+      Browsers allow both only over HTTPS, and this page came over plain HTTP.
+      {isAdmin
+        ? (
+          <Box sx={{ mt: 1 }}>
+            <Button component={RouterLink} to="/settings/https" variant="outlined" color="inherit">Set up HTTPS</Button>
+          </Box>
+        )
+        : " An admin can set up HTTPS under Settings, HTTPS."}
     </Alert>
   );
 }

@@ -93,7 +93,7 @@ describe("Settings > HTTPS", { timeout: 30_000 }, () => {
     render(<Https />);
     expect(await screen.findByText("None: the panel serves plain HTTP")).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Domain names"), { target: { value: "MyHome.duckdns.org" } });
-    fireEvent.click(screen.getByLabelText(/^DNS-01/));
+    fireEvent.click(screen.getByRole("radio", { name: /^DNS-01/ }));
     fireEvent.change(screen.getByLabelText("DuckDNS API token"), { target: { value: " tok-1 " } });
     fireEvent.click(screen.getByRole("button", { name: "Get certificate" }));
     expect(await screen.findByText(/No TXT records found for DNS challenge/)).toBeTruthy();

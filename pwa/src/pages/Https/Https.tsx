@@ -128,6 +128,23 @@ function CertificatePanel({ state, onChange }: { state: HttpsState; onChange: (s
   );
 }
 
+/** A radio choice with its name and a sentence under it (long labels ran into each other on a phone). */
+function Choice({ value, title, text }: { value: string; title: string; text: string }) {
+  return (
+    <FormControlLabel
+      value={value}
+      control={<Radio sx={{ mt: -0.75 }} />}
+      sx={{ alignItems: "flex-start", mr: 0 }}
+      label={
+        <Box>
+          <Typography sx={{ fontWeight: 600 }}>{title}</Typography>
+          <Typography variant="body2" color="text.secondary">{text}</Typography>
+        </Box>
+      }
+    />
+  );
+}
+
 interface Form {
   domains: string;
   email: string;
@@ -215,18 +232,18 @@ function AcmePanel({ state, onChange }: { state: HttpsState; onChange: (s: Https
           />
           <FormControl disabled={fixed || sending}>
             <FormLabel id="https-challenge">How the CA checks that the names are yours</FormLabel>
-            <RadioGroup aria-labelledby="https-challenge" value={form.challenge} onChange={set("challenge")}>
-              <FormControlLabel
+            <RadioGroup aria-labelledby="https-challenge" value={form.challenge} onChange={set("challenge")} sx={{ gap: 1, mt: 1 }}>
+              <Choice
                 value="http-01"
-                control={<Radio />}
-                label={port === 0
-                  ? "HTTP-01: the CA connects to the name on port 80 (off here: --acme-http-port is 0)"
-                  : `HTTP-01: the CA connects to the name on port ${port === 80 ? "80" : `80, forwarded to ${port}`}; it must reach this panel from the internet`}
+                title="HTTP-01"
+                text={port === 0
+                  ? "The CA connects to the name on port 80 (off here: --acme-http-port is 0)."
+                  : `The CA connects to the name on port 80${port === 80 ? "" : `, forwarded to ${port}`}: it must reach this panel from the internet.`}
               />
-              <FormControlLabel
+              <Choice
                 value="dns-01"
-                control={<Radio />}
-                label="DNS-01: a DNS record set through your DNS service; for a panel the internet cannot reach, and for wildcard names"
+                title="DNS-01"
+                text="A DNS record set through your DNS service: for a panel the internet cannot reach, and for wildcard names."
               />
             </RadioGroup>
           </FormControl>
