@@ -8,7 +8,7 @@ import http from "node:http";
 import { join } from "node:path";
 import { type Client, startPanel, type TestPanel, withPanel } from "../testing/harness.ts";
 import { type Pebble, startPebble } from "../testing/pebble.ts";
-import { startFakeDns } from "../../tests/fake-dns/server.ts";
+import { type FakeDns, startFakeDns } from "../../tests/fake-dns/server.ts";
 import { until } from "../testing/until.ts";
 import type { HttpsState } from "../../shared/https.ts";
 
@@ -36,6 +36,26 @@ async function assertNoSecrets(c: Client, secrets: string[]): Promise<void> {
     const text = (await c.get(path)).text;
     for (const s of secrets) assert.ok(!text.includes(s.slice(0, 40)), `${path} holds a secret`);
   }
+}
+
+/** A panel using pebble and the DNS doubles: DuckDNS holding myhome.duckdns.org, Cloudflare the zone example.test. */
+function withDnsPanel(fn: (p: TestPanel, dns: FakeDns, pebble: Pebble) => Promise<void>): Promise<void> {
+  return withCa(async (pebble) => {
+    const dns = startFakeDns({
+      challtestsrv: pebble.challtestsrv,
+      duckdnsToken: DUCK_TOKEN,
+      duckdnsDomains: ["myhome"],
+      cloudflareToken: CF_TOKEN,
+      cloudflareZones: { "example.test": "zone-1" },
+    });
+    try {
+      await withPanel((p) => fn(p, dns, pebble), {
+        args: [...pebble.args, "--duckdns-url", dns.duckdnsUrl, "--cloudflare-api-url", dns.cloudflareUrl],
+      })();
+    } finally {
+      await dns.close();
+    }
+  });
 }
 
 async function withCa(fn: (pebble: Pebble) => Promise<void>, validitySeconds?: number): Promise<void> {
@@ -115,142 +135,103 @@ Deno.test("--https-domain: a certificate from the CA by HTTP-01 at start, kept o
 });
 
 Deno.test("Settings > HTTPS: DNS-01 through DuckDNS, the token kept owner-only and never answered; Renew now", async () => {
-  await withCa(async (pebble) => {
-    const dns = startFakeDns({
-      challtestsrv: pebble.challtestsrv,
-      duckdnsToken: DUCK_TOKEN,
-      duckdnsDomains: ["myhome"],
-      cloudflareToken: CF_TOKEN,
-      cloudflareZones: {},
+  await withDnsPanel(async (p, dns) => {
+    const admin = await p.login();
+    assert.equal((await stateOf(admin)).mode, "off");
+    const r = await admin.post("/api/https", {
+      domains: ["myhome.duckdns.org"],
+      email: "me@example.org",
+      challenge: "dns-01",
+      dns_provider: "duckdns",
+      dns_token: DUCK_TOKEN,
     });
-    try {
-      await withPanel(async (p) => {
-        const admin = await p.login();
-        assert.equal((await stateOf(admin)).mode, "off");
-        const r = await admin.post("/api/https", {
-          domains: ["myhome.duckdns.org"],
-          email: "me@example.org",
-          challenge: "dns-01",
-          dns_provider: "duckdns",
-          dns_token: DUCK_TOKEN,
-        });
-        assert.equal(r.status, 200, r.text);
-        const state: HttpsState = r.body;
-        assert.equal(state.mode, "acme");
-        assert.equal(state.fixed_by, null);
-        assert.deepEqual(state.certificate?.names, ["myhome.duckdns.org"]);
-        assert.equal(state.acme.challenge, "dns-01");
-        assert.equal(state.acme.dns_provider, "duckdns");
-        assert.equal(state.acme.has_dns_token, true);
-        // Set for the check, then cleared; each call carried the token, and only to DuckDNS.
-        assert.deepEqual(dns.calls.map((c) => [c.service, c.name, c.value === "" ? "clear" : "set", c.token]), [
-          ["duckdns", "_acme-challenge.myhome.duckdns.org", "set", DUCK_TOKEN],
-          ["duckdns", "_acme-challenge.myhome.duckdns.org", "clear", DUCK_TOKEN],
-        ]);
-        assert.equal(dns.published.size, 0);
+    assert.equal(r.status, 200, r.text);
+    const state: HttpsState = r.body;
+    assert.equal(state.mode, "acme");
+    assert.equal(state.fixed_by, null);
+    assert.deepEqual(state.certificate?.names, ["myhome.duckdns.org"]);
+    assert.equal(state.acme.challenge, "dns-01");
+    assert.equal(state.acme.dns_provider, "duckdns");
+    assert.equal(state.acme.has_dns_token, true);
+    // Set for the check, then cleared; each call carried the token, and only to DuckDNS.
+    assert.deepEqual(dns.calls.map((c) => [c.service, c.name, c.value === "" ? "clear" : "set", c.token]), [
+      ["duckdns", "_acme-challenge.myhome.duckdns.org", "set", DUCK_TOKEN],
+      ["duckdns", "_acme-challenge.myhome.duckdns.org", "clear", DUCK_TOKEN],
+    ]);
+    assert.equal(dns.published.size, 0);
 
-        const token = join(p.dataDir, "https", "dns-token");
-        assert.equal(mode(token), 0o600);
-        assert.equal(readFileSync(token, "utf8").trim(), DUCK_TOKEN);
-        await assertNoSecrets(admin, [DUCK_TOKEN, secretOf(join(p.dataDir, "https/acme/key.pem")), secretOf(join(p.dataDir, "https/acme/account.key"))]);
-        assert.ok(!r.text.includes(DUCK_TOKEN));
+    const token = join(p.dataDir, "https", "dns-token");
+    assert.equal(mode(token), 0o600);
+    assert.equal(readFileSync(token, "utf8").trim(), DUCK_TOKEN);
+    await assertNoSecrets(admin, [DUCK_TOKEN, secretOf(join(p.dataDir, "https/acme/key.pem")), secretOf(join(p.dataDir, "https/acme/account.key"))]);
+    assert.ok(!r.text.includes(DUCK_TOKEN));
 
-        // Renew now: a new certificate with the kept token.
-        const renewed = await admin.post("/api/https/renew");
-        assert.equal(renewed.status, 200, renewed.text);
-        assert.notEqual(renewed.body.certificate.serial, state.certificate!.serial);
-        assert.equal(dns.calls.filter((c) => c.value !== "").length, 2);
-        assert.ok(dns.calls.every((c) => c.token === DUCK_TOKEN));
+    // Renew now: a new certificate with the kept token.
+    const renewed = await admin.post("/api/https/renew");
+    assert.equal(renewed.status, 200, renewed.text);
+    assert.notEqual(renewed.body.certificate.serial, state.certificate!.serial);
+    assert.equal(dns.calls.filter((c) => c.value !== "").length, 2);
+    assert.ok(dns.calls.every((c) => c.token === DUCK_TOKEN));
 
-        const words = (await admin.get("/api/activity")).text;
-        assert.match(words, /myhome\.duckdns\.org/);
-      }, { args: [...pebble.args, "--duckdns-url", dns.duckdnsUrl, "--cloudflare-api-url", dns.cloudflareUrl] })();
-    } finally {
-      await dns.close();
-    }
+    const words = (await admin.get("/api/activity")).text;
+    assert.match(words, /myhome\.duckdns\.org/);
   });
 });
 
 Deno.test("Settings > HTTPS: DNS-01 through Cloudflare (the zone found by name); a wrong token answers why and keeps nothing", async () => {
-  await withCa(async (pebble) => {
-    const dns = startFakeDns({
-      challtestsrv: pebble.challtestsrv,
-      duckdnsToken: DUCK_TOKEN,
-      duckdnsDomains: [],
-      cloudflareToken: CF_TOKEN,
-      cloudflareZones: { "example.test": "zone-1" },
-    });
-    try {
-      await withPanel(async (p) => {
-        const admin = await p.login();
-        const settings = { domains: ["panel.example.test", "*.panel.example.test"], challenge: "dns-01", dns_provider: "cloudflare" };
-        const wrong = await admin.post("/api/https", { ...settings, dns_token: "not-the-token" });
-        assert.equal(wrong.status, 424, wrong.text);
-        assert.match(wrong.body, /^No certificate: Cloudflare refused: Authentication error \(check the API token/);
-        assert.equal((await stateOf(admin)).mode, "off");
-        assert.ok(!existsSync(join(p.dataDir, "https", "dns-token")), "a refused token is not kept");
-        assert.ok(!existsSync(join(p.dataDir, "https", "settings.json")));
+  await withDnsPanel(async (p, dns) => {
+    const admin = await p.login();
+    const settings = { domains: ["panel.example.test", "*.panel.example.test"], challenge: "dns-01", dns_provider: "cloudflare" };
+    const wrong = await admin.post("/api/https", { ...settings, dns_token: "not-the-token" });
+    assert.equal(wrong.status, 424, wrong.text);
+    assert.match(wrong.body, /^No certificate: Cloudflare refused: Authentication error \(check the API token/);
+    assert.equal((await stateOf(admin)).mode, "off");
+    assert.ok(!existsSync(join(p.dataDir, "https", "dns-token")), "a refused token is not kept");
+    assert.ok(!existsSync(join(p.dataDir, "https", "settings.json")));
 
-        dns.calls.length = 0;
-        const r = await admin.post("/api/https", { ...settings, dns_token: CF_TOKEN });
-        assert.equal(r.status, 200, r.text);
-        assert.deepEqual([...r.body.certificate.names].sort(), ["*.panel.example.test", "panel.example.test"]);
-        const calls = dns.calls.map((c) => `${c.method} ${c.path}${c.name ? ` ${c.name}` : ""}`);
-        // The zone of the name's parents; one record per name (the wildcard's check is on the same name), each deleted.
-        assert.deepEqual(calls.filter((c) => c.startsWith("GET")), Array(4).fill("GET /zones"));
-        assert.deepEqual(calls.filter((c) => !c.startsWith("GET")), [
-          "POST /zones/zone-1/dns_records _acme-challenge.panel.example.test",
-          "DELETE /zones/zone-1/dns_records/rec1 _acme-challenge.panel.example.test",
-          "POST /zones/zone-1/dns_records _acme-challenge.panel.example.test",
-          "DELETE /zones/zone-1/dns_records/rec2 _acme-challenge.panel.example.test",
-        ]);
-        assert.equal(dns.published.size, 0);
-        await assertNoSecrets(admin, [CF_TOKEN]);
-      }, { args: [...pebble.args, "--duckdns-url", dns.duckdnsUrl, "--cloudflare-api-url", dns.cloudflareUrl] })();
-    } finally {
-      await dns.close();
-    }
+    dns.calls.length = 0;
+    const r = await admin.post("/api/https", { ...settings, dns_token: CF_TOKEN });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual([...r.body.certificate.names].sort(), ["*.panel.example.test", "panel.example.test"]);
+    const calls = dns.calls.map((c) => `${c.method} ${c.path}${c.name ? ` ${c.name}` : ""}`);
+    // The zone of the name's parents; one record per name (the wildcard's check is on the same name), each deleted.
+    assert.deepEqual(calls.filter((c) => c.startsWith("GET")), Array(4).fill("GET /zones"));
+    assert.deepEqual(calls.filter((c) => !c.startsWith("GET")), [
+      "POST /zones/zone-1/dns_records _acme-challenge.panel.example.test",
+      "DELETE /zones/zone-1/dns_records/rec1 _acme-challenge.panel.example.test",
+      "POST /zones/zone-1/dns_records _acme-challenge.panel.example.test",
+      "DELETE /zones/zone-1/dns_records/rec2 _acme-challenge.panel.example.test",
+    ]);
+    assert.equal(dns.published.size, 0);
+    await assertNoSecrets(admin, [CF_TOKEN]);
   });
 });
 
 Deno.test("a check that fails answers 424 with the CA's reason and keeps nothing", async () => {
-  await withCa(async (pebble) => {
-    const dns = startFakeDns({
-      challtestsrv: pebble.challtestsrv,
-      duckdnsToken: DUCK_TOKEN,
-      duckdnsDomains: ["myhome"],
-      cloudflareToken: CF_TOKEN,
-      cloudflareZones: {},
+  await withDnsPanel(async (p, dns, pebble) => {
+    const admin = await p.login();
+    // The DNS service takes the record but does not publish it: the CA finds none.
+    dns.dropRecords = true;
+    const r = await admin.post("/api/https", {
+      domains: ["myhome.duckdns.org"],
+      challenge: "dns-01",
+      dns_provider: "duckdns",
+      dns_token: DUCK_TOKEN,
     });
-    try {
-      await withPanel(async (p) => {
-        const admin = await p.login();
-        // The DNS service takes the record but does not publish it: the CA finds none.
-        dns.dropRecords = true;
-        const r = await admin.post("/api/https", {
-          domains: ["myhome.duckdns.org"],
-          challenge: "dns-01",
-          dns_provider: "duckdns",
-          dns_token: DUCK_TOKEN,
-        });
-        assert.equal(r.status, 424, r.text);
-        assert.match(r.body, /^No certificate: The CA could not confirm myhome\.duckdns\.org: .*No TXT record/);
+    assert.equal(r.status, 424, r.text);
+    assert.match(r.body, /^No certificate: The CA could not confirm myhome\.duckdns\.org: .*No TXT record/);
 
-        // HTTP-01 for a name whose address is not this machine: the CA says where it could not connect.
-        const a = await fetch(`${pebble.challtestsrv}/add-a`, { method: "POST", body: JSON.stringify({ host: "elsewhere.test", addresses: ["127.0.0.2"] }) });
-        await a.body?.cancel();
-        const elsewhere = await admin.post("/api/https", { domains: ["elsewhere.test"] });
-        assert.equal(elsewhere.status, 424, elsewhere.text);
-        assert.match(elsewhere.body, /^No certificate: The CA could not confirm elsewhere\.test: .*127\.0\.0\.2.*connection refused/);
+    // HTTP-01 for a name whose address is not this machine: the CA says where it could not connect.
+    const a = await fetch(`${pebble.challtestsrv}/add-a`, { method: "POST", body: JSON.stringify({ host: "elsewhere.test", addresses: ["127.0.0.2"] }) });
+    await a.body?.cancel();
+    const elsewhere = await admin.post("/api/https", { domains: ["elsewhere.test"] });
+    assert.equal(elsewhere.status, 424, elsewhere.text);
+    assert.match(elsewhere.body, /^No certificate: The CA could not confirm elsewhere\.test: .*127\.0\.0\.2.*connection refused/);
 
-        const state = await stateOf(admin);
-        assert.equal(state.mode, "off");
-        assert.equal(state.certificate, null);
-        for (const f of ["settings.json", "dns-token", "acme/cert.pem"]) assert.ok(!existsSync(join(p.dataDir, "https", f)), f);
-      }, { args: [...pebble.args, "--duckdns-url", dns.duckdnsUrl] })();
-    } finally {
-      await dns.close();
-    }
+    const state = await stateOf(admin);
+    assert.equal(state.mode, "off");
+    assert.equal(state.certificate, null);
+    for (const f of ["settings.json", "dns-token", "acme/cert.pem"]) assert.ok(!existsSync(join(p.dataDir, "https", f)), f);
   });
 });
 

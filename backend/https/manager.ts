@@ -257,6 +257,7 @@ export class CertificateManager {
     await this.#exclusive(async () => {
       if (settings.challenge === "http-01") this.#startResponder();
       const pair = await this.#obtain(settings, newToken ?? undefined);
+      this.#stillOpen();
       // Only now: a refused attempt keeps the settings that work.
       ensureDir(this.#dir, 0o700);
       if (newToken) writeSecretFile(join(this.#dir, "dns-token"), newToken + "\n");
@@ -302,6 +303,11 @@ export class CertificateManager {
   }
 
   // ---- getting certificates ----
+
+  /** An attempt that ends after close() writes nothing (the data dir may be going away). */
+  #stillOpen(): void {
+    if (this.#closed) throw new CertificateError("The panel is shutting down");
+  }
 
   /** Whether the certificate served must be renewed now (or there is none). */
   #due(): boolean {
@@ -414,6 +420,7 @@ export class CertificateManager {
 
   /** Keeps an ACME certificate (owner-only key) and serves it. */
   async #keepAcme(pair: { cert: string; key: string }, names: string[]): Promise<void> {
+    this.#stillOpen();
     const dir = join(this.#dir, "acme");
     ensureDir(dir, 0o700);
     const loaded = await this.#parse(pair.cert, pair.key);
@@ -517,6 +524,7 @@ export class CertificateManager {
     const key = Deno.readTextFileSync(join(dir, "ca.key"));
     const names = machineNames();
     const pair = await issueLeaf({ cert: this.#ca!.cert, key }, names, this.#now());
+    this.#stillOpen();
     const loaded = await this.#parse(pair.cert, pair.key);
     if (typeof loaded === "string") throw new CertificateError(`The local CA's certificate cannot be served: ${loaded}`);
     writeSecretFile(join(dir, "key.pem"), pair.key);
