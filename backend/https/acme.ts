@@ -9,6 +9,7 @@ import { join } from "../path.ts";
 import { ensureDir, writeJsonAtomic, writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
 import type { DnsService, TxtRecord } from "./dns.ts";
+import { setTimeout } from "../timers.ts";
 
 /** The CA, a DNS service or the network refused or failed: the message is for the admin, as it is. */
 export class AcmeError extends Error {}
@@ -186,7 +187,7 @@ export async function obtainCertificate(
     if (solver.type === "http-01") solver.set(challenge.token, keyAuthorization);
     else {
       record = await solver.service.setTxt(authz.identifier.value, keyAuthorization);
-      if (solver.waitMs > 0) await new Promise((r) => setTimeout(r, solver.waitMs));
+      if (solver.waitMs > 0) await new Promise<void>((r) => setTimeout(r, solver.waitMs));
     }
     try {
       await client.completeChallenge(challenge);

@@ -12,6 +12,7 @@ import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { ServedCertificate } from "./manager.ts";
 import { swapDeadline } from "./lifetime.ts";
+import { clearInterval, setInterval, setTimeout } from "../timers.ts";
 
 export interface CertificateSource {
   /** The certificate to serve now, or null (plain HTTP). */
@@ -118,7 +119,7 @@ export function serveWithCertificates(o: ListenerOptions): CertificateServer {
       } catch (e) {
         if (stopping) throw e;
         if (attempt === 20) o.log.error("Cannot listen again with the new certificate; trying on", { port, error: String(e) });
-        await new Promise((r) => setTimeout(r, wait));
+        await new Promise<void>((r) => setTimeout(r, wait));
         wait = Math.min(wait * 2, 1000);
       }
     }

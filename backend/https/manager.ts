@@ -34,6 +34,7 @@ import {
 import { renewalTime } from "./lifetime.ts";
 import { ChallengeResponder } from "./responder.ts";
 import { UNSAFE_TEXT } from "../../shared/validation.ts";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.ts";
 
 const certsModule = () => import("./certs.ts");
 const acmeModule = () => import("./acme.ts");
