@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 
 import { DENO, PANEL_PERMISSIONS, panelEntry, ROOT, spawnPanel } from "../scripts/launcher.mjs";
 

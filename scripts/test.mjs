@@ -41,7 +41,8 @@ if (suites.includes("deno")) {
   // The smoke tests run `npm start` and `npm run compile`, which build the web app when it is stale; build
   // it once here, so parallel test files never build it at the same time.
   if (buildPwa({ onlyIfStale: true }) !== 0) results.push(["pwa build", 0, 1]);
-  // Lint first (deno.json says what and which rules): a lint error counts as one failure.
+  // Lint first, the same files and rules as `npm run check` (deno.json says which): a lint error counts as
+  // one failure.
   if (extra.length === 0) {
     const lint = capture(DENO, ["lint"], { NO_COLOR: "1" });
     if (lint.code !== 0) results.push(["deno lint", 0, 1]);

@@ -206,7 +206,8 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
 export default function Users() {
   // The role can change while the page is open (the app reads the session again): the admin's part is a
   // component of its own, so its hooks come and go with it.
-  if (!useCan("admin")) {
+  const isAdmin = useCan("admin");
+  if (!isAdmin) {
     return (
       <Page title="Users">
         <Alert severity="info">Only admins manage panel users. Your own password, sessions and sign-in are under Account.</Alert>
