@@ -1,6 +1,7 @@
 // The deployment files in the repository: the compose file parses and runs the panel with its data in one
 // volume, every PANEL_* setting the Dockerfile and compose file give is one the panel knows and accepts,
-// and the systemd unit passes `systemd-analyze verify` (where systemd is installed). The image itself
+// the systemd unit passes `systemd-analyze verify` (where systemd is installed), and the README shows
+// deploy/Caddyfile as it is (tests/e2e/proxy.spec.ts runs that file). The image itself
 // cannot be built here (no registry for base images).
 
 import assert from "node:assert/strict";
@@ -63,4 +64,11 @@ Deno.test("the systemd unit passes systemd-analyze verify and runs the launcher,
     throw e;
   }
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+});
+
+Deno.test("the README shows deploy/Caddyfile as it is, from its first setting on", () => {
+  const file = read("deploy/Caddyfile");
+  const shown = /^```caddy\n([\s\S]*?)^```$/m.exec(read("README.md"));
+  assert.ok(shown, "the README's caddy block");
+  assert.equal(shown[1], file.slice(file.indexOf("\n{\n") + 1));
 });
