@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
-import { createConnection, type Socket } from "node:net";
+import { createConnection, createServer, type Socket } from "node:net";
 import { connect } from "node:tls";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,6 +57,15 @@ function caddyMissing(): string | null {
   return null;
 }
 
+/** Why nothing can listen on [::1]:port (e.g. IPv6 is off), or null. */
+function cannotListenOnIpv6Loopback(port: number): Promise<string | null> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.once("error", (e: NodeJS.ErrnoException) => done(e.code ?? String(e)));
+    server.listen(port, "::1", () => server.close(() => done(null)));
+  });
+}
+
 /** True once Caddy answers an HTTPS request on `port` (its certificate comes a moment after it starts). */
 function answers(port: number): Promise<boolean> {
   return new Promise((done) => {
@@ -79,7 +88,13 @@ const test = gameTest.extend<{ caddyPort: number; caddy: Caddy }>({
   caddyPort: async ({}, use) => {
     const missing = caddyMissing();
     if (missing) throw new Error(missing);
-    await use(await freeTcpPort());
+    const port = await freeTcpPort();
+    const problem = await cannotListenOnIpv6Loopback(port);
+    if (problem) {
+      throw new Error(`Caddy cannot listen on [::1]:${port} (${problem}): the test needs the IPv6 loopback, so that ` +
+        "the browser's address (::1) differs from Caddy's (127.0.0.1).");
+    }
+    await use(port);
   },
   panelArgs: async ({ caddyPort }, use) => {
     expect(readFileSync(RECIPE, "utf8"), "the recipe says how to start the panel").toContain(PANEL_FLAGS);
