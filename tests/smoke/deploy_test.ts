@@ -1,6 +1,7 @@
 // The deployment files in the repository: the compose file parses and runs the panel with its data in one
-// volume, every PANEL_* setting it gives is one the panel knows and accepts, and the systemd unit passes
-// `systemd-analyze verify` (where systemd is installed). The Dockerfile: docker_test.ts.
+// volume, every PANEL_* setting it gives is one the panel knows and accepts, the systemd unit passes
+// `systemd-analyze verify` (where systemd is installed), and the README shows deploy/Caddyfile as it is
+// (tests/e2e/proxy.spec.ts runs that file). The Dockerfile: docker_test.ts.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -47,4 +48,11 @@ Deno.test("the systemd unit passes systemd-analyze verify and runs the launcher,
     throw e;
   }
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+});
+
+Deno.test("the README shows deploy/Caddyfile as it is, from its first setting on", () => {
+  const file = read("deploy/Caddyfile");
+  const shown = /^```caddy\n([\s\S]*?)^```$/m.exec(read("README.md"));
+  assert.ok(shown, "the README's caddy block");
+  assert.equal(shown[1], file.slice(file.indexOf("\n{\n") + 1));
 });
