@@ -3,48 +3,29 @@
 // a hang (/fake-hang), and the tick kept in the save across a restart.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { createFakeSave, type FakeFactorio, installFakeFactorio, type SimulatedVersion } from "./install.ts";
-import { freeTcpPort, freeUdpPort, SimProcess } from "./sim.ts";
+import { createFakeSave, installFakeFactorio, type SimulatedVersion } from "./install.ts";
+import { hostGame, type HostedSim } from "./hosted.ts";
 import { LUA_WARNING } from "./server.ts";
 import { RconClient } from "../../backend/factorio/rcon.ts";
 
 /** 110 hours, 28 minutes and 57 seconds, in ticks: the age a real 2.0.28 server worded so. */
 const AGE_TICKS = (110 * 3600 + 28 * 60 + 57) * 60;
 
-interface Hosted {
-  f: FakeFactorio;
-  game: SimProcess;
+interface Hosted extends HostedSim {
   rcon: RconClient;
-  /** Another connection, for commands sent while the first waits. */
-  connect: () => Promise<RconClient>;
 }
 
-async function host(
-  version: SimulatedVersion,
-  opts: { tick?: number; autoPause?: boolean; save?: string; f?: FakeFactorio } = {},
-): Promise<Hosted> {
-  const f = opts.f ?? installFakeFactorio(mkdtempSync(join(tmpdir(), "fake-clock-")), version);
-  const save = opts.save ?? await createFakeSave(f, "world", { state: { tick: opts.tick ?? 0 } });
-  const settings = join(f.dir, "server-settings.json");
-  writeFileSync(settings, JSON.stringify({ auto_pause: opts.autoPause ?? true }));
-  const rconPort = await freeTcpPort();
-  const game = new SimProcess(f.binary, [
-    "--start-server", save, "--bind", "127.0.0.1", "--port", String(await freeUdpPort()),
-    "--rcon-bind", `127.0.0.1:${rconPort}`, "--rcon-password", "pw", "--server-settings", settings,
-  ], { FAKE_FACTORIO_STARTUP_MS: "50", FAKE_FACTORIO_SAVE_MS: "10" });
-  await game.waitForLine(/Starting RCON interface/);
-  const connect = () => RconClient.connect({ host: "127.0.0.1", port: rconPort, password: "pw" });
-  return { f, game, rcon: await connect(), connect };
+async function host(version: SimulatedVersion, opts: Parameters<typeof hostGame>[1] = {}): Promise<Hosted> {
+  const hosted = await hostGame(version, opts);
+  return { ...hosted, rcon: await hosted.connect() };
 }
 
 async function stop(h: Hosted, removeDir = true): Promise<void> {
   h.rcon.close();
-  h.game.kill("SIGINT");
-  await h.game.exited;
-  if (removeDir) rmSync(h.f.dir, { recursive: true, force: true });
+  await h.stop(removeDir);
 }
 
 /** game.tick, asked the way a client that knows the warning does: once more after the warning. */
