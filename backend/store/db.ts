@@ -5,6 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { chmodSync, existsSync, statSync } from "../fs.ts";
 import { StartupError } from "../errors.ts";
 import { recent } from "../timers.ts";
+import { HEALTH_MIGRATION } from "../health/schema.ts";
 
 export type Db = DatabaseSync;
 
@@ -225,6 +226,7 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX passkeys_user ON passkeys(user_id);
     `,
   },
+  HEALTH_MIGRATION,
 ];
 
 /**
