@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { DENO, PANEL_PERMISSIONS, panelEntry, ROOT, spawnPanel } from "../scripts/launcher.mjs";
 
@@ -29,6 +30,17 @@ export function startPanel({ dataDir, args = [], env = {} } = {}) {
     child.stderr.on("data", (d) => (out += d));
     child.on("exit", (code) => fail(new Error(`panel exited (${code}): ${out}`)));
   });
+}
+
+/**
+ * For a bench written against the backend's TypeScript: under Node, runs `file` (its import.meta.url)
+ * again under Deno with the panel's permissions and the same arguments, then exits with its status.
+ * Under Deno it returns at once.
+ */
+export function rerunUnderDeno(file) {
+  if (typeof Deno !== "undefined") return;
+  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(file), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  process.exit(r.status ?? 1);
 }
 
 /** A JSON client for a bench panel that keeps the session cookie and sends the panel's own Origin. */
