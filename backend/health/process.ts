@@ -84,9 +84,14 @@ const CPU_WINDOW_MS = 60_000;
 const CPU_WINDOW_SLACK_MS = 2_000;
 const CPU_SETTLED_ERROR = 2;
 
-/** CPU % of one process over the last minute, from its cumulative CPU seconds (whole seconds, see above). */
+/**
+ * CPU % of one process over the last minute, from its cumulative CPU seconds: ps gives whole seconds (the
+ * default resolution), a cgroup's files microseconds.
+ */
 export class CpuMeter {
   #readings: { at: number; cpuSeconds: number }[] = [];
+
+  constructor(private readonly resolutionSeconds = 1) {}
 
   add(at: number, cpuSeconds: number): void {
     const last = this.#readings.at(-1);
@@ -103,7 +108,7 @@ export class CpuMeter {
     const last = this.#readings.at(-1);
     if (!first || !last || last.at <= first.at) return { state: "unknown" };
     const seconds = (last.at - first.at) / 1000;
-    const error = 100 / seconds;
+    const error = (100 * this.resolutionSeconds) / seconds;
     return {
       state: "measured",
       percent: ((last.cpuSeconds - first.cpuSeconds) / seconds) * 100,

@@ -91,6 +91,12 @@ Deno.test("CPU %: over the last minute, within 100/W points for W seconds of rea
   m.add(145_000, 3);
   const again = m.current();
   assert.ok(again.state === "measured" && !again.settled && again.percent === 10, JSON.stringify(again));
+  // A cgroup's CPU time, to the microsecond: 10 s are enough.
+  const exact = new CpuMeter(1e-6);
+  exact.add(0, 100.25);
+  exact.add(10_000, 104.75);
+  const e = exact.current();
+  assert.ok(e.state === "measured" && e.settled && Math.abs(e.percent - 45) < 1e-9 && e.error < 1e-4, JSON.stringify(e));
 });
 
 Deno.test("cgroup files: v2 at the given root, v1 in the memory and cpuacct hierarchies", () => {
