@@ -25,6 +25,7 @@ import { backupRoutes } from "./backups.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { alertRoutes } from "./alerts.ts";
 import { transferRoutes } from "./transfer.ts";
+import type { z } from "zod";
 import { routeList, type Routes } from "./route.ts";
 
 /**
@@ -86,3 +87,31 @@ export type Contract = typeof contract;
 
 /** Every route of the contract, method and path taken apart. */
 export const contractRoutes = routeList(contract);
+
+// ---- Types of a route, for callers (the app's client, tests) ----
+
+export type RouteKey = keyof Contract;
+
+/** The answer of a route that answers JSON (a file's route has none: it is a link). */
+export type AnswerOf<K extends RouteKey> = Contract[K]["answer"] extends z.ZodType
+  ? z.output<Contract[K]["answer"]>
+  : never;
+
+/** The JSON body a route takes (undefined: none). */
+export type BodyOf<K extends RouteKey> = Contract[K] extends { body: infer B extends z.ZodType } ? z.input<B>
+  : undefined;
+
+/** The query a route reads (undefined: none). */
+export type QueryOf<K extends RouteKey> = Contract[K] extends { query: infer Q extends z.ZodType }
+  ? z.input<Q>
+  : undefined;
+
+/** The names of a path's parameters: "/api/mods/packs/:pack/mod/delete" has "pack". */
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}` ? Name
+  : never;
+
+/** The values of a route's path parameters (undefined: it has none). */
+export type ParamsOf<K extends RouteKey> = [ParamNames<K>] extends [never] ? undefined
+  : Record<ParamNames<K>, string | number>;
