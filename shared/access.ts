@@ -39,6 +39,9 @@ export const ACCESS_MSG = {
   passkeyFailed: "The passkey could not be verified.",
 } as const;
 
+/** The session's cookie (the old panel's name). */
+export const SESSION_COOKIE = "authentication";
+
 /** What each role may do, in the words the Users page's create form and the Account page show. */
 export const ROLE_HELP: Record<Role, string> = {
   admin: "Everything, including panel users and the server's passwords.",

@@ -75,5 +75,16 @@ export const Message = z.string().meta({
   description: "A message in words (every error is one too).",
 });
 
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export const JsonValue: z.ZodType<JsonValue> = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.lazy(() => JsonValue)),
+  z.record(z.string(), z.lazy(() => JsonValue)),
+]).meta({ id: "JsonValue" });
+
 /** A JSON object of any keys (a settings file of the game). */
 export const JsonObject = z.record(z.string(), z.unknown());

@@ -1,13 +1,13 @@
 // Server settings (server-settings.json) and the game's config.ini.
 
 import { z } from "zod";
-import { Message, type Routes } from "./route.ts";
+import { JsonValue, Message, type Routes } from "./route.ts";
 
 /**
  * server-settings.json as the API carries it: the game's keys and values, secrets masked (SECRET_MASK), and
  * the game's admins under "admins" (shared/settings.ts says why).
  */
-export const Settings = z.record(z.string(), z.json()).meta({ id: "Settings" });
+export const Settings = z.record(z.string(), JsonValue).meta({ id: "Settings" });
 export type Settings = z.infer<typeof Settings>;
 
 /** config.ini: its sections, each of its keys and values as text. */
