@@ -13,7 +13,12 @@ export const Passkey = z.object({
 export type Passkey = z.infer<typeof Passkey>;
 
 /** What the browser's WebAuthn call takes (its JSON form), made by @simplewebauthn/server; the panel adds nothing. */
-const creationOptions = z.looseObject({ challenge: z.string() }).meta({
+const creationOptions = z.looseObject({
+  challenge: z.string(),
+  rp: z.looseObject({ name: z.string(), id: z.string().optional() }),
+  user: z.looseObject({ id: z.string(), name: z.string(), displayName: z.string() }),
+  pubKeyCredParams: z.array(z.looseObject({ type: z.literal("public-key"), alg: z.number() })),
+}).meta({
   id: "PublicKeyCredentialCreationOptionsJSON",
   description:
     "WebAuthn registration options (W3C WebAuthn Level 3, PublicKeyCredentialCreationOptionsJSON).",
