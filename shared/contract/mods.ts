@@ -33,19 +33,16 @@ export type Mod = z.infer<typeof Mod>;
 export const ModList = z.object({ mods: z.array(Mod) }).meta({ id: "ModList" });
 export type ModList = z.infer<typeof ModList>;
 
-/** What POST /api/mods/update (and the pack variant) take: one release of the portal for one mod. */
-export const ModUpdateRequest = z.looseObject({
-  modName: z.string(),
-  downloadUrl: z.string(),
-  fileName: z.string(),
-});
+/** One release of the portal for one mod. */
+const release = { modName: z.string(), downloadUrl: z.string(), fileName: z.string() };
+
+/** What POST /api/mods/update (and the pack variant) take. The old server matched keys case-insensitively. */
+export const ModUpdateRequest = z.looseObject(release);
 export type ModUpdateRequest = z.infer<typeof ModUpdateRequest>;
 
 /** GET /api/mods/updates: an installed mod with a newer release that fits the game. */
 export const ModUpdate = z.object({
-  modName: z.string(),
-  downloadUrl: z.string(),
-  fileName: z.string(),
+  ...release,
   current: z.string(),
   version: z.string(),
 }).meta({ id: "ModUpdate" });
