@@ -4,8 +4,7 @@
 
 import { existsSync, readFileSync, statSync } from "../fs.ts";
 import { Conflict, NotFound } from "../errors.ts";
-
-export type ConfigGroups = Record<string, Record<string, string>>;
+import type { ConfigGroups } from "../../shared/settings.ts";
 
 const MAX_BYTES = 1024 * 1024;
 

@@ -5,12 +5,12 @@ import { requestCookie, requestHeader } from "./reqheader.ts";
 import { type Ctx, requiredRole, type Route } from "./routes.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
-import { ACCESS_MSG } from "../../shared/access.ts";
+import { ACCESS_MSG, SESSION_COOKIE } from "../../shared/access.ts";
 import type { Config } from "../config.ts";
 import type { Access, Resolved } from "../auth/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
-export const SESSION_COOKIE = "authentication";
+export { SESSION_COOKIE };
 
 /** Who sent a request: the client's address, and whether it came over https as the browser sees it. */
 export interface Client {

@@ -14,19 +14,8 @@ import { withLock } from "../mods.ts";
 import { Conflict, Invalid, Locked } from "../../errors.ts";
 import type { ServerStatus, StartRequest } from "../../../shared/api.ts";
 import type { Backups } from "./service.ts";
-import type { Backup } from "../../../shared/backups.ts";
+import type { Backup, RestoreRequest } from "../../../shared/backups.ts";
 import { BackupReader } from "./archive.ts";
-
-export interface RestoreRequest {
-  /** A new save name; or */
-  as?: string;
-  /** over the save the backup was taken from. */
-  replace?: boolean;
-  /** Stop the running server, restore, then start the restored save. */
-  restart?: boolean;
-  /** Also restore the mods, mod list, settings and player lists the backup holds (default false). */
-  files?: boolean;
-}
 
 export interface RestoreGame {
   status(): ServerStatus;
