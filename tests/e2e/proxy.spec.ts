@@ -5,6 +5,7 @@
 // domain becomes [::1] on a free port (Caddy's own local CA instead of Let's Encrypt, no admin endpoint, no
 // redirect server on port 80), the panel's port is the one it picked. The browser talks to Caddy on ::1
 // and Caddy to the panel on 127.0.0.1, so the address the panel records shows where it came from.
+// deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
 
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
