@@ -2,8 +2,8 @@
 // with --config, then defaults. One table describes every option, so parsing, validation and --help can
 // never disagree.
 
-import { isAbsolute, join, resolve } from "./path.ts";
-import { statSync } from "./fs.ts";
+import { isAbsolute, join, resolve } from "node:path";
+import { statSync } from "node:fs";
 import { gameBinaryIn } from "./factorio/versions/store.ts";
 
 export interface Config {

@@ -6,7 +6,7 @@
 // second later, or at the first request or import that needs one. Either loads at once for a request
 // that needs it (app.ts).
 
-import { join } from "./path.ts";
+import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { EventBus } from "./events.ts";
@@ -25,7 +25,6 @@ import { Passkeys } from "./auth/passkeys.ts";
 import type { Clock } from "./factorio/schedules/clock.ts";
 import type { Services } from "./services.ts";
 import type { Live } from "./live.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "./timers.ts";
 import { liveModule, servicesModule } from "./modules.ts";
 
 export interface AppContext {
@@ -269,7 +268,7 @@ export async function createContext(
     close: async () => {
       if (closed) return;
       closed = true;
-      clearTimeout(servicesTimer);
+      clearTimeout(servicesTimer ?? undefined);
       // The live side and services still loading register their shutdown steps when they are built:
       // wait for that.
       await liveLoading?.catch(() => {});

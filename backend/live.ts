@@ -4,7 +4,7 @@
 // it runs its ~40 modules (Deno has read them at start-up: see later.ts) and builds it
 // (docs/architecture.md, Speed). Whoever needs a part awaits AppContext.loadLive().
 
-import { join } from "./path.ts";
+import { join } from "node:path";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import type { EventBus } from "./events.ts";

@@ -5,15 +5,14 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { createContext } from "./context.ts";
 import { createApp } from "./app.ts";
 import { INITIAL_PASSWORD_FILE } from "./auth/accounts.ts";
-import { join } from "./path.ts";
+import { join } from "node:path";
 import { Gate, type GateHandler, gateLimits } from "./serve/gate.ts";
 import { StartupError } from "./errors.ts";
 import type { FsmSource } from "./migrate/fsm.ts";
-import { existsSync } from "./fs.ts";
+import { existsSync } from "node:fs";
 import { generatedPasswordLines, startupLines } from "./startup.ts";
 import { later } from "./later.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
-import { clearTimeout, setTimeout } from "./timers.ts";
 import { readServingModules } from "./modules.ts";
 
 // --export, --import and --import-fsm load their modules only when given (by later(), see later.ts): an

@@ -3,7 +3,7 @@
 // an import or a test needs one of them (AppContext.loadServices), so a start answers its first request
 // without loading and running their ~28 modules first (docs/architecture.md, Speed).
 
-import { join } from "./path.ts";
+import { join } from "node:path";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import type { EventBus } from "./events.ts";

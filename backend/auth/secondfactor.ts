@@ -3,7 +3,7 @@
 // step. The second step counts failures in the same limiter as the password, so guessing codes is as slow
 // as guessing passwords. Passkeys are the other second factor (auth/passkeys.ts); they plug in here.
 
-import { randomBase64url, randomBytes, sha256Hex } from "../crypto.ts";
+import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../store/db.ts";
 import { transaction } from "../store/db.ts";
 import type { Accounts, LoginResult } from "./accounts.ts";
@@ -24,7 +24,7 @@ export const PENDING_MS = 5 * 60_000;
 const CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
 function sha256(s: string): string {
-  return sha256Hex(s);
+  return createHash("sha256").update(s).digest("hex");
 }
 
 /** "abcde-fghjk": 10 characters of a 31-letter alphabet (about 50 bits), the dash only for reading. */
@@ -209,7 +209,7 @@ export class SecondFactor {
   #begin(user: UserRow): LoginResult | null {
     const methods = this.methods(user.id);
     if (methods.length === 0) return null;
-    const pending = randomBase64url(32);
+    const pending = randomBytes(32).toString("base64url");
     this.#pending.set(sha256(pending), { userId: user.id, expires: this.deps.now() + PENDING_MS });
     if (this.#pending.size > 10_000) this.sweep();
     return { kind: "secondFactor", pending, methods };

@@ -4,8 +4,8 @@
 // file as it is now. While the game runs, a change is sent to it over RCON first (the game holds the
 // lists in memory and writes them back), then the file is brought in line.
 
-import { existsSync, readFileSync } from "../fs.ts";
-import { join } from "../path.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FactorioPaths } from "./layout.ts";
 import type { GameControl } from "./game/control.ts";
 import type { EventBus } from "../events.ts";

@@ -5,7 +5,7 @@ import { type Ctx, jsonTextOf, type Route } from "./routes.ts";
 import { readObject } from "./body.ts";
 import { receiveUpload } from "./upload.ts";
 import { contentDisposition } from "./download.ts";
-import { existsSync } from "../fs.ts";
+import { existsSync } from "node:fs";
 import { inside } from "../factorio/paths.ts";
 import { MSG } from "../../shared/messages.ts";
 import { NotFound } from "../errors.ts";

@@ -25,7 +25,6 @@ import { AddressTurns } from "./turns.ts";
 import { closeQuietly, concat, headEnd, isWebSocketRequest, writeAll } from "./bytes.ts";
 import { AnswerFramer, closeHandedOver, connectionServer, type ConnectionServer, firstRequestBody } from "./handover.ts";
 import { bodyStream, drain, parseRequestHead, type RequestHead, writeResponse } from "./direct.ts";
-import { clearInterval, setInterval, setTimeout } from "../timers.ts";
 
 export interface GateLimits {
   maxConnections: number;

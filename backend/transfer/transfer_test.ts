@@ -12,7 +12,6 @@ import { type PanelProcess, startPanelProcess } from "../testing/process.ts";
 import type { Client } from "../testing/harness.ts";
 import { ZipReader, zipStream } from "../factorio/zip.ts";
 import { writeStreamAtomic } from "../fsutil.ts";
-import { sha256Hex } from "../crypto.ts";
 import * as OTPAuth from "otpauth";
 import { DatabaseSync } from "node:sqlite";
 
@@ -260,7 +259,7 @@ async function archiveWith(file: string, rows: { schedules?: unknown[]; channels
       users: names(rows.users, "username"), schedules: names(rows.schedules, "name"), alert_channels: names(rows.channels, "name"),
       settings: [], mod_packs: [], saves: [], backups: [],
     },
-    files: entries.map((e) => ({ path: e.name, size: e.data.length, sha256: sha256Hex(new TextDecoder().decode(e.data)) })),
+    files: entries.map((e) => ({ path: e.name, size: e.data.length, sha256: createHash("sha256").update(new TextDecoder().decode(e.data)).digest("hex") })),
   }));
   await writeStreamAtomic(file, zipStream([
     ...entries.map((e) => ({ ...e, size: e.data.length, method: "deflate" as const })),

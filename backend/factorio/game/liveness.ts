@@ -3,12 +3,13 @@
 // - existence: `ps -p` answers it along with the identity below. `exists()`, a signal-0 probe
 //   (`process.kill(pid, 0)`, nothing is delivered), is for where ps is missing or unusable, for the panel's
 //   own child when a stop or kill takes long, and for the 250 ms poll of a game the panel did not start;
-//   node:process is loaded only then (backend/fs.ts says why not at start);
 // - identity: `ps -o etimes=,stat=` gives the process's age and state. Its start, counted in seconds since
 //   boot (uptime minus age), is recorded when the game is started; a later process that reuses the pid has
 //   a different start, so it is never taken for the game. A zombie (state Z) has ended.
 // Without a usable `ps` (none in a minimal container; BusyBox's refuses procps's options), only existence
 // can be checked; that is said once in the log.
+
+import { kill } from "node:process";
 
 /** Seconds by which two readings of one process's start may differ (both readings have 1 s steps). */
 const START_TOLERANCE_S = 3;
@@ -45,12 +46,9 @@ function givenUp(why: string): null {
   return null;
 }
 
-let nodeProcess: Promise<typeof import("node:process")> | null = null;
-
 /** Whether a process with this pid exists at all (any owner). */
 export async function exists(pid: number): Promise<boolean> {
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  const { kill } = await (nodeProcess ??= import("node:process"));
   try {
     kill(pid, 0);
     return true;

@@ -16,7 +16,6 @@ import type { EventBus } from "../../events.ts";
 import type { GameControl } from "./control.ts";
 import { Conflict, HttpError, Upstream } from "../../errors.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
-import { clearTimeout, setTimeout } from "../../timers.ts";
 
 const SAVING_TO = /\bInfo AppManager\.cpp:\d+: Saving to (.+?) \((?:non-)?blocking\)\.?\s*$/;
 const SAVING_AS = /\bInfo AppManager\.cpp:\d+: Saving game as (.+?)\s*$/;

@@ -6,9 +6,9 @@
 // status route and the notifier all read from there. Stop and kill answer success only once the process
 // is verified gone (liveness.ts); a start answers once the game hosts, or with its own error line.
 
-import { existsSync, readFileSync, statSync } from "../../fs.ts";
-import { copyFile, truncate } from "../../fs.ts";
-import { basename, join } from "../../path.ts";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { copyFile, truncate } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { EventBus } from "../../events.ts";
 import type { Logger } from "../../log.ts";
@@ -47,7 +47,6 @@ import {
   type RunRecord,
   writeRecord,
 } from "./run.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout, recent } from "../../timers.ts";
 
 /** Output lines kept for the console's replay and for crash reports. */
 export const RECENT_LINES = 200;
@@ -571,7 +570,8 @@ export class GameServer implements GameControl {
   #publicAddress(bindip: string): string {
     if (bindip !== "0.0.0.0") return bindip;
     const now = Date.now();
-    if (this.#address.bindip === bindip && recent(this.#address.at, 60_000, now)) return this.#address.value;
+    const at = this.#address.at;
+    if (this.#address.bindip === bindip && now >= at && now - at < 60_000) return this.#address.value;
     let value = bindip;
     try {
       value = Deno.networkInterfaces().find((n) => n.family === "IPv4" && !n.address.startsWith("127."))?.address ?? bindip;

@@ -15,7 +15,6 @@ import {
 import type * as CronModule from "./cron.ts";
 import type { ScheduleStore, StoredSchedule } from "./store.ts";
 import { runTask, type TaskDeps } from "./tasks.ts";
-import { clearTimeout, setTimeout } from "../../timers.ts";
 
 export interface SchedulerDeps extends TaskDeps {
   store: ScheduleStore;

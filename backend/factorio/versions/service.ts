@@ -2,8 +2,8 @@
 // time (progress on the bus, cancellable), switching the active version while the server is stopped
 // (with a copy of the save first), deleting, keeping the last N, and the update check. No HTTP here.
 
-import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "../../fs.ts";
-import { join } from "../../path.ts";
+import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { EventBus } from "../../events.ts";
 import type { Logger } from "../../log.ts";
