@@ -145,29 +145,3 @@ export async function listProcesses(): Promise<ProcessRow[]> {
   if (answer === null) return [];
   return answer.out.split("\n").map((line) => parsePsLine(line, answer.uptime)).filter((r): r is ProcessRow => r !== null && !r.info.zombie);
 }
-
-let early: { list: Promise<ProcessRow[]>; at: number } | null = null;
-
-/** How old the early list may be when start-up takes it (an --import can run for minutes before it). */
-const EARLY_FRESH_MS = 5_000;
-
-/**
- * Starts listing the processes at once. The entry point (main.ts) calls it before it loads the rest of
- * the panel, so the `ps` (10-20 ms, more on a busy machine) runs while the panel's modules load rather
- * than while start-up waits for it.
- */
-export function listProcessesEarly(): void {
-  early ??= { list: listProcesses(), at: performance.now() };
-  early.list.catch(() => {});
-}
-
-/**
- * The list listProcessesEarly started (taken once, and only while fresh), else a new one: what start-up
- * looks for a stray game in.
- */
-export function startupProcesses(freshMs = EARLY_FRESH_MS): Promise<ProcessRow[]> {
-  const list = early && performance.now() - early.at <= freshMs ? early.list : listProcesses();
-  early = null;
-  list.catch(() => {});
-  return list;
-}
