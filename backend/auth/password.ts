@@ -2,6 +2,7 @@
 // "scrypt$N$r$p$salt$hash" so the cost can be raised later without breaking old hashes.
 
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import bcrypt from "bcryptjs";
 
 /** Prefix of a password hash imported from the old panel (bcrypt); see migrate/fsm.ts. */
 export const FSM_HASH_PREFIX = "fsm-bcrypt$";
@@ -103,8 +104,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (stored.startsWith(FSM_HASH_PREFIX)) {
     const hash = stored.slice(FSM_HASH_PREFIX.length);
     if (bcryptHashProblem(hash)) return false;
-    // Loaded only for these hashes: bcryptjs costs start-up time and memory every other panel never needs.
-    const { default: bcrypt } = await import("bcryptjs");
     return await inTurn(() => bcrypt.compare(password, hash));
   }
   const parts = stored.split("$");

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "../../log.ts";
 import { writeSecretFile } from "../../fsutil.ts";
 import { RconClient, type RconError } from "../rcon.ts";
-import { Upstream } from "../../errors.ts";
+import { GameFailed } from "../../errors.ts";
 import { within } from "../../../shared/util.ts";
 
 const REDACTED = "********";
@@ -188,7 +188,7 @@ export class GameConsole {
       connecting.then((c) => c.done.then(forget), forget);
     }
     return this.#rcon.catch((e) => {
-      throw new Upstream(`Cannot reach the game's console: ${(e as RconError).message}`, 503);
+      throw new GameFailed(`Cannot reach the game's console: ${(e as RconError).message}`);
     });
   }
 

@@ -16,7 +16,7 @@ import type { GameControl, LaunchArgsProvider } from "./control.ts";
 import { factorioPaths, type FactorioPaths } from "../layout.ts";
 import { FileTail, lastLines } from "../gamelog.ts";
 import { MAX_COMMAND_BYTES } from "../rcon.ts";
-import { Conflict, HttpError, Invalid, Upstream } from "../../errors.ts";
+import { Conflict, GameFailed, HttpError, Invalid } from "../../errors.ts";
 import { writeJsonAtomic } from "../../fsutil.ts";
 import {
   DEFAULT_BIND_IP,
@@ -208,7 +208,7 @@ export class GameServer implements GameControl {
     } catch (e) {
       if (this.#state !== "running") throw new Conflict(MSG.consoleUnavailable);
       if (e instanceof HttpError) throw e;
-      throw new Upstream(`The game did not answer the console command: ${(e as Error).message}`, 503);
+      throw new GameFailed(`The game did not answer the console command: ${(e as Error).message}`);
     }
   }
 
@@ -366,7 +366,7 @@ export class GameServer implements GameControl {
     const request: StartRequest = { bindip: run.bindip, port: run.port, savefile: run.savefile };
     const stopped = await this.stop();
     if (stopped.status !== 200) {
-      throw new HttpError(504, "The game did not finish saving and stopping in time; it was not started again.");
+      throw new GameFailed("The game did not finish saving and stopping in time; it was not started again.");
     }
     return await this.start(request);
   }

@@ -25,6 +25,7 @@ import {
 import { compareVersionStrings } from "../../../shared/versions.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
 import { FactorioCom } from "./factoriocom.ts";
+import { installVersion } from "./installer.ts";
 import { LatestVersions } from "./latest.ts";
 import {
   activeVersion,
@@ -209,8 +210,6 @@ export class FactorioVersions {
       try {
         const channel = opts.channel ??
           (word === "stable" ? "stable" : word === "latest" || word === "experimental" ? "experimental" : await this.#channelOf(version));
-        // The installer (with its download and unpacking, ~24 KB) loads for an install, not at start-up.
-        const { installVersion } = await import("./installer.ts");
         await installVersion({
           factorioDir: this.dir,
           com: this.com,
