@@ -30,7 +30,7 @@ try {
   const b = curlH2(bare.url + "/");
   console.log(
     `HTTPS by the panel itself, curl --http2 (ALPN), ${REQUESTS} requests: panel HTTP/${p.versions} in ${p.seconds.toFixed(2)} s; ` +
-      `bare Deno.serve, same certificate: HTTP/${b.versions} in ${b.seconds.toFixed(2)} s; ratio ${(b.seconds / p.seconds).toFixed(2)} ` +
+      `bare Deno.serve, same certificate: HTTP/${b.versions} in ${b.seconds.toFixed(2)} s; the panel takes ${(p.seconds / b.seconds).toFixed(2)} x that ` +
       `(target: HTTP/2 offered)`,
   );
 } finally {
