@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, buildPwa, ensureDeps } from "./lib.mjs";
-import { DENO, denoTestArgs, PANEL_ENTRY, panelEntry, ROOT } from "./launcher.mjs";
+import { DENO, denoTestArgs, ROOT } from "./launcher.mjs";
 
 const SUITES = ["deno", "vitest", "e2e"];
 const argv = process.argv.slice(2);
@@ -20,10 +20,6 @@ if (extra.length && suites.length !== 1) {
 }
 
 ensureDeps();
-// Every test that starts a panel starts it from the backend's bundle (scripts/launcher.mjs): built once
-// here, so test files running side by side do not each build it. A bundle that cannot be built counts as
-// a failure, though the panel would still run from its sources.
-const bundled = panelEntry() !== PANEL_ENTRY;
 const tmp = join(ROOT, ".tmp");
 mkdirSync(tmp, { recursive: true });
 
@@ -35,7 +31,6 @@ function capture(cmd, args, env = {}) {
 }
 
 const results = [];
-if (!bundled) results.push(["backend bundle", 0, 1]);
 
 if (suites.includes("deno")) {
   // The smoke tests run `npm start` and `npm run compile`, which build the web app when it is stale; build

@@ -1,13 +1,13 @@
 // Alerts about the panel itself: a sign-in from a device or address the user never signed in from, a
 // panel user added or removed, and little space left where saves and backups are kept.
 
-import { diskSpace, existsSync } from "../fs.ts";
-import { dirname } from "../path.ts";
+import { existsSync } from "node:fs";
+import { diskSpace } from "../fsutil.ts";
+import { dirname } from "node:path";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import { deviceName } from "../push/service.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.ts";
 
 export interface PanelAlertsDeps {
   bus: EventBus;

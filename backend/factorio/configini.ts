@@ -2,7 +2,7 @@
 // with ";" or "#" are comments (Factorio's own file is mostly commented-out defaults). Values are shown
 // exactly as written, "__PATH__executable__/../../data" included: the game, not the panel, resolves them.
 
-import { existsSync, readFileSync, statSync } from "../fs.ts";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { Conflict, NotFound } from "../errors.ts";
 import type { ConfigGroups } from "../../shared/settings.ts";
 

@@ -13,7 +13,6 @@
 
 import type { StatementSync } from "node:sqlite";
 import { type Db, transaction } from "../store/db.ts";
-import { setTimeout } from "../timers.ts";
 import { SERIES, type Series, TIERS } from "./schema.ts";
 
 export { SERIES, type Series, TIERS };
