@@ -2,15 +2,14 @@
 // with --config, then defaults. One table describes every option, so parsing, validation and --help can
 // never disagree.
 
-import { isAbsolute, join, resolve } from "./path.ts";
-import { statSync } from "./fs.ts";
+import { isAbsolute, join, resolve } from "node:path";
+import { statSync } from "node:fs";
 import { gameBinaryIn } from "./factorio/versions/store.ts";
 import { ACME_CHALLENGES, DNS_PROVIDERS, domainProblem, emailProblem, LETS_ENCRYPT } from "../shared/https.ts";
 
 export interface Config {
   port: number;
   bind: string;
-  maxConnections: number;
   dataDir: string;
   factorioDir: string;
   factorioBinary: string;
@@ -106,14 +105,8 @@ interface Option<K extends keyof Config = keyof Config> {
 /** The project's page: a valid VAPID subject until the admin gives their own contact. */
 const PUSH_SUBJECT_DEFAULT = "https://github.com/factorio-panel/factorio-panel";
 
-/**
- * The panel's folder: the parent of backend/, or, when the panel runs from its bundle (scripts/bundle.mjs
- * builds it into <panel>/.build/backend/<id>/), the folder that holds .build.
- */
-export function panelRoot(moduleDir: string): string {
-  return /[\\/]\.build[\\/]backend[\\/][^\\/]+$/.test(moduleDir) ? resolve(moduleDir, "..", "..", "..") : resolve(moduleDir, "..");
-}
-const REPO_ROOT = panelRoot(import.meta.dirname ?? ".");
+/** The panel's folder: the parent of backend/. */
+const REPO_ROOT = resolve(import.meta.dirname ?? ".", "..");
 
 function opt<K extends keyof Config>(o: Option<K>): Option<K> {
   return o;
@@ -132,11 +125,6 @@ export const OPTIONS: Option<any>[] = [
     key: "bind", flag: "bind", kind: "string",
     help: "address the panel listens on", defaultText: "0.0.0.0", defaultValue: () => "0.0.0.0",
     check: (v) => (isListenAddress(v) ? undefined : "is not an IP address or host name"),
-  }),
-  opt({
-    key: "maxConnections", flag: "max-connections", kind: "int", min: 10, max: 100_000,
-    help: "open connections the panel holds at most (each uses 3 open files; the default fits a limit of 1024)",
-    defaultText: "250", defaultValue: () => 250,
   }),
   opt({
     key: "dataDir", flag: "data-dir", kind: "path",
@@ -454,9 +442,20 @@ export const OPTIONS: Option<any>[] = [
 
 export class ConfigError extends Error {}
 
-export type ConfigResult = { kind: "help"; text: string } | { kind: "config"; config: Config };
+/**
+ * Options the panel no longer has, with why. Taken and ignored, with a warning, wherever they are given:
+ * a unit file or --config file written for an older panel must not stop it from starting.
+ */
+const RETIRED: Record<string, string> = {
+  "max-connections": "has no effect any more (Deno's web server takes the connections; see the README's Deployment section)",
+};
 
-function envName(o: Option): string {
+export type ConfigResult =
+  | { kind: "help"; text: string }
+  /** `warnings`: one line each, to print (a retired option that was given). */
+  | { kind: "config"; config: Config; warnings: string[] };
+
+function envName(o: { flag: string }): string {
   return "PANEL_" + o.flag.toUpperCase().replaceAll("-", "_");
 }
 
@@ -495,7 +494,7 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
     const option = OPTIONS.find((o) => o.flag === name);
-    if (name !== "config" && !option) throw new ConfigError(`Unknown option --${name} (see --help)`);
+    if (name !== "config" && !option && !(name in RETIRED)) throw new ConfigError(`Unknown option --${name} (see --help)`);
     if (value === undefined) {
       if (option?.kind === "bool" && (args[i + 1] === undefined || args[i + 1].startsWith("--"))) value = "true";
       else if (args[i + 1] === undefined) throw new ConfigError(`Option --${name} needs a value`);
@@ -511,6 +510,9 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
   if (configFile && !isAbsolute(configFile)) configFile = resolve(base, configFile);
   let fromFile: Record<string, unknown> = {};
   if (configFile) fromFile = readConfigFile(configFile);
+  const warnings = Object.keys(RETIRED)
+    .filter((flag) => fromFlags.has(flag) || flag in fromFile || env[envName({ flag })] !== undefined)
+    .map((flag) => `--${flag} ${RETIRED[flag]}; remove it`);
 
   const config: Partial<Config> = {};
   const record = config as Record<string, unknown>;
@@ -556,7 +558,7 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
   if (wildcard && config.acmeChallenge !== "dns-01") {
     throw new ConfigError(`A wildcard name (${wildcard}) needs --acme-challenge dns-01: the CA checks it through DNS only`);
   }
-  return { kind: "config", config: config as Config };
+  return { kind: "config", config: config as Config, warnings };
 }
 
 /** `record[key]` is `compute()` from its first read on; a value assigned before replaces it. */
@@ -585,7 +587,7 @@ function readConfigFile(path: string): Record<string, unknown> {
     throw new ConfigError(`The --config file ${path} must hold a JSON object`);
   }
   for (const key of Object.keys(data)) {
-    if (!OPTIONS.some((o) => o.flag === key)) {
+    if (!OPTIONS.some((o) => o.flag === key) && !(key in RETIRED)) {
       throw new ConfigError(`Unknown option "${key}" in the --config file ${path} (see --help)`);
     }
   }

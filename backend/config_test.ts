@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { type Config, ConfigError, helpText, loadConfig, OPTIONS, panelRoot } from "./config.ts";
+import { type Config, ConfigError, helpText, loadConfig, OPTIONS } from "./config.ts";
 
 function cfg(args: string[], env: Record<string, string> = {}): Config {
   const r = loadConfig(args, env);
@@ -96,6 +96,27 @@ Deno.test("a config file with an unknown key or bad JSON is refused", () => {
   }
 });
 
+Deno.test("--max-connections, gone with the connection gate, is taken with a warning wherever it is given", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cfg-"));
+  try {
+    const file = join(dir, "old.json");
+    writeFileSync(file, JSON.stringify({ "max-connections": 500, port: 9000 }));
+    const warning = /^--max-connections has no effect any more .*; remove it$/;
+    for (const [args, env] of [[["--max-connections", "400", "--port", "9000"], {}], [["--config", file], {}], [["--port", "9000"], { PANEL_MAX_CONNECTIONS: "400" }]] as const) {
+      const r = loadConfig([...args], env);
+      assert.equal(r.kind, "config");
+      if (r.kind !== "config") continue;
+      assert.equal(r.config.port, 9000, "the other options still count");
+      assert.equal(r.warnings.length, 1, args.join(" "));
+      assert.match(r.warnings[0], warning);
+    }
+    const plain = loadConfig([], {});
+    assert.deepEqual(plain.kind === "config" && plain.warnings, []);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("https needs both certificate and key", () => {
   const dir = mkdtempSync(join(tmpdir(), "cfg-"));
   try {
@@ -146,11 +167,7 @@ Deno.test("relative paths are taken from where npm was called (INIT_CWD), defaul
   }
 });
 
-Deno.test("the panel's folder (the built web app's default place) is the same from the sources and from the bundle", () => {
-  assert.equal(panelRoot("/opt/factorio-panel/backend"), "/opt/factorio-panel");
-  assert.equal(panelRoot("/opt/factorio-panel/.build/backend/0123456789abcdef"), "/opt/factorio-panel");
-  // A folder that only looks like part of it is taken as the sources' backend/.
-  assert.equal(panelRoot("/opt/.build/backend"), "/opt/.build");
+Deno.test("the built web app's default place is pwa/dist in the panel's folder", () => {
   const c = cfg([]);
   assert.equal(c.staticDir, join(resolve(import.meta.dirname!, ".."), "pwa", "dist"));
 });

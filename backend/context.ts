@@ -1,12 +1,10 @@
-// Builds everything the panel is made of (database, accounts, event bus, live channel, and the domain
-// services of each area) from a Config. run.ts and the test harness both start from here, so tests run
-// the same wiring as production. The live side (live.ts: the game, the /ws hub, players, push, alerts)
-// is built by loadLive(): run.ts asks for it once the panel has answered its first request (the session
-// check, the PWA's files: they need none of it); the services no first answer needs (services.ts) load a
-// second later, or at the first request or import that needs one. Either loads at once for a request
-// that needs it (app.ts).
+// Builds everything the panel is made of, in order, from a Config: the logger, event bus, database and
+// accounts; the game server, the /ws hub, players, settings, push and alerts; then saves, versions, mods,
+// backups and schedules. run.ts and the test harness both start from here, so tests run the same wiring
+// as production. Everything is built before the panel listens; a part that cannot be built ends the start
+// with one line naming it (StartupError), after what was built is let go of.
 
-import { join } from "./path.ts";
+import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { EventBus } from "./events.ts";
@@ -14,19 +12,37 @@ import { type Db, openDb } from "./store/db.ts";
 import { Accounts, type GeneratedAdmin } from "./auth/accounts.ts";
 import { ensureDir } from "./fsutil.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
-import type { ServerState } from "../shared/api.ts";
-import { startupProcesses } from "./factorio/game/liveness.ts";
+import { LOAD_LATEST, type ServerState } from "../shared/api.ts";
+import { PUSH_MSG } from "../shared/messages.ts";
+import { listProcesses } from "./factorio/game/liveness.ts";
 import { type FactorioPaths, factorioPaths } from "./factorio/layout.ts";
 import { ActivityLog } from "./activity/log.ts";
 import { ApiTokens } from "./auth/tokens.ts";
 import { Access } from "./auth/access.ts";
 import { SecondFactor } from "./auth/secondfactor.ts";
 import { Passkeys } from "./auth/passkeys.ts";
-import type { Clock } from "./factorio/schedules/clock.ts";
-import type { Services } from "./services.ts";
-import type { Live } from "./live.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "./timers.ts";
-import { liveModule, servicesModule } from "./modules.ts";
+import { StartupError } from "./errors.ts";
+import { Hub } from "./ws/hub.ts";
+import { GameServer } from "./factorio/game/supervisor.ts";
+import { connectGameToHub } from "./factorio/game/hub.ts";
+import { GameDirLease } from "./factorio/game/lease.ts";
+import { GameOps } from "./factorio/game/ops.ts";
+import { Players } from "./factorio/players.ts";
+import { ServerSettings } from "./factorio/settings.ts";
+import { PushService } from "./push/service.ts";
+import { Alerts } from "./alerts/service.ts";
+import { PlayerHistory } from "./factorio/playerlog/history.ts";
+import { Saves } from "./factorio/saves.ts";
+import { FactorioVersions } from "./factorio/versions/service.ts";
+import { Updater } from "./factorio/versions/update.ts";
+import { connectVersionsToHub } from "./factorio/versions/hub.ts";
+import { ModPortal } from "./factorio/portal.ts";
+import { ModManager } from "./factorio/modmanager.ts";
+import { MOD_PINS_FILE, ModPins } from "./factorio/modpins.ts";
+import { Backups } from "./factorio/backups/service.ts";
+import { Scheduler } from "./factorio/schedules/scheduler.ts";
+import { ScheduleStore } from "./factorio/schedules/store.ts";
+import { type Clock, systemClock } from "./factorio/schedules/clock.ts";
 import { CertificateManager } from "./https/manager.ts";
 
 export interface AppContext {
@@ -45,38 +61,35 @@ export interface AppContext {
   secondFactor: SecondFactor;
   passkeys: Passkeys;
   paths: FactorioPaths;
-  /** The HTTPS certificate: ACME, --https-cert/--https-key, or the local CA (https/manager.ts). */
+  /** The HTTPS certificate: ACME, --https-cert/--https-key, or the local CA (https/manager.ts). run.ts
+   * starts it (after the alerts listen, so a failed first issuance alerts) and serves with it. */
   https: CertificateManager;
-  // The live side (live.ts): reading one of these before loadLive() has finished is a programming error
-  // (it throws). Only the session check and the PWA's files are answered before (app.ts).
-  hub: Live["hub"];
+  hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
-  game: Live["game"];
+  game: GameServer;
   /** One queue of game operations (start, stop, restart, backups, updates, scheduled tasks); kill skips it. */
-  gameOps: Live["gameOps"];
+  gameOps: GameOps;
   /** The admin, white and ban lists (the game's files), live over RCON while the game runs. */
-  players: Live["players"];
+  players: Players;
   /** server-settings.json. */
-  settings: Live["settings"];
+  settings: ServerSettings;
   /** Web Push: VAPID keys, devices, and the notifier that alerts them on status changes. */
-  push: Live["push"];
+  push: PushService;
   /** Alerts: the dispatcher that fans "alert" bus events out to push devices and channels, and the channels. */
-  alerts: Live["alerts"];
+  alerts: Alerts;
   /** Who played when, and the chat, from the game's console lines. */
-  playerHistory: Live["playerHistory"];
-  /** Builds the live side (once; run.ts asks for it right after the first answer). */
-  loadLive(): Promise<void>;
-  // The services of services.ts: reading one before loadServices() has finished is a programming error
-  // (it throws). Routes of the lazily loaded areas read them only after it (app.ts).
-  saves: Services["saves"];
-  versions: Services["versions"];
-  updater: Services["updater"];
-  portal: Services["portal"];
-  mods: Services["mods"];
-  backups: Services["backups"];
-  schedules: Services["schedules"];
-  /** Loads and starts the services of services.ts (once; a second after start-up at the latest), after the live side. */
-  loadServices(): Promise<void>;
+  playerHistory: PlayerHistory;
+  saves: Saves;
+  /** Game versions from factorio.com: install, activate, delete, update check. */
+  versions: FactorioVersions;
+  /** Update (& restart) of the game to another version, with rollback. */
+  updater: Updater;
+  /** The Factorio mod portal and auth server (token owner-only in the data dir). */
+  portal: ModPortal;
+  /** Installed mods, portal installs and updates, mod packs. */
+  mods: ModManager;
+  backups: Backups;
+  schedules: Scheduler;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -104,27 +117,54 @@ export interface Bootstrap {
   generatedAdmin: GeneratedAdmin | null;
 }
 
-/** How long after start-up the services of services.ts load when no request asked for them first. */
-const SERVICES_DELAY_MS = 1000;
+/** Runs the shutdown steps, the last registered first; a step that fails is logged and the rest still run. */
+async function runClosers(closers: (() => void | Promise<void>)[], log: Logger | null): Promise<void> {
+  for (const fn of closers.splice(0).reverse()) {
+    try {
+      await fn();
+    } catch (e) {
+      log?.error("Shutdown step failed", { error: String(e) });
+    }
+  }
+}
 
-export async function createContext(
-  config: Config,
-  opts: ContextOptions = {},
-): Promise<{ ctx: AppContext; bootstrap: Bootstrap }> {
-  // The machine's processes, for finding a game this panel did not start: main.ts started the `ps` before
-  // it loaded the panel's modules (else it starts here and runs while the rest is built); the game server
-  // (live.ts) awaits it.
-  const processes = startupProcesses();
-  ensureDir(config.dataDir, 0o700);
-  const log = createLogger({ file: join(config.dataDir, "panel.log"), quiet: opts.quiet });
+export async function createContext(config: Config, opts: ContextOptions = {}): Promise<{ ctx: AppContext; bootstrap: Bootstrap }> {
+  const closers: (() => void | Promise<void>)[] = [];
+  const onClose = (fn: () => void | Promise<void>) => void closers.push(fn);
+  let logger: Logger | null = null;
+  /** `make()`, or the start ends naming `what` (a StartupError already says what it is about). */
+  const build = async <T>(what: string, make: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await make();
+    } catch (e) {
+      // What was built so far is let go of (the database closed, the game detached, timers cleared).
+      await runClosers(closers, logger);
+      if (e instanceof StartupError) throw e;
+      throw new StartupError(`could not start: ${what}: ${(e as Error)?.message ?? String(e)}`);
+    }
+  };
+
+  // The machine's processes, for finding a game this panel did not start; listed while the rest is built.
+  const processes = listProcesses();
+  processes.catch(() => {});
   const now = opts.now ?? Date.now;
+  const core = await build("the data directory", () => {
+    ensureDir(config.dataDir, 0o700);
+    const logger = createLogger({ file: join(config.dataDir, "panel.log"), quiet: opts.quiet });
+    // Before anything writes: what a killed panel left half-written goes (it cannot be in use yet).
+    // The saves folder on its own too: a mod's scenario is converted in saves/<mod>/ (two levels down).
+    removeStaleTempFiles([join(config.dataDir, "mod-packs"), config.dataDir, config.factorioDir, join(config.factorioDir, "saves")], logger);
+    return { logger, db: openDb(join(config.dataDir, "panel.db")) };
+  });
+  const log = logger = core.logger;
+  const db = core.db;
+  // Closed last (shutdown steps run in reverse).
+  onClose(() => db.close());
   const bus = new EventBus(log);
-  // Before anything writes: what a killed panel left half-written goes (it cannot be in use yet).
-  // The saves folder on its own too: a mod's scenario is converted in saves/<mod>/ (two levels down).
-  removeStaleTempFiles([join(config.dataDir, "mod-packs"), config.dataDir, config.factorioDir, join(config.factorioDir, "saves")], log);
-  const db = openDb(join(config.dataDir, "panel.db"));
   const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
   const activity = new ActivityLog(db, now, config.activityDays);
+  // Before the database closes: the last counts of refused sign-ins.
+  onClose(() => activity.flush());
   const tokens = new ApiTokens(db, now);
   const access = new Access(accounts, tokens, bus, now);
   accounts.revokeTokens = (userId) => tokens.revokeAll(userId);
@@ -143,71 +183,148 @@ export async function createContext(
     })
   );
   const paths = factorioPaths(config);
+  // The directory lease and the versions ask ctx.serverState (not the game directly), so area tests can
+  // pose a game state; until ctx exists, the game's own.
+  const built: { ctx?: AppContext } = {};
+  const serverState = (): ServerState => built.ctx ? built.ctx.serverState() : game.state;
+
+  // The live side: the /ws hub, push and alerts listening before the game is looked for (a game found
+  // ended at start-up is announced too), then the game and what reads it.
+  const hub = new Hub(bus, log);
+  const push = await build("push notifications", () => PushService.open({ config, db, log, now }));
+  onClose(() => push.close());
+  const alerts = await build("alerts", () =>
+    new Alerts({ config, bus, log, db, now, push: push.notifier, diskPaths: [join(config.factorioDir, "saves"), config.dataDir] }));
+  onClose(() => alerts.close());
+  // Built after the alerts, which turn its failures into alerts; started by run.ts before it listens.
   const https = new CertificateManager({ config, bus, log, now });
-  const closers: (() => void | Promise<void>)[] = [];
-  let services: Services | null = null;
-  let servicesTimer: ReturnType<typeof setTimeout> | null = null;
-  let loading: Promise<void> | null = null;
+  onClose(() => https.close());
+  const lease = new GameDirLease(serverState);
+  const game: GameServer = await build("the game server", async () => {
+    const g = new GameServer({ config, paths, bus, log, now, lease, processes });
+    await g.ready;
+    return g;
+  });
+  // Let go of first at shutdown: it keeps running and the next panel process finds it.
+  onClose(() => game.detach());
+  onClose(() => hub.closeAll());
+  const gameOps = new GameOps();
+  connectGameToHub(game, hub);
+  const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
+  game.addLaunchArgs(() => players.launchArgs());
+  const settings = new ServerSettings(paths, players);
+  const playerHistory = new PlayerHistory({
+    bus,
+    db,
+    log,
+    now,
+    gameState: () => game.state,
+    onlineNow: () => players.online(),
+    countDays: config.playerCountDays,
+  });
+  onClose(() => playerHistory.close());
+
+  // The game's files and what changes them.
+  const saves = new Saves({
+    paths,
+    log,
+    // The save the running game has loaded (the game server resolves "Load Latest" to the file it chose).
+    inUse: () => {
+      const s = game.status();
+      return s.status !== "stopped" && s.savefile && s.savefile !== LOAD_LATEST ? s.savefile : null;
+    },
+    createTimeoutMs: config.saveCreateTimeout * 1000,
+  });
+  onClose(() => saves.close());
+  const versions = new FactorioVersions({
+    config,
+    paths,
+    bus,
+    log,
+    now,
+    serverState,
+    whileStopped: (label, fn) => game.whileStopped(label, fn),
+    refreshGame: () => game.versionInfo(),
+    // Backups are built below; a switch only happens on a request, after the panel started.
+    backupBeforeSwitch: (save) => backups.before("before-update", ["mods", "settings"], save ?? undefined),
+  });
+  onClose(() => versions.close());
+  connectVersionsToHub(versions, bus, hub);
+  const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });
+  const portal = new ModPortal({
+    portalUrl: config.modPortalUrl,
+    authUrl: config.authUrl,
+    listCacheMs: config.modPortalCacheMinutes * 60_000,
+    dataDir: config.dataDir,
+    maxDownloadBytes: config.maxUploadMb * 1024 * 1024,
+    log,
+    now,
+  });
+  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
+  mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
+  // Failed backups and scheduled tasks are alerts like any other: the dispatcher sends them to the push
+  // devices and channels that asked for them.
+  const alert = (title: string, body: string, url: string) =>
+    bus.emit("alert", { kind: url === "/backups" ? "backup-failed" : "task-failed", title, body, url });
+  // So is a new game version found by the update check.
+  bus.on("factorio.versions", (m) => {
+    if (m.kind !== "update-available") return;
+    bus.emit("alert", {
+      kind: "factorio-update",
+      title: PUSH_MSG.titleUpdate,
+      body: `Factorio ${m.info.latest} is out (${m.info.channel}); the server has ${m.info.current}. Update it from Controls.`,
+      key: m.info.latest,
+      url: "/",
+    });
+  });
+  const backups: Backups = await build("backups", async () => {
+    const b = new Backups({
+      dir: config.backupsDir,
+      dataDir: config.dataDir,
+      paths,
+      db,
+      log,
+      bus,
+      game,
+      saveTimeoutMs: config.backupSaveTimeout * 1000,
+      now,
+      freeBytes: opts.freeBytes,
+      alert: (title, body) => alert(title, body, "/backups"),
+    });
+    await b.ready;
+    return b;
+  });
+  const schedules = new Scheduler({
+    store: new ScheduleStore(db),
+    log,
+    // Read when a schedule needs it: the system's default costs ICU's start-up (config.ts lazyDefault).
+    get timeZone() {
+      return config.timeZone;
+    },
+    alert: (title, body) => alert(title, body, "/schedules"),
+    game,
+    ops: gameOps,
+    bus,
+    backups,
+    mods,
+    clock: opts.clock ?? systemClock,
+    saveTimeoutMs: config.backupSaveTimeout * 1000,
+  });
+  schedules.start();
+  onClose(() => schedules.close());
+
+  // Expired sessions are refused on use anyway; the sweep keeps the tables small and ends their sockets.
+  const sweep = setInterval(() => {
+    accounts.sweepExpired();
+    activity.sweep();
+    tokens.sweep();
+    secondFactor.sweep();
+    // Sockets opened with an API token carry "token:<id>" as their session id.
+    hub.sweep((id) => id.startsWith("token:") ? tokens.live(Number(id.slice(6))) : accounts.sessions.get(id) !== undefined);
+  }, 10 * 60_000);
+  onClose(() => clearInterval(sweep));
+
   let closed = false;
-  let live: Live | null = null;
-  let liveLoading: Promise<void> | null = null;
-  const alive = (): Live => {
-    if (!live) throw new Error("The panel's live side is not loaded yet (AppContext.loadLive)");
-    return live;
-  };
-  const loadLive = (): Promise<void> => {
-    if (closed && !liveLoading) return Promise.reject(new Error("The panel is shutting down"));
-    return liveLoading ??= liveModule().then(({ createLive }) =>
-      createLive({
-        config,
-        log,
-        bus,
-        db,
-        now,
-        paths,
-        processes,
-        // The directory lease asks ctx.serverState (not the game directly), so area tests can pose a game state.
-        serverState: () => ctx.serverState(),
-        onClose: (fn) => closers.push(fn),
-      })
-    ).then((l) => {
-      live = l;
-    }, (e) => {
-      log.error("The panel's live side (the game, /ws, push, alerts) could not start", { error: String(e?.stack ?? e) });
-      throw e;
-    });
-  };
-  const loaded = (): Services => {
-    if (!services) throw new Error("The panel's services are not loaded yet (AppContext.loadServices)");
-    return services;
-  };
-  const loadServices = (): Promise<void> => {
-    // Not after shutdown began: the database and the game are going away.
-    if (closed && !loading) return Promise.reject(new Error("The panel is shutting down"));
-    return loading ??= Promise.all([servicesModule(), loadLive()]).then(([{ createServices }]) =>
-      createServices({
-        config,
-        log,
-        bus,
-        db,
-        hub: ctx.hub,
-        game: ctx.game,
-        gameOps: ctx.gameOps,
-        paths,
-        now,
-        serverState: () => ctx.serverState(),
-        onClose: (fn) => closers.push(fn),
-        clock: opts.clock,
-        freeBytes: opts.freeBytes,
-      })
-    ).then((s) => {
-      services = s;
-    }, (e) => {
-      // Kept as it is, not tried again: a second try would subscribe the first one's listeners twice.
-      log.error("The panel's services could not start", { error: String(e?.stack ?? e) });
-      throw e;
-    });
-  };
   const ctx: AppContext = {
     config,
     log,
@@ -221,109 +338,40 @@ export async function createContext(
     passkeys,
     paths,
     https,
-    get hub() {
-      return alive().hub;
-    },
-    get game() {
-      return alive().game;
-    },
-    get gameOps() {
-      return alive().gameOps;
-    },
-    get players() {
-      return alive().players;
-    },
-    get settings() {
-      return alive().settings;
-    },
-    get push() {
-      return alive().push;
-    },
-    get alerts() {
-      return alive().alerts;
-    },
-    get playerHistory() {
-      return alive().playerHistory;
-    },
-    loadLive,
-    get saves() {
-      return loaded().saves;
-    },
-    get versions() {
-      return loaded().versions;
-    },
-    get updater() {
-      return loaded().updater;
-    },
-    get portal() {
-      return loaded().portal;
-    },
-    get mods() {
-      return loaded().mods;
-    },
-    get backups() {
-      return loaded().backups;
-    },
-    get schedules() {
-      return loaded().schedules;
-    },
-    loadServices,
+    hub,
+    game,
+    gameOps,
+    players,
+    settings,
+    push,
+    alerts,
+    playerHistory,
+    saves,
+    versions,
+    updater,
+    portal,
+    mods,
+    backups,
+    schedules,
     now,
-    serverState: () => alive().game.state,
-    onClose: (fn) => closers.push(fn),
+    serverState: () => game.state,
+    onClose,
     close: async () => {
       if (closed) return;
       closed = true;
-      clearTimeout(servicesTimer);
-      // The live side and services still loading register their shutdown steps when they are built:
-      // wait for that.
-      await liveLoading?.catch(() => {});
-      await loading?.catch(() => {});
-      for (const fn of closers.reverse()) {
-        try {
-          await fn();
-        } catch (e) {
-          log.error("Shutdown step failed", { error: String(e) });
-        }
-      }
+      await runClosers(closers, log);
     },
   };
 
-  // Before the live side and the services can load, so that their shutdown steps (registered when they
-  // are built) run first and the database closes last.
-  ctx.onClose(() => db.close());
-
-  if (opts.beforeBootstrap) {
-    await loadServices();
-    await opts.beforeBootstrap(ctx);
-  }
-  const generatedAdmin = await accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD"));
+  built.ctx = ctx;
+  // An import brings its own users (and writes through the services above).
+  if (opts.beforeBootstrap) await build("the import", () => opts.beforeBootstrap!(ctx));
+  const generatedAdmin = await build("the first admin", () => accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD")));
   activity.sweep();
-  // Before the database closes (closers run in reverse order): the last counts of refused sign-ins.
-  ctx.onClose(() => activity.flush());
-
-  // Expired sessions are refused on use anyway; the sweep keeps the table small and ends their sockets.
-  const sweep = setInterval(() => {
-    accounts.sweepExpired();
-    activity.sweep();
-  // Before the database closes (closers run in reverse order): the last counts of refused sign-ins.
-  ctx.onClose(() => activity.flush());
-    tokens.sweep();
-    secondFactor.sweep();
-    // Sockets opened with an API token carry "token:<id>" as their session id.
-    live?.hub.sweep((id) =>
-      id.startsWith("token:") ? tokens.live(Number(id.slice(6))) : accounts.sessions.get(id) !== undefined
-    );
-  }, 10 * 60_000);
-  ctx.onClose(() => clearInterval(sweep));
-
-  // Gets or loads the certificate and starts renewing it; the server waits for it (https/listener.ts).
-  https.start().catch((e) => log.error("HTTPS cannot start", { error: String(e?.message ?? e) }));
-  ctx.onClose(() => https.close());
-
-  // The services no first answer needs load a second after start-up (schedules, the update check and
-  // a first-start install begin then), or earlier at the first request that needs one (app.ts).
-  servicesTimer = setTimeout(() => void loadServices().catch(() => {}), SERVICES_DELAY_MS);
-
+  // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).
+  if (config.factorioVersion && !versions.gameFound()) {
+    log.info("No game found: installing Factorio", { version: config.factorioVersion });
+    versions.install(config.factorioVersion, { activate: true }).catch((e) => log.error("The first-start install could not start", { error: String(e) }));
+  }
   return { ctx, bootstrap: { generatedAdmin } };
 }

@@ -65,6 +65,17 @@ export class TooManyRequests extends HttpError {
   }
 }
 
+/**
+ * The game did not do what was asked: it did not finish saving in time, did not answer its console, or
+ * refused a change (422). Its reason is the message. A failure of the game is not a fault of the panel, so
+ * not a 5xx (which the app shows as "Service not available").
+ */
+export class GameFailed extends HttpError {
+  constructor(message: string, status: 422 | 424 = 424) {
+    super(status, message);
+  }
+}
+
 /** 502/503/504: an outside service (mod portal, auth server) failed. */
 export class Upstream extends HttpError {
   constructor(message: string, status: 502 | 503 | 504 = 503) {

@@ -1,13 +1,14 @@
 // File helpers every area uses: atomic writes (temp file in the same directory, fsync, rename) and
 // owner-only secret files. A crash or a full disk mid-write leaves the old file whole.
 
-import { chmodSync, mkdirSync, open, rename, renameSync, rm, rmSync } from "./fs.ts";
-import { basename, dirname, join } from "./path.ts";
-import { randomHex } from "./crypto.ts";
+import { chmodSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { open, rename, rm, statfs } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
 
 /** A temp path beside `target` (same filesystem, so rename is atomic). Hidden, so listings skip it. */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomHex(6)}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
 }
 
 /** Writes `data` to `target` atomically. `mode` applies to the new file (e.g. 0o600 for secrets). */
@@ -77,4 +78,10 @@ export async function writeStreamAtomic(
     await rm(tmp, { force: true });
     throw e;
   }
+}
+
+/** Space on the volume holding `path` (which must exist): the bytes the panel may still use, and the volume's size. */
+export async function diskSpace(path: string): Promise<{ free: number; size: number }> {
+  const s = await statfs(path);
+  return { free: s.bavail * s.bsize, size: s.blocks * s.bsize };
 }

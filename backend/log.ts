@@ -1,7 +1,7 @@
 // The panel's own log: one line per event to stdout and to <data-dir>/panel.log (rotated at 10 MiB).
 // Never pass secrets (passwords, tokens, RCON password, keys) to it.
 
-import { appendFileSync, renameSync, statSync } from "./fs.ts";
+import { appendFileSync, renameSync, statSync } from "node:fs";
 
 export type Level = "debug" | "info" | "warn" | "error";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { panelUrls, startupLines } from "./startup.ts";
-import { DENO, panelDenoArgs, ROOT } from "../scripts/launcher.mjs";
+import { panelCommand, ROOT } from "../scripts/launcher.mjs";
 import { startPanelProcess } from "./testing/process.ts";
 import { until } from "./testing/until.ts";
 
@@ -52,8 +52,9 @@ Deno.test("a missing game names the directory and what to do", () => {
 
 // The real command (the launcher's deno command line, as npm start runs it) over a fresh data dir.
 async function runPanel(args: string[]) {
-  const out = await new Deno.Command(DENO, {
-    args: panelDenoArgs(args),
+  const panel = panelCommand(args);
+  const out = await new Deno.Command(panel.cmd, {
+    args: panel.args,
     cwd: ROOT,
     env: { NO_COLOR: "1", PANEL_ADMIN_PASSWORD: "" },
     stdout: "piped",

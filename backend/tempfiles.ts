@@ -3,8 +3,8 @@
 // still be in use. The names are the ones fsutil.ts (tempPathFor), factorio/portal.ts and
 // factorio/modpacks.ts (stagingPath) make; nothing a person would name a file is touched.
 
-import { existsSync, renameSync, rmSync } from "./fs.ts";
-import { join } from "./path.ts";
+import { existsSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { Logger } from "./log.ts";
 
 /** `.<name>.<12 hex>.tmp`: tempPathFor (atomic writes, `.upload.*.tmp`) and `.download.<id>.tmp`. */

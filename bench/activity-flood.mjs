@@ -42,7 +42,7 @@ function measure(dataDir) {
 
 const kib = (b) => `${(b / 1024).toFixed(0)} KiB`;
 const panel = await startPanel();
-let before, after;
+let before;
 const statuses = new Map();
 let seconds = 0;
 try {
@@ -67,7 +67,7 @@ try {
   // Stopped first: the last counts of the summary records are written at shutdown.
   await stopPanel({ ...panel, ownDir: false });
 }
-after = measure(panel.dataDir);
+const after = measure(panel.dataDir);
 Deno.removeSync(panel.dataDir, { recursive: true });
 const answers = [...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${n} x ${s}`).join(", ");
 console.log(

@@ -3,17 +3,16 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-import { DENO, PANEL_PERMISSIONS, panelEntry, ROOT, spawnPanel } from "../scripts/launcher.mjs";
+import { DENO, PANEL_PERMISSIONS, ROOT, spawnPanel } from "../scripts/launcher.mjs";
 
 export { DENO, PANEL_PERMISSIONS, ROOT };
 
-/** Starts the panel as `npm start` does (the launcher's bundle) on a free port; resolves once it prints its URL. */
+/** Starts the panel as `npm start` does (the launcher's command) on a free port; resolves once it prints its URL. */
 export function startPanel({ dataDir, args = [], env = {} } = {}) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "panel-bench-"));
-  // The bundle built (if a source changed) before the clock starts: a start measures the panel, not a build.
-  panelEntry();
   const started = performance.now();
   const child = spawnPanel(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, ...args], {
     env: { ...process.env, PANEL_ADMIN_PASSWORD: "bench-password", ...env },
@@ -29,6 +28,17 @@ export function startPanel({ dataDir, args = [], env = {} } = {}) {
     child.stderr.on("data", (d) => (out += d));
     child.on("exit", (code) => fail(new Error(`panel exited (${code}): ${out}`)));
   });
+}
+
+/**
+ * For a bench written against the backend's TypeScript: under Node, runs `file` (its import.meta.url)
+ * again under Deno with the panel's permissions and the same arguments, then exits with its status.
+ * Under Deno it returns at once.
+ */
+export function rerunUnderDeno(file) {
+  if (typeof Deno !== "undefined") return;
+  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(file), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  process.exit(r.status ?? 1);
 }
 
 /** A JSON client for a bench panel that keeps the session cookie and sends the panel's own Origin. */
@@ -188,17 +198,18 @@ export function panelHeaders(res) {
 
 /**
  * Starts bench/bare-server.ts answering `body` (a string) to every request; resolves to { url, child }.
- * `headers`: more headers on each answer (panelHeaders()). `readCookie`: the handler reads the request's
- * Cookie header, and answers 401 without one (send it one).
+ * `headers`: more headers on each answer (panelHeaders()). `sink`: a folder POST bodies are written to.
+ * `tls`: { cert, key } files, to serve HTTPS.
  */
-export function startBare(body, contentType = "application/json", { gate = false, sink = null, headers = {}, readCookie = false } = {}) {
+export function startBare(body, contentType = "application/json", { sink = null, headers = {}, tls = null } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "bench-bare-"));
   const file = join(dir, "body");
   writeFileSync(file, body);
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(gate ? ["--gate"] : []), ...(readCookie ? ["--read-cookie"] : []), ...(sink ? ["--sink", sink] : []),
-    ...Object.entries(headers).flatMap(([k, v]) => ["--header", `${k}: ${v}`])], {
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(sink ? ["--sink", sink] : []),
+    ...(tls ? ["--tls", tls.cert, tls.key] : []), ...Object.entries(headers).flatMap(([k, v]) => ["--header", `${k}: ${v}`])], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },
   });
   return listening(child, "bare server").then((url) => ({ url, child, dir }));
 }

@@ -55,44 +55,31 @@ try {
     const body = await r.text();
     const items = JSON.parse(body).length;
     const bare = await startBare(body);
-    const gated = await startBare(body, "application/json", { gate: true });
-    // With the panel's headers too: the most the panel could reach with its gate and headers.
-    const ceiling = await startBare(body, "application/json", { gate: true, headers: panelHeaders(r) });
-    // Also reading the request's session cookie, which no signed-in answer can skip.
-    const cookied = await startBare(body, "application/json", { gate: true, headers: panelHeaders(r), readCookie: true });
+    // With the panel's headers too: the most the panel could reach with them.
+    const ceiling = await startBare(body, "application/json", { headers: panelHeaders(r) });
     const p = [];
     const b = [];
-    const g = [];
     const c = [];
-    const k = [];
     try {
       for (let i = 0; i < RUNS; i++) {
         p.push(wrk(panel.url + path, { seconds: SECONDS, headers: { Cookie: cookie } }));
         b.push(wrk(bare.url + "/", { seconds: SECONDS }));
-        g.push(wrk(gated.url + "/", { seconds: SECONDS }));
         c.push(wrk(ceiling.url + "/", { seconds: SECONDS }));
-        k.push(wrk(cookied.url + "/", { seconds: SECONDS, headers: { Cookie: cookie } }));
       }
     } finally {
       await stopBare(bare);
-      await stopBare(gated);
       await stopBare(ceiling);
-      await stopBare(cookied);
     }
     const pr = median(p.map((x) => x.rps));
     const br = median(b.map((x) => x.rps));
-    const gr = median(g.map((x) => x.rps));
     const cr = median(c.map((x) => x.rps));
-    const kr = median(k.map((x) => x.rps));
     rows.push({ what, count, items, bytes: body.length, pr, br, p50: median(p.map((x) => x.p50)), p99: median(p.map((x) => x.p99)) });
     const last = rows.at(-1);
     console.log(
       `GET ${path}, ${count} ${what} (${items} rows, ${(body.length / 1024).toFixed(0)} KiB): panel ${pr.toFixed(0)} req/s ` +
         `(p50 ${last.p50.toFixed(1)} ms, p99 ${last.p99.toFixed(1)} ms, ${(1e6 / pr).toFixed(0)} µs/request); ` +
         `bare Deno.serve, same JSON: ${br.toFixed(0)} req/s (${(1e6 / br).toFixed(0)} µs/request); ratio ${(pr / br).toFixed(2)} (target >= 0.5); ` +
-        `bare behind the connection gate ${gr.toFixed(0)} req/s (${(gr / br).toFixed(2)} of bare), panel / gated bare ${(pr / gr).toFixed(2)}; ` +
-        `gated with the panel's headers ${cr.toFixed(0)} req/s (${(cr / br).toFixed(2)} of bare, the most the ratio can be with them), panel / that ${(pr / cr).toFixed(2)}; ` +
-        `that also reading the session cookie ${kr.toFixed(0)} req/s (${(kr / br).toFixed(2)} of bare), panel / that ${(pr / kr).toFixed(2)}`,
+        `bare with the panel's headers ${cr.toFixed(0)} req/s (${(cr / br).toFixed(2)} of bare), panel / that ${(pr / cr).toFixed(2)}`,
     );
   };
   let have = 0;

@@ -49,7 +49,7 @@ try {
       if (!marks.page && document.querySelector("h1")) marks.page = performance.now();
     }).observe(document, { childList: true, subtree: true });
   });
-  async function reloadTimes(offline) {
+  const reloadTimes = async (offline) => {
     await context.setOffline(offline);
     const shell = [];
     const full = [];
@@ -62,7 +62,7 @@ try {
       full.push(m.page);
     }
     return { shell, full };
-  }
+  };
   const online = await reloadTimes(false);
   const offline = await reloadTimes(true);
   const fmt = (t) => `median ${median(t).toFixed(0)} ms, p95 ${percentile(t, 95).toFixed(0)} ms`;

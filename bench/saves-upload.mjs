@@ -2,11 +2,10 @@
 // (runs alternated, median of 3):
 //   - upload (POST /api/saves/upload, multipart field "savefile") vs `cp` of the same file into the same
 //     folder, and how much the backend's resident memory grows meanwhile (target: within 2x cp, < 64 MiB);
-//     on a new connection (answered by the gate itself) and on one that already carried a request, as a
-//     browser's usually has (answered by Deno's HTTP server after the hand-over);
+//     on a new connection and on one that already carried a request, as a browser's usually has;
 //   - download (GET /api/saves/dl/:name) vs `cat` of the same file into the same folder (target: within 2x);
 //   - the same curl upload to a bare Deno.serve that only writes the body to a file (bench/bare-server.ts
-//     --sink), directly and behind the panel's connection gate: what the runtime itself costs;
+//     --sink): what the runtime itself costs;
 //   - the same curl upload to a server that reads the body and throws it away (a few lines of Node here):
 //     the floor, what curl itself takes to send the file;
 //   - `cp` followed by `sync` of the copy: the panel flushes an upload's data to the disk before it
@@ -87,12 +86,10 @@ try {
   const sinkDir = join(dir, "sink");
   mkdirSync(sinkDir);
   const bare = await startBare('"ok"', "application/json", { sink: sinkDir });
-  const gatedBare = await startBare('"ok"', "application/json", { sink: sinkDir, gate: true });
-  bares.push(bare, gatedBare);
+  bares.push(bare);
   const discard = await discardingServer();
   const floorUp = [];
   const bareUp = [];
-  const gatedUp = [];
   const bareUpload = (url) => {
     const t = timed("curl", ["-sS", "-f", "-o", "/dev/null", "-F", `savefile=@${savePath};filename=x.zip;type=application/zip`, url]);
     rmSync(sinkDir, { recursive: true });
@@ -134,7 +131,6 @@ try {
     cpSync.push(timed("sh", ["-c", `cp '${savePath}' '${join(savesDir, `copy-${i}.zip`)}' && sync '${join(savesDir, `copy-${i}.zip`)}'`]).seconds);
     floorUp.push(bareUpload(discard.url));
     bareUp.push(bareUpload(bare.url + "/"));
-    gatedUp.push(bareUpload(gatedBare.url + "/"));
 
     const out = join(outDir, `down-${i}.zip`);
     resetPeak();
@@ -182,9 +178,8 @@ try {
   );
   console.log(
     `  the same curl upload to a bare Deno.serve writing the body to a file: ${m(bareUp).toFixed(2)} s ` +
-      `(${(m(bareUp) / m(cp)).toFixed(2)} x cp; the panel takes ${(m(up) / m(bareUp)).toFixed(2)} x that); ` +
-      `behind the panel's connection gate: ${m(gatedUp).toFixed(2)} s (${(m(gatedUp) / m(cp)).toFixed(2)} x cp; ` +
-      `the panel, which also parses the form and flushes the file to the disk, takes ${(m(up) / m(gatedUp)).toFixed(2)} x that)`,
+      `(${(m(bareUp) / m(cp)).toFixed(2)} x cp; the panel, which also parses the form and flushes the file to the disk, ` +
+      `takes ${(m(up) / m(bareUp)).toFixed(2)} x that)`,
   );
   console.log(
     `download, curl from GET /api/saves/dl/:name: ${m(down).toFixed(2)} s (${(size / 1024 ** 2 / m(down)).toFixed(0)} MiB/s); ` +

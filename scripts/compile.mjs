@@ -1,5 +1,4 @@
-// `npm run compile`: one executable with `deno compile`, the built web app embedded (--include pwa/dist),
-// and the modules of --export/--import/--import-fsm, loaded by computed specifiers (PANEL_LATER_MODULES).
+// `npm run compile`: one executable with `deno compile`, the built web app embedded (--include pwa/dist).
 // It takes the same options as `npm start` and keeps its data in --data-dir (./data by default), so it
 // runs the panel without Node or npm on the machine. The web app is found the same way as under npm start:
 // <panel>/pwa/dist next to backend/, which --include reproduces inside the executable.
@@ -10,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { buildPwa, ensureDeps } from "./lib.mjs";
-import { DENO, PANEL_ENTRY, PANEL_LATER_MODULES, PANEL_PERMISSIONS, ROOT } from "./launcher.mjs";
+import { DENO, PANEL_ENTRY, PANEL_PERMISSIONS, ROOT } from "./launcher.mjs";
 
 ensureDeps();
 if (buildPwa({ onlyIfStale: true }) !== 0) {
@@ -27,8 +26,6 @@ const r = spawnSync(
     "--no-prompt",
     "--include",
     join(ROOT, "pwa", "dist"),
-    // The modules loaded by later() (backend/later.ts), which deno compile cannot find on its own.
-    ...PANEL_LATER_MODULES.flatMap((module) => ["--include", join(ROOT, module)]),
     "--output",
     output,
     PANEL_ENTRY,

@@ -46,6 +46,8 @@ export function ensureDeps() {
 export function buildPwa({ onlyIfStale = false } = {}) {
   const built = join(ROOT, "pwa", "dist", "index.html");
   if (onlyIfStale && existsSync(built)) {
+    // Installed with the built app and without its sources (the Docker image): nothing to build from.
+    if (!existsSync(join(ROOT, "pwa", "src"))) return 0;
     const sources = Math.max(
       newest(join(ROOT, "pwa")),
       newest(join(ROOT, "shared")),

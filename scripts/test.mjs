@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, buildPwa, ensureDeps } from "./lib.mjs";
-import { DENO, denoTestArgs, PANEL_ENTRY, panelEntry, ROOT } from "./launcher.mjs";
+import { DENO, denoTestArgs, ROOT } from "./launcher.mjs";
 
 const SUITES = ["deno", "vitest", "e2e"];
 const argv = process.argv.slice(2);
@@ -20,10 +20,6 @@ if (extra.length && suites.length !== 1) {
 }
 
 ensureDeps();
-// Every test that starts a panel starts it from the backend's bundle (scripts/launcher.mjs): built once
-// here, so test files running side by side do not each build it. A bundle that cannot be built counts as
-// a failure, though the panel would still run from its sources.
-const bundled = panelEntry() !== PANEL_ENTRY;
 const tmp = join(ROOT, ".tmp");
 mkdirSync(tmp, { recursive: true });
 
@@ -35,7 +31,6 @@ function capture(cmd, args, env = {}) {
 }
 
 const results = [];
-if (!bundled) results.push(["backend bundle", 0, 1]);
 // pebble (the HTTPS tests' ACME CA) and caddy, from Debian: installed when missing (as root), else named.
 if ((suites.includes("deno") || suites.includes("e2e")) && spawnSync("bash", [join(ROOT, "scripts/ensure-system.sh")], { stdio: "inherit" }).status !== 0) {
   results.push(["system packages", 0, 1]);
@@ -45,7 +40,8 @@ if (suites.includes("deno")) {
   // The smoke tests run `npm start` and `npm run compile`, which build the web app when it is stale; build
   // it once here, so parallel test files never build it at the same time.
   if (buildPwa({ onlyIfStale: true }) !== 0) results.push(["pwa build", 0, 1]);
-  // Lint first (deno.json says what and which rules): a lint error counts as one failure.
+  // Lint first, the same files and rules as `npm run check` (deno.json says which): a lint error counts as
+  // one failure.
   if (extra.length === 0) {
     const lint = capture(DENO, ["lint"], { NO_COLOR: "1" });
     if (lint.code !== 0) results.push(["deno lint", 0, 1]);

@@ -2,6 +2,11 @@
 // second factors, for both sides.
 
 import type { Role } from "./api.ts";
+export type { SecondFactorRequired } from "./contract/auth.ts";
+export type { ActivityEntry } from "./contract/activity.ts";
+export type { ApiToken, NewApiToken, SessionEntry } from "./contract/tokens.ts";
+export type { TotpSetup, TwoFactorStatus } from "./contract/secondfactor.ts";
+export type { Passkey } from "./contract/passkeys.ts";
 
 export const ACCESS_MSG = {
   roleTooWeak: (need: Role) => `This needs the ${need} role.`,
@@ -34,6 +39,9 @@ export const ACCESS_MSG = {
   passkeyFailed: "The passkey could not be verified.",
 } as const;
 
+/** The session's cookie (the old panel's name). */
+export const SESSION_COOKIE = "authentication";
+
 /** What each role may do, in the words the Users page's create form and the Account page show. */
 export const ROLE_HELP: Record<Role, string> = {
   admin: "Everything, including panel users and the server's passwords.",
@@ -44,78 +52,5 @@ export const ROLE_HELP: Record<Role, string> = {
 /** The action of an activity record that counts the sign-ins the limit refused from one address. */
 export const REFUSED_SIGN_INS = "sign-in refused";
 
-/** One record of GET /api/activity. */
-export interface ActivityEntry {
-  id: number;
-  /** ISO time. */
-  at: string;
-  username: string;
-  /** "session", "token <name>" or "" (no session: a failed sign-in). */
-  via: string;
-  address: string;
-  user_agent: string;
-  /** "POST /api/saves/upload", "console", "sign-in"... */
-  action: string;
-  detail: string;
-  status: number;
-}
-
-export interface ApiToken {
-  id: number;
-  name: string;
-  role: Role;
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-  last_used_address: string;
-  /** Expired or revoked tokens are listed until they are swept, so their owner sees what happened. */
-  state: "active" | "expired" | "revoked";
-  /** The owner, in an admin's list of everyone's tokens (?all=1). */
-  username?: string;
-}
-
-export interface NewApiToken {
-  name: string;
-  role: Role;
-  expires_days: number;
-}
-
 export const TOKEN_MAX_DAYS = 3650;
 
-export interface SessionEntry {
-  id: number;
-  username: string;
-  address: string;
-  user_agent: string;
-  created_at: string;
-  last_seen_at: string;
-  /** The session this request came with. */
-  current: boolean;
-}
-
-/** POST /api/login answers this instead of the user when a second step is needed. */
-export interface SecondFactorRequired {
-  second_factor: true;
-  methods: ("totp" | "recovery" | "passkey")[];
-}
-
-export interface TwoFactorStatus {
-  totp: boolean;
-  recovery_codes_left: number;
-  passkeys: number;
-  /** This panel makes a second factor mandatory for admins. */
-  required_for_admins: boolean;
-}
-
-export interface TotpSetup {
-  secret: string;
-  /** otpauth://totp/... for the QR code. */
-  uri: string;
-}
-
-export interface Passkey {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}

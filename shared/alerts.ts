@@ -2,6 +2,16 @@
 // webhook) that carry them besides Web Push. Used by the backend (dispatcher, channels) and the PWA
 // (Notifications page). The event names are fixed for scripts and clients.
 
+export type {
+  AlertChannel,
+  AlertChannelUpdate,
+  ChannelTestResult,
+  CreatedAlertChannel,
+  NewAlertChannel,
+  QuietHours,
+} from "./contract/alerts.ts";
+export type { ChatLine, OnlineCountSample, PlayerHistoryRow } from "./contract/playerhistory.ts";
+
 export const ALERT_EVENTS = [
   "crashed",
   "stopped",
@@ -60,70 +70,6 @@ export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = {
   webhook: "JSON webhook (signed)",
 };
 
-/** One channel as the API answers it: the URL's secret parts masked, the token and HMAC secret never. */
-export interface AlertChannel {
-  id: number;
-  type: ChannelType;
-  name: string;
-  /** The URL with its secret parts (tokens, query) replaced by "••••". */
-  url: string;
-  events: AlertEvent[];
-  enabled: boolean;
-  /** ntfy only: the topic (shortened), the priority 1-5, and whether a token is stored. */
-  topic?: string;
-  priority?: number;
-  has_token?: boolean;
-  created_at: string;
-  last_delivery_at: string | null;
-  /** "HTTP 204", "HTTP 429 (retrying)", "no answer within 10 s" ... */
-  last_result: string | null;
-  last_ok: boolean | null;
-}
-
-/** POST /api/notifications/channels. The webhook's HMAC secret is made by the panel. */
-export interface NewAlertChannel {
-  type: ChannelType;
-  name: string;
-  url: string;
-  events?: AlertEvent[];
-  enabled?: boolean;
-  topic?: string;
-  priority?: number;
-  token?: string;
-}
-
-/** The answer to creating a channel: for a webhook, its HMAC secret, shown this once. */
-export interface CreatedAlertChannel extends AlertChannel {
-  secret?: string;
-}
-
-/** POST /api/notifications/channels/{id}: any of these; url and token replace the stored ones. */
-export interface AlertChannelUpdate {
-  name?: string;
-  url?: string;
-  events?: AlertEvent[];
-  enabled?: boolean;
-  topic?: string;
-  priority?: number;
-  token?: string | null;
-}
-
-/** POST /api/notifications/channels/{id}/test. */
-export interface ChannelTestResult {
-  ok: boolean;
-  /** The endpoint's HTTP status, null when it could not be reached. */
-  status: number | null;
-  message: string;
-}
-
-/** Quiet hours of a push device, in the device's own time zone ("22:00" to "07:00"). */
-export interface QuietHours {
-  start: string;
-  end: string;
-  /** IANA time zone name of the device, e.g. "Europe/Berlin". */
-  tz: string;
-}
-
 /** Header names of the signed webhook. */
 export const WEBHOOK_SIGNATURE_HEADER = "X-Factorio-Panel-Signature";
 export const WEBHOOK_TIMESTAMP_HEADER = "X-Factorio-Panel-Timestamp";
@@ -142,25 +88,3 @@ export interface WebhookBody {
 
 // ---- Player history ----
 
-/** GET /api/players/history: one row per player the panel has seen. */
-export interface PlayerHistoryRow {
-  name: string;
-  first_seen: string;
-  last_seen: string;
-  play_time_s: number;
-  sessions: number;
-  online: boolean;
-}
-
-/** GET /api/players/chat?q=: newest first. */
-export interface ChatLine {
-  at: string;
-  name: string;
-  message: string;
-}
-
-/** GET /api/players/online-counts?hours=: how many were online, at each change. */
-export interface OnlineCountSample {
-  at: string;
-  count: number;
-}

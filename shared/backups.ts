@@ -2,6 +2,10 @@
 // validation the server does).
 
 import { unsafeTextError } from "./validation.ts";
+import type { Backup, BackupSettings } from "./contract/backups.ts";
+
+export type { Backup, BackupSettings, RetentionRule, RestoreRequest } from "./contract/backups.ts";
+export type { Schedule, ScheduleInput, SchedulePreview, ScheduleRun, ScheduleTask } from "./contract/schedules.ts";
 
 /** Why a backup was made. The "before-*" ones are taken automatically before something destructive. */
 export const BACKUP_REASONS = [
@@ -71,26 +75,6 @@ export function restoreSummary(b: Pick<Backup, "save" | "includes">, as: string 
   return `${start} ${listInWords(replaced)}. ${replaced.length === 1 ? "It is" : "They are"} backed up first.`;
 }
 
-/** GET /api/backups: one row, newest first. */
-export interface Backup {
-  id: string;
-  /** RFC 3339, UTC. */
-  created: string;
-  reason: BackupReason;
-  /** The save's file name ("world.zip"). */
-  save: string;
-  /** Size of the backup file in bytes. */
-  size: number;
-  /** SHA-256 of the backup file (hex). */
-  sha256: string;
-  locked: boolean;
-  /** The game version that wrote the save, as its header says ("2.0.72"). */
-  game_version: string;
-  includes: BackupInclude[];
-  /** Mods the save uses (from its header). */
-  mods: { name: string; version: string }[];
-}
-
 /** The manifest.json at the top of every backup zip. */
 export interface BackupManifest {
   format: "factorio-panel-backup";
@@ -104,24 +88,6 @@ export interface BackupManifest {
   includes: BackupInclude[];
   /** Every other entry of the zip with its size and SHA-256. */
   files: { path: string; size: number; sha256: string }[];
-}
-
-export interface RetentionRule {
-  /** Keep the newest N of this reason (null: no count limit). */
-  keep_last: number | null;
-  /** Keep those younger than D days (null: no age limit). */
-  keep_days: number | null;
-}
-
-/** GET/POST /api/backups/settings. */
-export interface BackupSettings {
-  /** The checkboxes of "Back up now", remembered. */
-  include: BackupInclude[];
-  /** Applied to each reason separately, unless `by_reason` has a rule for it. */
-  retention: RetentionRule;
-  by_reason: Partial<Record<BackupReason, RetentionRule>>;
-  /** Below this much free space (MiB) in the backups folder, the oldest unlocked backups go. 0: off. */
-  min_free_mb: number;
 }
 
 export const DEFAULT_BACKUP_SETTINGS: BackupSettings = {
@@ -156,50 +122,6 @@ export const TASK_LABELS: Record<TaskType, string> = {
   "update-mods": "Update mods",
   command: "Console command",
 };
-
-export interface ScheduleTask {
-  type: TaskType;
-  /** Seconds to wait before this task (after the previous one). */
-  delay_s: number;
-  /** warn: the chat text; "{time}" becomes the time left ("5 minutes"). command: the console command. */
-  text?: string;
-  /** warn: how long the countdown lasts; the chat line repeats at 30, 15, 10, 5, 2 and 1 minutes, 30 and 10 s. */
-  countdown_s?: number;
-  /** backup: what to include besides the save. */
-  include?: BackupInclude[];
-  continue_on_failure?: boolean;
-}
-
-export interface ScheduleInput {
-  name: string;
-  cron: string;
-  condition: ScheduleCondition;
-  enabled: boolean;
-  tasks: ScheduleTask[];
-  /** Runs missed while the panel was down: run once at start-up (otherwise only reported). */
-  run_missed: boolean;
-}
-
-export interface ScheduleRun {
-  id: number;
-  started: string;
-  finished: string | null;
-  /** What started it. */
-  trigger: "cron" | "manual" | "missed";
-  result: "running" | "ok" | "failed" | "skipped" | "missed";
-  output: string;
-}
-
-/** GET /api/schedules. */
-export interface Schedule extends ScheduleInput {
-  id: number;
-  /** "every day at 04:00". */
-  description: string;
-  /** The next three runs (RFC 3339 with the panel's time zone offset), empty when disabled. */
-  next_runs: string[];
-  time_zone: string;
-  last_runs: ScheduleRun[];
-}
 
 export const WARN_MARKS_S = [1800, 900, 600, 300, 120, 60, 30, 10];
 export const MAX_TASKS = 20;

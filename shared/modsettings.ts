@@ -1,4 +1,12 @@
 // Mod settings (mod-settings.dat) as the API carries them, and the rules both sides check a value with.
+import type { ModSettingDefinition } from "./contract/modsettings.ts";
+
+export type {
+  ModSettingDefinition,
+  ModSettingDefinitions,
+  ModSettingsState,
+  ModSettingsUpdate,
+} from "./contract/modsettings.ts";
 
 export type ModSettingSection = "startup" | "runtime-global" | "runtime-per-user";
 export const MOD_SETTING_SECTIONS: ModSettingSection[] = ["startup", "runtime-global", "runtime-per-user"];
@@ -11,48 +19,6 @@ export interface ModColor {
   g: number;
   b: number;
   a?: number;
-}
-
-/** GET /api/mods/settings, and the body of POST /api/mods/settings/update (there a value may be null: remove it). */
-export interface ModSettingsState {
-  /** The version of the game that wrote the file, "x.y.z.b". */
-  version: string;
-  settings: Record<ModSettingSection, Record<string, { value: unknown }>>;
-  /**
-   * The file the last upload replaced, kept so it can be restored (POST /api/mods/settings/restore-previous):
-   * when it was replaced (RFC 3339) and the version that wrote it. Null when there is none.
-   */
-  previous: { replaced: string; version: string } | null;
-}
-
-export interface ModSettingsUpdate {
-  settings: Partial<Record<ModSettingSection, Record<string, { value: unknown } | null>>>;
-}
-
-/** A setting as an installed mod declares it in settings.lua (only what was written as literal values). */
-export interface ModSettingDefinition {
-  mod: string;
-  name: string;
-  setting_type: ModSettingSection;
-  type: ModSettingKind;
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  allowed_values?: (string | number)[];
-  allow_blank?: boolean;
-  auto_trim?: boolean;
-  hidden?: boolean;
-  order?: string;
-  /** From the mod's locale/en files; absent when the mod has none. */
-  title?: string;
-  description?: string;
-}
-
-/** GET /api/mods/settings/definitions. */
-export interface ModSettingDefinitions {
-  definitions: ModSettingDefinition[];
-  /** Mods whose settings.lua could not be read, and why. */
-  problems: { mod: string; message: string }[];
 }
 
 /** The kind a stored value shows itself as, for settings no installed mod defines. */

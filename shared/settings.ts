@@ -3,8 +3,10 @@
 // apply, so the form refuses exactly what the server would refuse, with the same words.
 
 import { unsafeTextError } from "./validation.ts";
-export type SettingsValue = string | number | boolean | null | SettingsValue[] | { [key: string]: SettingsValue };
-export type Settings = Record<string, SettingsValue>;
+import type { Settings } from "./contract/settings.ts";
+
+export type { ConfigGroups, Settings } from "./contract/settings.ts";
+export type SettingsValue = Settings[string];
 
 /** Documentation keys of the game's file; never editable. */
 export const COMMENT_PREFIX = "_comment_";

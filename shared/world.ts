@@ -1,50 +1,8 @@
 // The world generator and map exchange strings as the API carries them.
 
-/** The two settings files of a new world, in the shapes of the game's example files. */
-export interface WorldSettings {
-  map_gen_settings: Record<string, unknown>;
-  map_settings: Record<string, unknown>;
-}
+import type { WorldPreset, WorldSettings } from "./contract/world.ts";
 
-/** POST /api/world/exchange-string/decode answers this; encode takes it ("version" optional: the game's). */
-export interface ExchangeStringData extends WorldSettings {
-  /** The game version that made the string, "x.y.z.b". */
-  version: string;
-}
-
-export interface WorldPreset {
-  name: string;
-  order: string;
-  default: boolean;
-  /** What the preset changes, in the shape of map-gen-settings (basic) and map-settings (advanced). */
-  basic_settings: Record<string, unknown>;
-  advanced_settings: Record<string, unknown>;
-}
-
-/** GET /api/world/generator. */
-export interface GeneratorInfo {
-  version: string;
-  /** nauvis first; on 2.x with Space Age also vulcanus, gleba, fulgora, aquilo (and planets of mods). */
-  planets: { name: string; controls: string[] }[];
-  presets: WorldPreset[];
-  /** The installed game's example files (comments left out): the defaults of the form. */
-  map_gen_settings: Record<string, unknown>;
-  map_settings: Record<string, unknown>;
-  /** "game": presets and planets come from the game's data dump; "examples": only the example files were read. */
-  source: "game" | "examples";
-  /** With "examples": why the game was not asked, or could not answer, in words for the page. */
-  examples_reason?: string;
-}
-
-/**
- * GET /api/world/scenarios: a name to start with (--start-server-load-scenario) or to make a save of
- * (POST /api/world/scenarios/save, --scenario2map), and where it comes from.
- */
-export interface Scenario {
-  /** "my-scenario" (the user's scenarios folder), or "mod-name/scenario" for a mod's, "base/freeplay" for the game's. */
-  name: string;
-  source: string;
-}
+export type { ExchangeStringData, GeneratorInfo, Scenario, WorldPreset, WorldSettings } from "./contract/world.ts";
 
 /** Merges a preset into settings the way the game applies one: its values over the defaults. */
 export function applyPreset(base: WorldSettings, preset: WorldPreset | undefined): WorldSettings {

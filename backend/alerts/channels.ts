@@ -1,7 +1,7 @@
 // Alert channels: the rules for adding, changing and deleting them, "Send test", and the consumer that
 // queues each dispatched alert for every enabled channel subscribed to it.
 
-import { randomBase64url } from "../crypto.ts";
+import { randomBytes } from "node:crypto";
 import type { Db } from "../store/db.ts";
 import type { Logger } from "../log.ts";
 import { Conflict, Invalid, NotFound } from "../errors.ts";
@@ -73,7 +73,7 @@ export class Channels implements AlertConsumer {
       priority: t === "ntfy" ? (body.priority === undefined ? 3 : checkPriority(body.priority)) : null,
       token: t === "ntfy" && body.token !== undefined && body.token !== "" ? checkToken(body.token) : null,
       // The receiver checks this HMAC key; it is shown once, in this answer.
-      secret: t === "webhook" ? randomBase64url(32) : null,
+      secret: t === "webhook" ? randomBytes(32).toString("base64url") : null,
       events: body.events === undefined ? [...DEFAULT_ALERT_EVENTS] : checkEvents(body.events),
       enabled: body.enabled === undefined ? true : checkEnabled(body.enabled),
     };

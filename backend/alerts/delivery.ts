@@ -8,7 +8,6 @@ import { retryAfterMs } from "../../shared/util.ts";
 import type { ChannelRow, ChannelStore } from "./store.ts";
 import { type Message, type OutgoingRequest, requestFor } from "./formats.ts";
 import { TargetQueues } from "./queues.ts";
-import { setTimeout } from "../timers.ts";
 
 export type ChannelResult =
   | { kind: "delivered"; status: number }

@@ -11,7 +11,6 @@ import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { ALERT_CATALOGUE } from "../../shared/alerts.ts";
 import type { Alert, AlertConsumer, DispatchedAlert } from "./alert.ts";
-import { clearTimeout, setTimeout } from "../timers.ts";
 
 export const MERGE_WINDOW_MS = 5 * 60_000;
 

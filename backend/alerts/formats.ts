@@ -2,7 +2,7 @@
 // message (text plus a coloured attachment, which Mattermost and Rocket.Chat take too), an ntfy JSON
 // publish, and the signed JSON webhook. Pure functions: the delivery queue sends what these build.
 
-import { hmacSha256Hex } from "../crypto.ts";
+import { createHmac } from "node:crypto";
 import type { AlertEvent } from "../../shared/alerts.ts";
 import {
   CRITICAL_EVENTS,
@@ -113,7 +113,7 @@ export function ntfyRequest(row: Pick<ChannelRow, "url" | "topic" | "priority" |
 
 /** HMAC-SHA256 over "<timestamp>.<body>", hex: what the receiver recomputes with the shared secret. */
 export function webhookSignature(secret: string, timestamp: string, body: string): string {
-  return "sha256=" + hmacSha256Hex(secret, `${timestamp}.${body}`);
+  return "sha256=" + createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
 }
 
 export function webhookRequest(url: string, secret: string, m: Message, now = Date.now()): OutgoingRequest {

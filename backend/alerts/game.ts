@@ -6,7 +6,6 @@ import type { Logger } from "../log.ts";
 import type { Alert } from "./alert.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import { formatVersion, parseVersion } from "../../shared/versions.ts";
-import { clearTimeout, setTimeout } from "../timers.ts";
 
 /** Longest log line quoted in a crash alert. */
 const LAST_LINE_MAX = 200;

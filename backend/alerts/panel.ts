@@ -2,15 +2,15 @@
 // panel user added or removed, little space left where saves and backups are kept, and an HTTPS
 // certificate the panel could not get or renew.
 
-import { diskSpace, existsSync } from "../fs.ts";
-import { dirname } from "../path.ts";
+import { existsSync } from "node:fs";
+import { diskSpace } from "../fsutil.ts";
+import { dirname } from "node:path";
 import type { EventBus } from "../events.ts";
 import type { CertificateFailure } from "../https/manager.ts";
 import { daysLeft } from "../https/lifetime.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import { deviceName } from "../push/service.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.ts";
 
 export interface PanelAlertsDeps {
   bus: EventBus;

@@ -3,7 +3,6 @@
 // keeps its own drain loop (retries and limits differ).
 
 import type { Logger } from "../log.ts";
-import { clearTimeout, setTimeout } from "../timers.ts";
 
 export interface TargetQueue {
   jobs: unknown[];

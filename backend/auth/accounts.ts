@@ -1,8 +1,8 @@
 // Users and sessions: the rules. Storage is in store/, HTTP in http/auth.ts and http/users.ts.
 
-import { randomBase64url, sha256Hex } from "../crypto.ts";
-import { existsSync, readFileSync, rmSync } from "../fs.ts";
-import { join } from "../path.ts";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { pathExists } from "../cache/foldercache.ts";
 import type { Db } from "../store/db.ts";
 import { dataStamp, transaction } from "../store/db.ts";
@@ -332,7 +332,7 @@ export class Accounts {
 
   /** A new signed-in session (after the password, after a second factor, or after a passkey). */
   openSession(userId: number, client: { address: string; userAgent: string }): string {
-    const token = randomBase64url(32);
+    const token = randomBytes(32).toString("base64url");
     const now = this.deps.now();
     const user = this.users.byId(userId);
     // Every way of signing in ends here, so the "new sign-in" alert hears of each.
@@ -350,5 +350,5 @@ export class Accounts {
 }
 
 export function hashToken(token: string): string {
-  return sha256Hex(token);
+  return createHash("sha256").update(token).digest("hex");
 }

@@ -9,7 +9,7 @@ import { Invalid, NotFound, Unauthorized } from "../errors.ts";
 import { ACCESS_MSG, type Passkey } from "../../shared/access.ts";
 
 /**
- * Loaded on first use, not at start: @simplewebauthn/server and what it pulls in cost about 190 ms of
+ * Loaded on first use, not at start: @simplewebauthn/server and what it pulls in cost about 150 ms of
  * start-up and 20 MiB of memory, for a page most panels never open.
  */
 let webauthn: Promise<typeof import("@simplewebauthn/server")> | null = null;

@@ -1,8 +1,8 @@
 // Password hashing with scrypt (memory-hard), from node:crypto. Stored as
-// "scrypt$N$r$p$salt$hash" so the cost can be raised later without breaking old hashes. node:crypto is
-// loaded at the first hash, not at start (backend/crypto.ts says why).
+// "scrypt$N$r$p$salt$hash" so the cost can be raised later without breaking old hashes.
 
-import { fromBase64, randomBytes, randomHex, timingSafeEqual } from "../crypto.ts";
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import bcrypt from "bcryptjs";
 
 /** Prefix of a password hash imported from the old panel (bcrypt); see migrate/fsm.ts. */
 export const FSM_HASH_PREFIX = "fsm-bcrypt$";
@@ -44,9 +44,8 @@ function derive(password: string, salt: Uint8Array, n: number, r: number, p: num
   return inTurn(() => deriveNow(password, salt, n, r, p));
 }
 
-async function deriveNow(password: string, salt: Uint8Array, n: number, r: number, p: number): Promise<Uint8Array> {
-  const { scrypt } = await import("node:crypto");
-  return await new Promise((resolve, reject) => {
+function deriveNow(password: string, salt: Uint8Array, n: number, r: number, p: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
     scrypt(password.normalize("NFC"), salt, KEY_LEN, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (err, key) =>
       err ? reject(err) : resolve(key));
   });
@@ -105,8 +104,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (stored.startsWith(FSM_HASH_PREFIX)) {
     const hash = stored.slice(FSM_HASH_PREFIX.length);
     if (bcryptHashProblem(hash)) return false;
-    // Loaded only for these hashes: bcryptjs costs start-up time and memory every other panel never needs.
-    const { default: bcrypt } = await import("bcryptjs");
     return await inTurn(() => bcrypt.compare(password, hash));
   }
   const parts = stored.split("$");
@@ -120,6 +117,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+/** Standard base64 decoded; null when the text is not base64 (a damaged stored hash). */
+function fromBase64(text: string): Uint8Array | null {
+  try {
+    return Uint8Array.fromBase64(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Whether a stored hash should be replaced by the panel's own at the next successful sign-in. */
 export function needsRehash(stored: string): boolean {
   return !stored.startsWith("scrypt$");
@@ -128,7 +134,7 @@ export function needsRehash(stored: string): boolean {
 /** A hash of nothing in particular, verified against for unknown users so timing does not reveal them. */
 let decoy: Promise<string> | undefined;
 export function decoyHash(): Promise<string> {
-  return (decoy ??= hashPassword(randomHex(16)));
+  return (decoy ??= hashPassword(randomBytes(16).toString("hex")));
 }
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";

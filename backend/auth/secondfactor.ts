@@ -3,7 +3,8 @@
 // step. The second step counts failures in the same limiter as the password, so guessing codes is as slow
 // as guessing passwords. Passkeys are the other second factor (auth/passkeys.ts); they plug in here.
 
-import { randomBase64url, randomBytes, sha256Hex } from "../crypto.ts";
+import { createHash, randomBytes } from "node:crypto";
+import * as otp from "otpauth";
 import type { Db } from "../store/db.ts";
 import { transaction } from "../store/db.ts";
 import type { Accounts, LoginResult } from "./accounts.ts";
@@ -24,7 +25,7 @@ export const PENDING_MS = 5 * 60_000;
 const CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
 function sha256(s: string): string {
-  return sha256Hex(s);
+  return createHash("sha256").update(s).digest("hex");
 }
 
 /** "abcde-fghjk": 10 characters of a 31-letter alphabet (about 50 bits), the dash only for reading. */
@@ -42,12 +43,7 @@ function normaliseCode(code: string): string {
   return code.toLowerCase().replace(/[\s-]/g, "");
 }
 
-type Otpauth = typeof import("otpauth");
-
-// otpauth is imported when a TOTP is first made or checked, not at start: its load and compile cost every
-// cold start 6-8 ms, and most panels never use it. Once loaded, the work stays synchronous (see verify).
-
-function totpOf(otp: Otpauth, secret: string, label = "panel"): InstanceType<Otpauth["TOTP"]> {
+function totpOf(secret: string, label = "panel"): otp.TOTP {
   return new otp.TOTP({
     issuer: "Factorio Panel",
     label,
@@ -98,22 +94,20 @@ export class SecondFactor {
 
   /** A new secret to scan; replaces an unconfirmed one. Refused while TOTP is on (turn it off first). */
   async startTotp(user: UserRow): Promise<TotpSetup> {
-    const otp = await import("otpauth");
     if (this.#totpRow(user.id)?.confirmed_at) throw new Conflict("Two-factor sign-in is already on: turn it off first.");
     const secret = new otp.Secret({ size: 20 }).base32;
     this.db.prepare(
       `INSERT INTO totp (user_id, secret, confirmed_at, last_step) VALUES (?, ?, NULL, 0)
        ON CONFLICT(user_id) DO UPDATE SET secret = excluded.secret, confirmed_at = NULL, last_step = 0`,
     ).run(user.id, secret);
-    return { secret, uri: totpOf(otp, secret, user.username).toString() };
+    return { secret, uri: totpOf(secret, user.username).toString() };
   }
 
   /** Turns TOTP on once a code from the app matches; answers the recovery codes, shown this once. */
   async confirmTotp(user: UserRow, body: { code?: unknown }): Promise<string[]> {
-    const otp = await import("otpauth");
     const row = this.#totpRow(user.id);
     if (!row || row.confirmed_at) throw new Invalid(ACCESS_MSG.totpNotStarted);
-    if (!this.#checkTotp(otp, user.id, row.secret, row.last_step, body.code)) throw new Invalid(ACCESS_MSG.codeWrong);
+    if (!this.#checkTotp(user.id, row.secret, row.last_step, body.code)) throw new Invalid(ACCESS_MSG.codeWrong);
     this.db.prepare("UPDATE totp SET confirmed_at = ? WHERE user_id = ?").run(this.deps.now(), user.id);
     this.deps.log.info("Two-factor sign-in turned on", { username: user.username });
     return this.#newRecoveryCodes(user.id);
@@ -159,9 +153,8 @@ export class SecondFactor {
    * user's name and the address; while over the limit every attempt is refused, right code or not.
    */
   async verify(pending: string | undefined, body: { code?: unknown; recovery_code?: unknown }, address: string): Promise<UserRow> {
-    // Loaded first: from here on nothing waits, so the rate check, the code check and the failure count of
-    // one attempt cannot interleave with those of another.
-    const otp = await import("otpauth");
+    // Nothing below waits, so the rate check, the code check and the failure count of one attempt cannot
+    // interleave with those of another.
     const user = this.pendingUser(pending);
     if (!user) throw new Unauthorized(ACCESS_MSG.secondFactorExpired);
     this.guardRate(user, address);
@@ -169,7 +162,7 @@ export class SecondFactor {
     if (body.recovery_code !== undefined) ok = this.#useRecoveryCode(user.id, body.recovery_code);
     else {
       const row = this.#totpRow(user.id);
-      ok = !!row?.confirmed_at && this.#checkTotp(otp, user.id, row.secret, row.last_step, body.code);
+      ok = !!row?.confirmed_at && this.#checkTotp(user.id, row.secret, row.last_step, body.code);
     }
     if (!ok) {
       this.failed(user, address);
@@ -209,7 +202,7 @@ export class SecondFactor {
   #begin(user: UserRow): LoginResult | null {
     const methods = this.methods(user.id);
     if (methods.length === 0) return null;
-    const pending = randomBase64url(32);
+    const pending = randomBytes(32).toString("base64url");
     this.#pending.set(sha256(pending), { userId: user.id, expires: this.deps.now() + PENDING_MS });
     if (this.#pending.size > 10_000) this.sweep();
     return { kind: "secondFactor", pending, methods };
@@ -219,10 +212,10 @@ export class SecondFactor {
    * A code is good for the step it was made in or one either side, and only once: the step it matched
    * must be later than the last one used, so a code seen over someone's shoulder cannot be replayed.
    */
-  #checkTotp(otp: Otpauth, userId: number, secret: string, lastStep: number, code: unknown): boolean {
+  #checkTotp(userId: number, secret: string, lastStep: number, code: unknown): boolean {
     if (typeof code !== "string" || !/^\d{6}$/.test(code.trim())) return false;
     const now = this.deps.now();
-    const delta = totpOf(otp, secret).validate({ token: code.trim(), timestamp: now, window: TOTP_WINDOW });
+    const delta = totpOf(secret).validate({ token: code.trim(), timestamp: now, window: TOTP_WINDOW });
     if (delta === null) return false;
     const step = Math.floor(now / 1000 / TOTP_PERIOD) + delta;
     if (step <= lastStep) return false;

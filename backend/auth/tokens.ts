@@ -2,7 +2,7 @@
 // revoke. The token is shown once; only its SHA-256 is stored (it is 32 random bytes, so a fast hash is
 // enough: there is nothing to guess).
 
-import { randomBase64url } from "../crypto.ts";
+import { randomBytes } from "node:crypto";
 import type { Db } from "../store/db.ts";
 import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { isRole, type Role, roleAtLeast } from "../../shared/api.ts";
@@ -46,7 +46,7 @@ export class ApiTokens {
     if (this.#rows(user.id).length >= TOKENS_PER_USER_MAX) {
       throw new Invalid(`At most ${TOKENS_PER_USER_MAX} tokens per user: revoke some first`);
     }
-    const token = TOKEN_PREFIX + randomBase64url(32);
+    const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
     const now = this.now();
     const id = Number(
       this.db.prepare(

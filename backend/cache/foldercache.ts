@@ -20,7 +20,7 @@
 // A file replaced with the same size and mtime still gets a new ctime (and usually a new inode): ctime
 // cannot be set from user space, which is why it is part of every stamp.
 
-import { dirname } from "../path.ts";
+import { dirname } from "node:path";
 
 const RACY_MS = 100;
 /** How often a folder whose watch works is stamped all the same, to find a watch that misses changes. */

@@ -2,10 +2,9 @@
 // with ";" or "#" are comments (Factorio's own file is mostly commented-out defaults). Values are shown
 // exactly as written, "__PATH__executable__/../../data" included: the game, not the panel, resolves them.
 
-import { existsSync, readFileSync, statSync } from "../fs.ts";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { Conflict, NotFound } from "../errors.ts";
-
-export type ConfigGroups = Record<string, Record<string, string>>;
+import type { ConfigGroups } from "../../shared/settings.ts";
 
 const MAX_BYTES = 1024 * 1024;
 

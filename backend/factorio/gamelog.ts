@@ -2,8 +2,7 @@
 // file, the whole file as a stream (GET /api/log/download), and following a file as the game appends to
 // it (the game's output, which the panel does not hold a pipe to, so that the game outlives panel restarts).
 
-import { open } from "../fs.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.ts";
+import { open } from "node:fs/promises";
 
 const CHUNK = 64 * 1024;
 /** How long a watch event waits for the writes after it before the file is read (a quarter of a frame). */

@@ -1,11 +1,11 @@
 // Where things are inside the Factorio directory. Every area takes its paths from here, so the game
 // server, saves, mods and settings always agree on which file is which.
 
-import { copyFileSync, existsSync, mkdirSync } from "../fs.ts";
-import { dirname, join } from "../path.ts";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Config } from "../config.ts";
 import { tempPathFor } from "../fsutil.ts";
-import { renameSync } from "../fs.ts";
+import { renameSync } from "node:fs";
 import { activeVersion, gameBinaryIn, versionDir } from "./versions/store.ts";
 import { keptFor } from "../../shared/util.ts";
 

@@ -2,7 +2,7 @@
 // mod, and who knows what later), so the panel changes only the entries it means to and writes back
 // everything else as it found it.
 
-import { readFileSync } from "../fs.ts";
+import { readFileSync } from "node:fs";
 import { Conflict } from "../errors.ts";
 import { writeJsonAtomic } from "../fsutil.ts";
 

@@ -2,10 +2,10 @@
 // <data-dir>/mod-packs/<name>/. Creating and loading a pack build the new folder beside its target and
 // rename it into place, so a failure half way leaves the old state as it was.
 
-import { existsSync, readdirSync, statSync } from "../fs.ts";
-import { copyFile, mkdir, rename, rm } from "../fs.ts";
-import { basename, dirname, join } from "../path.ts";
-import { randomHex } from "../crypto.ts";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { copyFile, mkdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
 import type { ModPack } from "../../shared/api.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { ensureDir } from "../fsutil.ts";
@@ -28,7 +28,7 @@ async function copyFolder(from: ModDir, to: string): Promise<void> {
 }
 
 function stagingPath(beside: string, what: string): string {
-  return join(dirname(beside), `.${basename(beside)}.${what}-${randomHex(6)}`);
+  return join(dirname(beside), `.${basename(beside)}.${what}-${randomBytes(6).toString("hex")}`);
 }
 
 export class ModPacks {

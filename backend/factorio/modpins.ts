@@ -3,7 +3,7 @@
 // there means "load this version" (the in-game mod manager and loading a save's versions set it), which is
 // not the admin asking the panel to hold a mod back.
 
-import { readFileSync } from "../fs.ts";
+import { readFileSync } from "node:fs";
 import { writeJsonAtomic } from "../fsutil.ts";
 
 export const MOD_PINS_FILE = "mod-pins.json";

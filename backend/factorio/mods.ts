@@ -3,9 +3,9 @@
 // folder, so parallel requests ("Update all") cannot lose each other's mod-list.json edits. A zip that
 // cannot be read is listed as broken, never fatal.
 
-import { existsSync, readdirSync, readFileSync, statSync, type Stats } from "../fs.ts";
-import { readdir, rename, rm, stat } from "../fs.ts";
-import { join } from "../path.ts";
+import { existsSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
+import { readdir, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { Mod } from "../../shared/api.ts";
 import { BUILT_IN_MODS, isBuiltInMod } from "../../shared/factorio.ts";
 import { BoundedMap, keptFor, lazyCompare } from "../../shared/util.ts";

@@ -3,8 +3,8 @@
 // Anything else, or an info.json that does not say what the game needs, is a ModFileError: the caller
 // lists such a file as broken instead of failing.
 
-import { readFileSync } from "../fs.ts";
-import { join } from "../path.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ZipError, ZipReader } from "./zip.ts";
 import { parseVersion } from "../../shared/versions.ts";
 

@@ -1,7 +1,7 @@
 // The one place where a name from a request becomes a file name. Every route that takes a save, mod, pack
 // or file name passes it through safeName(); nothing else joins request input onto a directory.
 
-import { join, resolve, sep } from "../path.ts";
+import { join, resolve, sep } from "node:path";
 import { Invalid } from "../errors.ts";
 import { unsafeTextError } from "../../shared/validation.ts";
 

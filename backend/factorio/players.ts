@@ -4,14 +4,14 @@
 // file as it is now. While the game runs, a change is sent to it over RCON first (the game holds the
 // lists in memory and writes them back), then the file is brought in line.
 
-import { existsSync, readFileSync } from "../fs.ts";
-import { join } from "../path.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FactorioPaths } from "./layout.ts";
 import type { GameControl } from "./game/control.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import { writeJsonAtomic } from "../fsutil.ts";
-import { Conflict, Invalid, NotFound, Upstream } from "../errors.ts";
+import { Conflict, GameFailed, Invalid, NotFound } from "../errors.ts";
 import type { BanEntry, PlayerLists } from "../../shared/api.ts";
 import { banReasonError, LIST_TITLES, type PlayerList, playerNameError, sameName } from "../../shared/players.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
@@ -254,7 +254,7 @@ export class Players {
     // Never report a change the game did not make: a refusal leaves the file as it was.
     if (gameRefused(reply)) {
       this.#o.log.warn("The game refused a player list change", { command: what, reply });
-      throw new Upstream(`The game refused the change: ${reply.trim()}`, 502);
+      throw new GameFailed(`The game refused the change: ${reply.trim()}`, 422);
     }
     this.#o.log.info("Player list change sent to the game", { command: what });
     return reply;

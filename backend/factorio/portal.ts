@@ -10,10 +10,10 @@
 // with exponential backoff (or after the Retry-After the portal sends, if short), and after a 429 that
 // outlasts the retries no request goes out until the portal's wait is over.
 
-import { fileHasher, randomHex } from "../crypto.ts";
-import { open, rm } from "../fs.ts";
-import { readFileSync, rmSync } from "../fs.ts";
-import { join } from "../path.ts";
+import { createHash, randomBytes } from "node:crypto";
+import { open, rm } from "node:fs/promises";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { DownloadProgress, PortalListEntry, PortalModInfo, PortalRelease } from "../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { Conflict, Forbidden, HttpError, Invalid, NotFound, PayloadTooLarge, TooManyRequests, Upstream } from "../errors.ts";
@@ -342,11 +342,11 @@ export class ModPortal {
       await res.body.cancel();
       throw new PayloadTooLarge(`${name} ${release.version} is larger than the limit (${formatBytes(this.opts.maxDownloadBytes)}).`);
     }
-    const id = randomHex(6);
+    const id = randomBytes(6).toString("hex");
     const temp = join(dir, `.download.${id}.tmp`);
     const progress: DownloadProgress = { name, version: release.version, received: 0, total };
     this.#downloads.set(id, progress);
-    const hash = await fileHasher("sha1");
+    const hash = createHash("sha1");
     let file;
     try {
       file = await open(temp, "wx", 0o644);

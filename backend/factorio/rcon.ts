@@ -5,7 +5,6 @@
 // waits briefly for a continuation, since the protocol has no end marker the game honours.
 
 import { orTimeout } from "../../shared/util.ts";
-import { clearTimeout, setTimeout } from "../timers.ts";
 
 const TYPE_AUTH = 3;
 const TYPE_EXEC = 2;

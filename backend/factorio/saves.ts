@@ -2,8 +2,8 @@
 // reading a save's header. Names from requests go through saveFileName() (factorio/paths.ts) on every
 // path; nothing here joins request input onto a directory itself.
 
-import { readdir, rm, stat } from "../fs.ts";
-import { existsSync } from "../fs.ts";
+import { readdir, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import type { Logger } from "../log.ts";
 import type { FactorioPaths } from "./layout.ts";
 import { inside, saveFileName } from "./paths.ts";

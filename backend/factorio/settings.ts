@@ -2,7 +2,7 @@
 // order, its layout, its _comment_ keys and every key it does not know; it never sends a secret back in
 // clear; and it refuses a value the game would choke on, naming the key. Writes are atomic.
 
-import { readFileSync } from "../fs.ts";
+import { readFileSync } from "node:fs";
 import { ensureServerSettingsFile, type FactorioPaths } from "./layout.ts";
 import { updateJsonText } from "./jsonedit.ts";
 import { writeFileAtomic } from "../fsutil.ts";

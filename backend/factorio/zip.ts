@@ -5,8 +5,9 @@
 // Hostile input is expected (uploads): every length is checked against the file, and malformed archives
 // raise ZipError, never anything else.
 
-import { open } from "../fs.ts";
-import type { FileHandle } from "../fs.ts";
+import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { crc32 } from "node:zlib";
 
 export class ZipError extends Error {}
 
@@ -348,9 +349,6 @@ export function zipStream(sources: Iterable<ZipSource> | AsyncIterable<ZipSource
       yield local.buf;
       const start = offset;
       offset += local.buf.length;
-      // node:zlib is loaded when a zip is first written, not at start: loading it was the largest single
-      // cost of starting the panel (bench/startup.mjs).
-      const { crc32 } = await import("node:zlib");
       let crc = 0;
       let size = 0;
       let compressedSize = 0;

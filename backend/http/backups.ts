@@ -1,7 +1,7 @@
 // Backups (list, make, restore, lock, download, delete, settings) and schedules (list, create, update,
 // delete, run now, preview). Work that touches the game runs through the game operations queue.
 
-import { stat } from "../fs.ts";
+import { stat } from "node:fs/promises";
 import type { AppContext } from "../context.ts";
 import { type Ctx, jsonText, type Route, sessionOf } from "./routes.ts";
 import { readObject } from "./body.ts";

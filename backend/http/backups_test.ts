@@ -105,7 +105,8 @@ Deno.test("a game that does not finish saving in time: the backup fails and leav
   await startGame(c, { savefile: "world.zip" });
   await p.ctx.game.rcon("/fake-save-delay 20000");
   const r = await c.post("/api/backups", {});
-  assert.equal(r.status, 504, r.text);
+  // The game's failure, with its reason: not a fault of the panel (5xx).
+  assert.equal(r.status, 424, r.text);
   assert.match(r.body, /did not finish saving within 1 s/);
   assert.deepEqual(await list(c), []);
   assert.deepEqual(filesIn(p.config.backupsDir), [], "no partial or temp file");

@@ -1,16 +1,16 @@
 // Request guards applied from the route table: who the client is, which session it has, whether the
 // request comes from our own pages.
 
-import { requestCookie, requestHeader } from "./reqheader.ts";
+import { getCookie } from "hono/cookie";
 import { type Ctx, requiredRole, type Route } from "./routes.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
-import { ACCESS_MSG } from "../../shared/access.ts";
+import { ACCESS_MSG, SESSION_COOKIE } from "../../shared/access.ts";
 import type { Config } from "../config.ts";
 import type { Access, Resolved } from "../auth/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
-export const SESSION_COOKIE = "authentication";
+export { SESSION_COOKIE };
 
 /** Who sent a request: the client's address, and whether it came over https as the browser sees it. */
 export interface Client {
@@ -19,8 +19,8 @@ export interface Client {
 }
 
 /**
- * The client of a request (`info` is what Deno.serve or the gate gave the handler, undefined for
- * app.request in unit tests), also behind a trusted proxy.
+ * The client of a request (`info` is what Deno.serve gave the handler, undefined for app.request in unit
+ * tests), also behind a trusted proxy.
  */
 export function clientOf(config: Config): (req: Request, info: unknown) => Client {
   const tls = config.httpsCert !== null;
@@ -46,13 +46,13 @@ export function jsonMessage(message: string, status: number): Response {
 const JSON_TYPE = { "Content-Type": "application/json" };
 
 /** The session of a request from `address`, from its cookie or API token, or why it is refused. */
-export function requestSession(access: Access): (req: Request, address: string) => Resolved {
-  return (req, address) => access.resolve(requestCookie(req, SESSION_COOKIE), requestHeader(req, "authorization"), address);
+export function requestSession(access: Access): (c: Ctx, address: string) => Resolved {
+  return (c, address) => access.resolve(getCookie(c, SESSION_COOKIE), c.req.header("authorization"), address);
 }
 
 /** The origin this request was addressed to, as the browser sees it. */
 export function ownOrigin(c: Ctx, config: Config): string | null {
-  const host = (config.trustProxy ? c.req.header("x-forwarded-host") : undefined) ?? requestHeader(c.req.raw, "host");
+  const host = (config.trustProxy ? c.req.header("x-forwarded-host") : undefined) ?? c.req.header("host");
   if (!host) return null;
   return `${c.get("secure") ? "https" : "http"}://${host}`;
 }
@@ -62,12 +62,12 @@ export function ownOrigin(c: Ctx, config: Config): string | null {
  * browser (no Origin, no Sec-Fetch-Site; such a client cannot be tricked into carrying our cookie).
  */
 export function fromOwnSite(c: Ctx, config: Config): boolean {
-  const origin = requestHeader(c.req.raw, "origin");
+  const origin = c.req.header("origin");
   if (origin !== undefined) {
     if (origin === "null") return false;
     return origin === ownOrigin(c, config) || config.allowedOrigins.includes(origin);
   }
-  const site = requestHeader(c.req.raw, "sec-fetch-site");
+  const site = c.req.header("sec-fetch-site");
   if (site !== undefined) return site === "same-origin" || site === "none";
   return true;
 }
@@ -103,20 +103,13 @@ export function hostRefusal(config: Config): (req: Request) => Response | null {
       // checked at start-up
     }
   }
-  // The last Host header let through: a browser sends the same one on every request.
-  let accepted: string | null = null;
-  const refusal = (req: Request): Response | null => {
+  return (req) => {
     if (config.trustProxy) return null;
-    const header = requestHeader(req, "host") ?? "";
-    if (header === accepted) return null;
+    const header = req.headers.get("host") ?? "";
     const host = hostName(header);
-    if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) {
-      accepted = header;
-      return null;
-    }
+    if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) return null;
     return jsonMessage(PANEL_MSG.unknownHost(host, header.trim()), 421);
   };
-  return refusal;
 }
 
 /** The host name of a Host header, lower-case, without port or IPv6 brackets; null when malformed. */

@@ -129,7 +129,7 @@ Deno.test("API answers are not cached and not sniffed; errors and documents say 
   assert.equal(r.status, 200);
   assert.equal(r.headers.get("Cache-Control"), "no-store");
   assert.equal(r.headers.get("X-Content-Type-Options"), "nosniff");
-  // The kept JSON texts are answered with their headers built in (routes.ts, jsonText), not added after.
+  // The kept JSON texts (routes.ts, jsonText) get the same headers.
   for (const path of ["/api/server/status", "/api/saves/list", "/api/mods/list", "/api/backups"]) {
     const kept = await c.get(path);
     assert.equal(kept.status, 200, path);
@@ -194,7 +194,7 @@ Deno.test("Host names the panel does not have are refused (DNS rebinding); its o
       `${Deno.hostname()}:${port}`, "panel.example.org"]) {
       assert.equal(await statusForHost(p.url, host), 401, host);
     }
-    // The last name let through is remembered (a browser sends the same one each time); only that one.
+    // A name refused right after one let through is still refused.
     assert.equal(await statusForHost(p.url, `127.0.0.1:${port}`), 401);
     assert.equal(await statusForHost(p.url, `attacker.example:${port}`), 421, "refused right after an accepted name");
     assert.equal(await statusForHost(p.url, "attacker.example", "/"), 421, "the web app is not served to that name either");

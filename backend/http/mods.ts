@@ -10,7 +10,7 @@ import { Invalid, UnsupportedMediaType } from "../errors.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { validateLogin } from "../../shared/validation.ts";
 import { readJson, readObject } from "./body.ts";
-import { type Ctx, jsonTextOf, type Route } from "./routes.ts";
+import { type Ctx, jsonText, type Route } from "./routes.ts";
 import { receiveUpload } from "./upload.ts";
 import { contentDisposition } from "./download.ts";
 
@@ -95,7 +95,7 @@ export function modRoutes(ctx: AppContext): Route[] {
   return [
     // ---- Installed mods ----
     // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
-    { method: "GET", path: "/api/mods/list", handler: () => jsonTextOf(live.listJson()) },
+    { method: "GET", path: "/api/mods/list", handler: async () => jsonText(await live.listJson()) },
     {
       method: "POST",
       path: "/api/mods/toggle",

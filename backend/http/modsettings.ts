@@ -12,8 +12,8 @@ import { readJson, readObject } from "./body.ts";
 import { contentDisposition } from "./download.ts";
 import type { Route } from "./routes.ts";
 import { receiveUpload } from "./upload.ts";
-import { statSync } from "../fs.ts";
-import { join } from "../path.ts";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 
 export function modSettingsRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);

@@ -19,62 +19,14 @@ export interface Env {
 
 export type Ctx = Context<Env>;
 
-/** Headers every successful API answer carries; app.ts adds them to answers built without them. */
-export const API_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
-const JSON_TEXT_HEADERS = { "Content-Type": "application/json", ...API_HEADERS };
-/**
- * An answer whose headers are final (made by jsonText). A class of its own, told by `instanceof`: a
- * WeakSet of them cost as much again as making the Response (0.12 µs in a loop), on every status request.
- */
-class FinalResponse extends Response {}
-
-const CONTENT_TYPE_ONLY = { "Content-Type": "application/json" };
-/**
- * Up to this many characters, a kept answer gets its other headers after it is made (below); above
- * it, with them. Measured with wrk against a bare Deno.serve answering a fixed body each way,
- * alternated (2026-11-28): 300 bytes 51.7k against 47.0k req/s, 3 KB 35.9k against 33.3k, 12 KB
- * 31.4k against 30.6k, 300 KB the same within the noise.
- */
-export const SMALL_ANSWER = 16 * 1024;
-
-/**
- * A 200 answer of JSON text kept by the caller (status, lists), with all its headers; app.ts leaves
- * such an answer as it is. Deno builds a native response at once for a Response made with headers
- * other than Content-Type (copying the body, and registering it for finalisation): 4.5 µs for a
- * 300-byte status in a loop, where one made with Content-Type alone and given the other two through
- * its Headers afterwards costs 0.9 µs, and is sent by Deno's ordinary path. For a large answer
- * (a list of 300 KiB) that ordinary path copied the body once more, 20 µs a request (bench/lists.mjs),
- * so those are made with their headers.
- */
+/** A 200 answer of JSON text the caller keeps (the status, the save, mod and backup lists). */
 export function jsonText(text: string): Response {
-  let res: Response;
-  if (text.length <= SMALL_ANSWER) {
-    res = new FinalResponse(text, { status: 200, headers: CONTENT_TYPE_ONLY });
-    const headers = res.headers;
-    for (const k in API_HEADERS) headers.set(k, API_HEADERS[k as keyof typeof API_HEADERS]);
-  } else {
-    res = new FinalResponse(text, { status: 200, headers: JSON_TEXT_HEADERS });
-  }
-  return res;
-}
-
-/** jsonText() of text that may still be coming: a kept list answers without a promise when it is current. */
-export function jsonTextOf(text: string | Promise<string>): Response | Promise<Response> {
-  return typeof text === "string" ? jsonText(text) : text.then(jsonText);
-}
-
-/** True for an answer made by jsonText(): its headers are final. */
-export function hasFinalHeaders(res: Response): boolean {
-  return res instanceof FinalResponse;
+  return new Response(text, { headers: { "Content-Type": "application/json" } });
 }
 
 export interface Route {
   method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
-  /**
-   * A handler declared without a parameter reads nothing of the request (the status, the kept lists):
-   * for a GET of a fixed path app.ts then answers it without making Hono's context.
-   */
   handler: (c: Ctx) => Response | Promise<Response>;
   /** Answer without a session: only the sign-in steps (password, second factor, passkey). */
   public?: boolean;

@@ -1,11 +1,11 @@
 // Saves: list, create (the game's --create), upload, download, delete, and the header (mods) of a save.
 
 import type { AppContext } from "../context.ts";
-import { type Ctx, jsonTextOf, type Route } from "./routes.ts";
+import { type Ctx, jsonText, type Route } from "./routes.ts";
 import { readObject } from "./body.ts";
 import { receiveUpload } from "./upload.ts";
 import { contentDisposition } from "./download.ts";
-import { existsSync } from "../fs.ts";
+import { existsSync } from "node:fs";
 import { inside } from "../factorio/paths.ts";
 import { MSG } from "../../shared/messages.ts";
 import { NotFound } from "../errors.ts";
@@ -18,7 +18,7 @@ export function saveRoutes(ctx: AppContext): Route[] {
       method: "GET",
       path: "/api/saves/list",
       // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
-      handler: () => jsonTextOf(saves.listJson()),
+      handler: async () => jsonText(await saves.listJson()),
     },
     {
       method: "GET",

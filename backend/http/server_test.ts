@@ -140,6 +140,33 @@ Deno.test("kill ends the game at once; the bus says how", withGamePanel(async (p
   assert.equal(s.savefile, "world.zip");
 }));
 
+Deno.test("a restart whose save does not finish in time: 424 with the reason, not a fault of the panel", withGamePanel(async (p) => {
+  const c = await p.login();
+  await startGame(c);
+  // A game that hangs while saving: the stop is still going when the answer is due (45 s).
+  await p.ctx.game.rcon("/fake-save-delay 120000");
+  const r = await c.post("/api/server/restart");
+  assert.equal(r.status, 424, r.text);
+  assert.equal(r.body, "The game did not finish saving and stopping in time; it was not started again.");
+  assert.equal(r.headers.get("X-Factorio-Panel"), "1");
+}));
+
+Deno.test("a game that does not answer its console: a change that needs it is a 424 naming why", withGamePanel(async (p) => {
+  const c = await p.login();
+  await startGame(c);
+  await p.ctx.game.rcon("/fake-join alice");
+  const pid: number = JSON.parse(readFileSync(join(p.config.dataDir, "game-process.json"), "utf8")).pid;
+  // Frozen (SIGSTOP): the process is there, its console says nothing until the command times out.
+  Deno.kill(pid, "SIGSTOP");
+  try {
+    const r = await c.post("/api/players/kick", { username: "alice" });
+    assert.equal(r.status, 424, r.text);
+    assert.match(r.body, /^The game did not answer the console command: /);
+  } finally {
+    Deno.kill(pid, "SIGCONT");
+  }
+}));
+
 Deno.test("a crash is noticed and recorded with its exit code and last lines", withGamePanel(async (p) => {
   const c = await p.login();
   await startGame(c);

@@ -1,9 +1,9 @@
 // Serves the built PWA: files from the static dir, and index.html for every extension-less path (the app's
 // own routes), so a reload of /mods works signed in or not. /api and /ws never reach this.
 
-import { sha256Base64 } from "../crypto.ts";
-import { existsSync } from "../fs.ts";
-import { extname, join, normalize, resolve, sep } from "../path.ts";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { extname, join, normalize, resolve, sep } from "node:path";
 import type { Ctx } from "./routes.ts";
 
 const TYPES: Record<string, string> = {
@@ -50,7 +50,7 @@ export const CSP = [
 function inlineScriptHashes(html: string): string[] {
   return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)]
     .filter(([, attrs, text]) => text !== "" && !/\bsrc\s*=/i.test(attrs))
-    .map(([, , text]) => sha256Base64(text.replace(/\r\n?/g, "\n")));
+    .map(([, , text]) => createHash("sha256").update(text.replace(/\r\n?/g, "\n")).digest("base64"));
 }
 
 /** Per HTML file, its policy while its size and mtime stay (`key`). */

@@ -6,10 +6,9 @@ import type { Route } from "./routes.ts";
 import { readObject } from "./body.ts";
 import { receiveUpload } from "./upload.ts";
 import { panelIsFresh, requireFresh } from "../transfer/fresh.ts";
+import { importArchiveFile, importOldPanel, previewOldPanel } from "../transfer/firstrun.ts";
 import { TRANSFER_MSG, type ImportStatus } from "../../shared/transfer.ts";
 
-/** The import itself, loaded when one is asked for: it uses node: built-ins (see backend/fs.ts for why that waits). */
-const firstRun = () => import("../transfer/firstrun.ts");
 
 export function transferRoutes(ctx: AppContext): Route[] {
   return [
@@ -24,7 +23,7 @@ export function transferRoutes(ctx: AppContext): Route[] {
       path: "/api/import/old-panel/preview",
       role: "admin",
       interactive: true,
-      handler: async (c) => c.json((await firstRun()).previewOldPanel(ctx, (await readObject(c)).dir)),
+      handler: async (c) => c.json(previewOldPanel(ctx, (await readObject(c)).dir)),
     },
     {
       method: "POST",
@@ -33,7 +32,6 @@ export function transferRoutes(ctx: AppContext): Route[] {
       interactive: true,
       handler: async (c) => {
         const dir = (await readObject(c)).dir;
-        const { importOldPanel } = await firstRun();
         return c.json(await ctx.gameOps.run("import", () => importOldPanel(ctx, dir, c.get("session")?.id)));
       },
     },
@@ -51,7 +49,6 @@ export function transferRoutes(ctx: AppContext): Route[] {
           missingMessage: TRANSFER_MSG.archiveRequired,
         });
         try {
-          const { importArchiveFile } = await firstRun();
           return c.json(await ctx.gameOps.run("import", () => importArchiveFile(ctx, file.tempPath, c.get("session")?.id)));
         } finally {
           await file.discard();

@@ -4,12 +4,12 @@
 // cut connection, an over-size file or a failed check leaves nothing behind, and an existing file of the
 // same name is untouched until the new one is complete.
 
-import { rename, rm } from "../fs.ts";
+import { rename, rm } from "node:fs/promises";
 import type { Context } from "hono";
 import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
 import { tempPathFor } from "../fsutil.ts";
 import { formatBytes } from "../../shared/util.ts";
-import { join } from "../path.ts";
+import { join } from "node:path";
 import { boundaryOf, MultipartError, readMultipart } from "./multipart.ts";
 
 /** Parts a form may have (fields and files): more is not an upload from the panel's forms. */

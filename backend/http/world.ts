@@ -19,19 +19,16 @@ import { parseStartRequest } from "./server.ts";
 import { sessionOf } from "./routes.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
+import { decodeExchangeString, encodeExchange, ExchangeError } from "../factorio/world/exchange.ts";
 
 const PREVIEW_SIZES = { min: 64, max: 1024, default: 512 };
 
-/**
- * Runs `fn` with the exchange-string codec, loaded at its first use: it needs node:zlib, which would bring
- * Deno's Node layer into every panel that loads this page's routes (backend/fs.ts says what that costs).
- */
-async function exchange<T>(fn: (codec: typeof import("../factorio/world/exchange.ts")) => T): Promise<T> {
-  const codec = await import("../factorio/world/exchange.ts");
+/** Runs `fn` with the exchange-string codec; a string it cannot use is a 400 that says why. */
+function exchange<T>(fn: () => T): T {
   try {
-    return fn(codec);
+    return fn();
   } catch (e) {
-    if (e instanceof codec.ExchangeError) throw new Invalid(`Not a usable map exchange string: ${e.message}.`);
+    if (e instanceof ExchangeError) throw new Invalid(`Not a usable map exchange string: ${e.message}.`);
     throw e;
   }
 }
@@ -154,7 +151,7 @@ export function worldRoutes(ctx: AppContext): Route[] {
       handler: async (c) => {
         const body = await readObject(c);
         if (typeof body.string !== "string" || body.string.trim() === "") throw new Invalid("Paste a map exchange string (it starts with >>> and ends with <<<).");
-        return c.json(await exchange((codec) => codec.decodeExchangeString(body.string as string)));
+        return c.json(exchange(() => decodeExchangeString(body.string as string)));
       },
     },
     {
@@ -166,7 +163,7 @@ export function worldRoutes(ctx: AppContext): Route[] {
         if (typeof version !== "string") throw new Invalid("version is required: the game's version could not be read");
         // Settings from the form or the example files lack parts every string holds: the game's defaults fill them.
         const full = completeForExchange(version, body.map_gen_settings, body.map_settings);
-        const { string, leftOut } = await exchange((codec) => codec.encodeExchange({ version, ...full }, true));
+        const { string, leftOut } = exchange(() => encodeExchange({ version, ...full }, true));
         return c.json(leftOut.length > 0 ? { string, left_out: leftOut } : { string });
       },
     },

@@ -5,11 +5,10 @@
 // through the system's DNS first, and hides which name failed.
 
 import acme from "acme-client";
-import { join } from "../path.ts";
+import { join } from "node:path";
 import { ensureDir, writeJsonAtomic, writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
 import type { DnsService, TxtRecord } from "./dns.ts";
-import { setTimeout } from "../timers.ts";
 
 /** The CA, a DNS service or the network refused or failed: the message is for the admin, as it is. */
 export class AcmeError extends Error {}

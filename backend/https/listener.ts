@@ -12,7 +12,6 @@ import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
 import type { ServedCertificate } from "./manager.ts";
 import { swapDeadline } from "./lifetime.ts";
-import { clearInterval, setInterval, setTimeout } from "../timers.ts";
 
 export interface CertificateSource {
   /** The certificate to serve now, or null (plain HTTP). */

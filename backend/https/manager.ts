@@ -12,7 +12,7 @@
 // The modules that make or read certificates (acme-client, @peculiar/x509, node:crypto) are loaded when they
 // are first needed: an ordinary start without HTTPS loads none of them (backend/nodecompat_test.ts).
 
-import { join } from "../path.ts";
+import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { EventBus } from "../events.ts";
 import type { Logger } from "../log.ts";
@@ -34,7 +34,6 @@ import {
 import { renewalTime } from "./lifetime.ts";
 import { ChallengeResponder } from "./responder.ts";
 import { UNSAFE_TEXT } from "../../shared/validation.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "../timers.ts";
 
 const certsModule = () => import("./certs.ts");
 const acmeModule = () => import("./acme.ts");

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import bcrypt from "bcryptjs";
-import { panelDenoArgs, DENO, ROOT } from "../../scripts/launcher.mjs";
+import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
 import { startPanelProcess } from "../testing/process.ts";
 
 function oldPanel(): string {
@@ -42,7 +42,9 @@ function oldPanel(): string {
 }
 
 async function runOnce(args: string[]): Promise<{ code: number; out: string }> {
-  const r = await new Deno.Command(DENO, { args: panelDenoArgs(args), cwd: ROOT, stdout: "piped", stderr: "piped", env: { NO_COLOR: "1" } })
+  const panel = panelCommand(args);
+  const r = await new Deno.Command(panel.cmd, {
+    args: panel.args, cwd: ROOT, stdout: "piped", stderr: "piped", env: { NO_COLOR: "1" } })
     .output();
   return { code: r.code, out: new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr) };
 }

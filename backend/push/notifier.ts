@@ -15,7 +15,6 @@ import type { AlertConsumer, DispatchedAlert } from "../alerts/alert.ts";
 import { inQuietHours } from "./quiet.ts";
 import { TargetQueues } from "../alerts/queues.ts";
 import { type DeliveryOptions, type PushSender, type SendResult, serviceHost } from "./sender.ts";
-import { setTimeout } from "../timers.ts";
 
 /** Delays before the 2nd, 3rd, ... attempt; after the last one the message is given up. */
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];

@@ -1,20 +1,21 @@
 // Sends one Web Push message: web-push builds the request (aes128gcm encryption for the browser's keys,
-// the VAPID JWT signed with our private key), and the panel delivers it itself over one TLS connection:
+// the VAPID JWT signed with our private key), and node:https delivers it:
 //
-// - to an address it has checked (target.ts): the endpoint comes from a browser, so from any user, and a
-//   name that resolves to this machine or the LAN is refused. fetch resolves the name again on its own
-//   (a second answer could differ) and cannot say where it connected; here the socket is opened to the
-//   checked address, and its remote address is checked once more before anything is sent;
-// - with Deno's TLS (its roots, DENO_CERT, and --push-ca-file for a push service behind a private CA);
-// - reading no more than the answer's status line and headers (at most 8 KiB): the status and
-//   Retry-After are all the panel uses, and what a push service writes back is never shown to anyone.
-//
-// One HTTP/1.1 request per connection, which every push service accepts (web-push itself speaks no more).
+// - to an address the panel has checked (target.ts): the endpoint comes from a browser, so from any user,
+//   and a name that resolves to this machine or the LAN is refused. The request's `lookup` answers the
+//   checked addresses, so the name is not resolved a second time (a second answer could differ);
+// - with the usual roots, and those of --push-ca-file for a push service behind a private CA;
+// - reading no more than the answer's status line and headers: the status and Retry-After are all the
+//   panel uses, and what a push service writes back is never shown to anyone, so the connection is closed
+//   before its body.
 
+import { request } from "node:https";
+import { rootCertificates } from "node:tls";
+import webpush from "web-push";
 import type { VapidKeys } from "./vapid.ts";
 import type { PushPayload } from "../../shared/api.ts";
 import { retryAfterMs } from "../../shared/util.ts";
-import { type PushTarget as CheckedTarget, pushTarget, PushTargetRefused, sameAddress } from "./target.ts";
+import { type PushTarget as CheckedTarget, pushTarget, PushTargetRefused } from "./target.ts";
 
 export interface PushTarget {
   endpoint: string;
@@ -40,8 +41,6 @@ export type SendResult =
   | { kind: "rejected"; status: number; error: string };
 
 export const SEND_TIMEOUT_MS = 10_000;
-/** The most of an answer read: its status line and headers. */
-export const ANSWER_HEAD_MAX = 8192;
 
 export class PushSender {
   readonly #caCerts: string[] | undefined;
@@ -52,7 +51,8 @@ export class PushSender {
     private readonly subject: string,
     opts: { caCerts?: string[]; privateHosts?: readonly string[]; timeoutMs?: number } = {},
   ) {
-    this.#caCerts = opts.caCerts?.length ? opts.caCerts : undefined;
+    // node:https takes `ca` in place of the usual roots: the real push services must still verify.
+    this.#caCerts = opts.caCerts?.length ? [...rootCertificates, ...opts.caCerts] : undefined;
     this.#privateHosts = opts.privateHosts ?? [];
     this.timeoutMs = opts.timeoutMs ?? SEND_TIMEOUT_MS;
   }
@@ -61,9 +61,6 @@ export class PushSender {
 
   async send(target: PushTarget, payload: PushPayload, opts: DeliveryOptions, signal?: AbortSignal): Promise<SendResult> {
     let details: { endpoint: string; method: string; headers: Record<string, string | number>; body: Uint8Array | null };
-    // Loaded on the first push, not at start: web-push and its CommonJS dependencies cost start-up time
-    // and memory on every panel, most of which never send a notification (bench/startup.mjs).
-    const { default: webpush } = await import("web-push");
     try {
       details = webpush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
@@ -102,78 +99,30 @@ export class PushSender {
   }
 }
 
-/** POSTs `body` to the checked target over a new TLS connection; answers the status and Retry-After. */
-async function postOnce(
+/** POSTs `body` to the checked target on a connection of its own; answers the status and Retry-After. */
+function postOnce(
   to: CheckedTarget,
   headers: Record<string, string | number>,
   body: Uint8Array,
-  caCerts: string[] | undefined,
+  ca: string[] | undefined,
   signal: AbortSignal,
 ): Promise<{ status: number; retryAfter: string | null }> {
-  signal.throwIfAborted();
-  let tcp: Deno.TcpConn | null = null;
-  let lastError: unknown = null;
-  for (const address of to.addresses) {
-    try {
-      tcp = await Deno.connect({ hostname: address, port: to.port, signal });
-      break;
-    } catch (e) {
-      lastError = e;
-    }
-  }
-  if (!tcp) throw lastError instanceof Error ? lastError : new Error("cannot connect");
-  let conn: Deno.Conn = tcp;
-  const close = () => {
-    try {
-      conn.close();
-    } catch {
-      // closed already
-    }
-  };
-  signal.addEventListener("abort", close, { once: true });
-  try {
-    // Where the socket really went, before a byte is sent.
-    const remote = tcp.remoteAddr.hostname;
-    if (!to.addresses.some((a) => sameAddress(a, remote))) throw new PushTargetRefused("the connection went to an address that was not checked");
-    conn = await Deno.startTls(tcp, { hostname: to.host, caCerts, alpnProtocols: ["http/1.1"] });
-    const lines = [`POST ${to.url.pathname}${to.url.search} HTTP/1.1`, `Host: ${to.url.host}`, "Connection: close"];
-    for (const [k, v] of Object.entries(headers)) {
-      if (!/^(host|connection|content-length)$/i.test(k)) lines.push(`${k}: ${v}`);
-    }
-    lines.push(`Content-Length: ${body.length}`, "", "");
-    const request = new Uint8Array([...new TextEncoder().encode(lines.join("\r\n")), ...body]);
-    for (let sent = 0; sent < request.length;) sent += await conn.write(request.subarray(sent));
-    return parseHead(await readHead(conn));
-  } catch (e) {
-    signal.throwIfAborted();
-    throw e;
-  } finally {
-    signal.removeEventListener("abort", close);
-    close();
-  }
-}
-
-/** Interim answers (103 Early Hints...) that may come before the real one. */
-const INTERIM = /^(?:HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/;
-
-/** The answer's head, read up to the end of its headers or ANSWER_HEAD_MAX bytes, whichever comes first. */
-async function readHead(conn: Deno.Conn): Promise<string> {
-  const buf = new Uint8Array(ANSWER_HEAD_MAX);
-  let size = 0;
-  const head = () => new TextDecoder().decode(buf.subarray(0, size)).replace(INTERIM, "");
-  while (size < buf.length && !head().includes("\r\n\r\n")) {
-    const n = await conn.read(buf.subarray(size));
-    if (n === null) break;
-    size += n;
-  }
-  return head();
-}
-
-function parseHead(head: string): { status: number; retryAfter: string | null } {
-  const status = /^HTTP\/1\.[01] (\d{3})/.exec(head);
-  if (!status) throw new Error("the answer is not HTTP");
-  const retryAfter = /\r\nretry-after:[ \t]*([^\r]*)/i.exec(head);
-  return { status: Number(status[1]), retryAfter: retryAfter ? retryAfter[1].trim() : null };
+  return new Promise((resolve, reject) => {
+    const req = request(to.url, {
+      method: "POST",
+      headers: { ...headers, "Content-Length": body.length },
+      ca,
+      agent: false,
+      signal,
+      // The addresses pushTarget checked (an IP address in the URL is used as it is, also checked).
+      lookup: (_host, _opts, answer) => answer(null, to.addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))),
+    }, (res) => {
+      resolve({ status: res.statusCode ?? 0, retryAfter: [res.headers["retry-after"]].flat()[0] ?? null });
+      res.destroy();
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 /** The push service's host, for logs: the full endpoint is a capability and stays out of them. */

@@ -1,8 +1,8 @@
 // Web Push for the panel: the VAPID keys, each user's devices (subscriptions) and the rules for them,
 // the notifier (one consumer of the alert dispatcher), quiet hours, and the test notification.
 
-import { readFileSync } from "../fs.ts";
-import { fromBase64url, toHex } from "../crypto.ts";
+import { readFileSync } from "node:fs";
+import { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
@@ -172,9 +172,9 @@ export function isPushEndpoint(endpoint: string): boolean {
   }
 }
 
-function base64url(value: unknown): Uint8Array | null {
+function base64url(value: unknown): Buffer | null {
   if (typeof value !== "string" || !/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return null;
-  return fromBase64url(value.replace(/=+$/, ""));
+  return Buffer.from(value, "base64url");
 }
 
 // P-256 (SEC 2, section 2.4.2): y^2 = x^3 - 3x + b over the prime field p.
@@ -188,8 +188,8 @@ const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604
 export function isP256PublicKey(value: unknown): boolean {
   const bytes = base64url(value);
   if (!bytes || bytes.length !== 65 || bytes[0] !== 4) return false;
-  const x = BigInt("0x" + toHex(bytes.subarray(1, 33)));
-  const y = BigInt("0x" + toHex(bytes.subarray(33)));
+  const x = BigInt("0x" + bytes.subarray(1, 33).toString("hex"));
+  const y = BigInt("0x" + bytes.subarray(33).toString("hex"));
   if (x >= P256_P || y >= P256_P) return false;
   const mod = (v: bigint) => ((v % P256_P) + P256_P) % P256_P;
   return mod(y * y) === mod(x * x * x - 3n * x + P256_B);

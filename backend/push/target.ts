@@ -45,14 +45,6 @@ export async function pushTarget(endpoint: string, privateHosts: readonly string
   return { url, host, port, addresses };
 }
 
-/** Whether two texts name the same IP address ("::1" and "0:0:0:0:0:0:0:1"). */
-export function sameAddress(a: string, b: string): boolean {
-  const parse = (x: string) => ipv4(x) ?? ipv6(x);
-  const pa = parse(a);
-  const pb = parse(b);
-  return pa !== null && pb !== null && pa.join(".") === pb.join(".");
-}
-
 /** Dotted IPv4 as four numbers, or null. */
 function ipv4(text: string): number[] | null {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);

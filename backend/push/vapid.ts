@@ -2,9 +2,9 @@
 // only by the panel's user. The public key goes to browsers (they bind their subscription to it); the
 // private key signs every push and never leaves this file.
 
-import { chmodSync, existsSync, readFileSync, renameSync, statSync } from "../fs.ts";
-import { join } from "../path.ts";
-import { fromBase64url, toBase64url } from "../crypto.ts";
+import { chmodSync, existsSync, readFileSync, renameSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { Buffer } from "node:buffer";
 import { writeSecretFile } from "../fsutil.ts";
 import type { Logger } from "../log.ts";
 
@@ -28,8 +28,8 @@ function valid(k: unknown): k is VapidKeys {
   const { publicKey, privateKey } = k as Record<string, unknown>;
   if (typeof publicKey !== "string" || typeof privateKey !== "string") return false;
   if (!/^[A-Za-z0-9_-]+$/.test(publicKey) || !/^[A-Za-z0-9_-]+$/.test(privateKey)) return false;
-  const pub = fromBase64url(publicKey);
-  return pub?.length === 65 && pub[0] === 4 && fromBase64url(privateKey)?.length === 32;
+  const pub = Buffer.from(publicKey, "base64url");
+  return pub.length === 65 && pub[0] === 4 && Buffer.from(privateKey, "base64url").length === 32;
 }
 
 /**
@@ -69,13 +69,10 @@ export async function loadOrCreateVapidKeys(dataDir: string, log: Logger): Promi
   // web-push at start: the uncompressed public point (0x04, x, y) and the 32-byte private scalar.
   const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
   const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
-  const [x, y, d] = [jwk.x, jwk.y, jwk.d].map((v) => fromBase64url(v ?? ""));
-  if (x?.length !== 32 || y?.length !== 32 || d?.length !== 32) throw new Error("could not make a P-256 key pair");
-  const point = new Uint8Array(65);
-  point[0] = 4;
-  point.set(x, 1);
-  point.set(y, 33);
-  const keys = { publicKey: toBase64url(point), privateKey: toBase64url(d) };
+  const [x, y, d] = [jwk.x, jwk.y, jwk.d].map((v) => Buffer.from(v ?? "", "base64url"));
+  if (x.length !== 32 || y.length !== 32 || d.length !== 32) throw new Error("could not make a P-256 key pair");
+  const point = Buffer.concat([Buffer.from([4]), x, y]);
+  const keys = { publicKey: point.toString("base64url"), privateKey: d.toString("base64url") };
   writeSecretFile(file, JSON.stringify({ ...keys, created_at: new Date().toISOString() }, null, 2) + "\n");
   log.info("Made the VAPID key pair for push notifications", { file: VAPID_FILE });
   return { keys, created: true };

@@ -2,9 +2,9 @@
 // and recorded by id, so an id must never change once released. Add new ones at the end.
 
 import { DatabaseSync } from "node:sqlite";
-import { chmodSync, existsSync, statSync } from "../fs.ts";
+import { chmodSync, existsSync, statSync } from "node:fs";
 import { StartupError } from "../errors.ts";
-import { recent } from "../timers.ts";
+import { HEALTH_MIGRATION } from "../health/schema.ts";
 
 export type Db = DatabaseSync;
 
@@ -225,6 +225,7 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX passkeys_user ON passkeys(user_id);
     `,
   },
+  HEALTH_MIGRATION,
 ];
 
 /**
@@ -329,13 +330,13 @@ function cachePrepared(db: DatabaseSync): void {
   // Another process writing the file (none does today: the panel holds its data dir alone) shows in
   // SQLite's data_version. Asking costs as much as a session lookup, so it is asked at most once a second.
   const dataVersion = prepare("PRAGMA data_version");
-  // Asked on every signed-in request, so it costs nearly nothing when nothing changed (recent(), and the
+  // Asked on every signed-in request, so it costs nearly nothing when nothing changed (the clock, and the
   // same string as long as neither count moved).
   let outside = { at: -Infinity, version: 0 };
   let stamp = { writes: -1, version: -1, text: "" };
   stamps.set(db, () => {
     const now = Date.now();
-    if (!recent(outside.at, 1000, now)) {
+    if (now < outside.at || now - outside.at >= 1000) {
       outside = { at: now, version: (dataVersion.get() as { data_version: number }).data_version };
     }
     if (stamp.writes !== writes.n || stamp.version !== outside.version) {

@@ -7,14 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "./db.ts";
 
-import { DENO, panelDenoArgs, ROOT } from "../../scripts/launcher.mjs";
+import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
 
 async function startWith(db: Uint8Array | string) {
   const dataDir = mkdtempSync(join(tmpdir(), "panel-db-"));
   const file = join(dataDir, "panel.db");
   writeFileSync(file, db);
-  const out = await new Deno.Command(DENO, {
-    args: panelDenoArgs(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir]),
+  const panel = panelCommand(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir]);
+  const out = await new Deno.Command(panel.cmd, {
+    args: panel.args,
     cwd: ROOT,
     env: { NO_COLOR: "1" },
     stdout: "piped",

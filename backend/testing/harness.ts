@@ -1,5 +1,5 @@
 // Test harness: a real panel (the production wiring from context.ts and app.ts) served by Deno.serve on a
-// free port, over a fresh temp data dir. Clients talk to it over real HTTP with a cookie jar, and send
+// free port as the panel serves itself (listen.ts), over a fresh temp data dir. Clients talk to it over real HTTP with a cookie jar, and send
 // the Origin a browser on the panel's own pages would send.
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,7 +9,7 @@ import { loadConfig, type Config } from "../config.ts";
 import { type AppContext, type ContextOptions, createContext } from "../context.ts";
 import { createApp } from "../app.ts";
 import type { Route } from "../http/routes.ts";
-import { Gate, gateLimits } from "../serve/gate.ts";
+import { listen } from "../listen.ts";
 import { rconPortArgs } from "../../tests/fake-factorio/sim.ts";
 
 export const ADMIN_PASSWORD = "test-admin-password";
@@ -119,19 +119,9 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
     quiet: true,
     adminPassword: ADMIN_PASSWORD,
   });
-  // Loaded at once, not a second later: tests read ctx.saves, ctx.backups... from the start.
-  await ctx.loadServices();
   await opts.prepare?.(ctx);
-  const { app, allRoutes } = createApp(ctx);
-  const routes = await allRoutes();
-  // The production listener (connection gate) in front of the app, so tests cross it like browsers do.
-  const server = new Gate({
-    port: 0,
-    hostname: "127.0.0.1",
-    limits: gateLimits(config),
-    log: ctx.log,
-    handler: (req, info) => app.fetch(req, info),
-  });
+  const { app, routes } = createApp(ctx);
+  const server = listen({ hostname: "127.0.0.1", port: 0 }, app.fetch);
   const url = `http://127.0.0.1:${server.addr.port}`;
   const panel: TestPanel = {
     url,

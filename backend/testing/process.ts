@@ -1,7 +1,7 @@
 // A real panel process for tests that must see exactly what a user runs: started by `npm start` itself,
 // or by the launcher module that `npm start` uses (scripts/launcher.mjs), never with other permissions.
 
-import { panelDenoArgs, DENO, ROOT } from "../../scripts/launcher.mjs";
+import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
 import { Client } from "./harness.ts";
 
 export interface PanelProcessOptions {
@@ -13,6 +13,8 @@ export interface PanelProcessOptions {
   npmScript?: "start" | "demo";
   /** How long to wait for "listening on" (npm start may build the web app first). */
   startTimeoutMs?: number;
+  /** A shell command run first, in `sh -c` (e.g. `ulimit -n 256`). */
+  shell?: string;
 }
 
 export interface PanelProcess {
@@ -21,12 +23,15 @@ export interface PanelProcess {
   output(): string;
   client(): Client;
   login(username: string, password: string): Promise<Client>;
+  /** Its exit code, once it has ended. */
+  exit: Promise<number>;
   /** SIGTERM to its process group (what systemd sends), then waits for the exit; resolves with its exit code. */
   stop(): Promise<number>;
 }
 
 export async function startPanelProcess(opts: PanelProcessOptions): Promise<PanelProcess> {
-  const [cmd, args] = opts.viaNpm ? ["npm", ["run", opts.npmScript ?? "start", "--", ...opts.args]] : [DENO, panelDenoArgs(opts.args)];
+  const command = opts.viaNpm ? { cmd: "npm", args: ["run", opts.npmScript ?? "start", "--", ...opts.args] } : panelCommand(opts.args);
+  const { cmd, args } = opts.shell ? { cmd: "sh", args: ["-c", `${opts.shell} && exec "$@"`, "sh", command.cmd, ...command.args] } : command;
   const child = new Deno.Command(cmd, {
     args,
     cwd: ROOT,
@@ -64,6 +69,7 @@ export async function startPanelProcess(opts: PanelProcessOptions): Promise<Pane
     url: base,
     pid: child.pid,
     output: () => out,
+    exit: status.then((s) => s.code),
     client: () => new Client(base, base),
     login: async (username, password) => {
       const c = new Client(base, base);

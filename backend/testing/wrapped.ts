@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { DENO, panelDenoArgs, ROOT } from "../../scripts/launcher.mjs";
+import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
 
 export { ROOT };
 export const PROCESS_ADMIN_PASSWORD = "process-test-password";
@@ -39,7 +39,7 @@ export interface WrappedPanel {
 }
 
 /**
- * Starts backend/main.ts on a free port over a fresh data dir. `shell` runs first in `sh -c` (e.g.
+ * Starts the panel (the launcher's command) on a free port over a fresh data dir. `shell` runs first in `sh -c` (e.g.
  * `ulimit -n 256`, or a tmpfs mounted on the data dir, which it is given), `wrap` goes before sh (e.g.
  * ["unshare", "-rm"]).
  */
@@ -49,11 +49,9 @@ export async function spawnWrappedPanel(
   const dataDir = mkdtempSync(join(tmpdir(), "panel-proc-"));
   const shell = typeof opts.shell === "function" ? opts.shell(dataDir) : opts.shell;
   const [cmd, ...pre] = [...(opts.wrap ?? []), "sh"];
+  const panel = panelCommand(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])]);
   const child = new Deno.Command(cmd, {
-    args: [
-      ...pre, "-c", `${shell ?? ":"} && exec "$@"`, "sh",
-      DENO, ...panelDenoArgs(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])]),
-    ],
+    args: [...pre, "-c", `${shell ?? ":"} && exec "$@"`, "sh", panel.cmd, ...panel.args],
     cwd: ROOT,
     env: { PANEL_ADMIN_PASSWORD: PROCESS_ADMIN_PASSWORD, NO_COLOR: "1" },
     stdout: "piped",

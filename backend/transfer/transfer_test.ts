@@ -7,12 +7,11 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { DENO, panelDenoArgs, ROOT } from "../../scripts/launcher.mjs";
+import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
 import { type PanelProcess, startPanelProcess } from "../testing/process.ts";
 import type { Client } from "../testing/harness.ts";
 import { ZipReader, zipStream } from "../factorio/zip.ts";
 import { writeStreamAtomic } from "../fsutil.ts";
-import { sha256Hex } from "../crypto.ts";
 import * as OTPAuth from "otpauth";
 import { DatabaseSync } from "node:sqlite";
 
@@ -20,7 +19,9 @@ const PASSWORD = "first admin password";
 const HOOK = "http://127.0.0.1:9/api/webhooks/1234/discord-secret-token-abcdef";
 
 async function runOnce(args: string[]): Promise<{ code: number; out: string }> {
-  const r = await new Deno.Command(DENO, { args: panelDenoArgs(args), cwd: ROOT, stdout: "piped", stderr: "piped", env: { NO_COLOR: "1" },
+  const panel = panelCommand(args);
+  const r = await new Deno.Command(panel.cmd, {
+    args: panel.args, cwd: ROOT, stdout: "piped", stderr: "piped", env: { NO_COLOR: "1" },
     // A command that should end, not start a panel: a guard so a wrong start fails instead of hanging.
     signal: AbortSignal.timeout(120_000) })
     .output();
@@ -260,7 +261,7 @@ async function archiveWith(file: string, rows: { schedules?: unknown[]; channels
       users: names(rows.users, "username"), schedules: names(rows.schedules, "name"), alert_channels: names(rows.channels, "name"),
       settings: [], mod_packs: [], saves: [], backups: [],
     },
-    files: entries.map((e) => ({ path: e.name, size: e.data.length, sha256: sha256Hex(new TextDecoder().decode(e.data)) })),
+    files: entries.map((e) => ({ path: e.name, size: e.data.length, sha256: createHash("sha256").update(new TextDecoder().decode(e.data)).digest("hex") })),
   }));
   await writeStreamAtomic(file, zipStream([
     ...entries.map((e) => ({ ...e, size: e.data.length, method: "deflate" as const })),

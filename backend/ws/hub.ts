@@ -19,7 +19,6 @@ import {
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
-import { clearTimeout, setTimeout } from "../timers.ts";
 
 /** Where a socket comes from, and how to re-read its identity before a command. */
 export interface SocketOrigin {

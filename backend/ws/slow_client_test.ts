@@ -48,7 +48,7 @@ async function stalledClient(url: string, cookie: string, room: string, batch = 
 /**
  * Game lines of 16 KiB, in bursts of 64 with `pause` ms between them (as a game printing would), until the
  * panel has dropped the stalled client. How much the kernel holds before the panel's own buffer fills depends
- * on the machine (two loopback hops through the gate, each autotuned to several MiB), so the flood goes on
+ * on the machine (the loopback socket buffers, autotuned to several MiB), so the flood goes on
  * until the drop, up to 32 times the limit: a panel that never drops fails the test. Returns the lines sent.
  */
 async function floodUntilDropped(p: TestPanel, pause: number): Promise<number> {

@@ -258,6 +258,25 @@ test("Activity page: what happened in words, pages of older records, filters and
   await page.screenshot({ path: "test-results/access-users-1280.png", fullPage: true });
 });
 
+test("a role taken away while the Users page is open: the page says so instead of breaking", async ({ page, panel }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await addUser(panel.url, "olga", "admin");
+  await page.goto("/");
+  await signIn(page, "olga", PASSWORD);
+  await goTo(page, "Users");
+  await expect(page.getByRole("form", { name: "Create User" })).toBeVisible({ timeout: 30_000 });
+  // Another admin makes her a viewer; her app learns it when it reads the session again (here: back online).
+  const admin = await adminApi(panel.url);
+  await admin("POST", "/api/user/role", { username: "olga", role: "viewer" });
+  await page.context().setOffline(true);
+  await page.context().setOffline(false);
+  await expect(page.getByText("Only admins manage panel users.")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("form", { name: "Create User" })).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test("API tokens: an admin sees everyone's and revokes one; the page says a password change revokes them", async ({ page, panel }) => {
   await addUser(panel.url, "olga", "operator");
   // Olga's script token, made from her own session.

@@ -2,6 +2,7 @@
 // Discord double; "Send test" reaches it; the simulated game crashes and the double receives the crash
 // embed. Players who joined and chatted show on the Player history page and in the chart on Controls.
 
+// deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
 import { rconExec } from "../fake-factorio/launch.mjs";
 import { openSignedIn } from "./fixtures.ts";
 import { expect, test as gameTest } from "./game-fixtures.ts";

@@ -2,6 +2,9 @@
 // built PWA, over a fresh temp data dir. Areas extend `test` with their own fixtures (the Factorio
 // simulator, the fake mod portal, the fake push service).
 
+// Playwright fixtures, not React: `use` is Playwright's callback, not a hook, and Playwright reads what a
+// fixture needs from its first parameter, which must be a destructuring pattern, `{}` when it needs nothing.
+// deno-lint-ignore-file react-rules-of-hooks no-empty-pattern
 import { test as base, expect, type Page } from "@playwright/test";
 import type { ChildProcess } from "node:child_process";
 import { spawnPanel } from "../../scripts/launcher.mjs";

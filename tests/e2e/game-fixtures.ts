@@ -4,6 +4,7 @@
 //   test.use({ gameVersion: "1.1", gameSaves: [] });
 // `gamePort` is a free UDP port for this test (two workers must never both start the game on 34197).
 
+// deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
 import { readFileSync, rmSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

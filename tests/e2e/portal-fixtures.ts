@@ -1,6 +1,7 @@
 // E2E fixtures for the Mods page: the fake mod portal as its own process (tests/fake-portal/main.ts), a
 // simulated Factorio directory, and the panel pointed at both.
 
+// deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -3,6 +3,7 @@
 // (headless Chromium cannot reach a push service) and to deliver a push to the service worker through
 // the DevTools protocol.
 
+// deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
 import { join } from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
 import { adminApi, expect, type PanelProcess, ROOT, startPanelProcess, test as base } from "./fixtures.ts";

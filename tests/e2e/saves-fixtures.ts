@@ -1,6 +1,7 @@
 // E2E fixtures for the saves area: the game fixtures (a simulated Factorio per test, the game killed
 // afterwards), starting without any save, plus a scratch directory for files the test uploads and downloads.
 
+// deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -3,6 +3,7 @@
 // version while it runs (the players are warned in the console log), then update to a version that
 // cannot start, which the panel rolls back by itself.
 
+// deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

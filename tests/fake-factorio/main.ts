@@ -48,8 +48,17 @@
 //                                   1.1: "Saving game as /path/saves/NAME.zip" ... "Saving finished"),
 //   /promote NAME, /demote NAME, /whitelist add|remove|get|clear [NAME],
 //   /ban NAME [REASON], /unban NAME, /bans, /kick NAME [REASON],
-//   /c LUA (logged as [COMMAND], no Lua is run), plain text (chat as "<server>"),
-//   anything else: Unknown command "x".
+//   /time (the map's age: "110 hours, 28 minutes and 57 seconds"; the clock is game.tick, see below),
+//   /c, /command, /sc, /silent-command LUA: the save's first Lua command is held back with the achievements
+//                                   warning (the RCON answer up to 2.0, a [WARNING] console line on 2.1) and
+//                                   runs when sent again; /c is logged as [COMMAND], /sc is not. No Lua runs:
+//                                   rcon.print(game.tick) and rcon.print(game.ticks_played) answer the tick,
+//                                   other Lua answers nothing. Whether Lua ran is kept in the save.
+//   plain text (chat as "<server>"), anything else: Unknown command "x".
+//
+// The clock: game.tick counts 60 per second while the map runs and stands still while it is paused:
+// auto_pause (server-settings.json, default true) with nobody online, /fake-ups 0, a /fake-hang. It is kept
+// in the save, so a restart continues from the saved tick.
 //
 // The simulator's own knobs:
 //   RCON /fake-join NAME...          players join ([JOIN]); refused when banned, not whitelisted or the server is full;
@@ -57,6 +66,10 @@
 //   RCON /fake-leave NAME...         players leave ([LEAVE])
 //   RCON /fake-chat NAME TEXT        a player says something ([CHAT])
 //   RCON /fake-save-delay MS         later saves take MS milliseconds (a game that hangs while saving)
+//   RCON /fake-ups UPS               the game's speed (default 60; fewer: an overloaded server; 0: paused,
+//                                    still answering)
+//   RCON /fake-hang MS               the game hangs for MS milliseconds: no RCON answer (this one included)
+//                                    and no ticks until it is over
 //   RCON /fake-crash [CODE]          crashes at once: crash report, no save, exit CODE (default 1)
 //   RCON /fake-flood COUNT [PER_S]   prints COUNT lines "[CHAT] bench: <n> <ms since epoch when printed>",
 //                                    PER_S per second (0: as fast as it can), for benchmarks

@@ -34,6 +34,8 @@ export interface SaveState {
   planets?: string[];
   /** The scenario a hosted map was started from. */
   scenario?: string;
+  /** A Lua command ran on this map (achievements are off for it: the game asks no more). */
+  commands_used?: boolean;
 }
 
 export interface SaveOptions {

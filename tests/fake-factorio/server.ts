@@ -70,12 +70,16 @@ function same(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-/** "7 seconds", "1 minute and 26 seconds", "1 day, 11 hours, 1 minute and 26 seconds". */
+/**
+ * The map's age as /time words it: hours are the largest unit ("110 hours, 28 minutes and 57 seconds" from a
+ * 2.0.28 server, quoted in a public Prometheus exporter's parser; another RCON client's parser expects the same
+ * shape: "H hours, M minutes and S seconds", units left out when zero, "1 hour" in the singular). Whole seconds,
+ * rounded down. No source shows 1.1 or 2.1 wording it otherwise.
+ */
 export function formatGameTime(totalSeconds: number): string {
   const s = Math.floor(totalSeconds);
   const units: [number, string][] = [
-    [Math.floor(s / 86400), "day"],
-    [Math.floor((s % 86400) / 3600), "hour"],
+    [Math.floor(s / 3600), "hour"],
     [Math.floor((s % 3600) / 60), "minute"],
     [s % 60, "second"],
   ];
@@ -84,6 +88,16 @@ export function formatGameTime(totalSeconds: number): string {
   if (words.length === 1) return words[0];
   return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
+
+/**
+ * What the game answers the first Lua command (/c, /sc, ...) of a save whose achievements are still possible:
+ * the command is not run, and the same command sent again is (then achievements are off for the save, and it
+ * is saved so). Wording as quoted by clients that handle it against real servers (2.0.13, 2.0.77); clusterio
+ * (packages/host/src/server.ts, disableAchievements) sends its probe twice for the same reason. Up to 2.0 the
+ * warning is the RCON answer; a project driving 2.1.12 found the RCON answer empty and the warning in the
+ * console log only, so 2.1 here answers nothing and prints the line.
+ */
+export const LUA_WARNING = "Using Lua console commands will disable achievements. Please repeat the command to proceed.";
 
 const HELP = [
   "Available commands:",
@@ -110,8 +124,15 @@ export class HostedGame {
   #admins: string[];
   #whitelist: string[];
   #bans: Ban[];
+  /** Ticks played when the clock last stopped or changed speed (fractional: folding it in loses nothing). */
   #tickBase: number;
   #runningSince: number | null = null;
+  /** Updates per second while the game runs: 60, or what /fake-ups set (0 stands for a paused game). */
+  #ups = 60;
+  /** While a /fake-hang lasts: its end, which commands wait for; the clock stands still meanwhile. */
+  #hang: Promise<void> | null = null;
+  /** The Lua command the achievements warning was given for: the same text again runs it. */
+  #luaWarned: string | null = null;
   #quitting = false;
 
   constructor(private readonly o: GameOptions) {
@@ -127,20 +148,25 @@ export class HostedGame {
     return this.o.savePath;
   }
 
-  /** Game ticks played. With auto_pause (the default) the clock stands still while nobody is online. */
+  /**
+   * Game ticks played (game.tick), at #ups per second while the game runs. It stands still while the game is
+   * paused: with auto_pause (the default) while nobody is online (2.0 also stays paused until the first
+   * player is fully connected: changelog 2.0.0), at /fake-ups 0, and during a /fake-hang.
+   */
   tick(): number {
-    if (this.#runningSince === null) return this.#tickBase;
-    return this.#tickBase + Math.floor(((performance.now() - this.#runningSince) / 1000) * 60);
+    if (this.#runningSince === null) return Math.floor(this.#tickBase);
+    return Math.floor(this.#tickBase + ((performance.now() - this.#runningSince) / 1000) * this.#ups);
   }
 
   #updateClock(): void {
-    const paused = this.o.settings.auto_pause !== false && this.#online().length === 0;
-    if (paused && this.#runningSince !== null) {
-      this.#tickBase = this.tick();
+    const paused = (this.o.settings.auto_pause !== false && this.#online().length === 0) || this.#ups === 0 ||
+      this.#hang !== null;
+    if (this.#runningSince !== null) {
+      // Folded in at the old speed before anything changes.
+      this.#tickBase += ((performance.now() - this.#runningSince) / 1000) * this.#ups;
       this.#runningSince = null;
-    } else if (!paused && this.#runningSince === null) {
-      this.#runningSince = performance.now();
     }
+    if (!paused) this.#runningSince = performance.now();
   }
 
   #online(): string[] {
@@ -174,6 +200,8 @@ export class HostedGame {
 
   /** Runs one console command as the server (RCON's identity) and returns the reply text. */
   async execute(input: string): Promise<string> {
+    // A hung game answers nothing until it comes back.
+    while (this.#hang) await this.#hang;
     const text = input.trim();
     if (text === "") return "";
     if (!text.startsWith("/")) {
@@ -221,9 +249,7 @@ export class HostedGame {
       case "sc":
       case "silent-command":
       case "measured-command":
-        // No Lua here: the command is logged as the game logs it, and prints nothing back.
-        out.event("COMMAND", `<server> (command): ${arg}`);
-        return "";
+        return this.#lua(word, text, arg);
       case "promote": {
         if (!arg) return "Missing player name.";
         if (this.#isAdmin(arg)) return `${arg} is already an admin.`;
@@ -305,12 +331,60 @@ export class HostedGame {
         this.o.saveMs = ms;
         return `Saves take ${ms} ms.`;
       }
+      case "fake-ups": {
+        // The game's speed: 60 UPS when it keeps up, fewer on an overloaded server, 0 a paused game (which
+        // still answers). auto_pause stops it whatever this says.
+        const ups = Number(rest[0]);
+        if (rest.length !== 1 || !Number.isFinite(ups) || ups < 0 || ups > 1000) return "Usage: /fake-ups UPS (0 to 1000; 0 pauses)";
+        this.#updateClock();
+        this.#ups = ups;
+        this.#updateClock();
+        return `The game runs at ${ups} UPS.`;
+      }
+      case "fake-hang": {
+        // A game stuck in its main loop for MS milliseconds: no RCON answer (this one included) and no ticks.
+        const ms = Number.parseInt(rest[0] ?? "", 10);
+        if (!Number.isFinite(ms) || ms <= 0) return "Usage: /fake-hang MS";
+        let end!: () => void;
+        const over = new Promise<void>((r) => (end = r));
+        this.#hang = over;
+        this.#updateClock();
+        setTimeout(() => {
+          this.#hang = null;
+          this.#updateClock();
+          end();
+        }, ms);
+        await over;
+        return "";
+      }
       case "fake-crash":
         this.crash(Number.parseInt(rest[0] ?? "1", 10) || 1);
         return "";
       default:
         return `Unknown command "${word}".`;
     }
+  }
+
+  /**
+   * A Lua command. No Lua runs here: what monitoring sends is understood (`rcon.print(game.tick)`, and
+   * `game.ticks_played`, printed with the newline rcon.print adds), anything else prints nothing. /c and
+   * /command are logged as "[COMMAND] <server> (command): ..."; /silent-command is the one that does not
+   * print the command to the console (changelog 0.14.?: "Same as /c, but doesn't print the command ran").
+   */
+  #lua(word: string, text: string, lua: string): string {
+    if (!this.o.state.commands_used) {
+      if (this.#luaWarned !== text) {
+        this.#luaWarned = text;
+        const [major, minor] = this.o.version.split(".").map(Number);
+        if (major < 2 || (major === 2 && minor === 0)) return LUA_WARNING;
+        this.o.out.event("WARNING", LUA_WARNING);
+        return "";
+      }
+      this.o.state.commands_used = true;
+    }
+    if (word !== "sc" && word !== "silent-command") this.o.out.event("COMMAND", `<server> (command): ${lua}`);
+    const m = /^rcon\.print\(\s*game\.(tick|ticks_played)\s*\)\s*;?$/.exec(lua);
+    return m ? `${this.tick()}\n` : "";
   }
 
   async #flood(count: number, perSecond: number): Promise<void> {

@@ -1,7 +1,7 @@
 // The deployment files in the repository: the compose file parses and runs the panel with its data in one
-// volume, every PANEL_* setting the Dockerfile and compose file give is one the panel knows and accepts,
-// and the systemd unit passes `systemd-analyze verify` (where systemd is installed). The image itself
-// cannot be built here (no registry for base images).
+// volume, every PANEL_* setting it gives is one the panel knows and accepts, the systemd unit passes
+// `systemd-analyze verify` (where systemd is installed), and the README shows deploy/Caddyfile as it is
+// (tests/e2e/proxy.spec.ts runs that file). The Dockerfile: docker_test.ts.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -27,25 +27,10 @@ Deno.test("compose.yaml: one service, the game's UDP port, all data in one volum
   assert.deepEqual(service.volumes, ["factorio-panel-data:/data"]);
   assert.ok("factorio-panel-data" in compose.volumes);
   assert.ok(service.stop_grace_period, "time for the game to save when the container stops");
+  assert.equal(service.restart, "unless-stopped", "started again if the panel ever exits");
   const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, String(v)]));
   for (const key of Object.keys(env)) assert.match(key, /^PANEL_/);
   acceptedByThePanel(env);
-});
-
-Deno.test("Dockerfile: the panel's own start command, ps for liveness, settings the panel accepts", () => {
-  const text = read("Dockerfile");
-  assert.match(text, /CMD \["node", "scripts\/start\.mjs"\]/);
-  assert.match(text, /\bprocps\b/, "ps, which the panel uses to check the game's pid");
-  assert.match(text, /ENTRYPOINT \["\/usr\/bin\/tini", "--"\]/, "a PID 1 that passes on SIGTERM");
-  const envBlock = /^ENV ((?:.*\\\n)*.*)$/m.exec(text)![1];
-  const env = Object.fromEntries(
-    [...envBlock.matchAll(/(PANEL_[A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]]),
-  );
-  assert.equal(env.PANEL_DATA_DIR, "/data");
-  assert.equal(env.PANEL_STOP_GAME_ON_EXIT, "true", "in a container the game cannot outlive the panel");
-  const result = loadConfig([], env);
-  assert.equal(result.kind, "config");
-  if (result.kind === "config") assert.equal(result.config.stopGameOnExit, true);
 });
 
 Deno.test("the systemd unit passes systemd-analyze verify and runs the launcher, not npm", async () => {
@@ -63,4 +48,11 @@ Deno.test("the systemd unit passes systemd-analyze verify and runs the launcher,
     throw e;
   }
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+});
+
+Deno.test("the README shows deploy/Caddyfile as it is, from its first setting on", () => {
+  const file = read("deploy/Caddyfile");
+  const shown = /^```caddy\n([\s\S]*?)^```$/m.exec(read("README.md"));
+  assert.ok(shown, "the README's caddy block");
+  assert.equal(shown[1], file.slice(file.indexOf("\n{\n") + 1));
 });

@@ -3,9 +3,9 @@
 // into a hidden temp file beside its final name and renamed into place only when complete, so a failed
 // or interrupted backup leaves nothing; memory stays flat whatever the save's size.
 
-import { fileHasher } from "../../crypto.ts";
-import { open, readdir } from "../../fs.ts";
-import { join, relative, sep } from "../../path.ts";
+import { createHash } from "node:crypto";
+import { open, readdir } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import { type ZipEntry, ZipError, ZipReader, type ZipSource, zipStream } from "../zip.ts";
 import { writeStreamAtomic } from "../../fsutil.ts";
 import type { BackupManifest } from "../../../shared/backups.ts";
@@ -66,7 +66,7 @@ export async function writeBackup(
   const full: BackupManifest = { ...manifest, files };
   async function* sources(): AsyncIterable<ZipSource> {
     for (const part of parts) {
-      const hash = await fileHasher("sha256");
+      const hash = createHash("sha256");
       let size = 0;
       const data = (async function* () {
         for await (const chunk of readWhole(part.file, () => {})) {
@@ -82,7 +82,7 @@ export async function writeBackup(
     const json = new TextEncoder().encode(JSON.stringify(full, null, 2) + "\n");
     yield { name: MANIFEST, data: json, size: json.length, method: "deflate" };
   }
-  const whole = await fileHasher("sha256");
+  const whole = createHash("sha256");
   const hashed = (async function* () {
     for await (const chunk of zipStream(sources())) {
       whole.update(chunk);
@@ -136,7 +136,7 @@ export class BackupReader {
   async extract(entry: ZipEntry, target: string, mode = 0o644): Promise<void> {
     const expected = this.manifest.files.find((f) => f.path === entry.name);
     if (!expected) throw new ZipError(`${entry.name} is not listed in the manifest`);
-    const hash = await fileHasher("sha256");
+    const hash = createHash("sha256");
     const stream = await this.zip.stream(entry);
     await writeStreamAtomic(
       target,

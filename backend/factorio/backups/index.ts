@@ -3,13 +3,13 @@
 // hand or left by a crash are read from their manifest, rows whose file is gone are dropped, leftover
 // temp files from an interrupted backup are removed).
 
-import { readdir, rm, stat } from "../../fs.ts";
-import { join } from "../../path.ts";
+import { readdir, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { Db } from "../../store/db.ts";
 import type { Logger } from "../../log.ts";
 import type { Backup, BackupInclude, BackupManifest, BackupReason } from "../../../shared/backups.ts";
 import { readManifest } from "./archive.ts";
-import { fileHasher } from "../../crypto.ts";
+import { createHash } from "node:crypto";
 
 interface Row {
   id: string;
@@ -48,7 +48,7 @@ function toBackup(r: Row): IndexedBackup {
 }
 
 async function sha256Of(path: string): Promise<string> {
-  const hash = await fileHasher("sha256");
+  const hash = createHash("sha256");
   const file = await Deno.open(path);
   for await (const chunk of file.readable) hash.update(chunk);
   return hash.digest("hex");

@@ -4,29 +4,18 @@
 // if it touches what the game uses, unless the caller asks for "stop, restore, start"; the caller runs
 // this through the game operations queue.
 
-import { existsSync } from "../../fs.ts";
-import { mkdir, rename, rm } from "../../fs.ts";
-import { dirname, join } from "../../path.ts";
-import { randomHex } from "../../crypto.ts";
+import { existsSync } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
 import type { FactorioPaths } from "../layout.ts";
 import { inside, safeName, saveFileName } from "../paths.ts";
 import { withLock } from "../mods.ts";
 import { Conflict, Invalid, Locked } from "../../errors.ts";
 import type { ServerStatus, StartRequest } from "../../../shared/api.ts";
 import type { Backups } from "./service.ts";
-import type { Backup } from "../../../shared/backups.ts";
+import type { Backup, RestoreRequest } from "../../../shared/backups.ts";
 import { BackupReader } from "./archive.ts";
-
-export interface RestoreRequest {
-  /** A new save name; or */
-  as?: string;
-  /** over the save the backup was taken from. */
-  replace?: boolean;
-  /** Stop the running server, restore, then start the restored save. */
-  restart?: boolean;
-  /** Also restore the mods, mod list, settings and player lists the backup holds (default false). */
-  files?: boolean;
-}
 
 export interface RestoreGame {
   status(): ServerStatus;
@@ -138,8 +127,8 @@ async function restoreFiles(reader: BackupReader, paths: FactorioPaths): Promise
       if (fullMods) {
         // The whole folder: built beside the live one, then swapped in, so the game never sees half of it.
         const parent = dirname(paths.mods);
-        const fresh = join(parent, `.mods-restore-${randomHex(6)}`);
-        const old = join(parent, `.mods-old-${randomHex(6)}`);
+        const fresh = join(parent, `.mods-restore-${randomBytes(6).toString("hex")}`);
+        const old = join(parent, `.mods-old-${randomBytes(6).toString("hex")}`);
         try {
           for (const { rest, entry } of mods) {
             const segments = rest.split("/").map((s) => safeName(s, "File name in the backup"));

@@ -2,9 +2,9 @@
 // remembered settings. Restoring lives in restore.ts. Nothing here queues: the callers run game-touching
 // work through the game operations queue (factorio/game/ops.ts), so a backup never overlaps a stop.
 
-import { diskSpace, existsSync, readFileSync, statSync } from "../../fs.ts";
-import { readdir, rm, stat } from "../../fs.ts";
-import { basename, join } from "../../path.ts";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { readdir, rm, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { Db } from "../../store/db.ts";
 import type { Logger } from "../../log.ts";
 import type { EventBus } from "../../events.ts";
@@ -16,7 +16,7 @@ import { saveNow } from "../game/savenow.ts";
 import { isListedSave } from "../saves.ts";
 import { Conflict, HttpError, Invalid, isNoSpace, NotFound } from "../../errors.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
-import { ensureDir, writeJsonAtomic } from "../../fsutil.ts";
+import { diskSpace, ensureDir, writeJsonAtomic } from "../../fsutil.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
 import { formatVersion, parseVersion } from "../../../shared/versions.ts";
 import {

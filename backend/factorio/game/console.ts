@@ -2,12 +2,12 @@
 // <data-dir>/rcon.json), one lazily opened connection with commands in order, and redaction of the
 // password from every line the panel passes on (the game logs its own command line).
 
-import { existsSync, readFileSync, renameSync } from "../../fs.ts";
-import { randomBase64url } from "../../crypto.ts";
+import { existsSync, readFileSync, renameSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import type { Logger } from "../../log.ts";
 import { writeSecretFile } from "../../fsutil.ts";
 import { RconClient, type RconError } from "../rcon.ts";
-import { Upstream } from "../../errors.ts";
+import { GameFailed } from "../../errors.ts";
 import { within } from "../../../shared/util.ts";
 
 const REDACTED = "********";
@@ -98,7 +98,7 @@ export class RconSecretStore {
     let secret = this.#secret ? { ...this.#secret } : null;
     let changed = false;
     if (!secret) {
-      secret = { port: 0, password: randomBase64url(24) };
+      secret = { port: 0, password: randomBytes(24).toString("base64url") };
       changed = true;
     }
     // factorio-docker keeps its RCON password in config/rconpw: the game is started with that one.
@@ -188,7 +188,7 @@ export class GameConsole {
       connecting.then((c) => c.done.then(forget), forget);
     }
     return this.#rcon.catch((e) => {
-      throw new Upstream(`Cannot reach the game's console: ${(e as RconError).message}`, 503);
+      throw new GameFailed(`Cannot reach the game's console: ${(e as RconError).message}`);
     });
   }
 

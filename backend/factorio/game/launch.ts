@@ -2,7 +2,7 @@
 // panel does not reach it), its output appended to a file the panel follows, and a umask that keeps every
 // file it writes owner-only (its log holds its own command line, RCON password included).
 
-import { existsSync, writeFileSync } from "../../fs.ts";
+import { existsSync, writeFileSync } from "node:fs";
 import type { FactorioPaths } from "../layout.ts";
 import { ensureServerSettingsFile } from "../layout.ts";
 import { inside, safeName } from "../paths.ts";

@@ -3,12 +3,13 @@
 // - existence: `ps -p` answers it along with the identity below. `exists()`, a signal-0 probe
 //   (`process.kill(pid, 0)`, nothing is delivered), is for where ps is missing or unusable, for the panel's
 //   own child when a stop or kill takes long, and for the 250 ms poll of a game the panel did not start;
-//   node:process is loaded only then (backend/fs.ts says why not at start);
 // - identity: `ps -o etimes=,stat=` gives the process's age and state. Its start, counted in seconds since
 //   boot (uptime minus age), is recorded when the game is started; a later process that reuses the pid has
 //   a different start, so it is never taken for the game. A zombie (state Z) has ended.
 // Without a usable `ps` (none in a minimal container; BusyBox's refuses procps's options), only existence
 // can be checked; that is said once in the log.
+
+import { kill } from "node:process";
 
 /** Seconds by which two readings of one process's start may differ (both readings have 1 s steps). */
 const START_TOLERANCE_S = 3;
@@ -45,12 +46,9 @@ function givenUp(why: string): null {
   return null;
 }
 
-let nodeProcess: Promise<typeof import("node:process")> | null = null;
-
 /** Whether a process with this pid exists at all (any owner). */
 export async function exists(pid: number): Promise<boolean> {
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  const { kill } = await (nodeProcess ??= import("node:process"));
   try {
     kill(pid, 0);
     return true;
@@ -146,30 +144,4 @@ export async function listProcesses(): Promise<ProcessRow[]> {
   const answer = await ps(["-e", "-o", "pid=,etimes=,stat=,args="]);
   if (answer === null) return [];
   return answer.out.split("\n").map((line) => parsePsLine(line, answer.uptime)).filter((r): r is ProcessRow => r !== null && !r.info.zombie);
-}
-
-let early: { list: Promise<ProcessRow[]>; at: number } | null = null;
-
-/** How old the early list may be when start-up takes it (an --import can run for minutes before it). */
-const EARLY_FRESH_MS = 5_000;
-
-/**
- * Starts listing the processes at once. The entry point (main.ts) calls it before it loads the rest of
- * the panel, so the `ps` (10-20 ms, more on a busy machine) runs while the panel's modules load rather
- * than while start-up waits for it.
- */
-export function listProcessesEarly(): void {
-  early ??= { list: listProcesses(), at: performance.now() };
-  early.list.catch(() => {});
-}
-
-/**
- * The list listProcessesEarly started (taken once, and only while fresh), else a new one: what start-up
- * looks for a stray game in.
- */
-export function startupProcesses(freshMs = EARLY_FRESH_MS): Promise<ProcessRow[]> {
-  const list = early && performance.now() - early.at <= freshMs ? early.list : listProcesses();
-  early = null;
-  list.catch(() => {});
-  return list;
 }

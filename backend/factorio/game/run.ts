@@ -1,12 +1,11 @@
 // One run of the game: what is recorded about it on disk (so a restarted panel finds it again), and how a
 // run's end is classified.
 
-import { readFileSync, rmSync } from "../../fs.ts";
-import { open } from "../../fs.ts";
+import { readFileSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { writeJsonAtomic } from "../../fsutil.ts";
 import type { FileTail } from "../gamelog.ts";
 import type { ServerExit } from "../../../shared/api.ts";
-import type { Timer } from "../../timers.ts";
 
 /** The game reports it is hosting. */
 export const HOSTING = /changing state from\(CreatingGame\) to\(InGame\)/;
@@ -45,7 +44,7 @@ export interface Run extends RunRecord {
   isEnded: boolean;
   /** The panel's own child: its exit status arrives here; a re-attached game is polled instead. */
   child: Deno.ChildProcess | null;
-  liveness?: Timer;
+  liveness?: ReturnType<typeof setInterval>;
 }
 
 export function readRecord(path: string): RunRecord | null {

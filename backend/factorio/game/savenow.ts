@@ -14,20 +14,15 @@
 
 import type { EventBus } from "../../events.ts";
 import type { GameControl } from "./control.ts";
-import { Conflict, HttpError, Upstream } from "../../errors.ts";
+import { Conflict, GameFailed } from "../../errors.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
-import { clearTimeout, setTimeout } from "../../timers.ts";
 
 const SAVING_TO = /\bInfo AppManager\.cpp:\d+: Saving to (.+?) \((?:non-)?blocking\)\.?\s*$/;
 const SAVING_AS = /\bInfo AppManager\.cpp:\d+: Saving game as (.+?)\s*$/;
 const SAVING_FINISHED = /\bInfo AppManagerStates\.cpp:\d+: Saving finished\s*$/;
 
 /** The game did not say it finished saving in time (or stopped while saving). */
-export class SaveFailed extends HttpError {
-  constructor(message: string) {
-    super(504, message);
-  }
-}
+export class SaveFailed extends GameFailed {}
 
 export interface SaveNowDeps {
   game: Pick<GameControl, "status" | "rcon">;
@@ -93,7 +88,7 @@ export async function saveNow(deps: SaveNowDeps): Promise<{ savefile: string }> 
     // the RCON reply's own timeout); either way the log line decides, and the timeout runs from the moment
     // the command goes out. Only a game that is no longer there ends the wait early.
     deps.game.rcon("/server-save").catch((e) => {
-      if (!(e instanceof Upstream)) fail(e);
+      if (!(e instanceof GameFailed)) fail(e);
     });
     await finished;
     return { savefile };

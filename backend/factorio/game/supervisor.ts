@@ -6,9 +6,9 @@
 // status route and the notifier all read from there. Stop and kill answer success only once the process
 // is verified gone (liveness.ts); a start answers once the game hosts, or with its own error line.
 
-import { existsSync, readFileSync, statSync } from "../../fs.ts";
-import { copyFile, truncate } from "../../fs.ts";
-import { basename, join } from "../../path.ts";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { copyFile, truncate } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { EventBus } from "../../events.ts";
 import type { Logger } from "../../log.ts";
@@ -16,7 +16,7 @@ import type { GameControl, LaunchArgsProvider } from "./control.ts";
 import { factorioPaths, type FactorioPaths } from "../layout.ts";
 import { FileTail, lastLines } from "../gamelog.ts";
 import { MAX_COMMAND_BYTES } from "../rcon.ts";
-import { Conflict, HttpError, Invalid, Upstream } from "../../errors.ts";
+import { Conflict, GameFailed, HttpError, Invalid } from "../../errors.ts";
 import { writeJsonAtomic } from "../../fsutil.ts";
 import {
   DEFAULT_BIND_IP,
@@ -47,7 +47,6 @@ import {
   type RunRecord,
   writeRecord,
 } from "./run.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout, recent } from "../../timers.ts";
 
 /** Output lines kept for the console's replay and for crash reports. */
 export const RECENT_LINES = 200;
@@ -209,7 +208,7 @@ export class GameServer implements GameControl {
     } catch (e) {
       if (this.#state !== "running") throw new Conflict(MSG.consoleUnavailable);
       if (e instanceof HttpError) throw e;
-      throw new Upstream(`The game did not answer the console command: ${(e as Error).message}`, 503);
+      throw new GameFailed(`The game did not answer the console command: ${(e as Error).message}`);
     }
   }
 
@@ -367,7 +366,7 @@ export class GameServer implements GameControl {
     const request: StartRequest = { bindip: run.bindip, port: run.port, savefile: run.savefile };
     const stopped = await this.stop();
     if (stopped.status !== 200) {
-      throw new HttpError(504, "The game did not finish saving and stopping in time; it was not started again.");
+      throw new GameFailed("The game did not finish saving and stopping in time; it was not started again.");
     }
     return await this.start(request);
   }
@@ -571,7 +570,8 @@ export class GameServer implements GameControl {
   #publicAddress(bindip: string): string {
     if (bindip !== "0.0.0.0") return bindip;
     const now = Date.now();
-    if (this.#address.bindip === bindip && recent(this.#address.at, 60_000, now)) return this.#address.value;
+    const at = this.#address.at;
+    if (this.#address.bindip === bindip && now >= at && now - at < 60_000) return this.#address.value;
     let value = bindip;
     try {
       value = Deno.networkInterfaces().find((n) => n.family === "IPv4" && !n.address.startsWith("127."))?.address ?? bindip;

@@ -2,10 +2,9 @@
 // again only when the executable or base/info.json changed (an install or update), and those files are
 // looked at no more than once every few seconds, so the status route stays cheap.
 
-import { existsSync, readFileSync, statSync } from "../../fs.ts";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import type { Logger } from "../../log.ts";
 import type { FactorioPaths } from "../layout.ts";
-import { clearTimeout, setTimeout, recent } from "../../timers.ts";
 
 const RESTAT_MS = 2_000;
 
@@ -75,7 +74,8 @@ export class GameVersion {
 
   refresh(force = false): void {
     const now = Date.now();
-    if (!force && recent(this.#checkedAt, RESTAT_MS, now)) return;
+    // (A clock set back counts as time gone by.)
+    if (!force && now >= this.#checkedAt && now - this.#checkedAt < RESTAT_MS) return;
     this.#checkedAt = now;
     const paths = this.paths();
     const stamp = (p: string) => {

@@ -2,8 +2,8 @@
 // literal name) read by the literal-table reader, titles and descriptions from its locale/en/*.cfg.
 // Results are cached per mod file (path, size, mtime), so opening the tab again reads nothing.
 
-import { readdirSync, readFileSync, statSync } from "../../fs.ts";
-import { join } from "../../path.ts";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { ModSettingDefinition, ModSettingDefinitions } from "../../../shared/modsettings.ts";
 import type { ModDir } from "../mods.ts";
 import { ZipError, ZipReader } from "../zip.ts";

@@ -3,8 +3,8 @@
 // interleaves with a mod install or "delete all". Values the request leaves alone keep their bytes. The
 // file an upload replaces is kept (one copy, in the data dir) and can be put back; that swaps the two.
 
-import { existsSync, readFileSync, statSync } from "../../fs.ts";
-import { rename, rm } from "../../fs.ts";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
 import type {
   ModSettingDefinitions,
   ModSettingKind,

@@ -13,7 +13,6 @@ import type { Db } from "../../store/db.ts";
 import type { ServerState } from "../../../shared/api.ts";
 import { parsePlayerLine } from "./parse.ts";
 import { PlayerLogStore } from "./store.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "../../timers.ts";
 
 export const SAMPLE_EVERY_MS = 10 * 60_000;
 const CHAT_BATCH = 500;

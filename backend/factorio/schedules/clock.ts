@@ -1,7 +1,6 @@
 // Time for schedules: the wall clock in production; tests use backend/testing/clock.ts, a clock they
 // move by hand, so a five-minute countdown is checked at its exact offsets without waiting five minutes.
 
-import { clearTimeout, setTimeout } from "../../timers.ts";
 
 export interface Clock {
   now(): number;

@@ -12,10 +12,9 @@ import {
   type ScheduleRun,
   type ScheduleTask,
 } from "../../../shared/backups.ts";
-import type * as CronModule from "./cron.ts";
+import * as cron from "./cron.ts";
 import type { ScheduleStore, StoredSchedule } from "./store.ts";
 import { runTask, type TaskDeps } from "./tasks.ts";
-import { clearTimeout, setTimeout } from "../../timers.ts";
 
 export interface SchedulerDeps extends TaskDeps {
   store: ScheduleStore;
@@ -26,12 +25,7 @@ export interface SchedulerDeps extends TaskDeps {
 
 const ONLINE_COUNT = /\((\d+)\)/;
 
-type Cron = typeof CronModule;
-
-// cron.ts and croner (~40 KB) load a second after start-up or at the first schedule route, whichever
-// comes first, not while the panel starts (about 3 ms of every cold start, before its first answer).
-// Once loaded, everything below runs as before.
-const START_DELAY_MS = 1000;
+type Cron = typeof cron;
 
 export class Scheduler {
   /** Ends the loop and cuts countdowns short when the panel shuts down. */
@@ -40,38 +34,19 @@ export class Scheduler {
   #wakeUp = new AbortController();
   #running = new Map<number, Promise<void>>();
   #loop: Promise<void> | null = null;
-  /** The start-up look at missed runs, once the cron module is loaded; the routes wait for it. */
-  #started: Promise<void> | null = null;
-  /** Begins that look now instead of after the delay. */
-  #beginNow: (() => void) | null = null;
 
   constructor(private readonly deps: SchedulerDeps) {}
 
   /**
-   * Reports (and maybe runs) what was missed while the panel was down, then starts the timetable (both once
-   * the cron module is loaded; runs left going by an ended panel are closed at once).
+   * Reports (and maybe runs) what was missed while the panel was down, closes runs an ended panel left
+   * going, then starts the timetable.
    */
   start(): void {
     const { store, clock } = this.deps;
     const now = clock.now();
     store.abandonRunning(now);
-    const signal = this.#abort.signal;
-    const delay = new Promise<void>((resolve) => {
-      const begin = () => {
-        this.#beginNow = null;
-        clearTimeout(timer);
-        signal.removeEventListener("abort", begin);
-        resolve();
-      };
-      const timer = setTimeout(begin, START_DELAY_MS);
-      signal.addEventListener("abort", begin, { once: true });
-      this.#beginNow = begin;
-    });
-    this.#started = delay.then(() => signal.aborted ? undefined : import("./cron.ts")).then((cron) => {
-      if (!cron || signal.aborted) return;
-      this.#catchUp(cron, now);
-      this.#loop = this.#tick(cron);
-    }, (e) => this.deps.log.error("Schedules cannot run: the cron module did not load", { error: String(e) }));
+    this.#catchUp(cron, now);
+    this.#loop = this.#tick(cron);
   }
 
   #catchUp({ parseCron, runsBetween, zonedIso }: Cron, now: number): void {
@@ -101,16 +76,8 @@ export class Scheduler {
     }
   }
 
-  /** The cron module, after the start-up look at missed runs (so a read sees what it recorded). */
-  async #cron(): Promise<Cron> {
-    this.#beginNow?.();
-    await this.#started;
-    return await import("./cron.ts");
-  }
-
   async close(): Promise<void> {
     this.#abort.abort();
-    await this.#started;
     await this.#loop;
     await Promise.allSettled([...this.#running.values()]);
   }
@@ -228,12 +195,10 @@ export class Scheduler {
   }
 
   async list(): Promise<Schedule[]> {
-    const cron = await this.#cron();
     return this.deps.store.all().map((s) => this.#view(cron, s));
   }
 
   async get(id: number): Promise<Schedule> {
-    const cron = await this.#cron();
     return this.#view(cron, this.#find(id));
   }
 
@@ -244,11 +209,11 @@ export class Scheduler {
   }
 
   /** The form's live preview: words and the next three runs. */
-  async preview(cron: unknown): Promise<{ description: string; next_runs: string[]; time_zone: string }> {
-    const { describeCron, nextRuns, parseCron, zonedIso } = await this.#cron();
+  async preview(expression: unknown): Promise<{ description: string; next_runs: string[]; time_zone: string }> {
+    const { describeCron, nextRuns, parseCron, zonedIso } = cron;
     const { timeZone, clock } = this.deps;
-    parseCron(cron, timeZone);
-    const expr = String(cron).trim();
+    parseCron(expression, timeZone);
+    const expr = String(expression).trim();
     return {
       description: describeCron(expr),
       next_runs: nextRuns(expr, timeZone, clock.now(), 3).map((d) => zonedIso(d, timeZone)),
@@ -279,14 +244,12 @@ export class Scheduler {
   }
 
   async create(body: Record<string, unknown>): Promise<Schedule> {
-    const cron = await this.#cron();
     const id = this.deps.store.insert(this.#input(cron, body), this.deps.clock.now());
     this.#wake();
     return this.#view(cron, this.#find(id));
   }
 
   async update(id: number, body: Record<string, unknown>): Promise<Schedule> {
-    const cron = await this.#cron();
     this.#find(id);
     this.deps.store.update(id, this.#input(cron, body), this.deps.clock.now());
     this.#wake();
@@ -306,7 +269,6 @@ export class Scheduler {
 
   /** Waits for a schedule's current run (tests). */
   async settled(id: number): Promise<void> {
-    await this.#cron(); // a run the start-up look begins counts too
     await this.#running.get(id);
   }
 

@@ -2,11 +2,10 @@
 // bytes, speed and time left, and checking first that the disk has room for it. The body never sits in
 // memory. Errors say what happened in words a person understands.
 
-import { fileHasher } from "../../crypto.ts";
-import { rm } from "../../fs.ts";
-import { diskSpace } from "../../fs.ts";
-import { dirname } from "../../path.ts";
-import { clearTimeout, setTimeout } from "../../timers.ts";
+import { createHash } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { diskSpace } from "../../fsutil.ts";
+import { dirname } from "node:path";
 
 export class DownloadError extends Error {}
 
@@ -100,7 +99,7 @@ async function receive(
     throw new DownloadError(`not enough free disk space: it needs ${mib(needed)}, ${mib(free)} are free`);
   }
 
-  const hash = await fileHasher("sha256");
+  const hash = createHash("sha256");
   const handle = await Deno.open(file, { write: true, createNew: true, mode: 0o600 });
   const started = performance.now();
   let received = 0;

@@ -4,16 +4,15 @@
 // config-path.cfg at the shared config, run the game's --version and read data/base/info.json, and only
 // when both name the version asked for, rename the folder into place (one atomic rename).
 
-import { existsSync, rmSync } from "../../fs.ts";
-import { join } from "../../path.ts";
-import { randomHex } from "../../crypto.ts";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import type { InstallPhase } from "../../../shared/factorio-versions.ts";
 import { ensureDir } from "../../fsutil.ts";
 import { download, DownloadError, type Progress } from "./download.ts";
 import type { FactorioCom, GameArch } from "./factoriocom.ts";
 import { ArchiveError, untarXz } from "./untar.ts";
 import { ensureSharedConfig, gameBinaryIn, versionDir, versionOfGameDir, versionsDir, writeConfigPath } from "./store.ts";
-import { clearTimeout, setTimeout } from "../../timers.ts";
 import { InstallError } from "../../errors.ts";
 
 
@@ -57,7 +56,7 @@ export async function installVersion(s: InstallSteps): Promise<void> {
   if (!build) throw new InstallError(`factorio.com lists no checksum for Factorio ${version}, so it cannot be verified; nothing was installed.`);
   const sum = build.sha256;
 
-  const tag = `${version}-${randomHex(4)}`;
+  const tag = `${version}-${randomBytes(4).toString("hex")}`;
   const archive = join(root, `.download-${tag}.tar.xz`);
   const unpackDir = join(root, `.unpack-${tag}`);
   try {

@@ -3,13 +3,12 @@
 // --factorio-update-check-hours (checked hourly, the first time a minute after start: a panel started
 // and stopped at once, as by tests and scripts, never asks), or when a user asks for a check.
 
-import { readFileSync } from "../../fs.ts";
-import { join } from "../../path.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { EXACT_VERSION } from "../../../shared/factorio-versions.ts";
 import { writeJsonAtomic } from "../../fsutil.ts";
 import type { Logger } from "../../log.ts";
 import type { FactorioCom, LatestReleases } from "./factoriocom.ts";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "../../timers.ts";
 
 export class LatestVersions {
   #known: { checkedAt: number; latest: LatestReleases } | null;

@@ -2,8 +2,8 @@
 // time (progress on the bus, cancellable), switching the active version while the server is stopped
 // (with a copy of the save first), deleting, keeping the last N, and the update check. No HTTP here.
 
-import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "../../fs.ts";
-import { join } from "../../path.ts";
+import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { EventBus } from "../../events.ts";
 import type { Logger } from "../../log.ts";
@@ -25,6 +25,7 @@ import {
 import { compareVersionStrings } from "../../../shared/versions.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
 import { FactorioCom } from "./factoriocom.ts";
+import { installVersion } from "./installer.ts";
 import { LatestVersions } from "./latest.ts";
 import {
   activeVersion,
@@ -209,8 +210,6 @@ export class FactorioVersions {
       try {
         const channel = opts.channel ??
           (word === "stable" ? "stable" : word === "latest" || word === "experimental" ? "experimental" : await this.#channelOf(version));
-        // The installer (with its download and unpacking, ~24 KB) loads for an install, not at start-up.
-        const { installVersion } = await import("./installer.ts");
         await installVersion({
           factorioDir: this.dir,
           com: this.com,

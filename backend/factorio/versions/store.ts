@@ -9,9 +9,9 @@
 // by the game server, saves, mods and settings at once. The record is cached per folder: this process
 // is its only writer.
 
-import { existsSync, readdirSync, readFileSync, rmSync, renameSync } from "../../fs.ts";
-import { join } from "../../path.ts";
-import { randomHex } from "../../crypto.ts";
+import { existsSync, readdirSync, readFileSync, rmSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import { type Channel, EXACT_VERSION } from "../../../shared/factorio-versions.ts";
 import { compareVersionStrings } from "../../../shared/versions.ts";
 import { ensureDir, writeFileAtomic, writeJsonAtomic } from "../../fsutil.ts";
@@ -103,7 +103,7 @@ export function versionOfGameDir(gameDir: string): string | null {
 export function removeVersion(factorioDir: string, version: string): void {
   const dir = versionDir(factorioDir, version);
   if (!existsSync(dir)) return;
-  const aside = join(versionsDir(factorioDir), `.deleting-${version}-${randomHex(4)}`);
+  const aside = join(versionsDir(factorioDir), `.deleting-${version}-${randomBytes(4).toString("hex")}`);
   renameSync(dir, aside);
   rmSync(aside, { recursive: true, force: true });
 }

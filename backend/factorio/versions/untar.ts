@@ -9,8 +9,8 @@
 // An archive that breaks a rule stops the unpacking with ArchiveError; the caller removes the directory.
 // Reading streams: memory stays flat whatever the archive's size.
 
-import { dirname, join } from "../../path.ts";
-import { diskSpace } from "../../fs.ts";
+import { dirname, join } from "node:path";
+import { diskSpace } from "../../fsutil.ts";
 
 export class ArchiveError extends Error {}
 

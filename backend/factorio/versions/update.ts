@@ -16,7 +16,6 @@ import type { ServerState, ServerStatus, StartRequest } from "../../../shared/ap
 import type { UpdatePhase } from "../../../shared/factorio-versions.ts";
 import { type FactorioVersions, SWITCH_LABEL } from "./service.ts";
 import { activeVersion, installedVersions, UNMANAGED } from "./store.ts";
-import { clearTimeout, setTimeout } from "../../timers.ts";
 import { parseOnlinePlayers } from "../players.ts";
 
 export interface UpdateGame {

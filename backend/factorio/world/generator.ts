@@ -3,9 +3,9 @@
 // settings files a new world is created with. Nothing here is a list of the game's content: it is read
 // from the installed version, so a new game version or a mod that adds a planet or a preset shows up.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "../../fs.ts";
-import { join } from "../../path.ts";
-import { randomHex, sha256Hex } from "../../crypto.ts";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHash, randomBytes } from "node:crypto";
 import type { Logger } from "../../log.ts";
 import type { FactorioPaths } from "../layout.ts";
 import { runGameOnce } from "../saves.ts";
@@ -162,7 +162,7 @@ export class WorldGenerator {
    * them, and a cleanup. Only keys the game reads go into map-gen-settings.json.
    */
   settingsArgs(settings: WorldSettings): { args: string[]; cleanup: () => void } {
-    const dir = join(this.o.dataDir, "world-settings", randomHex(6));
+    const dir = join(this.o.dataDir, "world-settings", randomBytes(6).toString("hex"));
     mkdirSync(dir, { recursive: true });
     const gen = Object.fromEntries(Object.entries(settings.map_gen_settings).filter(([k]) => MAP_GEN_KEYS.has(k)));
     const args: string[] = [];
@@ -195,12 +195,12 @@ export class WorldGenerator {
 
   /** A PNG of `planet` rendered by the game for these settings; the same settings answer from the cache. */
   async preview(settings: WorldSettings, planet: string, size: number): Promise<Uint8Array> {
-    const key = sha256Hex(JSON.stringify([this.#contentKey(), settings, planet, size])).slice(0, 32);
+    const key = createHash("sha256").update(JSON.stringify([this.#contentKey(), settings, planet, size])).digest("hex").slice(0, 32);
     const cached = join(this.cacheDir, `${key}.png`);
     if (existsSync(cached)) return readFileSync(cached);
     mkdirSync(this.cacheDir, { recursive: true });
     const { args, cleanup } = this.settingsArgs(settings);
-    const out = join(this.cacheDir, `.${key}.${randomHex(4)}.png`);
+    const out = join(this.cacheDir, `.${key}.${randomBytes(4).toString("hex")}.png`);
     try {
       const planetArgs = (this.o.gameVersion() ?? "").startsWith("1.") ? [] : ["--map-preview-planet", planet];
       const r = await this.runGame([

@@ -10,9 +10,9 @@
 // kept aside, removes the sub-folder it caused, and answers success only once the save is there and
 // reads as a save.
 
-import { existsSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from "../../fs.ts";
-import { basename, dirname, join } from "../../path.ts";
-import { randomHex } from "../../crypto.ts";
+import { existsSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
 import type { Logger } from "../../log.ts";
 import { inside, saveFileName } from "../paths.ts";
 import { isSaveZip } from "../savefile.ts";
@@ -49,7 +49,7 @@ export function gameErrorLine(output: string): string {
  * a panel killed meanwhile puts it back at the next start (tempfiles.ts, SCENARIO_ASIDE).
  */
 export function asidePath(file: string): string {
-  return join(dirname(file), `.scenario2map-aside.${randomHex(6)}.${basename(file)}`);
+  return join(dirname(file), `.scenario2map-aside.${randomBytes(6).toString("hex")}.${basename(file)}`);
 }
 
 function isEmptyDir(path: string): boolean {

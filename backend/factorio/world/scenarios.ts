@@ -5,8 +5,8 @@
 // "If no mod is given, it is looked for in the top-level scenarios directory"; public scripts start
 // "--start-server-load-scenario base/freeplay"), which is why base's scenarios carry their prefix too.
 
-import { readdirSync, statSync } from "../../fs.ts";
-import { join } from "../../path.ts";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { FactorioPaths } from "../layout.ts";
 import type { ModDir } from "../mods.ts";
 import { ZipError, ZipReader } from "../zip.ts";

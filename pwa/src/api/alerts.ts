@@ -1,25 +1,16 @@
-import { api } from "./client.ts";
-import type {
-  AlertChannel,
-  AlertChannelUpdate,
-  ChannelTestResult,
-  ChatLine,
-  CreatedAlertChannel,
-  NewAlertChannel,
-  OnlineCountSample,
-  PlayerHistoryRow,
-} from "../../../shared/alerts.ts";
+import { call } from "./client.ts";
+import type { AlertChannelUpdate, NewAlertChannel } from "../../../shared/alerts.ts";
 
 export const channelsApi = {
-  list: () => api.get<AlertChannel[]>("/api/notifications/channels"),
-  create: (body: NewAlertChannel) => api.post<CreatedAlertChannel>("/api/notifications/channels", body),
-  update: (id: number, change: AlertChannelUpdate) => api.post<AlertChannel>(`/api/notifications/channels/${id}`, change),
-  test: (id: number) => api.post<ChannelTestResult>(`/api/notifications/channels/${id}/test`, {}),
-  remove: (id: number) => api.post<string>(`/api/notifications/channels/${id}/delete`, {}),
+  list: () => call("GET /api/notifications/channels"),
+  create: (body: NewAlertChannel) => call("POST /api/notifications/channels", { body }),
+  update: (id: number, change: AlertChannelUpdate) => call("POST /api/notifications/channels/:id", { params: { id }, body: change }),
+  test: (id: number) => call("POST /api/notifications/channels/:id/test", { params: { id } }),
+  remove: (id: number) => call("POST /api/notifications/channels/:id/delete", { params: { id } }),
 };
 
 export const playerHistoryApi = {
-  history: () => api.get<PlayerHistoryRow[]>("/api/players/history"),
-  chat: (q: string) => api.get<ChatLine[]>(`/api/players/chat?q=${encodeURIComponent(q)}`),
-  onlineCounts: (hours: number) => api.get<OnlineCountSample[]>(`/api/players/online-counts?hours=${hours}`),
+  history: () => call("GET /api/players/history"),
+  chat: (q: string) => call("GET /api/players/chat", { query: { q } }),
+  onlineCounts: (hours: number) => call("GET /api/players/online-counts", { query: { hours } }),
 };

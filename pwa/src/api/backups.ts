@@ -1,32 +1,22 @@
-import { api, type RequestOptions } from "./client.ts";
-import type { Backup, BackupInclude, BackupSettings, Schedule, ScheduleInput, ScheduleRun } from "../../../shared/backups.ts";
-
-const seg = encodeURIComponent;
-
-export interface RestoreBody {
-  as?: string;
-  replace?: boolean;
-  restart?: boolean;
-  files?: boolean;
-}
+import { call, fileUrl, type RequestOptions } from "./client.ts";
+import type { BackupInclude, BackupSettings, RestoreRequest, ScheduleInput } from "../../../shared/backups.ts";
 
 export const backupsApi = {
-  list: (opts?: RequestOptions) => api.get<Backup[]>("/api/backups", opts),
-  create: (include: BackupInclude[]) => api.post<Backup>("/api/backups", { include }),
-  settings: () => api.get<BackupSettings>("/api/backups/settings"),
-  saveSettings: (s: Partial<BackupSettings>) => api.post<BackupSettings>("/api/backups/settings", s),
-  restore: (id: string, body: RestoreBody) => api.post<{ message: string; save: string }>(`/api/backups/${seg(id)}/restore`, body),
-  lock: (id: string, locked: boolean) => api.post<Backup>(`/api/backups/${seg(id)}/lock`, { locked }),
-  remove: (id: string) => api.post<null>(`/api/backups/${seg(id)}/delete`, {}),
-  downloadUrl: (id: string) => `/api/backups/${seg(id)}/download`,
+  list: (opts?: RequestOptions) => call("GET /api/backups", {}, opts),
+  create: (include: BackupInclude[]) => call("POST /api/backups", { body: { include } }),
+  settings: () => call("GET /api/backups/settings"),
+  saveSettings: (s: Partial<BackupSettings>) => call("POST /api/backups/settings", { body: s }),
+  restore: (id: string, body: RestoreRequest) => call("POST /api/backups/:id/restore", { params: { id }, body }),
+  lock: (id: string, locked: boolean) => call("POST /api/backups/:id/lock", { params: { id }, body: { locked } }),
+  remove: (id: string) => call("POST /api/backups/:id/delete", { params: { id } }),
+  downloadUrl: (id: string) => fileUrl("GET /api/backups/:id/download", { params: { id } }),
 };
 
 export const schedulesApi = {
-  list: (opts?: RequestOptions) => api.get<Schedule[]>("/api/schedules", opts),
-  preview: (cron: string) =>
-    api.get<{ description: string; next_runs: string[]; time_zone: string }>(`/api/schedules/preview?cron=${seg(cron)}`, { quiet: true }),
-  create: (s: ScheduleInput) => api.post<Schedule>("/api/schedules", s),
-  update: (id: number, s: ScheduleInput) => api.post<Schedule>(`/api/schedules/${id}/update`, s),
-  run: (id: number) => api.post<ScheduleRun>(`/api/schedules/${id}/run`, {}),
-  remove: (id: number) => api.post<null>(`/api/schedules/${id}/delete`, {}),
+  list: (opts?: RequestOptions) => call("GET /api/schedules", {}, opts),
+  preview: (cron: string) => call("GET /api/schedules/preview", { query: { cron } }, { quiet: true }),
+  create: (s: ScheduleInput) => call("POST /api/schedules", { body: s }),
+  update: (id: number, s: ScheduleInput) => call("POST /api/schedules/:id/update", { params: { id }, body: s }),
+  run: (id: number) => call("POST /api/schedules/:id/run", { params: { id } }),
+  remove: (id: number) => call("POST /api/schedules/:id/delete", { params: { id } }),
 };

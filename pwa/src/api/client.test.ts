@@ -1,6 +1,6 @@
 // The error rules of spec section 8, through the real client with fetch answered by a stub server.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api, ApiError, PANEL_HEADER, setUnauthorizedHandler } from "./client.ts";
+import { ApiError, call, PANEL_HEADER, setUnauthorizedHandler } from "./client.ts";
 import { flash, FLASH_MS } from "../state/flash.ts";
 import { MSG, PUSH_MSG } from "../../../shared/messages.ts";
 import { connection } from "../state/connection.ts";
@@ -25,7 +25,7 @@ describe("api client error rules", () => {
 
   it("502 flashes 'Service not available' in red and passes the error on", async () => {
     answer(502, "Bad Gateway from the proxy");
-    await expect(api.get("/api/x")).rejects.toMatchObject({ status: 502, message: MSG.serviceNotAvailable });
+    await expect(call("GET /api/saves/list")).rejects.toMatchObject({ status: 502, message: MSG.serviceNotAvailable });
     expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.serviceNotAvailable, "error"]]);
   });
 
@@ -33,27 +33,27 @@ describe("api client error rules", () => {
     for (const status of [502, 503, 504]) {
       flash.items.splice(0);
       answer(status, "<html>Bad Gateway</html>", {});
-      await expect(api.get("/api/user/status", { quiet: true })).rejects.toMatchObject({ status: 0 });
+      await expect(call("GET /api/user/status", {}, { quiet: true })).rejects.toMatchObject({ status: 0 });
       expect(connection.online).toBe(false);
       expect(lost).toBe(0);
       expect(flash.items).toEqual([]);
       // The panel answers again.
       answer(200, { username: "admin" });
-      await api.get("/api/user/status");
+      await call("GET /api/user/status");
       expect(connection.online).toBe(true);
     }
   });
 
   it("401 shows nothing and ends the session", async () => {
     answer(401, "You are not signed in.");
-    await expect(api.get("/api/x")).rejects.toBeInstanceOf(ApiError);
+    await expect(call("GET /api/saves/list")).rejects.toBeInstanceOf(ApiError);
     expect(flash.items).toEqual([]);
     expect(lost).toBe(1);
   });
 
   it("401 on sign-in itself is an answer, not a lost session", async () => {
     answer(401, MSG.loginFailed);
-    await expect(api.post("/api/login", {}, { expect401: true })).rejects.toMatchObject({ status: 401 });
+    await expect(call("POST /api/login", { body: { username: "a", password: "b" } }, { expect401: true })).rejects.toMatchObject({ status: 401 });
     expect(lost).toBe(0);
     expect(flash.items).toEqual([]);
   });
@@ -62,7 +62,7 @@ describe("api client error rules", () => {
     for (const [status, body] of [[400, "Username is required"], [409, "User bob already exists"], [423, "locked"], [500, "boom"]] as const) {
       flash.items.splice(0);
       answer(status, body);
-      const err = (await api.post("/api/x", {}).catch((e: unknown) => e)) as ApiError;
+      const err = (await call("POST /api/server/restart").catch((e: unknown) => e)) as ApiError;
       expect(err).toBeInstanceOf(ApiError);
       expect(err.status).toBe(status);
       expect(flash.items.map((f) => [f.message, f.color])).toEqual([[body, "error"]]);
@@ -71,19 +71,19 @@ describe("api client error rules", () => {
 
   it("a body that is not a message still gives a readable flash", async () => {
     answer(500, undefined);
-    await api.get("/api/x").catch(() => {});
+    await call("GET /api/saves/list").catch(() => {});
     expect(flash.items[0].message).toBe("Request failed (HTTP 500)");
   });
 
   it("quiet calls flash nothing but still fail", async () => {
     answer(500, "boom");
-    await expect(api.get("/api/x", { quiet: true })).rejects.toMatchObject({ status: 500 });
+    await expect(call("GET /api/saves/list", {}, { quiet: true })).rejects.toMatchObject({ status: 500 });
     expect(flash.items).toEqual([]);
   });
 
   it("flashes vanish after 4 seconds", async () => {
     answer(400, "gone soon");
-    await api.get("/api/x").catch(() => {});
+    await call("GET /api/saves/list").catch(() => {});
     expect(flash.items).toHaveLength(1);
     vi.advanceTimersByTime(FLASH_MS - 1);
     expect(flash.items).toHaveLength(1);
@@ -96,24 +96,40 @@ describe("api client error rules", () => {
     vi.stubGlobal("fetch", vi.fn(async () => {
       throw new TypeError("Failed to fetch");
     }));
-    await expect(api.get("/api/x", { quiet: true })).rejects.toMatchObject({ status: 0 });
+    await expect(call("GET /api/saves/list", {}, { quiet: true })).rejects.toMatchObject({ status: 0 });
     expect(flash.items).toEqual([]);
     expect(connection.online).toBe(false);
-    await expect(api.post("/api/x", {})).rejects.toMatchObject({ status: 0 });
-    await expect(api.post("/api/y", {})).rejects.toMatchObject({ status: 0 });
+    await expect(call("POST /api/server/restart")).rejects.toMatchObject({ status: 0 });
+    await expect(call("POST /api/factorio/check")).rejects.toMatchObject({ status: 0 });
     expect(flash.items.map((f) => [f.message, f.color])).toEqual([[PUSH_MSG.needsConnection, "error"]]);
     vi.stubGlobal("fetch", vi.fn(async () => new Response("true")));
-    await api.get("/api/x", { quiet: true });
+    await call("GET /api/saves/list", {}, { quiet: true });
     expect(connection.online).toBe(true);
   });
 
   it("sends cookies and JSON", async () => {
     const spy = vi.fn(async (_url: string, _init: RequestInit) => new Response("true", { status: 200 }));
     vi.stubGlobal("fetch", spy);
-    expect(await api.post("/api/y", { a: 1 })).toBe(true);
-    const init = spy.mock.calls[0][1];
+    expect(await call("POST /api/mods/toggle", { body: { name: "a" } })).toBe(true);
+    const [url, init] = spy.mock.calls[0];
+    expect([url, init.method]).toEqual(["/api/mods/toggle", "POST"]);
     expect(init.credentials).toBe("same-origin");
     expect((init.headers as Record<string, string>)["Content-Type"]).toBe("application/json");
-    expect(init.body).toBe('{"a":1}');
+    expect(init.body).toBe('{"name":"a"}');
+  });
+
+  it("fills in the route's path parameters and query; a POST without a body sends {}, other methods none", async () => {
+    const spy = vi.fn(async (_url: string, _init: RequestInit) => new Response("null", { status: 200 }));
+    vi.stubGlobal("fetch", spy);
+    await call("GET /api/mods/packs/:pack/updates", { params: { pack: "a b/c?" } });
+    await call("GET /api/activity", { query: { user: "olga", action: undefined, limit: 5 } });
+    await call("POST /api/backups/:id/delete", { params: { id: "2026-01-01_x" } });
+    await call("DELETE /api/factorio/versions/:version", { params: { version: "2.0.72" } });
+    expect(spy.mock.calls.map(([url, init]) => [init.method, url, init.body])).toEqual([
+      ["GET", "/api/mods/packs/a%20b%2Fc%3F/updates", undefined],
+      ["GET", "/api/activity?user=olga&limit=5", undefined],
+      ["POST", "/api/backups/2026-01-01_x/delete", "{}"],
+      ["DELETE", "/api/factorio/versions/2.0.72", undefined],
+    ]);
   });
 });

@@ -1,8 +1,13 @@
 // The only place that calls fetch. It sends cookies, speaks JSON, and applies the error rules of the spec
 // (section 8): 502 flashes "Service not available"; 401 shows nothing and ends the session in the app;
 // any other error status flashes the server's message. The error is then passed on to the caller.
+// A call names a route of the API contract ("GET /api/saves/list", shared/contract/), which types its
+// path parameters, query, body and answer. Answers are not checked at run time: the contract's answers
+// test (backend/http/contract_answers_test.ts) holds the panel to the same types, and the app ships no
+// schema (the contract is imported for its types only).
 
 import { PUSH_MSG } from "../../../shared/messages.ts";
+import type { AnswerOf, BodyOf, ParamsOf, QueryOf, RouteKey } from "../../../shared/contract/index.ts";
 import { messageOf, noAnswerFromPanel, PANEL_HEADER, parseBodyText, type ReadAnswer } from "./answer.ts";
 import { showFlash } from "../state/flash.ts";
 import { reportAnswer, reportNoAnswer } from "../state/connection.ts";
@@ -58,7 +63,7 @@ function noAnswer(opts: RequestOptions, cause: unknown): ApiError {
 export { PANEL_HEADER };
 
 /**
- * An answer already read (the pre-rendered sign-in form's, handed over): the same rules as request().
+ * An answer already read (the pre-rendered sign-in form's, handed over): the same rules as a call's.
  */
 export function settle<T>(a: ReadAnswer, opts: RequestOptions = {}): T {
   if (noAnswerFromPanel(a)) throw noAnswer(opts, a.status);
@@ -67,7 +72,7 @@ export function settle<T>(a: ReadAnswer, opts: RequestOptions = {}): T {
   return a.body as T;
 }
 
-export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -85,15 +90,51 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   return settle<T>({ status: res.status, body: await parseBody(res), panelHeader: res.headers.get(PANEL_HEADER) }, opts);
 }
 
-/** A POST with a JSON body that answers a file (a map preview): the same error rules as request(). */
-export async function requestBlob(path: string, body: unknown, opts: RequestOptions = {}): Promise<Blob> {
+/** What a call of route `K` takes besides its key: its path parameters, query and body, where it has them. */
+export type CallInput<K extends RouteKey> =
+  & (ParamsOf<K> extends undefined ? { params?: never } : { params: ParamsOf<K> })
+  & (QueryOf<K> extends undefined ? { query?: never } : { query?: { [P in keyof QueryOf<K>]?: QueryOf<K>[P] | number } })
+  & (BodyOf<K> extends undefined ? { body?: never } : { body: BodyOf<K> });
+
+/** The input may be left out when the route needs none. */
+type CallArgs<K extends RouteKey> = Record<never, never> extends CallInput<K> ? [input?: CallInput<K>, opts?: RequestOptions]
+  : [input: CallInput<K>, opts?: RequestOptions];
+
+interface AnyInput {
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+/** The method and URL of a call: the route's path with its parameters filled in, and the query. */
+function target(route: string, input: AnyInput): [string, string] {
+  const space = route.indexOf(" ");
+  let path = route.slice(space + 1).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(input.params?.[name])));
+  const query = Object.entries(input.query ?? {}).filter(([, v]) => v !== undefined);
+  if (query.length > 0) path += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)]))}`;
+  return [route.slice(0, space), path];
+}
+
+/**
+ * Calls a route of the API: `call("POST /api/saves/mods", { body: { saveFile } })`. A POST without a body
+ * sends {}, as the old API's clients did.
+ */
+export function call<K extends RouteKey>(route: K, ...args: CallArgs<K>): Promise<AnswerOf<K>> {
+  const [given = {}, opts] = args as [AnyInput?, RequestOptions?];
+  const [method, path] = target(route, given);
+  return request<AnswerOf<K>>(method, path, method === "POST" ? given.body ?? {} : given.body, opts);
+}
+
+/** A call whose answer is a file (a map preview): the same error rules as call(), the answer as a Blob. */
+export async function callForBlob<K extends RouteKey>(route: K, input: CallInput<K>, opts: RequestOptions = {}): Promise<Blob> {
+  const [method, path] = target(route, input as AnyInput);
   let res: Response;
   try {
     res = await fetch(path, {
-      method: "POST",
+      method,
       credentials: "same-origin",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
+      body: JSON.stringify(input.body),
       signal: opts.signal,
     });
   } catch (e) {
@@ -105,10 +146,10 @@ export async function requestBlob(path: string, body: unknown, opts: RequestOpti
   return await res.blob();
 }
 
-export const api = {
-  get: <T>(path: string, opts?: RequestOptions) => request<T>("GET", path, undefined, opts),
-  post: <T>(path: string, body: unknown = {}, opts?: RequestOptions) => request<T>("POST", path, body, opts),
-};
+/** Where a route's file is downloaded: a link's target, not fetched by the app. */
+export function fileUrl<K extends RouteKey>(route: K, ...args: CallArgs<K>): string {
+  return target(route, (args[0] ?? {}) as AnyInput)[1];
+}
 
 export interface UploadProgress {
   loaded: number;
@@ -138,19 +179,26 @@ export function uploadMeter(now: () => number = () => performance.now()): (loade
   };
 }
 
+/** The upload routes the app uses: a file field, no path parameters. */
+type UploadRoute =
+  | "POST /api/saves/upload"
+  | "POST /api/mods/upload"
+  | "POST /api/mods/settings/upload"
+  | "POST /api/import/archive";
+
 /**
  * A multipart upload with progress, speed and time left (fetch cannot report upload progress,
  * XMLHttpRequest can). Same error rules as request().
  */
-export function upload<T>(
-  path: string,
+export function upload<K extends UploadRoute>(
+  route: K,
   form: FormData,
   onProgress?: (p: UploadProgress) => void,
   opts: RequestOptions = {},
-): { promise: Promise<T>; abort: () => void } {
+): { promise: Promise<AnswerOf<K>>; abort: () => void } {
   const xhr = new XMLHttpRequest();
-  const promise = new Promise<T>((resolve, reject) => {
-    xhr.open("POST", path);
+  const promise = new Promise<AnswerOf<K>>((resolve, reject) => {
+    xhr.open("POST", target(route, {})[1]);
     xhr.withCredentials = true;
     xhr.setRequestHeader("Accept", "application/json");
     const meter = uploadMeter();
@@ -167,7 +215,7 @@ export function upload<T>(
       } catch {
         // keep the text
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data as AnswerOf<K>);
       else reject(handleErrorStatus(xhr.status, data, opts));
     };
     xhr.onerror = () => reject(noAnswer(opts, null));

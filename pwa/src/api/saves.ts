@@ -1,17 +1,14 @@
-import { api, type RequestOptions, upload, type UploadProgress } from "./client.ts";
-import type { Save, SaveHeader } from "../../../shared/api.ts";
-
-const seg = encodeURIComponent;
+import { call, fileUrl, type RequestOptions, upload, type UploadProgress } from "./client.ts";
 
 export const savesApi = {
-  list: (opts?: RequestOptions) => api.get<Save[]>("/api/saves/list", opts),
-  create: (name: string, opts?: RequestOptions) => api.get<string>(`/api/saves/create/${seg(name)}`, opts),
-  remove: (name: string) => api.get<string>(`/api/saves/rm/${seg(name)}`),
-  header: (saveFile: string) => api.post<SaveHeader>("/api/saves/mods", { saveFile }),
-  downloadUrl: (name: string) => `/api/saves/dl/${seg(name)}`,
+  list: (opts?: RequestOptions) => call("GET /api/saves/list", {}, opts),
+  create: (name: string, opts?: RequestOptions) => call("GET /api/saves/create/:name", { params: { name } }, opts),
+  remove: (name: string) => call("GET /api/saves/rm/:name", { params: { name } }),
+  header: (saveFile: string) => call("POST /api/saves/mods", { body: { saveFile } }),
+  downloadUrl: (name: string) => fileUrl("GET /api/saves/dl/:name", { params: { name } }),
   upload: (file: File, onProgress: (p: UploadProgress) => void) => {
     const form = new FormData();
     form.append("savefile", file, file.name);
-    return upload<string>("/api/saves/upload", form, onProgress);
+    return upload("POST /api/saves/upload", form, onProgress);
   },
 };

@@ -1,16 +1,16 @@
-import { api } from "./client.ts";
-import type { FactorioVersionInfo, ServerStatus, StartRequest } from "../../../shared/api.ts";
+import { call, fileUrl } from "./client.ts";
+import type { StartRequest } from "../../../shared/api.ts";
 
 export const serverApi = {
-  status: () => api.get<ServerStatus>("/api/server/status"),
-  version: () => api.get<FactorioVersionInfo>("/api/server/facVersion", { quiet: true }),
+  status: () => call("GET /api/server/status"),
+  version: () => call("GET /api/server/facVersion", {}, { quiet: true }),
   /** Answers once the game is hosting (or has failed, with its reason). */
-  start: (body: StartRequest) => api.post<string>("/api/server/start", body),
-  stop: () => api.get<string>("/api/server/stop"),
-  kill: () => api.get<string>("/api/server/kill"),
+  start: (body: StartRequest) => call("POST /api/server/start", { body }),
+  stop: () => call("GET /api/server/stop"),
+  kill: () => call("GET /api/server/kill"),
   /** Save & stop, then start the same save again; answers once the game hosts again. */
-  restart: () => api.post<string>("/api/server/restart", {}),
-  logTail: (lines?: number) => api.get<string[]>(`/api/log/tail${lines ? `?lines=${lines}` : ""}`),
+  restart: () => call("POST /api/server/restart"),
+  logTail: (lines?: number) => call("GET /api/log/tail", { query: { lines: lines || undefined } }),
   /** The whole log, streamed by the server (a link's target, not fetched by the app). */
-  logDownloadUrl: "/api/log/download",
+  logDownloadUrl: fileUrl("GET /api/log/download"),
 };

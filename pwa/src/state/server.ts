@@ -4,7 +4,7 @@
 
 import { proxy } from "valtio";
 import type { ServerStatus } from "../../../shared/api.ts";
-import { api } from "../api/client.ts";
+import { call } from "../api/client.ts";
 import { socket } from "./socket.ts";
 
 const STORAGE_KEY = "panel.lastStatus";
@@ -41,7 +41,7 @@ export function applyStatus(status: ServerStatus): void {
 
 export async function refreshStatus(): Promise<ServerStatus | null> {
   try {
-    const status = await api.get<ServerStatus>("/api/server/status", { quiet: true });
+    const status = await call("GET /api/server/status", {}, { quiet: true });
     applyStatus(status);
     return status;
   } catch {

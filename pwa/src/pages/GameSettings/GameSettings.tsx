@@ -17,7 +17,8 @@ import {
 } from "@mui/material";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import { Page } from "../../components/Page.tsx";
-import { type ConfigGroups, settingsApi } from "../../api/settings.ts";
+import { settingsApi } from "../../api/settings.ts";
+import type { ConfigGroups } from "../../../../shared/settings.ts";
 import { ApiError } from "../../api/client.ts";
 import { isClientOnlyConfigSection } from "../../../../shared/factorio.ts";
 

@@ -204,12 +204,9 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
 }
 
 export default function Users() {
+  // The role can change while the page is open (the app reads the session again): the admin's part is a
+  // component of its own, so its hooks come and go with it.
   const isAdmin = useCan("admin");
-  const [users, setUsers] = useState<User[]>([]);
-  const load = useCallback(() => {
-    if (isAdmin) usersApi.list().then(setUsers, () => {});
-  }, [isAdmin]);
-  useEffect(load, [load]);
   if (!isAdmin) {
     return (
       <Page title="Users">
@@ -217,7 +214,15 @@ export default function Users() {
       </Page>
     );
   }
+  return <ManageUsers />;
+}
 
+function ManageUsers() {
+  const [users, setUsers] = useState<User[]>([]);
+  const load = useCallback(() => {
+    usersApi.list().then(setUsers, () => {});
+  }, []);
+  useEffect(load, [load]);
   const [toDelete, setToDelete] = useState<string | null>(null);
   const { hash } = useLocation();
   // From the "change the generated password" prompt: bring the form into view and focus it.

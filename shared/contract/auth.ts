@@ -1,0 +1,102 @@
+// Signing in and out, the session user, and the panel's users (admins manage them; everyone changes their
+// own password).
+
+import { z } from "zod";
+import { ROLES } from "../api.ts";
+import { Message, type Routes } from "./route.ts";
+import { ServerStatus } from "./server.ts";
+
+export const Role = z.enum(ROLES);
+
+/** What GET /api/user/status, POST /api/login and GET /api/user/list answer per user. Never a hash. */
+export const User = z.object({
+  username: z.string(),
+  role: Role,
+  email: z.string(),
+  /** Only on the signed-in user, when the panel requires a second factor this admin has not set up. */
+  must_enrol: z.boolean().optional(),
+  /** Only on the session user: true while they still use the password the first start generated. */
+  generated_password: z.boolean().optional(),
+}).meta({ id: "User" });
+export type User = z.infer<typeof User>;
+
+/** POST /api/login answers this instead of the user when a second step is needed. */
+export const SecondFactorRequired = z.object({
+  second_factor: z.literal(true),
+  methods: z.array(z.enum(["totp", "recovery", "passkey"])),
+}).meta({ id: "SecondFactorRequired" });
+export type SecondFactorRequired = z.infer<typeof SecondFactorRequired>;
+
+/**
+ * POST /api/login's answer: the second step, or the user with the game server's status (when their
+ * session may read it), so the first page shows without one more round trip on a slow network.
+ */
+export const LoginAnswer = z.union([
+  User.extend({ server_status: ServerStatus.optional() }),
+  SecondFactorRequired,
+]);
+export type LoginAnswer = z.infer<typeof LoginAnswer>;
+
+export const LoginRequest = z.object({ username: z.string(), password: z.string() });
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+/** POST /api/user/add. Without a role the user is an admin (the old wire format, from when all were). */
+export const NewUser = z.object({
+  username: z.string(),
+  role: Role.optional(),
+  email: z.string(),
+  password: z.string(),
+  password_confirmation: z.string(),
+});
+export type NewUser = z.infer<typeof NewUser>;
+
+export const PasswordChange = z.object({
+  old_password: z.string(),
+  new_password: z.string(),
+  new_password_confirmation: z.string(),
+});
+export type PasswordChange = z.infer<typeof PasswordChange>;
+
+export const RoleChange = z.object({ username: z.string(), role: Role });
+export type RoleChange = z.infer<typeof RoleChange>;
+
+export const authRoutes = {
+  "POST /api/login": {
+    summary:
+      "Sign in with a user name and password: the user (and the game's status), or the second step due",
+    public: true,
+    body: LoginRequest,
+    answer: LoginAnswer,
+  },
+  "GET /api/logout": {
+    summary: "Sign out this session",
+    role: "viewer",
+    changesState: true,
+    answer: Message,
+  },
+  "GET /api/user/status": { summary: "The signed-in user", role: "viewer", answer: User },
+} satisfies Routes;
+
+export const userRoutes = {
+  "GET /api/user/list": { summary: "The panel's users", role: "admin", answer: z.array(User) },
+  "POST /api/user/add": { summary: "Add a panel user", role: "admin", body: NewUser, answer: Message },
+  "POST /api/user/remove": {
+    summary: "Remove a panel user (not yourself, not the last admin)",
+    role: "admin",
+    body: z.object({ username: z.string() }),
+    answer: Message,
+  },
+  "POST /api/user/password": {
+    summary: "Change your own password: ends your other sessions and revokes your API tokens",
+    role: "viewer",
+    interactive: true,
+    body: PasswordChange,
+    answer: z.literal(true),
+  },
+  "POST /api/user/role": {
+    summary: "Change a user's role",
+    role: "admin",
+    body: RoleChange,
+    answer: Message,
+  },
+} satisfies Routes;
