@@ -123,7 +123,6 @@ Deno.test("--https-domain: a certificate from the CA by HTTP-01 at start, kept o
     const second = await startPanel({ args, dataDir });
     try {
       const admin = await second.login();
-      await second.ctx.https.start();
       const state = await stateOf(admin);
       assert.deepEqual(state.certificate?.names, ["panel.test"]);
       assert.equal(pebble.issued(), 1, "the kept certificate is served, not a new one");

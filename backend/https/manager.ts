@@ -149,6 +149,15 @@ export class CertificateManager {
     return this.#mode;
   }
 
+  /**
+   * The names the panel is served as over HTTPS (the host check accepts them): the ACME domains in force,
+   * else the names of the certificate served (--https-cert's files, the local CA's).
+   */
+  hostNames(): string[] {
+    if (this.#mode === "acme") return this.#acme.domains;
+    return this.#current?.facts.names ?? [];
+  }
+
   /** The certificate to serve, or null (plain HTTP until one comes). */
   current(): ServedCertificate | null {
     return this.#current?.served ?? null;
@@ -608,6 +617,11 @@ export class CertificateManager {
   // ---- the plain-HTTP listener, the timer, the settings ----
 
   #responderProblem: string | null = null;
+
+  /** Why the plain-HTTP listener on --acme-http-port is not listening, or null (it is, or is not wanted). */
+  plainHttpProblem(): string | null {
+    return this.#responder?.listening ? null : this.#responderProblem;
+  }
 
   /** Starts the plain-HTTP listener (HTTP-01, the redirect) once; a port it cannot have is noted, not fatal. */
   #startResponder(): void {

@@ -1,6 +1,7 @@
 // What a TLS client sees of a server: the certificate it is handed on a new connection and the protocol
 // agreed by ALPN. For tests of the HTTPS listener and the certificate manager.
 
+import http2 from "node:http2";
 import tls from "node:tls";
 
 export interface Handshake {
@@ -62,4 +63,23 @@ export function connectProxy(port: number): { url: string; close(): void } {
       }
     },
   };
+}
+
+/**
+ * The status of GET `path` over HTTP/2 to 127.0.0.1:`port`, the TLS name `servername` and `:authority` set
+ * apart (HTTP/2 sends no Host header: a browser on a rebound name would send that name as :authority).
+ */
+export function h2Status(port: number, ca: string, servername: string, authority: string, path = "/"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(`https://127.0.0.1:${port}`, { ca: [ca], servername });
+    session.once("error", reject);
+    const req = session.request({ ":path": path, ":authority": authority });
+    req.once("response", (headers) => {
+      resolve(Number(headers[":status"]));
+      req.close();
+      session.close();
+    });
+    req.once("error", reject);
+    req.end();
+  });
 }
