@@ -18,66 +18,8 @@ export const DNS_PROVIDER_LABELS: Record<DnsProvider, string> = { duckdns: "Duck
  */
 export type HttpsMode = "off" | "acme" | "files" | "local-ca";
 
-/** What a certificate says, as the page shows it. */
-export interface CertificateFacts {
-  subject: string;
-  issuer: string;
-  /** The names and addresses it is valid for (its subject alternative names). */
-  names: string[];
-  not_before: string;
-  not_after: string;
-  serial: string;
-  fingerprint_sha256: string;
-}
-
-/** GET /api/https (admins). Never a key or a token. */
-export interface HttpsState {
-  mode: HttpsMode;
-  /** The option that set the mode on the command line (the page cannot change it), or null. */
-  fixed_by: "--https-domain" | "--https-cert" | "--local-ca" | null;
-  /** The certificate the panel serves (or would serve), null when it has none. */
-  certificate: CertificateFacts | null;
-  /** When the panel renews it (ACME and the local CA), null when it does not. */
-  next_renewal: string | null;
-  /** A certificate is being obtained right now. */
-  busy: boolean;
-  /** The port HTTPS is served on (443: the address needs none). */
-  https_port: number;
-  last_error: { message: string; at: string } | null;
-  acme: {
-    directory_url: string;
-    domains: string[];
-    email: string;
-    challenge: AcmeChallenge;
-    dns_provider: DnsProvider | null;
-    /** Whether a DNS API token is stored (or given by file); the token itself never leaves the panel. */
-    has_dns_token: boolean;
-    /** The plain-HTTP port the CA connects to for http-01 (0: none). */
-    http_port: number;
-    /** The plain-HTTP listener runs there (the HTTP-01 check, the redirect, the local CA's download). */
-    http_listening: boolean;
-  };
-  /** The panel's own CA, while --local-ca is on. */
-  local_ca: {
-    subject: string;
-    not_after: string;
-    fingerprint_sha256: string;
-    /** Where devices download it (public, the CA certificate only). */
-    download_path: string;
-    /** The addresses and names its certificate for this machine covers. */
-    names: string[];
-  } | null;
-}
-
-/** POST /api/https: set up a certificate from an ACME CA. */
-export interface HttpsSettings {
-  domains: string[];
-  email?: string;
-  challenge?: AcmeChallenge;
-  dns_provider?: DnsProvider | null;
-  /** The DNS service's API token: stored owner-only, never shown again. Omitted: keep the stored one. */
-  dns_token?: string;
-}
+// The state and the settings of the API: their schemas are the contract's (shared/contract/https.ts).
+export type { CertificateFacts, HttpsSettings, HttpsState } from "./contract/https.ts";
 
 /** The public download of the local CA's certificate. */
 export const CA_DOWNLOAD_PATH = "/ca.crt";

@@ -1,12 +1,10 @@
 // HTTPS (Settings > HTTPS): the certificate's state, setting up a certificate from an ACME CA, renewing it
-// now, and the local CA's certificate for devices to download. Admins only, but the download: it is the
-// public half of the CA, which a phone fetches before it can trust the panel.
+// now (admins only), and the local CA's certificate for devices to download (public: the CA's public half).
 
 import type { AppContext } from "../context.ts";
 import { readObject } from "./body.ts";
 import type { Route } from "./routes.ts";
-import { NotFound } from "../errors.ts";
-import { CA_DOWNLOAD_PATH, CA_HEADERS } from "../../shared/https.ts";
+import { CA_HEADERS } from "../../shared/https.ts";
 
 export function httpsRoutes(ctx: AppContext): Route[] {
   const https = ctx.https;
@@ -34,15 +32,17 @@ export function httpsRoutes(ctx: AppContext): Route[] {
       role: "admin",
       handler: async (c) => c.json(await https.renewNow()),
     },
-    {
-      method: "GET",
-      path: CA_DOWNLOAD_PATH,
-      public: true,
-      handler: () => {
-        const pem = https.caCertificate();
-        if (!pem) throw new NotFound("The panel has no local certificate authority (--local-ca is off).");
-        return new Response(pem, { headers: CA_HEADERS });
-      },
-    },
   ];
+}
+
+/**
+ * GET /ca.crt: the local CA's certificate (public: a phone fetches it before it can trust the panel). A
+ * file, not an API route: backend/app.ts mounts it beside the web app's files.
+ */
+export function caDownload(ctx: AppContext): () => Response {
+  return () => {
+    const pem = ctx.https.caCertificate();
+    if (!pem) return new Response("The panel has no local certificate authority (--local-ca is off).", { status: 404 });
+    return new Response(pem, { headers: CA_HEADERS });
+  };
 }

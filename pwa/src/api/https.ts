@@ -1,9 +1,9 @@
-import { api } from "./client.ts";
-import type { HttpsSettings, HttpsState } from "../../../shared/https.ts";
+import { call } from "./client.ts";
+import type { HttpsSettings } from "../../../shared/https.ts";
 
 export const httpsApi = {
-  state: () => api.get<HttpsState>("/api/https"),
+  state: () => call("GET /api/https"),
   // Quiet: the page shows the CA's reason itself, which is too long for a flash.
-  configure: (settings: HttpsSettings) => api.post<HttpsState>("/api/https", settings, { quiet: true }),
-  renew: () => api.post<HttpsState>("/api/https/renew", {}, { quiet: true }),
+  configure: (body: HttpsSettings) => call("POST /api/https", { body }, { quiet: true }),
+  renew: () => call("POST /api/https/renew", {}, { quiet: true }),
 };
