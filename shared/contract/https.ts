@@ -75,9 +75,14 @@ export const HttpsSettings = z.object({
 export type HttpsSettings = z.input<typeof HttpsSettings>;
 
 export const httpsRoutes = {
-  "GET /api/https": { summary: "The HTTPS certificate: source, names, expiry, next renewal, last error", role: "admin", answer: HttpsState },
+  "GET /api/https": {
+    summary: "The HTTPS certificate: source, names, expiry, next renewal, last error",
+    role: "admin",
+    answer: HttpsState,
+  },
   "POST /api/https": {
-    summary: "Get a certificate from an ACME CA for these names (answers once issued, or 424 with the CA's reason)",
+    summary:
+      "Get a certificate from an ACME CA for these names (answers once issued, or 424 with the CA's reason)",
     role: "admin",
     body: HttpsSettings,
     answer: HttpsState,

@@ -12,7 +12,13 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { ADMIN_PASSWORD, expect, type PanelProcess, signIn, startPanelProcess, test } from "./fixtures.ts";
-import { type FakePush, PUSH_PANEL_ARGS, startFakePush, stubPushManager, waitForServiceWorker } from "./push-fixtures.ts";
+import {
+  type FakePush,
+  PUSH_PANEL_ARGS,
+  startFakePush,
+  stubPushManager,
+  waitForServiceWorker,
+} from "./push-fixtures.ts";
 import { startPebbleProcess } from "../pebble/launch.mjs";
 import { CHROMIUM_ARGS } from "../../playwright.config.ts";
 
@@ -26,11 +32,27 @@ function homeTrusting(root: string): string {
   execFileSync("mkdir", ["-p", join(home, ".pki", "nssdb")]);
   execFileSync("certutil", ["-d", db, "-N", "--empty-password"]);
   writeFileSync(join(home, "root.pem"), root);
-  execFileSync("certutil", ["-d", db, "-A", "-t", "C,,", "-n", "pebble test root", "-i", join(home, "root.pem")]);
+  execFileSync("certutil", [
+    "-d",
+    db,
+    "-A",
+    "-t",
+    "C,,",
+    "-n",
+    "pebble test root",
+    "-i",
+    join(home, "root.pem"),
+  ]);
   return home;
 }
 
-const state: { pebble?: Awaited<ReturnType<typeof startPebbleProcess>>; fakePush?: FakePush; panel?: PanelProcess; home?: string; port?: number } = {};
+const state: {
+  pebble?: Awaited<ReturnType<typeof startPebbleProcess>>;
+  fakePush?: FakePush;
+  panel?: PanelProcess;
+  home?: string;
+  port?: number;
+} = {};
 
 test.describe("over HTTPS with a certificate from an ACME CA", () => {
   test.describe.configure({ mode: "serial" });
@@ -38,7 +60,9 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
   test.beforeAll(async () => {
     state.pebble = await startPebbleProcess();
     state.fakePush = await startFakePush();
-    state.panel = await startPanelProcess({ args: ["--https-domain", NAME, ...state.pebble.args, ...PUSH_PANEL_ARGS] });
+    state.panel = await startPanelProcess({
+      args: ["--https-domain", NAME, ...state.pebble.args, ...PUSH_PANEL_ARGS],
+    });
     state.port = Number(new URL(state.panel.url).port);
     expect(state.panel.url).toMatch(/^https:/);
     state.home = homeTrusting(state.pebble.root);
@@ -51,10 +75,12 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
     if (state.home) rmSync(state.home, { recursive: true, force: true });
   });
 
-  for (const vp of [
-    { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-    { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
-  ]) {
+  for (
+    const vp of [
+      { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+      { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
+    ]
+  ) {
     test(`${vp.name} ${vp.viewport.width}x${vp.viewport.height}: the app opens over HTTP/2 with pebble's certificate, installs, and turns notifications on`, async () => {
       const { home, fakePush, port } = state as Required<typeof state>;
       const origin = `https://${NAME}:${port}`;
@@ -76,7 +102,13 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
         const security = await res!.securityDetails();
         expect(security?.issuer).toMatch(/Pebble/);
         expect(security?.subjectName).toBe(NAME);
-        expect(await page.evaluate(() => performance.getEntriesByType("navigation").map((e) => (e as PerformanceNavigationTiming).nextHopProtocol)))
+        expect(
+          await page.evaluate(() =>
+            performance.getEntriesByType("navigation").map((e) =>
+              (e as PerformanceNavigationTiming).nextHopProtocol
+            )
+          ),
+        )
           .toEqual(["h2"]);
         expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
         await signIn(page, "admin", ADMIN_PASSWORD);
@@ -99,7 +131,8 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
         await stubPushManager(context, sub);
         await page.goto(`${origin}/notifications`);
         await page.getByRole("button", { name: "Enable notifications on this device" }).click();
-        await expect(page.getByTestId("flash").filter({ hasText: /^Notifications are on for / })).toBeVisible();
+        await expect(page.getByTestId("flash").filter({ hasText: /^Notifications are on for / }))
+          .toBeVisible();
         await page.getByRole("button", { name: "Send test notification" }).click();
         const received = await fakePush.waitFor((r) => r.subscriptionId === sub.id && r.status === 201);
         expect(JSON.parse(received.payload!)).toMatchObject({ kind: "test" });
@@ -121,10 +154,12 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
 });
 
 test.describe("over plain HTTP from another address", () => {
-  for (const vp of [
-    { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-    { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
-  ]) {
+  for (
+    const vp of [
+      { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+      { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
+    ]
+  ) {
     test(`${vp.name}: Controls says why the app cannot be installed, and leads an admin to Settings > HTTPS`, async ({ panel }) => {
       // The machine's own name (the host check accepts it), which is not localhost: no secure context.
       const name = `${hostname().toLowerCase().split(".")[0]}.local`;
@@ -133,12 +168,18 @@ test.describe("over plain HTTP from another address", () => {
         args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${name} 127.0.0.1`],
       });
       try {
-        const page: Page = await browser.newPage({ viewport: vp.viewport, isMobile: vp.isMobile, hasTouch: vp.hasTouch });
+        const page: Page = await browser.newPage({
+          viewport: vp.viewport,
+          isMobile: vp.isMobile,
+          hasTouch: vp.hasTouch,
+        });
         await page.goto(`http://${name}:${new URL(panel.url).port}/`);
         await signIn(page);
         const note = page.getByTestId("https-note");
         await expect(note).toContainText("This browser cannot install the panel as an app or get its alerts");
-        await expect(note).toContainText("Browsers allow both only over HTTPS, and this page came over plain HTTP.");
+        await expect(note).toContainText(
+          "Browsers allow both only over HTTPS, and this page came over plain HTTP.",
+        );
         await page.screenshot({ path: `${SHOTS}/${vp.name}-plain-http.png` });
         await note.getByRole("link", { name: "Set up HTTPS" }).click();
         await expect(page).toHaveURL(/\/settings\/https$/);
