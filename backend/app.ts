@@ -8,7 +8,7 @@ import { upgradeWebSocket } from "hono/deno";
 import type { MiddlewareHandler } from "hono";
 import type { AppContext } from "./context.ts";
 import { changesState, type Ctx, type Env, type Route } from "./http/routes.ts";
-import { authorize, clientOf, fromOwnSite, hostRefusal, jsonMessage, requestSession } from "./http/guards.ts";
+import { authorize, clientOf, fromOwnSite, hostRefusal, jsonMessage, overTls, requestSession } from "./http/guards.ts";
 import { activityRoutes, recordActivity } from "./http/activity.ts";
 import { secondFactorRoutes } from "./http/secondfactor.ts";
 import { areaOfPath, HttpError, isNoSpace } from "./errors.ts";
@@ -29,6 +29,8 @@ import { playerHistoryRoutes } from "./http/playerhistory.ts";
 import { accessRoutes } from "./http/access.ts";
 import { passkeyRoutes } from "./http/passkeys.ts";
 import { transferRoutes } from "./http/transfer.ts";
+import { caDownload, httpsRoutes } from "./http/https.ts";
+import { CA_DOWNLOAD_PATH } from "../shared/https.ts";
 import { staticHandler } from "./http/static.ts";
 
 /** Every area's routes, built from the context. */
@@ -51,6 +53,7 @@ const AREAS: ((ctx: AppContext) => Route[])[] = [
   accessRoutes,
   passkeyRoutes,
   transferRoutes,
+  httpsRoutes,
 ];
 
 // An answer carries the headers that act on it. Referrer-Policy and X-Frame-Options act on documents
@@ -94,7 +97,7 @@ export function createApp(ctx: AppContext): PanelApp {
 
   // The front of every request: the host (DNS rebinding), the client, and for the API and /ws the
   // session; on the way out, the headers of its kind.
-  const hostRefused = hostRefusal(ctx.config);
+  const hostRefused = hostRefusal(ctx.config, () => ctx.https.hostNames());
   const clientOfRequest = clientOf(ctx.config);
   const sessionOfRequest = requestSession(ctx.access);
   app.use(async (c, next) => {
@@ -117,6 +120,9 @@ export function createApp(ctx: AppContext): PanelApp {
     // A WebSocket's 101 stays as Deno made it.
     if (c.res.status === 101) return;
     for (const [k, v] of Object.entries(headersFor(api, c.res))) c.res.headers.set(k, v);
+    // HSTS only on answers that came over TLS, and only for a public CA's certificate (https/manager.ts).
+    const hsts = overTls(c.req.raw) ? ctx.https.hsts() : null;
+    if (hsts) c.res.headers.set("Strict-Transport-Security", hsts);
   });
 
   for (const route of routes) {
@@ -160,6 +166,8 @@ export function createApp(ctx: AppContext): PanelApp {
       });
     }),
   );
+
+  app.get(CA_DOWNLOAD_PATH, caDownload(ctx));
 
   // What no route has: other API paths (the same 401 as everything else without a session, a JSON 404
   // with one) and the PWA's files.

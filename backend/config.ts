@@ -5,6 +5,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { statSync } from "node:fs";
 import { gameBinaryIn } from "./factorio/versions/store.ts";
+import { ACME_CHALLENGES, DNS_PROVIDERS, domainProblem, emailProblem, LETS_ENCRYPT } from "../shared/https.ts";
 
 export interface Config {
   port: number;
@@ -14,6 +15,21 @@ export interface Config {
   factorioBinary: string;
   httpsCert: string | null;
   httpsKey: string | null;
+  /** HTTPS by ACME (backend/https/): the names to get a certificate for; empty: not from the command line. */
+  httpsDomains: string[];
+  acmeDirectoryUrl: string;
+  acmeEmail: string;
+  acmeCaFile: string | null;
+  /** The plain-HTTP listener: HTTP-01 answers and the redirect to HTTPS (0: none). */
+  acmeHttpPort: number;
+  acmeChallenge: string;
+  acmeDnsProvider: string;
+  acmeDnsTokenFile: string | null;
+  acmeDnsWait: number;
+  duckdnsUrl: string;
+  cloudflareApiUrl: string;
+  /** HTTPS with a certificate from the panel's own certificate authority (a LAN without a domain). */
+  localCa: boolean;
   staticDir: string;
   allowedOrigins: string[];
   trustProxy: boolean;
@@ -100,7 +116,10 @@ function opt<K extends keyof Config>(o: Option<K>): Option<K> {
 export const OPTIONS: Option<any>[] = [
   opt({
     key: "port", flag: "port", kind: "int", min: 0, max: 65535,
-    help: "HTTP(S) port of the panel (0 picks a free one)", defaultText: "8080", defaultValue: () => 8080,
+    help: "HTTP(S) port of the panel (0 picks a free one)",
+    defaultText: "443 when HTTPS is automatic (--https-domain, --local-ca), else 8080",
+    // Read before the options below have their defaults: unset means not given.
+    defaultValue: (c) => (c.httpsDomains?.length || c.localCa ? 443 : 8080),
   }),
   opt({
     key: "bind", flag: "bind", kind: "string",
@@ -131,6 +150,77 @@ export const OPTIONS: Option<any>[] = [
   opt({
     key: "httpsKey", flag: "https-key", kind: "path",
     help: "TLS private key (PEM)", defaultText: "none", defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "httpsDomains", flag: "https-domain", kind: "list",
+    help: "domain names (comma-separated) the panel gets an HTTPS certificate for from an ACME CA (Let's Encrypt unless " +
+      "--acme-directory-url says otherwise) and renews itself; or set them on Settings > HTTPS",
+    defaultText: "none", defaultValue: () => [],
+    check: (list) => {
+      const bad = list.find((d: string) => domainProblem(d) !== null);
+      return bad === undefined ? undefined : `has "${bad}": ${domainProblem(bad)}`;
+    },
+    normalize: (list) => list.map((d: string) => d.toLowerCase().replace(/\.$/, "")),
+  }),
+  opt({
+    key: "acmeDirectoryUrl", flag: "acme-directory-url", kind: "string",
+    help: "the ACME CA's directory (e.g. Let's Encrypt's staging one, ZeroSSL, a step-ca at home)",
+    defaultText: LETS_ENCRYPT, defaultValue: () => LETS_ENCRYPT, check: httpUrl,
+  }),
+  opt({
+    key: "acmeEmail", flag: "acme-email", kind: "string",
+    help: "e-mail address given to the ACME CA for the account (expiry notices)", defaultText: "none",
+    defaultValue: () => "", check: (v) => (v === "" ? undefined : emailProblem(v) ?? undefined),
+  }),
+  opt({
+    key: "acmeCaFile", flag: "acme-ca-file", kind: "path",
+    help: "extra CA certificates (PEM) to trust for the ACME server, e.g. a step-ca at home", defaultText: "none",
+    defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "acmeHttpPort", flag: "acme-http-port", kind: "int", min: 0, max: 65535,
+    help: "plain-HTTP port where the panel answers the CA's HTTP-01 check and redirects browsers to HTTPS, " +
+      "while HTTPS is automatic (0: none)",
+    defaultText: "80", defaultValue: () => 80,
+  }),
+  opt({
+    key: "acmeChallenge", flag: "acme-challenge", kind: "string",
+    help: "how the CA checks the domain is yours: http-01 (it connects to --acme-http-port) or dns-01 (a DNS record " +
+      "set through --acme-dns-provider; for a panel not reachable from the internet)",
+    defaultText: "http-01", defaultValue: () => "http-01",
+    check: (v) => ((ACME_CHALLENGES as readonly string[]).includes(v) ? undefined : "is not http-01 or dns-01"),
+  }),
+  opt({
+    key: "acmeDnsProvider", flag: "acme-dns-provider", kind: "string",
+    help: "the DNS service that holds the domain, for dns-01: duckdns or cloudflare", defaultText: "none",
+    defaultValue: () => "",
+    check: (v) => (v === "" || (DNS_PROVIDERS as readonly string[]).includes(v) ? undefined : "is not duckdns or cloudflare"),
+  }),
+  opt({
+    key: "acmeDnsTokenFile", flag: "acme-dns-token-file", kind: "path",
+    help: "file holding the DNS service's API token, for dns-01 (or set the token on Settings > HTTPS)", defaultText: "none",
+    defaultValue: () => null, check: readableFile,
+  }),
+  opt({
+    key: "acmeDnsWait", flag: "acme-dns-wait", kind: "int", min: 0, max: 3600,
+    help: "seconds to wait after setting the DNS record before the CA checks it (the DNS service's servers need the time)",
+    defaultText: "30", defaultValue: () => 30,
+  }),
+  opt({
+    key: "duckdnsUrl", flag: "duckdns-url", kind: "string",
+    help: "DuckDNS's update API (the token is sent only here)", defaultText: "https://www.duckdns.org",
+    defaultValue: () => "https://www.duckdns.org", check: httpUrl,
+  }),
+  opt({
+    key: "cloudflareApiUrl", flag: "cloudflare-api-url", kind: "string",
+    help: "Cloudflare's API (the token is sent only here)", defaultText: "https://api.cloudflare.com/client/v4",
+    defaultValue: () => "https://api.cloudflare.com/client/v4", check: httpUrl,
+  }),
+  opt({
+    key: "localCa", flag: "local-ca", kind: "bool",
+    help: "serve HTTPS with a certificate from the panel's own certificate authority, for a LAN without a domain " +
+      "(each device trusts it once: Settings > HTTPS)",
+    defaultText: "false", defaultValue: () => false,
   }),
   opt({
     key: "staticDir", flag: "static-dir", kind: "path",
@@ -460,6 +550,13 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
   }
   if ((config.httpsCert === null) !== (config.httpsKey === null)) {
     throw new ConfigError("Options --https-cert and --https-key must be given together");
+  }
+  const httpsWays = [config.httpsCert && "--https-cert", config.httpsDomains!.length > 0 && "--https-domain", config.localCa && "--local-ca"]
+    .filter(Boolean);
+  if (httpsWays.length > 1) throw new ConfigError(`Options ${httpsWays.join(" and ")} are different ways to HTTPS: give one`);
+  const wildcard = config.httpsDomains!.find((d) => d.startsWith("*."));
+  if (wildcard && config.acmeChallenge !== "dns-01") {
+    throw new ConfigError(`A wildcard name (${wildcard}) needs --acme-challenge dns-01: the CA checks it through DNS only`);
   }
   return { kind: "config", config: config as Config, warnings };
 }

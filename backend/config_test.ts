@@ -181,3 +181,35 @@ Deno.test("time zone: the system's by default (worked out on first read), a give
   assert.equal(cfg(["--time-zone", "Asia/Kolkata"]).timeZone, "Asia/Kolkata");
   assert.throws(() => cfg(["--time-zone", "Mars/Olympus"]), ConfigError);
 });
+
+Deno.test("HTTPS options: the port is 443 when HTTPS is automatic and --port is not given; one way to HTTPS at a time", () => {
+  assert.equal(cfg(["--https-domain", "panel.example.org"]).port, 443);
+  assert.equal(cfg(["--local-ca"]).port, 443);
+  assert.equal(cfg([], { PANEL_HTTPS_DOMAIN: "panel.example.org" }).port, 443);
+  assert.equal(cfg(["--https-domain", "panel.example.org", "--port", "8443"]).port, 8443);
+  const c = cfg(["--https-domain", "Panel.Example.org., factorio.example.org"]);
+  assert.deepEqual(c.httpsDomains, ["panel.example.org", "factorio.example.org"]);
+  assert.equal(c.acmeDirectoryUrl, "https://acme-v02.api.letsencrypt.org/directory");
+  assert.equal(c.acmeHttpPort, 80);
+  assert.equal(c.acmeChallenge, "http-01");
+  assert.deepEqual(cfg(["--https-domain", "*.example.org", "--acme-challenge", "dns-01", "--acme-dns-provider", "cloudflare"]).httpsDomains, ["*.example.org"]);
+  const cases: [string[], RegExp][] = [
+    [["--https-domain", "panel.example.org", "--local-ca"], /--https-domain and --local-ca are different ways to HTTPS: give one/],
+    [["--https-domain", "192.168.1.5"], /--https-domain.*is an address, not a name/],
+    [["--https-domain", "panel"], /--https-domain.*full domain name/],
+    [["--https-domain", "*.example.org"], /wildcard name \(\*\.example\.org\) needs --acme-challenge dns-01/],
+    [["--acme-challenge", "tls-alpn-01"], /--acme-challenge.*http-01 or dns-01/],
+    [["--acme-dns-provider", "route53"], /--acme-dns-provider.*duckdns or cloudflare/],
+    [["--acme-email", "nobody"], /--acme-email.*e-mail address/],
+    [["--acme-directory-url", "ftp://ca.example"], /--acme-directory-url/],
+    [["--acme-ca-file", "/nonexistent/ca.pem"], /--acme-ca-file/],
+    [["--acme-http-port", "70000"], /--acme-http-port/],
+  ];
+  for (const [args, pattern] of cases) {
+    assert.throws(() => loadConfig(args, {}), (e: unknown) => {
+      assert.ok(e instanceof ConfigError, String(e));
+      assert.match(e.message, pattern);
+      return true;
+    }, args.join(" "));
+  }
+});

@@ -43,6 +43,7 @@ import { Backups } from "./factorio/backups/service.ts";
 import { Scheduler } from "./factorio/schedules/scheduler.ts";
 import { ScheduleStore } from "./factorio/schedules/store.ts";
 import { type Clock, systemClock } from "./factorio/schedules/clock.ts";
+import { CertificateManager } from "./https/manager.ts";
 
 export interface AppContext {
   config: Config;
@@ -60,6 +61,9 @@ export interface AppContext {
   secondFactor: SecondFactor;
   passkeys: Passkeys;
   paths: FactorioPaths;
+  /** The HTTPS certificate: ACME, --https-cert/--https-key, or the local CA (https/manager.ts). run.ts
+   * starts it (after the alerts listen, so a failed first issuance alerts) and serves with it. */
+  https: CertificateManager;
   hub: Hub;
   /** The game server process (start/stop/kill, status, console). Other areas use it as a GameControl. */
   game: GameServer;
@@ -192,6 +196,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const alerts = await build("alerts", () =>
     new Alerts({ config, bus, log, db, now, push: push.notifier, diskPaths: [join(config.factorioDir, "saves"), config.dataDir] }));
   onClose(() => alerts.close());
+  // Built after the alerts, which turn its failures into alerts; started by run.ts before it listens.
+  const https = new CertificateManager({ config, bus, log, now });
+  onClose(() => https.close());
   const lease = new GameDirLease(serverState);
   const game: GameServer = await build("the game server", async () => {
     const g = new GameServer({ config, paths, bus, log, now, lease, processes });
@@ -330,6 +337,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     secondFactor,
     passkeys,
     paths,
+    https,
     hub,
     game,
     gameOps,

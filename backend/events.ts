@@ -5,6 +5,7 @@ import type { ServerExit, ServerState, ServerStatus } from "../shared/api.ts";
 import type { Logger } from "./log.ts";
 import type { VersionsMessage } from "../shared/factorio-versions.ts";
 import type { Alert } from "./alerts/alert.ts";
+import type { CertificateFailure, ServedCertificate } from "./https/manager.ts";
 
 export interface PanelEvents {
   /** The game's status changed. `exit` is set when the change is the process ending. */
@@ -21,6 +22,10 @@ export interface PanelEvents {
   "auth.signed-in": { userId: number; username: string; address: string; userAgent: string };
   /** A panel user was added or removed. */
   "users.changed": { action: "added" | "removed"; username: string };
+  /** The panel has a new HTTPS certificate to serve (https/manager.ts; https/listener.ts swaps to it). */
+  "https.certificate": ServedCertificate;
+  /** Getting or renewing the HTTPS certificate failed (alerts/panel.ts alerts admins). */
+  "https.failed": CertificateFailure;
   /** Console text someone sent over /ws, and whether their role let it through (the activity log). */
   "console.command": { username: string; via: string; address: string; userAgent: string; text: string; allowed: boolean };
 }

@@ -12,8 +12,8 @@ import { describeFsmImport, type FsmSource, FsmImportError, planFsmImport, readF
 import { dryRunTargets, importFsm } from "./migrate/targets.ts";
 import { exportCommand, importBeforeStart, openImport } from "./transfer/cli.ts";
 import type { OpenedArchive } from "./transfer/archive.ts";
-import { listen } from "./listen.ts";
-import { generatedPasswordLines, startupLines } from "./startup.ts";
+import { type CertificateServer, serveWithCertificates } from "./https/listener.ts";
+import { generatedPasswordLines, lowPortHint, startupLines } from "./startup.ts";
 
 /** The machine's addresses; an empty list where the system will not tell (the panel still starts). */
 function networkInterfaces(): { family: string; address: string; internal?: boolean }[] {
@@ -82,13 +82,19 @@ export async function main(): Promise<number> {
   }
   const { ctx, bootstrap } = made;
   const { app } = createApp(ctx);
-  const tls = config.httpsCert && config.httpsKey
-    ? { cert: Deno.readTextFileSync(config.httpsCert), key: Deno.readTextFileSync(config.httpsKey) }
-    : undefined;
-  const scheme: "http" | "https" = tls ? "https" : "http";
+  // The certificate before listening (kept, read from --https-cert/--https-key, or got now): the first
+  // answer is then over HTTPS already. The alerts listen by now, so a failed first issuance alerts; the
+  // panel then serves plain HTTP and moves to HTTPS when a later try succeeds (https/listener.ts).
+  try {
+    await ctx.https.start();
+  } catch (e) {
+    console.error(`factorio-panel: ${(e as Error).message}`);
+    await ctx.close();
+    return 1;
+  }
 
   let stopping = false;
-  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let server: CertificateServer | undefined;
   /** Stops answering: lets the requests in hand finish, for 5 s at most. */
   const closeServer = async () => {
     if (server) await Promise.race([server.shutdown().catch(() => {}), new Promise<void>((r) => setTimeout(r, 5000))]);
@@ -112,12 +118,20 @@ export async function main(): Promise<number> {
   Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
   Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
   try {
-    server = listen({ hostname: config.bind, port: config.port, tls }, app.fetch);
+    server = serveWithCertificates({
+      handler: app.fetch,
+      certificates: ctx.https,
+      bus: ctx.bus,
+      hostname: config.bind,
+      port: config.port,
+      openWebSockets: () => ctx.hub.clientCount,
+      log: ctx.log,
+    });
   } catch (e) {
     const why = e instanceof Deno.errors.AddrInUse
       ? `port ${config.port} is already in use (choose another with --port)`
       : e instanceof Deno.errors.PermissionDenied
-      ? `not allowed to listen on ${config.bind}:${config.port}`
+      ? `not allowed to listen on ${config.bind}:${config.port}${config.port > 0 && config.port < 1024 ? `. ${lowPortHint()}` : ""}`
       : (e as Error).message;
     console.error(`factorio-panel: cannot listen on ${config.bind}:${config.port}: ${why}`);
     if (bootstrap.generatedAdmin) {
@@ -127,8 +141,16 @@ export async function main(): Promise<number> {
     return 1;
   }
   const port = server.addr.port;
+  const scheme = server.served() ? "https" : "http";
+  const https = ctx.https.state();
   console.log(startupLines({
     scheme,
+    https: https.mode === "off" ? undefined : {
+      names: https.mode === "acme" ? https.acme.domains : [],
+      waiting: scheme === "http" ? https.last_error?.message ?? "not got yet" : null,
+      plainHttpPort: config.acmeHttpPort,
+      plainHttpProblem: ctx.https.plainHttpProblem(),
+    },
     bind: config.bind,
     port,
     interfaces: networkInterfaces(),

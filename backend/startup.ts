@@ -4,6 +4,16 @@
 
 export interface StartupFacts {
   scheme: "http" | "https";
+  /** When HTTPS is set up (https/manager.ts). */
+  https?: {
+    /** The ACME domains: the addresses a phone opens. */
+    names: string[];
+    /** Why there is no certificate yet (the panel serves plain HTTP until one comes), or null. */
+    waiting: string | null;
+    plainHttpPort: number;
+    /** Why the plain-HTTP listener (HTTP-01, the redirect) is not listening, or null. */
+    plainHttpProblem: string | null;
+  };
   bind: string;
   port: number;
   /** From Deno.networkInterfaces(); only IPv4 LAN addresses are shown (a phone types them). */
@@ -38,10 +48,22 @@ export function startupLines(f: StartupFacts): string[] {
   const { local, lan } = panelUrls(f);
   const lines = [`Factorio Panel listening on ${local}`];
   if (lan.length > 0) lines.push(`  On your network: ${lan.join(", ")}`);
-  if (f.scheme === "http") {
+  const h = f.https;
+  if (h && h.names.length > 0 && f.scheme === "https") {
+    const port = f.port === 443 ? "" : `:${f.port}`;
+    lines.push(`  Over HTTPS as: ${h.names.filter((n) => !n.startsWith("*.")).map((n) => `https://${n}${port}`).join(", ")}`);
+  }
+  if (h?.waiting) {
+    lines.push(`  No HTTPS certificate yet (${h.waiting}): plain HTTP until one comes; see Settings > HTTPS.`);
+  }
+  if (h?.plainHttpProblem) {
+    lines.push(`  Cannot listen on port ${h.plainHttpPort} (--acme-http-port): ${h.plainHttpProblem}.`);
+    if (h.plainHttpPort < 1024) lines.push(`  ${lowPortHint()}`);
+  }
+  if (f.scheme === "http" && !h) {
     lines.push(
-      "  Phones need HTTPS to install the panel as an app and to get alerts: serve it with --https-cert and",
-      "  --https-key, or behind a reverse proxy with a certificate (see the README, Deployment).",
+      "  Phones need HTTPS to install the panel as an app and to get alerts: start it with --https-domain and",
+      "  a name that points here, or --local-ca on a LAN (see the README, HTTPS for phones).",
     );
   }
   if (!f.binaryFound) {
@@ -55,6 +77,19 @@ export function startupLines(f: StartupFacts): string[] {
     );
   }
   return lines;
+}
+
+/** How a normal user may listen below port 1024 (README, HTTPS for phones). */
+export function lowPortHint(deno = execPath()): string {
+  return `Ports below 1024 need root or a capability: sudo setcap cap_net_bind_service=+ep ${deno} (again after each npm install), or choose higher ports (--port, --acme-http-port) and forward to them.`;
+}
+
+function execPath(): string {
+  try {
+    return Deno.execPath();
+  } catch {
+    return "node_modules/deno/deno";
+  }
 }
 
 /**

@@ -42,6 +42,22 @@ Deno.test("plain HTTP says phones need HTTPS; HTTPS does not", () => {
   assert.doesNotMatch(startupLines({ ...base, scheme: "https" }).join("\n"), /Phones need HTTPS/);
 });
 
+Deno.test("HTTPS set up: the domain's https:// address, a certificate still missing, and a port 80 it cannot have with the way to allow it", () => {
+  const https = { names: ["panel.example.org", "*.example.org"], waiting: null, plainHttpPort: 80, plainHttpProblem: null };
+  const served = startupLines({ ...base, scheme: "https", port: 443, https }).join("\n");
+  assert.match(served, /Over HTTPS as: https:\/\/panel\.example\.org$/m);
+  assert.doesNotMatch(served, /\*\.example|No HTTPS certificate|Cannot listen/);
+  assert.match(startupLines({ ...base, scheme: "https", port: 8443, https }).join("\n"), /https:\/\/panel\.example\.org:8443/);
+  const waiting = startupLines({
+    ...base,
+    https: { ...https, waiting: "the CA refused: connection refused", plainHttpProblem: "a port below 1024 needs the right to bind it" },
+  }).join("\n");
+  assert.match(waiting, /No HTTPS certificate yet \(the CA refused: connection refused\): plain HTTP until one comes; see Settings > HTTPS\./);
+  assert.match(waiting, /Cannot listen on port 80 \(--acme-http-port\): a port below 1024 needs the right to bind it\./);
+  assert.match(waiting, /sudo setcap cap_net_bind_service=\+ep \S+deno/);
+  assert.doesNotMatch(waiting, /Over HTTPS as|Phones need HTTPS/);
+});
+
 Deno.test("a missing game names the directory and what to do", () => {
   assert.doesNotMatch(startupLines(base).join("\n"), /No Factorio/);
   const text = startupLines({ ...base, binaryFound: false }).join("\n");

@@ -128,6 +128,9 @@ export const ACTIVITY_WORDS: Record<string, Words> = {
   "POST /api/notifications/channels/:id": ["change", named("alert channel")],
   "POST /api/notifications/channels/:id/test": ["test", named("alert channel")],
   "POST /api/notifications/channels/:id/delete": ["delete", named("alert channel")],
+  // HTTPS.
+  "POST /api/https": ["set up", (p) => p.note ? `HTTPS for ${p.note}` : "HTTPS"],
+  "POST /api/https/renew": ["renew", fixed("the HTTPS certificate")],
   // Factorio versions.
   "POST /api/factorio/install": ["install", fixed("a Factorio version")],
   "POST /api/factorio/install/cancel": ["cancel", fixed("a Factorio install")],

@@ -27,6 +27,7 @@ export const ALERT_EVENTS = [
   "disk-low",
   "new-sign-in",
   "user-changed",
+  "certificate",
 ] as const;
 
 export type AlertEvent = typeof ALERT_EVENTS[number];
@@ -51,6 +52,7 @@ export const ALERT_CATALOGUE: readonly { event: AlertEvent; label: string; help:
   { event: "disk-low", label: "Low disk space", help: "Little space is left where saves and backups are kept.", byDefault: true },
   { event: "new-sign-in", label: "New sign-in", help: "Someone signed in from a new device or address.", byDefault: true },
   { event: "user-changed", label: "Panel users", help: "A panel user was added or removed.", byDefault: true },
+  { event: "certificate", label: "HTTPS certificate", help: "The panel could not get or renew its HTTPS certificate.", byDefault: true },
 ];
 
 export const DEFAULT_ALERT_EVENTS: readonly AlertEvent[] = ALERT_CATALOGUE.filter((e) => e.byDefault).map((e) => e.event);

@@ -45,6 +45,7 @@ export const COLOURS: Record<AlertEvent | "test", number> = {
   "disk-low": 0xef6c00,
   "new-sign-in": 0xfdd835,
   "user-changed": 0x3949ab,
+  certificate: 0xd84315,
   test: 0x00897b,
 };
 

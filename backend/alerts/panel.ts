@@ -1,10 +1,13 @@
 // Alerts about the panel itself: a sign-in from a device or address the user never signed in from, a
-// panel user added or removed, and little space left where saves and backups are kept.
+// panel user added or removed, little space left where saves and backups are kept, and an HTTPS
+// certificate the panel could not get or renew.
 
 import { existsSync } from "node:fs";
 import { diskSpace } from "../fsutil.ts";
 import { dirname } from "node:path";
 import type { EventBus } from "../events.ts";
+import type { CertificateFailure } from "../https/manager.ts";
+import { daysLeft } from "../https/lifetime.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import { deviceName } from "../push/service.ts";
@@ -52,11 +55,34 @@ export class PanelAlerts {
         key: `${e.action} ${e.username}`,
       });
     }));
+    this.#unsubscribe.push(deps.bus.on("https.failed", (e) => this.#onCertificateFailed(e)));
     if (deps.diskLowPercent > 0) {
       this.#timer = setInterval(() => this.checkDisk(), deps.diskCheckMs);
       // The first look a little after start-up, not during it.
       this.#first = setTimeout(() => this.checkDisk(), 10_000);
     }
+  }
+
+  /** The panel could not get or renew its certificate: the reason, and how long the one it serves lasts. */
+  #onCertificateFailed(e: CertificateFailure): void {
+    const now = this.deps.now();
+    const days = e.notAfter === null ? null : daysLeft(e.notAfter, now);
+    const left = e.notAfter === null
+      ? "The panel has no certificate yet, so browsers cannot open it over HTTPS."
+      : e.notAfter <= now
+      ? "The certificate it serves has expired: browsers refuse it."
+      : `The certificate it serves ends in ${days === 1 ? "1 day" : `${days} days`} (${new Date(e.notAfter).toISOString().slice(0, 16).replace("T", " ")} UTC).`;
+    const details: Record<string, string> = { Names: e.names.join(", "), Reason: e.reason };
+    if (days !== null) details["Days left"] = String(Math.max(0, days));
+    if (e.nextTry !== null) details["Next try"] = new Date(e.nextTry).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    this.deps.bus.emit("alert", {
+      kind: "certificate",
+      title: e.notAfter === null ? "No HTTPS certificate" : "HTTPS certificate renewal failed",
+      body: `${/[.!?]$/.test(e.reason) ? e.reason : `${e.reason}.`} ${left}`,
+      details,
+      url: "/settings/https",
+      key: "certificate",
+    });
   }
 
   #onSignIn(e: { userId: number; username: string; address: string; userAgent: string }): void {

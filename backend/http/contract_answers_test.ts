@@ -133,6 +133,8 @@ Deno.test("every JSON answer fits the contract, and holds nothing it does not sa
     await a.call("POST /api/user/2fa/recovery", { body: { password: ADMIN_PASSWORD } });
     await a.call("GET /api/user/2fa");
     await a.call("GET /api/import/status");
+    // HTTPS off here: its state with no certificate (backend/https/ tests and the smoke test have the others).
+    await a.call("GET /api/https");
     await a.call("POST /api/login/passkey/options");
 
     // ---- Saves and the world ----

@@ -20,12 +20,14 @@ export interface Client {
 
 /**
  * The client of a request (`info` is what Deno.serve gave the handler, undefined for app.request in unit
- * tests), also behind a trusted proxy.
+ * tests), also behind a trusted proxy. Secure means the request itself came over TLS: Deno.serve gives an
+ * https: URL then (the panel serves plain HTTP until its first certificate, and again never after). A
+ * client's X-Forwarded-Proto counts only behind a trusted proxy.
  */
 export function clientOf(config: Config): (req: Request, info: unknown) => Client {
-  const tls = config.httpsCert !== null;
   return (req, info) => {
     const address = (info as Partial<Deno.ServeHandlerInfo<Deno.NetAddr>> | undefined)?.remoteAddr?.hostname ?? "unknown";
+    const tls = overTls(req);
     if (!config.trustProxy) return { address, secure: tls };
     let client = address;
     let secure = tls;
@@ -37,6 +39,23 @@ export function clientOf(config: Config): (req: Request, info: unknown) => Clien
     if (proto) secure = proto === "https";
     return { address: client, secure };
   };
+}
+
+/** Whether the request reached the panel over TLS (Deno.serve's URL says https: then). */
+export function overTls(req: Request): boolean {
+  return req.url.startsWith("https:");
+}
+
+/**
+ * The host (name[:port]) the request was addressed to. From the URL Deno.serve built: over HTTP/2 there is
+ * no Host header (the name comes as :authority, which the URL carries), over HTTP/1.1 the URL is made of it.
+ */
+export function requestHost(req: Request): string {
+  try {
+    return new URL(req.url).host;
+  } catch {
+    return "";
+  }
 }
 
 /** A JSON string answer as Hono's c.json makes it, for the guards that answer without a context. */
@@ -52,7 +71,7 @@ export function requestSession(access: Access): (c: Ctx, address: string) => Res
 
 /** The origin this request was addressed to, as the browser sees it. */
 export function ownOrigin(c: Ctx, config: Config): string | null {
-  const host = (config.trustProxy ? c.req.header("x-forwarded-host") : undefined) ?? c.req.header("host");
+  const host = (config.trustProxy ? c.req.header("x-forwarded-host") : undefined) ?? requestHost(c.req.raw);
   if (!host) return null;
   return `${c.get("secure") ? "https" : "http"}://${host}`;
 }
@@ -83,10 +102,12 @@ export function authorize(route: Route, session: SessionInfo): string | null {
 /**
  * Refuses requests addressed to a name the panel does not have (DNS rebinding: a site whose name
  * resolves to this machine would otherwise talk to the panel as its own origin). Accepted: IP addresses
- * (a browser on an IP is not being rebound), localhost, this machine's names, and the hosts of
- * --allowed-origins. Behind a trusted reverse proxy the proxy chooses which names reach the panel.
+ * (a browser on an IP is not being rebound), localhost, this machine's names, the hosts of
+ * --allowed-origins, and the HTTPS names (`httpsNames`: --https-domain or those set on Settings > HTTPS; a
+ * wildcard `*.example.org` covers the names one level under it). Behind a trusted reverse proxy the proxy
+ * chooses which names reach the panel.
  */
-export function hostRefusal(config: Config): (req: Request) => Response | null {
+export function hostRefusal(config: Config, httpsNames: () => string[] = () => config.httpsDomains): (req: Request) => Response | null {
   const names = new Set(["localhost", config.bind.toLowerCase()]);
   try {
     const host = Deno.hostname().toLowerCase();
@@ -105,11 +126,18 @@ export function hostRefusal(config: Config): (req: Request) => Response | null {
   }
   return (req) => {
     if (config.trustProxy) return null;
-    const header = req.headers.get("host") ?? "";
+    const header = requestHost(req);
     const host = hostName(header);
     if (host === null || isIpLiteral(host) || names.has(host) || host.endsWith(".localhost")) return null;
+    if (httpsNames().some((n) => httpsNameCovers(n.toLowerCase(), host))) return null;
     return jsonMessage(PANEL_MSG.unknownHost(host, header.trim()), 421);
   };
+}
+
+function httpsNameCovers(name: string, host: string): boolean {
+  if (!name.startsWith("*.")) return name === host;
+  const rest = host.slice(host.indexOf(".") + 1);
+  return host.indexOf(".") > 0 && rest === name.slice(2);
 }
 
 /** The host name of a Host header, lower-case, without port or IPv6 brackets; null when malformed. */

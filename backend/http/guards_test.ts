@@ -200,6 +200,18 @@ Deno.test("Host names the panel does not have are refused (DNS rebinding); its o
   } finally {
     await p.close();
   }
+  // The HTTPS names pass too: a wildcard covers one level under it. No CA answers here (a closed port), so
+  // the panel serves plain HTTP while it has no certificate, which is enough for the host check.
+  const https = await startPanel({
+    args: ["--https-domain", "panel.example.org,*.games.example.org", "--acme-challenge", "dns-01", "--acme-dns-provider", "cloudflare",
+      "--acme-directory-url", "http://127.0.0.1:9/directory", "--acme-http-port", "0"],
+  });
+  try {
+    for (const host of ["panel.example.org", "factorio.games.example.org:8443"]) assert.equal(await statusForHost(https.url, host), 401, host);
+    for (const host of ["games.example.org", "a.b.games.example.org", "example.org"]) assert.equal(await statusForHost(https.url, host), 421, host);
+  } finally {
+    await https.close();
+  }
   // Behind a trusted proxy the proxy decides which names reach the panel.
   const proxied = await startPanel({ args: ["--trust-proxy"] });
   try {

@@ -53,7 +53,8 @@ export interface Reply {
 export class Client {
   cookie: string | undefined;
 
-  constructor(readonly base: string, readonly origin: string) {}
+  /** `http`: a Deno HTTP client to fetch with (one trusting a test CA, through a proxy to a test name). */
+  constructor(readonly base: string, readonly origin: string, readonly http?: Deno.HttpClient) {}
 
   async request(method: string, path: string, init: {
     json?: unknown;
@@ -72,7 +73,7 @@ export class Client {
       body = JSON.stringify(init.json);
       headers["Content-Type"] ??= "application/json";
     }
-    const res = await fetch(this.base + path, { method, headers, body, redirect: "manual" });
+    const res = await fetch(this.base + path, { method, headers, body, redirect: "manual", client: this.http });
     this.#absorbCookie(res.headers);
     const text = await res.text();
     let parsed: unknown = text;
@@ -120,6 +121,8 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
     adminPassword: ADMIN_PASSWORD,
   });
   await opts.prepare?.(ctx);
+  // As run.ts: the certificate before the app answers (HTTPS tests serve it with https/listener.ts).
+  await ctx.https.start();
   const { app, routes } = createApp(ctx);
   const server = listen({ hostname: "127.0.0.1", port: 0 }, app.fetch);
   const url = `http://127.0.0.1:${server.addr.port}`;

@@ -13,6 +13,11 @@ export interface PanelProcessOptions {
   npmScript?: "start" | "demo";
   /** How long to wait for "listening on" (npm start may build the web app first). */
   startTimeoutMs?: number;
+  /**
+   * Address an HTTPS panel as `name` (a name its certificate has) through `http` (a client trusting the
+   * test CA, with a proxy that reaches 127.0.0.1 for that name: testing/tls.ts connectProxy).
+   */
+  https?: { name: string; http: Deno.HttpClient | (() => Deno.HttpClient) };
   /** A shell command run first, in `sh -c` (e.g. `ulimit -n 256`). */
   shell?: string;
 }
@@ -64,15 +69,19 @@ export async function startPanelProcess(opts: PanelProcessOptions): Promise<Pane
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const base = url.replace("localhost", "127.0.0.1");
+  const base = opts.https ? withHost(url, opts.https.name) : url.replace("localhost", "127.0.0.1");
+  // A function: a CA the panel makes at its start (--local-ca) is trusted once it is there.
+  const given = opts.https?.http;
+  let http: Deno.HttpClient | undefined;
+  const client = (): Deno.HttpClient | undefined => http ??= typeof given === "function" ? given() : given;
   return {
     url: base,
     pid: child.pid,
     output: () => out,
     exit: status.then((s) => s.code),
-    client: () => new Client(base, base),
+    client: () => new Client(base, base, client()),
     login: async (username, password) => {
-      const c = new Client(base, base);
+      const c = new Client(base, base, client());
       const r = await c.post("/api/login", { username, password });
       if (r.status !== 200) throw new Error(`login failed: ${r.status} ${r.text}`);
       return c;
@@ -85,4 +94,10 @@ export async function startPanelProcess(opts: PanelProcessOptions): Promise<Pane
       return s.code;
     },
   };
+}
+
+function withHost(url: string, name: string): string {
+  const u = new URL(url);
+  u.hostname = name;
+  return u.origin;
 }

@@ -35,6 +35,7 @@ const PlayerHistory = lazy(() => import("./pages/PlayerHistory/PlayerHistory.tsx
 const Activity = lazy(() => import("./pages/Activity/Activity.tsx"));
 const Account = lazy(() => import("./pages/Account/Account.tsx"));
 const Import = lazy(() => import("./pages/Import/Import.tsx"));
+const Https = lazy(() => import("./pages/Https/Https.tsx"));
 
 function Loading() {
   return (
@@ -59,6 +60,7 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/logs", element: <Logs /> },
   { path: "/user-management", element: <Users /> },
   { path: "/activity", element: <Activity /> },
+  { path: "/settings/https", element: <Https /> },
   { path: "/account", element: <Account /> },
   { path: "/notifications", element: <Notifications /> },
   { path: "/help", element: <Help /> },

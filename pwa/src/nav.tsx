@@ -18,6 +18,7 @@ import ScheduleIcon from "@mui/icons-material/Schedule";
 import HistoryIcon from "@mui/icons-material/History";
 import AccountCircleIcon from "@mui/icons-material/AccountCircle";
 import ManageSearchIcon from "@mui/icons-material/ManageSearch";
+import HttpsIcon from "@mui/icons-material/Https";
 import type { Role } from "../../shared/api.ts";
 
 export interface NavItem {
@@ -74,6 +75,7 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { to: "/user-management", label: "Users", icon: <PeopleIcon />, role: "admin" },
       { to: "/activity", label: "Activity", icon: <ManageSearchIcon />, role: "admin" },
+      { to: "/settings/https", label: "HTTPS", icon: <HttpsIcon />, role: "admin" },
       { to: "/account", label: "Account", icon: <AccountCircleIcon /> },
       { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
       { to: "/help", label: "Help", icon: <HelpIcon /> },

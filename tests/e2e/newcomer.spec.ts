@@ -24,6 +24,7 @@ const PAGES: [string, string][] = [
   ["/players/history", "Player history"],
   ["/user-management", "Users"],
   ["/activity", "Activity"],
+  ["/settings/https", "HTTPS"],
   ["/account", "Account"],
   ["/notifications", "Notifications"],
   ["/help", "Help"],

@@ -1,11 +1,7 @@
 // Starts the fake push service (main.ts) as its own Deno process and drives it over its control API.
 // Plain JavaScript so both Playwright specs and bench/*.mjs (Node) can use it.
 
-import { spawn } from "node:child_process";
-import { join, resolve } from "node:path";
-import { PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
-
-const ROOT = resolve(import.meta.dirname, "../..");
+import { startDenoService } from "../launch.mjs";
 
 /**
  * @typedef {{ id: string, endpoint: string, expirationTime: null, keys: { p256dh: string, auth: string } }} FakeSubscription
@@ -21,24 +17,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
  *   waitFor(match: (r: ReceivedPush) => boolean, opts?: { after?: number, timeoutMs?: number }): Promise<ReceivedPush>,
  *   stop(): Promise<void> }>} */
 export async function startFakePush() {
-  const child = spawn(join(ROOT, "node_modules/.bin/deno"), ["run", ...PANEL_PERMISSIONS, "tests/fake-push/main.ts"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stderr.on("data", (d) => (out += d));
-  const info = await new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`fake push service did not start:\n${out}`)), 30_000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) {
-        clearTimeout(timer);
-        ok(JSON.parse(line));
-      }
-    });
-    child.on("exit", (code) => fail(new Error(`fake push service exited with ${code}:\n${out}`)));
-  });
+  const { info, stop } = await startDenoService("tests/fake-push/main.ts", "fake push service");
   const call = async (method, path, body) => {
     const res = await fetch(info.control + path, {
       method,
@@ -66,13 +45,7 @@ export async function startFakePush() {
         if (batch.length) seen = batch[batch.length - 1].seq;
       }
     },
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
-    },
+    stop,
   };
   return fake;
 }

@@ -61,6 +61,8 @@ describe("Controls", { timeout: 30_000 }, () => {
   beforeEach(() => {
     flash.items.splice(0);
     server.status = { ...base };
+    // As on localhost or over HTTPS: no note about plain HTTP (HttpsNote.test.tsx has it).
+    vi.stubGlobal("isSecureContext", true);
   });
   afterEach(() => vi.unstubAllGlobals());
 

@@ -12,6 +12,7 @@ import { ExitCard } from "./ExitCard.tsx";
 import { GameVersionsPanel, useVersions } from "./GameVersions.tsx";
 import { PlayersChart } from "./PlayersChart.tsx";
 import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
+import { HttpsNote } from "./HttpsNote.tsx";
 
 /** Said before any action fails: the panel cannot run a game it cannot find. */
 function NoFactorio({ dir }: { dir: string }) {
@@ -61,6 +62,7 @@ export default function Controls() {
   const painted = usePainted();
   return (
     <Page title="Controls">
+      <HttpsNote />
       <ViewerNote />
       {missing && <NoFactorio dir={status.factorio_dir || "the Factorio directory"} />}
       {problems.map((p) => <Alert key={p} severity="warning">{p}</Alert>)}

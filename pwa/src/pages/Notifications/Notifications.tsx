@@ -100,8 +100,8 @@ function ThisDevice(
   if (support === "insecure") {
     return (
       <Alert severity="info">
-        Notifications need the panel to be opened over HTTPS (or on this computer as localhost). See the README for
-        running the panel behind a reverse proxy with a certificate.
+        Notifications need the panel to be opened over HTTPS (or on this computer as localhost). An admin sets it up
+        under Settings, HTTPS.
       </Alert>
     );
   }

@@ -1,0 +1,48 @@
+// HTTPS (Settings > HTTPS): the certificate's state, setting up a certificate from an ACME CA, renewing it
+// now (admins only), and the local CA's certificate for devices to download (public: the CA's public half).
+
+import type { AppContext } from "../context.ts";
+import { readObject } from "./body.ts";
+import type { Route } from "./routes.ts";
+import { CA_HEADERS } from "../../shared/https.ts";
+
+export function httpsRoutes(ctx: AppContext): Route[] {
+  const https = ctx.https;
+  return [
+    {
+      method: "GET",
+      path: "/api/https",
+      role: "admin",
+      handler: (c) => c.json(https.state()),
+    },
+    {
+      method: "POST",
+      path: "/api/https",
+      role: "admin",
+      handler: async (c) => {
+        const body = await readObject(c);
+        const state = await https.configure(body);
+        c.set("activity", { detail: state.acme.domains.join(", ") });
+        return c.json(state);
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/https/renew",
+      role: "admin",
+      handler: async (c) => c.json(await https.renewNow()),
+    },
+  ];
+}
+
+/**
+ * GET /ca.crt: the local CA's certificate (public: a phone fetches it before it can trust the panel). A
+ * file, not an API route: backend/app.ts mounts it beside the web app's files.
+ */
+export function caDownload(ctx: AppContext): () => Response {
+  return () => {
+    const pem = ctx.https.caCertificate();
+    if (!pem) return new Response("The panel has no local certificate authority (--local-ca is off).", { status: 404 });
+    return new Response(pem, { headers: CA_HEADERS });
+  };
+}
