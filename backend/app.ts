@@ -78,7 +78,7 @@ export interface PanelApp {
 
 /** The route's answer: its input checked at the edge, then its handler's value as JSON (or its Response). */
 async function answer(c: Ctx, route: Route): Promise<Response> {
-  const result = await route.handler(c, await readInput(c, route.def) as Input<never>);
+  const result = await route.handler(c, await readInput(c, route.def, route.domainChecked) as Input<never>);
   return result instanceof Response ? result : c.json(result as never);
 }
 

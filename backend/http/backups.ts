@@ -9,7 +9,8 @@ import { parseRestoreRequest, restoreBackup } from "../factorio/backups/restore.
 import { Forbidden, NotFound } from "../errors.ts";
 import { BACKUP_MSG, holdsSecrets } from "../../shared/backups.ts";
 import { roleAtLeast } from "../../shared/api.ts";
-import { type Ctx, type Route, jsonText, reply, route, sessionOf } from "./routes.ts";
+import { type Ctx, jsonText, reply, route, type Route, routeCheckedByDomain, sessionOf } from "./routes.ts";
+import { objectBody } from "./body.ts";
 
 function scheduleId(c: Ctx): number {
   const raw = c.req.param("id") ?? "";
@@ -34,7 +35,7 @@ export function backupRoutes(ctx: AppContext): Route[] {
       return reply(c, made!, 201);
     }),
     route("GET /api/backups/settings", () => backups.settings()),
-    route("POST /api/backups/settings", async (_c, { body }) => backups.updateSettings(body)),
+    routeCheckedByDomain("POST /api/backups/settings", (_c, { body }) => backups.updateSettings(objectBody(body))),
     route("POST /api/backups/:id/restore", async (c, { body }) => {
       const req = parseRestoreRequest(body);
       const { id } = backups.find(c.req.param("id"));
@@ -59,14 +60,14 @@ export function backupRoutes(ctx: AppContext): Route[] {
     route("GET /api/schedules", async () => await schedules.list()),
     route("GET /api/schedules/preview", async (c) => await schedules.preview(c.req.query("cron"))),
     // The activity log names the schedule (c.set("activity")): "Ran schedule 'Nightly restart' now".
-    route("POST /api/schedules", async (c, { body }) => {
-      const made = await schedules.create(body);
+    routeCheckedByDomain("POST /api/schedules", async (c, { body }) => {
+      const made = await schedules.create(objectBody(body));
       c.set("activity", { detail: made.name });
       return reply(c, made, 201);
     }),
     route("GET /api/schedules/:id", async (c) => await schedules.get(scheduleId(c))),
-    route("POST /api/schedules/:id/update", async (c, { body }) => {
-      const changed = await schedules.update(scheduleId(c), body);
+    routeCheckedByDomain("POST /api/schedules/:id/update", async (c, { body }) => {
+      const changed = await schedules.update(scheduleId(c), objectBody(body));
       c.set("activity", { detail: changed.name });
       return changed;
     }),

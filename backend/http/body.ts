@@ -53,37 +53,32 @@ export async function readJson(c: Ctx, limit = JSON_LIMIT): Promise<unknown> {
   }
 }
 
-/** A JSON object body (not an array, string or null); {} when the request has no body. */
-export async function readObject(c: Ctx, limit = JSON_LIMIT): Promise<Record<string, unknown>> {
-  const data = await readJson(c, limit);
-  if (data === undefined) return {};
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new Invalid("The request body must be a JSON object.");
-  }
-  return data as Record<string, unknown>;
-}
-
 /**
  * A route's body and query, checked at the edge with its contract schemas (shared/contract/) before the
  * handler runs: 400 with a sentence when they do not fit. A route without a body schema ignores any body;
  * a missing body is a body without fields. Keys match the schema's case-insensitively, as the old panel's
  * JSON decoder did ("filename" for "fileName").
  */
-export async function readInput(c: Ctx, def: RouteDef): Promise<{ body: unknown; query: unknown }> {
+export async function readInput(c: Ctx, def: RouteDef, domainChecked = false): Promise<{ body: unknown; query: unknown }> {
   let body: unknown;
-  if (def.body) {
-    let data = (await readJson(c)) ?? {};
-    if (def.body instanceof z.ZodObject) {
-      if (!isObject(data)) throw new Invalid("The request body must be a JSON object.");
-      data = matchKeys(data, Object.keys(def.body.shape));
-    }
+  if (def.body && domainChecked) body = await readJson(c);
+  else if (def.body) {
+    // No body is a body without fields; a JSON null is not.
+    let data = await readJson(c);
+    if (def.body instanceof z.ZodObject) data = matchKeys(objectBody(data), Object.keys(def.body.shape));
+    else if (data === undefined) data = {};
     body = checked(def.body, data);
   }
   return { body, query: def.query ? checked(def.query, c.req.query()) : undefined };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+/** A body that must be a JSON object: {} when there is none. */
+export function objectBody(data: unknown): Record<string, unknown> {
+  if (data === undefined) return {};
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new Invalid("The request body must be a JSON object.");
+  }
+  return data as Record<string, unknown>;
 }
 
 /** `data` with each key that differs from one of `keys` only in case renamed to it. */
@@ -104,7 +99,9 @@ function matchKeys(data: Record<string, unknown>, keys: string[]): Record<string
 function checked(schema: z.ZodType, data: unknown): unknown {
   // The schema's own message (the spec's words, where a field has one) comes first; this one otherwise.
   const parsed = schema.safeParse(data, { error: problem });
-  if (parsed.success) return parsed.data;
+  // A record's parse rebuilds the object, where a key "__proto__" would be lost rather than refused by
+  // the handler as unknown: the checked input itself goes on (a record transforms nothing).
+  if (parsed.success) return schema instanceof z.ZodRecord ? data : parsed.data;
   throw new Invalid(parsed.error.issues[0].message);
 }
 

@@ -133,6 +133,7 @@ Deno.test("every JSON answer fits the contract, and holds nothing it does not sa
     await a.call("POST /api/user/2fa/recovery", { body: { password: ADMIN_PASSWORD } });
     await a.call("GET /api/user/2fa");
     await a.call("GET /api/import/status");
+    await a.call("GET /api/openapi.json");
     await a.call("POST /api/login/passkey/options");
 
     // ---- Saves and the world ----

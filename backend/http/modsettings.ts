@@ -12,7 +12,7 @@ import { contentDisposition } from "./download.ts";
 import { receiveUpload } from "./upload.ts";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type Route, route } from "./routes.ts";
+import { route, type Route, routeCheckedByDomain } from "./routes.ts";
 
 export function modSettingsRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);
@@ -25,7 +25,7 @@ export function modSettingsRoutes(ctx: AppContext): Route[] {
   return [
     route("GET /api/mods/settings", () => settings.read()),
     route("GET /api/mods/settings/definitions", async () => await settings.definitions()),
-    route("POST /api/mods/settings/update", async (_c, { body }) => {
+    routeCheckedByDomain("POST /api/mods/settings/update", async (_c, { body }) => {
       const state = await settings.update(body);
       ctx.log.info("Mod settings changed");
       return state;

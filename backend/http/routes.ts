@@ -45,7 +45,7 @@ export type Answer<K extends RouteKey> = Contract[K]["answer"] extends z.ZodType
   ? z.input<Contract[K]["answer"]> | Reply<z.input<Contract[K]["answer"]>>
   : Response;
 
-export type Handler<K extends RouteKey> = (c: Ctx, input: Input<K>) => Answer<K> | Promise<Answer<K>>;
+export type Handler<K extends RouteKey, I = Input<K>> = (c: Ctx, input: I) => Answer<K> | Promise<Answer<K>>;
 
 /** An answer of the route's `errors` (424: the mods a save needs that could not be installed). */
 export function failed(c: Ctx, value: unknown, status: 424): Reply<never> {
@@ -93,11 +93,25 @@ export interface Route {
    * second factors must need the person, not a script's credential.
    */
   interactive?: boolean;
+  /** The body goes to the handler as sent (see `routeCheckedByDomain`); the edge checks only the query. */
+  domainChecked?: boolean;
   /**
    * Open to an admin who must still set up a second factor (--require-2fa-admins): the account's own
    * pages, sign-out and the session check. Everything else answers 403 until they have.
    */
   beforeEnrolment?: boolean;
+}
+
+/**
+ * A route whose body a domain validator checks whole, naming each problem where it is ("Task 1: the type
+ * must be one of ...", "Retention: keep days must be ..."): the edge passes the JSON body as sent (no body:
+ * undefined), and the contract's schema only describes it.
+ */
+export function routeCheckedByDomain<K extends RouteKey>(
+  key: K,
+  handler: Handler<K, { body: unknown; query: Input<K>["query"] }>,
+): Route {
+  return { ...route(key, handler as Handler<K>), domainChecked: true };
 }
 
 /** The route `key` of the contract served by `handler`. */

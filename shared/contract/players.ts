@@ -1,6 +1,7 @@
 // The game's admin, white and ban lists, who is online, and kicking.
 
 import { z } from "zod";
+import { playerNameError } from "../players.ts";
 import { Message, type Routes } from "./route.ts";
 
 /** An entry of server-banlist.json. The game may also store an address; the panel keeps it untouched. */
@@ -23,7 +24,7 @@ export type PlayerLists = z.infer<typeof PlayerLists>;
 export const OnlinePlayers = z.object({ players: z.array(z.string()) });
 export type OnlinePlayers = z.infer<typeof OnlinePlayers>;
 
-const Player = z.object({ username: z.string() });
+const Player = z.object({ username: z.string({ error: (iss) => playerNameError(iss.input) }) });
 const op = { role: "operator", answer: PlayerLists } as const;
 
 export const playerRoutes = {
