@@ -40,7 +40,7 @@ export function authRoutes(ctx: AppContext): Route[] {
   const { accounts } = ctx;
   return [
     route("POST /api/login", async (c, { body }) => {
-      if (typeof body.username === "string") c.set("activity", { user: body.username.trim().slice(0, 100) });
+      c.set("activity", { user: body.username.trim().slice(0, 100) });
       const result = await accounts.login(body, clientOf(c));
       if (result.kind === "secondFactor") return secondStepAnswer(c, result.pending, result.methods);
       const user = finishSignIn(c, ctx, result.token, result.user);

@@ -29,9 +29,8 @@ export function backupRoutes(ctx: AppContext): Route[] {
         include = checkIncludes(body.include);
         backups.updateSettings({ include });
       }
-      const save = body.save === undefined ? undefined : String(body.save);
       // Not optional: a backup that cannot be made throws rather than answering null.
-      const made = await gameOps.run("backup", () => backups.create({ reason: "manual", include, save }));
+      const made = await gameOps.run("backup", () => backups.create({ reason: "manual", include, save: body.save }));
       return reply(c, made!, 201);
     }),
     route("GET /api/backups/settings", () => backups.settings()),

@@ -74,8 +74,7 @@ export function modSettingsRoutes(ctx: AppContext): Route[] {
       });
     }),
     route("POST /api/mods/pin", async (_c, { body }) => {
-      if (typeof body.name !== "string" || body.name.trim() === "") throw new Invalid("name is required");
-      if (typeof body.pinned !== "boolean") throw new Invalid('pinned must be true or false');
+      if (body.name.trim() === "") throw new Invalid("name is required");
       const mod = await live.pin(body.name, body.pinned);
       ctx.log.info(body.pinned ? "Mod pinned" : "Mod unpinned", { name: mod.name, version: mod.version });
       return mod;

@@ -19,7 +19,7 @@ export function versionRoutes(ctx: AppContext): Route[] {
     }),
     route("POST /api/factorio/install/cancel", () => versions.cancel()),
     route("POST /api/factorio/activate", async (c, { body }) => {
-      ctx.log.info("Game version switch requested", { user: user(c), version: String(body.version) });
+      ctx.log.info("Game version switch requested", { user: user(c), version: body.version });
       return await versions.activate(body.version);
     }),
     route("DELETE /api/factorio/versions/:version", (c) => {

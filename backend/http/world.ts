@@ -78,9 +78,9 @@ export function worldRoutes(ctx: AppContext): Route[] {
       const settings = parseWorldSettings(body.settings ?? {});
       const planet = body.planet ?? "nauvis";
       const known = (await generator.info(true)).planets.map((p) => p.name);
-      if (typeof planet !== "string" || !known.includes(planet)) throw new Invalid(`planet must be one of this game's planets: ${known.join(", ")}`);
+      if (!known.includes(planet)) throw new Invalid(`planet must be one of this game's planets: ${known.join(", ")}`);
       const size = body.size ?? PREVIEW_SIZES.default;
-      if (typeof size !== "number" || !Number.isInteger(size) || size < PREVIEW_SIZES.min || size > PREVIEW_SIZES.max) {
+      if (!Number.isInteger(size) || size < PREVIEW_SIZES.min || size > PREVIEW_SIZES.max) {
         throw new Invalid(`size must be a whole number of pixels from ${PREVIEW_SIZES.min} to ${PREVIEW_SIZES.max}`);
       }
       const png = await generator.preview(settings, planet, size);
@@ -110,15 +110,14 @@ export function worldRoutes(ctx: AppContext): Route[] {
     // to saves/<save>.zip (see world/scenario2map.ts).
     route("POST /api/world/scenarios/save", async (c, { body }) => {
       const scenario = await knownScenario(body.name);
-      if (body.overwrite !== undefined && typeof body.overwrite !== "boolean") throw new Invalid("overwrite must be true or false");
       const save = saveFileName(body.save ?? scenario.split("/").pop(), { what: "Save name", creating: true });
       ctx.log.info("Save from a scenario requested", { user: sessionOf(c).user.username, scenario, save });
       const options = { savesDir: paths.saves, modsDir: paths.mods, run: (args: string[]) => generator.runGame(args), log: ctx.log };
       return await ctx.saves.making(save, () => scenarioToSave(options, scenario, save, body.overwrite === true));
     }),
     route("POST /api/world/exchange-string/decode", async (_c, { body }) => {
-      if (typeof body.string !== "string" || body.string.trim() === "") throw new Invalid("Paste a map exchange string (it starts with >>> and ends with <<<).");
-      return exchange(() => decodeExchangeString(body.string as string));
+      if (body.string.trim() === "") throw new Invalid(PANEL_MSG.exchangeStringMissing);
+      return exchange(() => decodeExchangeString(body.string));
     }),
     route("POST /api/world/exchange-string/encode", async (_c, { body }) => {
       const version = body.version ?? game.version();

@@ -1,7 +1,8 @@
 // The game's admin, white and ban lists, who is online, and kicking.
 
 import { z } from "zod";
-import { playerNameError } from "../players.ts";
+import { banReasonError, playerNameError } from "../players.ts";
+import { PANEL_MSG } from "../messages.ts";
 import { Message, type Routes } from "./route.ts";
 
 /** An entry of server-banlist.json. The game may also store an address; the panel keeps it untouched. */
@@ -40,13 +41,13 @@ export const playerRoutes = {
   "POST /api/players/bans/add": {
     summary: "Ban a player",
     ...op,
-    body: Player.extend({ reason: z.string().optional() }),
+    body: Player.extend({ reason: z.string({ error: (iss) => banReasonError(iss.input) }).optional() }),
   },
   "POST /api/players/bans/remove": { summary: "Lift a player's ban", ...op, body: Player },
   "POST /api/players/whitelist/use": {
     summary: "Whether the game uses the whitelist (from its next start)",
     ...op,
-    body: z.object({ enabled: z.boolean() }),
+    body: z.object({ enabled: z.boolean({ error: PANEL_MSG.useWhitelistInvalid }) }),
   },
   "GET /api/players/online": { summary: "Who is online", role: "viewer", answer: OnlinePlayers },
   "POST /api/players/kick": {
