@@ -3,9 +3,8 @@
 
 import { z } from "zod";
 import { PUSH_MSG } from "../messages.ts";
-import { ALERT_EVENTS } from "../alerts.ts";
 import { Message, type Routes } from "./route.ts";
-import { AlertEvent, QuietHours } from "./alerts.ts";
+import { AlertEvent, QuietHours, RequestedEvents } from "./alerts.ts";
 
 /** GET /api/push/key. */
 export const PushKey = z.object({ publicKey: z.string() });
@@ -21,11 +20,6 @@ export const PushSubscriptionJson = z.looseObject({
   }, { error: PUSH_MSG.keysInvalid }),
 }, { error: PUSH_MSG.subscriptionRequired });
 export type PushSubscriptionJson = z.infer<typeof PushSubscriptionJson>;
-
-/** The events a request asks for; anything else is refused with the list of known ones. */
-const RequestedEvents = z.array(z.enum(ALERT_EVENTS, { error: PUSH_MSG.eventsInvalid }), {
-  error: PUSH_MSG.eventsInvalid,
-});
 
 export const PushSubscribeRequest = z.object({
   subscription: PushSubscriptionJson,
