@@ -7,7 +7,8 @@ import { Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
 import type { MiddlewareHandler } from "hono";
 import type { AppContext } from "./context.ts";
-import { changesState, type Ctx, type Env, type Route } from "./http/routes.ts";
+import { changesState, type Ctx, type Env, type Input, type Route } from "./http/routes.ts";
+import { readInput } from "./http/body.ts";
 import { authorize, clientOf, fromOwnSite, hostRefusal, jsonMessage, overTls, requestSession } from "./http/guards.ts";
 import { activityRoutes, recordActivity } from "./http/activity.ts";
 import { secondFactorRoutes } from "./http/secondfactor.ts";
@@ -31,6 +32,7 @@ import { passkeyRoutes } from "./http/passkeys.ts";
 import { transferRoutes } from "./http/transfer.ts";
 import { caDownload, httpsRoutes } from "./http/https.ts";
 import { CA_DOWNLOAD_PATH } from "../shared/https.ts";
+import { referenceRoutes } from "./http/reference.ts";
 import { staticHandler } from "./http/static.ts";
 
 /** Every area's routes, built from the context. */
@@ -54,6 +56,7 @@ const AREAS: ((ctx: AppContext) => Route[])[] = [
   passkeyRoutes,
   transferRoutes,
   httpsRoutes,
+  referenceRoutes,
 ];
 
 // An answer carries the headers that act on it. Referrer-Policy and X-Frame-Options act on documents
@@ -74,6 +77,12 @@ export interface PanelApp {
   app: Hono<Env>;
   /** Every API route: the table the tests walk. */
   routes: Route[];
+}
+
+/** The route's answer: its input checked at the edge, then its handler's value as JSON (or its Response). */
+async function answer(c: Ctx, route: Route): Promise<Response> {
+  const result = await route.handler(c, await readInput(c, route.def, route.domainChecked) as Input<never>);
+  return result instanceof Response ? result : c.json(result as never);
 }
 
 export function createApp(ctx: AppContext): PanelApp {
@@ -140,8 +149,8 @@ export function createApp(ctx: AppContext): PanelApp {
         if (refusal) return Promise.resolve(c.json(refusal, 403));
       }
       const label = route.requiresStopped;
-      if (label) return ctx.game.whileStopped(label, async () => await route.handler(c));
-      return Promise.resolve(route.handler(c));
+      if (label) return ctx.game.whileStopped(label, () => answer(c, route));
+      return answer(c, route);
     };
     // State changes are recorded once their answer is known, refusals and errors included; reads are not.
     if (changesState(route)) app.on(route.method, route.path, recordActivity(ctx.activity, route, ctx.log.warn), guard);

@@ -42,6 +42,8 @@ export function holdsSecrets(b: Pick<Backup, "includes">): boolean {
 
 /** What a backup may hold besides the save. */
 export const BACKUP_INCLUDES = ["mods", "mod-list", "settings", "players"] as const;
+/** The refusal of an `include` that is not a list of BACKUP_INCLUDES. */
+export const INCLUDE_INVALID = `include may hold ${BACKUP_INCLUDES.join(", ")}.`;
 export type BackupInclude = typeof BACKUP_INCLUDES[number];
 
 export const BACKUP_INCLUDE_LABELS: Record<BackupInclude, string> = {

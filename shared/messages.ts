@@ -48,6 +48,8 @@ export const MSG = {
 
 // Texts of our own (not fixed by the spec), kept here so tests and UI share them.
 export const PANEL_MSG = {
+  useWhitelistInvalid: "use_whitelist must be true or false.",
+  exchangeStringMissing: "Paste a map exchange string (it starts with >>> and ends with <<<).",
   modsNotAllInstalled: (failed: { name: string; version: string; reason: string }[]) =>
     `Some mods could not be installed: ${failed.map((f) => `${f.name} ${f.version} (${f.reason})`).join("; ")}.`,
   notSignedIn: "You are not signed in.",

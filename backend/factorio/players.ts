@@ -205,7 +205,7 @@ export class Players {
   }
 
   setUseWhitelist(on: unknown): PlayerLists {
-    if (typeof on !== "boolean") throw new Invalid("use_whitelist must be true or false.");
+    if (typeof on !== "boolean") throw new Invalid(PANEL_MSG.useWhitelistInvalid);
     writeJsonAtomic(this.#optionsFile, { use_whitelist: on });
     return this.lists();
   }

@@ -3,9 +3,9 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
-import { changesState, type Env, type Route } from "./routes.ts";
 import { ACTIVITY_LIMIT_DEFAULT, activityCsv, type ActivityLog } from "../activity/log.ts";
 import { Invalid } from "../errors.ts";
+import { changesState, type Env, otherForm, route, type Route } from "./routes.ts";
 
 /**
  * Records each state-changing request once the answer is known (also errors: onError has set the
@@ -62,33 +62,28 @@ function bound(raw: string | undefined, end: boolean): number | undefined {
 
 export function activityRoutes(ctx: AppContext): Route[] {
   return [
-    {
-      method: "GET",
-      path: "/api/activity",
-      role: "admin",
-      handler: (c) => {
-        const q = c.req.query();
-        const limit = q.limit === undefined ? ACTIVITY_LIMIT_DEFAULT : Number(q.limit);
-        if (!Number.isInteger(limit) || limit < 1) throw new Invalid("limit must be a whole number above 0");
-        // Paging: the id of the oldest record of the page before, for the records older than it.
-        const before = q.before === undefined ? undefined : Number(q.before);
-        if (before !== undefined && (!Number.isSafeInteger(before) || before < 1)) throw new Invalid("before must be the id of a record");
-        const entries = ctx.activity.query({
-          user: q.user?.trim() || undefined,
-          action: q.action?.trim() || undefined,
-          from: bound(q.from, false),
-          to: bound(q.to, true),
-          before,
-          limit,
-        });
-        if (q.format === "csv") {
-          return c.body(activityCsv(entries), 200, {
-            "Content-Type": "text/csv; charset=utf-8",
-            "Content-Disposition": 'attachment; filename="activity.csv"',
-          });
-        }
-        return c.json(entries);
-      },
-    },
+    route("GET /api/activity", (c) => {
+      const q = c.req.query();
+      const limit = q.limit === undefined ? ACTIVITY_LIMIT_DEFAULT : Number(q.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new Invalid("limit must be a whole number above 0");
+      // Paging: the id of the oldest record of the page before, for the records older than it.
+      const before = q.before === undefined ? undefined : Number(q.before);
+      if (before !== undefined && (!Number.isSafeInteger(before) || before < 1)) throw new Invalid("before must be the id of a record");
+      const entries = ctx.activity.query({
+        user: q.user?.trim() || undefined,
+        action: q.action?.trim() || undefined,
+        from: bound(q.from, false),
+        to: bound(q.to, true),
+        before,
+        limit,
+      });
+      if (q.format === "csv") {
+        return otherForm(c.body(activityCsv(entries), 200, {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": 'attachment; filename="activity.csv"',
+        }));
+      }
+      return entries;
+    }),
   ];
 }

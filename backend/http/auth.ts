@@ -2,14 +2,12 @@
 
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { AppContext } from "../context.ts";
-import { readObject } from "./body.ts";
-import type { Ctx, Route } from "./routes.ts";
-import { sessionOf } from "./routes.ts";
 import { SESSION_COOKIE } from "./guards.ts";
 import type { User } from "../../shared/api.ts";
 import { secondStepAnswer } from "./secondfactor.ts";
 import { Invalid } from "../errors.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
+import { type Ctx, type Route, route, sessionOf } from "./routes.ts";
 
 export function setSessionCookie(c: Ctx, token: string, maxAgeSeconds: number): void {
   setCookie(c, SESSION_COOKIE, token, {
@@ -41,44 +39,26 @@ export function finishSignIn(c: Ctx, ctx: AppContext, token: string, user: User)
 export function authRoutes(ctx: AppContext): Route[] {
   const { accounts } = ctx;
   return [
-    {
-      method: "POST",
-      path: "/api/login",
-      public: true,
-      handler: async (c) => {
-        const body = await readObject(c);
-        if (typeof body.username === "string") c.set("activity", { user: body.username.trim().slice(0, 100) });
-        const result = await accounts.login(body, clientOf(c));
-        if (result.kind === "secondFactor") return c.json(secondStepAnswer(c, result.pending, result.methods));
-        const user = finishSignIn(c, ctx, result.token, result.user);
-        // Controls, where signing in lands, needs the game's status: it comes along, which saves the app a
-        // round trip on a slow network (bench/login.mjs). Not before enrolment: that session reads nothing else.
-        return c.json(user.must_enrol ? user : { ...user, server_status: ctx.game.status() });
-      },
-    },
-    {
-      method: "GET",
-      path: "/api/logout",
-      changesState: true,
-      role: "viewer",
-      beforeEnrolment: true,
-      handler: (c) => {
-        // A token is not a sign-in: ending it here would break a script that calls logout out of habit
-        // from the old API, and answering success would leave its owner believing it ended. Say so.
-        if (sessionOf(c).via === "token") throw new Invalid(ACCESS_MSG.tokenNotSignedOut);
-        accounts.logout(sessionOf(c).id);
-        clearSessionCookie(c);
-        return c.json("User logged out successfully.");
-      },
-    },
-    {
-      method: "GET",
-      path: "/api/user/status",
-      beforeEnrolment: true,
-      handler: (c) => {
-        const s = sessionOf(c);
-        return c.json({ ...accounts.sessionUser(s.user), ...(s.mustEnrol ? { must_enrol: true } : {}) });
-      },
-    },
+    route("POST /api/login", async (c, { body }) => {
+      c.set("activity", { user: body.username.trim().slice(0, 100) });
+      const result = await accounts.login(body, clientOf(c));
+      if (result.kind === "secondFactor") return secondStepAnswer(c, result.pending, result.methods);
+      const user = finishSignIn(c, ctx, result.token, result.user);
+      // Controls, where signing in lands, needs the game's status: it comes along, which saves the app a
+      // round trip on a slow network (bench/login.mjs). Not before enrolment: that session reads nothing else.
+      return user.must_enrol ? user : { ...user, server_status: ctx.game.status() };
+    }),
+    route("GET /api/logout", (c) => {
+      // A token is not a sign-in: ending it here would break a script that calls logout out of habit
+      // from the old API, and answering success would leave its owner believing it ended. Say so.
+      if (sessionOf(c).via === "token") throw new Invalid(ACCESS_MSG.tokenNotSignedOut);
+      accounts.logout(sessionOf(c).id);
+      clearSessionCookie(c);
+      return "User logged out successfully.";
+    }, { beforeEnrolment: true }),
+    route("GET /api/user/status", (c) => {
+      const s = sessionOf(c);
+      return { ...accounts.sessionUser(s.user), ...(s.mustEnrol ? { must_enrol: true } : {}) };
+    }, { beforeEnrolment: true }),
   ];
 }

@@ -4,7 +4,9 @@
 // "Content-Type: application/json" on body-less POSTs (delete all mods, ...), and the old panel ignored
 // the missing body. A route that needs fields then says which one is missing.
 
+import { z } from "zod";
 import type { Ctx } from "./routes.ts";
+import type { RouteDef } from "../../shared/contract/route.ts";
 import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import { formatBytes } from "../../shared/util.ts";
@@ -51,12 +53,75 @@ export async function readJson(c: Ctx, limit = JSON_LIMIT): Promise<unknown> {
   }
 }
 
-/** A JSON object body (not an array, string or null); {} when the request has no body. */
-export async function readObject(c: Ctx, limit = JSON_LIMIT): Promise<Record<string, unknown>> {
-  const data = await readJson(c, limit);
+/**
+ * A route's body and query, checked at the edge with its contract schemas (shared/contract/) before the
+ * handler runs: 400 with a sentence when they do not fit. A route without a body schema ignores any body;
+ * a missing body is a body without fields. Keys match the schema's case-insensitively, as the old panel's
+ * JSON decoder did ("filename" for "fileName").
+ */
+export async function readInput(c: Ctx, def: RouteDef, domainChecked = false): Promise<{ body: unknown; query: unknown }> {
+  let body: unknown;
+  if (def.body && domainChecked) body = await readJson(c);
+  else if (def.body) {
+    // No body is a body without fields; a JSON null is not.
+    let data = await readJson(c);
+    if (def.body instanceof z.ZodObject) data = matchKeys(objectBody(data), Object.keys(def.body.shape));
+    else if (data === undefined) data = {};
+    body = checked(def.body, data);
+  }
+  return { body, query: def.query ? checked(def.query, c.req.query()) : undefined };
+}
+
+/** A body that must be a JSON object: {} when there is none. */
+export function objectBody(data: unknown): Record<string, unknown> {
   if (data === undefined) return {};
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new Invalid("The request body must be a JSON object.");
   }
   return data as Record<string, unknown>;
+}
+
+/** `data` with each key that differs from one of `keys` only in case renamed to it. */
+function matchKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out = { ...data };
+  for (const key of keys) {
+    if (key in out) continue;
+    const other = Object.keys(out).find((k) => k.toLowerCase() === key.toLowerCase());
+    if (other !== undefined) {
+      out[key] = out[other];
+      delete out[other];
+    }
+  }
+  return out;
+}
+
+/** `data` parsed by `schema`, or a 400 with the first problem in words. */
+function checked(schema: z.ZodType, data: unknown): unknown {
+  // The schema's own message (the spec's words, where a field has one) comes first; this one otherwise.
+  const parsed = schema.safeParse(data, { error: problem });
+  // A record's parse rebuilds the object, where a key "__proto__" would be lost rather than refused by
+  // the handler as unknown: the checked input itself goes on (a record transforms nothing).
+  if (parsed.success) return schema instanceof z.ZodRecord ? data : parsed.data;
+  throw new Invalid(parsed.error.issues[0].message);
+}
+
+const KINDS: Record<string, string> = {
+  string: "text",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  object: "an object",
+  array: "a list",
+};
+
+/** A problem of a request's field, in words. */
+function problem(issue: z.core.$ZodRawIssue): string {
+  const field = issue.path?.length ? issue.path.join(".") : "The request body";
+  if (issue.code === "invalid_type") {
+    if (issue.input === undefined) return `${field} is required`;
+    return `${field} must be ${KINDS[issue.expected] ?? issue.expected}`;
+  }
+  if (issue.code === "invalid_value") return `${field} must be one of: ${issue.values.map(String).join(", ")}`;
+  if (issue.code === "invalid_union") return `${field} is not valid`;
+  return `${field}: ${issue.message ?? "not valid"}`;
 }

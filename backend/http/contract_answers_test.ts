@@ -135,6 +135,7 @@ Deno.test("every JSON answer fits the contract, and holds nothing it does not sa
     await a.call("GET /api/import/status");
     // HTTPS off here: its state with no certificate (backend/https/ tests and the smoke test have the others).
     await a.call("GET /api/https");
+    await a.call("GET /api/openapi.json");
     await a.call("POST /api/login/passkey/options");
 
     // ---- Saves and the world ----

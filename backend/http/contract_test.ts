@@ -63,3 +63,34 @@ Deno.test("each route of the contract is in one area only", () => {
   );
   assert.deepEqual(new Set(inAreas), new Set(Object.keys(contract)));
 });
+
+Deno.test("GET /api/openapi.json: signed-in callers get an OpenAPI 3.1 document of every mounted route", async () => {
+  const p = await startPanel();
+  try {
+    const anonymous = await p.client().request("GET", "/api/openapi.json");
+    assert.equal(anonymous.status, 401, "the reference is for signed-in callers");
+    const res = await (await p.login()).request("GET", "/api/openapi.json");
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
+    const doc = res.body;
+    assert.equal(doc.openapi, "3.1.0");
+    assert.equal(typeof doc.info.title, "string");
+    assert.ok(doc.components.securitySchemes.session && doc.components.securitySchemes.token);
+    const served = new Set<string>();
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: object }>>)) {
+      assert.ok(path.startsWith("/api/"), path);
+      for (const [method, op] of Object.entries(methods)) {
+        assert.ok(["get", "post", "put", "delete"].includes(method), `${method} ${path}`);
+        assert.ok(op.responses && Object.keys(op.responses).length > 0, `${method} ${path} has answers`);
+        served.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`);
+      }
+    }
+    assert.deepEqual([...served].sort(), p.routes.map((r) => `${r.method} ${r.path}`).sort());
+    // Every reference points at a schema the document has.
+    for (const ref of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)) {
+      assert.ok(doc.components[ref[1]]?.[ref[2]], ref[0]);
+    }
+  } finally {
+    await p.close();
+  }
+});

@@ -2,36 +2,21 @@
 // now (admins only), and the local CA's certificate for devices to download (public: the CA's public half).
 
 import type { AppContext } from "../context.ts";
-import { readObject } from "./body.ts";
-import type { Route } from "./routes.ts";
+import { objectBody } from "./body.ts";
+import { type Route, route, routeCheckedByDomain } from "./routes.ts";
 import { CA_HEADERS } from "../../shared/https.ts";
 
 export function httpsRoutes(ctx: AppContext): Route[] {
   const https = ctx.https;
   return [
-    {
-      method: "GET",
-      path: "/api/https",
-      role: "admin",
-      handler: (c) => c.json(https.state()),
-    },
-    {
-      method: "POST",
-      path: "/api/https",
-      role: "admin",
-      handler: async (c) => {
-        const body = await readObject(c);
-        const state = await https.configure(body);
-        c.set("activity", { detail: state.acme.domains.join(", ") });
-        return c.json(state);
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/https/renew",
-      role: "admin",
-      handler: async (c) => c.json(await https.renewNow()),
-    },
+    route("GET /api/https", () => https.state()),
+    // The manager's own check names each problem of the settings (a domain, the e-mail, the DNS provider).
+    routeCheckedByDomain("POST /api/https", async (c, { body }) => {
+      const state = await https.configure(objectBody(body));
+      c.set("activity", { detail: state.acme.domains.join(", ") });
+      return state;
+    }),
+    route("POST /api/https/renew", () => https.renewNow()),
   ];
 }
 

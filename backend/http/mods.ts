@@ -9,22 +9,14 @@ import { ensureDir } from "../fsutil.ts";
 import { Invalid, UnsupportedMediaType } from "../errors.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { validateLogin } from "../../shared/validation.ts";
-import { readJson, readObject } from "./body.ts";
-import { type Ctx, jsonText, type Route } from "./routes.ts";
 import { receiveUpload } from "./upload.ts";
 import { contentDisposition } from "./download.ts";
+import { type Ctx, failed, type Input, jsonText, route, routeCheckedByDomain, type Route } from "./routes.ts";
+import type { ModUpdateRequest } from "../../shared/contract/mods.ts";
 
-/** A body field by name, matched case-insensitively (the old API accepted "filename" for "fileName"). */
-function field(body: Record<string, unknown>, name: string): unknown {
-  if (name in body) return body[name];
-  const key = Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : body[key];
-}
-
-function requiredName(body: Record<string, unknown>): string {
-  const name = field(body, "name");
-  if (typeof name !== "string" || name.trim() === "") throw new Invalid("name is required");
-  return name;
+function requiredName(body: { name: string }): string {
+  if (body.name.trim() === "") throw new Invalid("name is required");
+  return body.name;
 }
 
 /** A streamed zip download. The headers go out first, before any byte of the archive. */
@@ -44,19 +36,13 @@ export function modRoutes(ctx: AppContext): Route[] {
   const pack = (c: Ctx): ModDir => mods.packs.pack(c.req.param("pack"));
 
   // What the installed mods' routes and the same routes of a pack share (the old API has both).
-  const update = async (c: Ctx, dir: ModDir) => {
-    const body = await readObject(c);
-    return c.json(await mods.update(dir, field(body, "modName"), field(body, "downloadUrl")));
-  };
+  const update = (dir: ModDir, body: ModUpdateRequest) => mods.update(dir, body.modName, body.downloadUrl);
 
-  const install = async (c: Ctx, dir: ModDir) => {
-    const body = await readObject(c);
+  const install = (dir: ModDir, body: ModUpdateRequest) => {
     ensureDir(dir.dir);
-    return c.json(await mods.install(dir, field(body, "modName"), field(body, "downloadUrl")));
+    return mods.install(dir, body.modName, body.downloadUrl);
   };
 
-  /** Delete all's options; the old API's call had no body, which means: keep mod-settings.dat. */
-  const deleteAllOptions = async (c: Ctx) => ({ modSettings: field(await readObject(c), "delete_mod_settings") === true });
 
   /** A mod zip uploaded as the multipart field mod_file; answers the folder's mods. */
   const upload = async (c: Ctx, dir: ModDir) => {
@@ -73,7 +59,7 @@ export function modRoutes(ctx: AppContext): Route[] {
     }
     const info = await dir.addZip(file.tempPath);
     ctx.log.info("Mod uploaded", { name: info.name, version: info.version, dir: dir.dir });
-    return c.json({ mods: await dir.list() });
+    return { mods: await dir.list() };
   };
 
   /**
@@ -83,169 +69,101 @@ export function modRoutes(ctx: AppContext): Route[] {
    * (installed, already there, switched, failed, and the message) comes with ?detail=1, which the
    * panel's own page asks for to show each mod's outcome.
    */
-  const installMultiple = async (c: Ctx, dir: ModDir) => {
-    const body = await readJson(c);
+  const installMultiple = async (c: Ctx, dir: ModDir, { body, query }: { body: unknown; query: Input<"POST /api/mods/portal/install/multiple">["query"] }) => {
     ensureDir(dir.dir);
     const result = await mods.installMultiple(dir, body);
-    if (result.failed.length === 0) return c.json(result);
+    if (result.failed.length === 0) return result;
     const message = PANEL_MSG.modsNotAllInstalled(result.failed);
-    return c.req.query("detail") === "1" ? c.json({ ...result, message }, 424) : c.json(message, 424);
+    return query.detail === "1" ? failed(c, { ...result, message }, 424) : failed(c, message, 424);
   };
 
   return [
     // ---- Installed mods ----
     // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
-    { method: "GET", path: "/api/mods/list", handler: async () => jsonText(await live.listJson()) },
-    {
-      method: "POST",
-      path: "/api/mods/toggle",
-      requiresStopped: "switching a mod on or off",
-      handler: async (c) => c.json(await live.toggle(requiredName(await readObject(c)))),
-    },
-    {
-      method: "POST",
-      path: "/api/mods/delete",
-      requiresStopped: "deleting a mod",
-      handler: async (c) => {
-        const name = requiredName(await readObject(c));
-        await live.delete(name);
-        return c.json(name);
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/mods/delete/all",
-      requiresStopped: "deleting all mods",
-      handler: async (c) => {
-        const opts = await deleteAllOptions(c);
-        await ctx.backups.before("before-mods-delete", ["mods"]);
-        await live.deleteAll(opts);
-        return c.json(null);
-      },
-    },
-    { method: "POST", path: "/api/mods/update", requiresStopped: "updating a mod", handler: (c) => update(c, live) },
-    {
-      method: "POST",
-      path: "/api/mods/upload",
-      requiresStopped: "a mod upload",
-      handler: (c) => upload(c, live),
-    },
-    { method: "GET", path: "/api/mods/download", handler: () => zipDownload(live.files(), "all_installed_mods.zip") },
-    { method: "GET", path: "/api/mods/updates", handler: async (c) => c.json(await mods.updates(live)) },
+    route("GET /api/mods/list", async () => jsonText(await live.listJson())),
+    route("POST /api/mods/toggle", async (_c, { body }) => await live.toggle(requiredName(body))),
+    route("POST /api/mods/delete", async (_c, { body }) => {
+      const name = requiredName(body);
+      await live.delete(name);
+      return name;
+    }),
+    // The old API's call had no body, which means: keep mod-settings.dat.
+    route("POST /api/mods/delete/all", async (_c, { body }) => {
+      const opts = { modSettings: body.delete_mod_settings === true };
+      await ctx.backups.before("before-mods-delete", ["mods"]);
+      await live.deleteAll(opts);
+      return null;
+    }),
+    route("POST /api/mods/update", (_c, { body }) => update(live, body)),
+    route("POST /api/mods/upload", (c) => upload(c, live)),
+    route("GET /api/mods/download", () => zipDownload(live.files(), "all_installed_mods.zip")),
+    route("GET /api/mods/updates", async () => await mods.updates(live)),
 
     // ---- Mod portal ----
-    {
-      method: "POST",
-      path: "/api/mods/portal/login",
-      handler: async (c) => {
-        const body = await readObject(c);
-        const username = field(body, "username");
-        const token = field(body, "token");
-        if (token !== undefined) {
-          if (typeof username !== "string" || username.trim() === "") throw new Invalid(MSG.usernameRequired);
-          if (typeof token !== "string" || token.trim() === "") throw new Invalid(PANEL_MSG.tokenRequired);
-          portal.saveToken(username.trim(), token.trim());
-          return c.json(null);
-        }
-        const password = field(body, "password");
-        const problems = validateLogin({ username, password });
-        const first = problems.username ?? problems.password;
-        if (first) throw new Invalid(first);
-        await portal.login((username as string).trim(), password as string);
-        return c.json(null);
-      },
-    },
-    { method: "GET", path: "/api/mods/portal/loginstatus", handler: (c) => c.json(portal.loggedIn()) },
-    {
-      method: "GET",
-      path: "/api/mods/portal/logout",
-      changesState: true,
-      handler: (c) => {
-        portal.logout();
-        return c.json(false);
-      },
-    },
-    { method: "GET", path: "/api/mods/portal/list", handler: async (c) => c.json({ results: await portal.list() }) },
-    { method: "GET", path: "/api/mods/portal/info/:name", handler: async (c) => c.json(await mods.portalInfo(c.req.param("name"))) },
-    { method: "GET", path: "/api/mods/portal/progress", handler: (c) => c.json(portal.progress()) },
-    {
-      method: "POST",
-      path: "/api/mods/portal/install",
-      requiresStopped: "a mod install",
-      handler: (c) => install(c, live),
-    },
-    {
-      method: "POST",
-      path: "/api/mods/portal/install/multiple",
-      requiresStopped: "a mod install",
-      handler: (c) => installMultiple(c, live),
-    },
+    route("POST /api/mods/portal/login", async (_c, { body }) => {
+      const { username, token, password } = body;
+      if (token !== undefined) {
+        if (username.trim() === "") throw new Invalid(MSG.usernameRequired);
+        if (token.trim() === "") throw new Invalid(PANEL_MSG.tokenRequired);
+        portal.saveToken(username.trim(), token.trim());
+        return null;
+      }
+      const problems = validateLogin({ username, password });
+      const first = problems.username ?? problems.password;
+      if (first) throw new Invalid(first);
+      await portal.login(username.trim(), password!);
+      return null;
+    }),
+    route("GET /api/mods/portal/loginstatus", () => portal.loggedIn()),
+    route("GET /api/mods/portal/logout", () => {
+      portal.logout();
+      return false as const;
+    }),
+    route("GET /api/mods/portal/list", async () => ({ results: await portal.list() })),
+    route("GET /api/mods/portal/info/:name", async (c) => await mods.portalInfo(c.req.param("name"))),
+    route("GET /api/mods/portal/progress", () => portal.progress()),
+    route("POST /api/mods/portal/install", (_c, { body }) => install(live, body)),
+    routeCheckedByDomain("POST /api/mods/portal/install/multiple", (c, input) => installMultiple(c, live, input)),
 
     // ---- Mod packs ----
-    { method: "GET", path: "/api/mods/packs/list", handler: async (c) => c.json(await mods.packs.list()) },
-    {
-      method: "POST",
-      path: "/api/mods/packs/create",
-      handler: async (c) => {
-        const name = field(await readObject(c), "name");
-        if (typeof name !== "string" || name.trim() === "") throw new Invalid(MSG.modPackNameRequired);
-        await mods.packs.create(name, live);
-        return c.json(await mods.packs.list());
-      },
-    },
-    { method: "POST", path: "/api/mods/packs/:pack/delete", handler: async (c) => c.json(await mods.packs.delete(c.req.param("pack"))) },
-    {
-      method: "GET",
-      path: "/api/mods/packs/:pack/download",
-      handler: (c) => {
-        const dir = pack(c);
-        return zipDownload(dir.files(), `${c.req.param("pack")}.zip`);
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/mods/packs/:pack/load",
-      requiresStopped: "loading a mod pack",
-      handler: async (c) => {
-        mods.packs.pack(c.req.param("pack")); // a pack that does not exist is refused before any backup
-        await ctx.backups.before("before-mod-pack", ["mods"]);
-        await mods.packs.load(c.req.param("pack"), live);
-        return c.json({ mods: await live.list() });
-      },
-    },
-    { method: "GET", path: "/api/mods/packs/:pack/list", handler: async (c) => c.json({ mods: await pack(c).list() }) },
-    { method: "GET", path: "/api/mods/packs/:pack/updates", handler: async (c) => c.json(await mods.updates(pack(c))) },
-    {
-      method: "POST",
-      path: "/api/mods/packs/:pack/mod/toggle",
-      handler: async (c) => {
-        const dir = pack(c);
-        return c.json(await dir.toggle(requiredName(await readObject(c))));
-      },
-    },
-    { method: "POST", path: "/api/mods/packs/:pack/mod/update", handler: (c) => update(c, pack(c)) },
-    {
-      method: "POST",
-      path: "/api/mods/packs/:pack/mod/delete",
-      handler: async (c) => {
-        const dir = pack(c);
-        await dir.delete(requiredName(await readObject(c)));
-        return c.json(true);
-      },
-    },
+    route("GET /api/mods/packs/list", async () => await mods.packs.list()),
+    route("POST /api/mods/packs/create", async (_c, { body }) => {
+      if (body.name.trim() === "") throw new Invalid(MSG.modPackNameRequired);
+      await mods.packs.create(body.name, live);
+      return await mods.packs.list();
+    }),
+    route("POST /api/mods/packs/:pack/delete", async (c) => await mods.packs.delete(c.req.param("pack"))),
+    route("GET /api/mods/packs/:pack/download", (c) => {
+      const dir = pack(c);
+      return zipDownload(dir.files(), `${c.req.param("pack")}.zip`);
+    }),
+    route("POST /api/mods/packs/:pack/load", async (c) => {
+      mods.packs.pack(c.req.param("pack")); // a pack that does not exist is refused before any backup
+      await ctx.backups.before("before-mod-pack", ["mods"]);
+      await mods.packs.load(c.req.param("pack"), live);
+      return { mods: await live.list() };
+    }),
+    route("GET /api/mods/packs/:pack/list", async (c) => ({ mods: await pack(c).list() })),
+    route("GET /api/mods/packs/:pack/updates", async (c) => await mods.updates(pack(c))),
+    route("POST /api/mods/packs/:pack/mod/toggle", async (c, { body }) => {
+      const dir = pack(c);
+      return await dir.toggle(requiredName(body));
+    }),
+    route("POST /api/mods/packs/:pack/mod/update", (c, { body }) => update(pack(c), body)),
+    route("POST /api/mods/packs/:pack/mod/delete", async (c, { body }) => {
+      const dir = pack(c);
+      await dir.delete(requiredName(body));
+      return true as const;
+    }),
     // The old router's other pack routes. The pack is looked up first: an unknown one is 404 before the
     // body is read (the old panel crashed on an upload to one).
-    {
-      method: "POST",
-      path: "/api/mods/packs/:pack/mod/delete/all",
-      handler: async (c) => {
-        const dir = pack(c);
-        await dir.deleteAll(await deleteAllOptions(c));
-        return c.json(true);
-      },
-    },
-    { method: "POST", path: "/api/mods/packs/:pack/mod/upload", handler: (c) => upload(c, pack(c)) },
-    { method: "POST", path: "/api/mods/packs/:pack/portal/install", handler: (c) => install(c, pack(c)) },
-    { method: "POST", path: "/api/mods/packs/:pack/portal/install/multiple", handler: (c) => installMultiple(c, pack(c)) },
+    route("POST /api/mods/packs/:pack/mod/delete/all", async (c, { body }) => {
+      const dir = pack(c);
+      await dir.deleteAll({ modSettings: body.delete_mod_settings === true });
+      return true as const;
+    }),
+    route("POST /api/mods/packs/:pack/mod/upload", (c) => upload(c, pack(c))),
+    route("POST /api/mods/packs/:pack/portal/install", (c, { body }) => install(pack(c), body)),
+    routeCheckedByDomain("POST /api/mods/packs/:pack/portal/install/multiple", (c, input) => installMultiple(c, pack(c), input)),
   ];
 }

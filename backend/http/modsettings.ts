@@ -8,12 +8,11 @@ import { MAX_MOD_SETTINGS_BYTES, ModSettingsService } from "../factorio/modsetti
 import { fileChunks } from "../factorio/zip.ts";
 import { ensureDir } from "../fsutil.ts";
 import { Invalid, NotFound } from "../errors.ts";
-import { readJson, readObject } from "./body.ts";
 import { contentDisposition } from "./download.ts";
-import type { Route } from "./routes.ts";
 import { receiveUpload } from "./upload.ts";
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { route, type Route, routeCheckedByDomain } from "./routes.ts";
 
 export function modSettingsRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);
@@ -24,86 +23,61 @@ export function modSettingsRoutes(ctx: AppContext): Route[] {
   const settings = new ModSettingsService(live, () => game.version(), join(ctx.config.dataDir, "mod-settings.previous.dat"));
 
   return [
-    { method: "GET", path: "/api/mods/settings", handler: (c) => c.json(settings.read()) },
-    { method: "GET", path: "/api/mods/settings/definitions", handler: async (c) => c.json(await settings.definitions()) },
-    {
-      method: "POST",
-      path: "/api/mods/settings/update",
-      requiresStopped: "a change of mod settings",
-      handler: async (c) => {
-        const state = await settings.update(await readJson(c));
-        ctx.log.info("Mod settings changed");
-        return c.json(state);
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/mods/settings/upload",
-      requiresStopped: "an upload of mod settings",
-      handler: async (c) => {
-        ensureDir(live.dir);
-        const file = await receiveUpload(c, {
-          field: "file",
-          dir: live.dir,
-          maxBytes: MAX_MOD_SETTINGS_BYTES,
-          missingMessage: "Choose a mod-settings.dat file to upload.",
-        });
-        const state = await settings.replaceWith(file.tempPath);
-        ctx.log.info("mod-settings.dat uploaded", { bytes: file.size });
-        return c.json(state);
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/mods/settings/restore-previous",
-      requiresStopped: "a restore of mod settings",
-      handler: async (c) => {
-        const state = await settings.restorePrevious();
-        ctx.log.info("The previous mod-settings.dat restored");
-        return c.json(state);
-      },
-    },
-    {
-      method: "GET",
-      path: "/api/mods/settings/download",
-      handler: () => {
-        let size: number;
-        try {
-          size = statSync(settings.path).size;
-        } catch {
-          throw new NotFound("There is no mod-settings.dat yet: the game writes one when it first starts with mods.");
-        }
-        const chunks = fileChunks(settings.path)[Symbol.asyncIterator]();
-        const body = new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            const { done, value } = await chunks.next();
-            if (done) controller.close();
-            else controller.enqueue(value);
-          },
-          async cancel() {
-            await chunks.return?.();
-          },
-        });
-        return new Response(body, {
-          headers: {
-            "Content-Type": "application/octet-stream",
-            "Content-Length": String(size),
-            "Content-Disposition": contentDisposition("mod-settings.dat"),
-          },
-        });
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/mods/pin",
-      handler: async (c) => {
-        const body = await readObject(c);
-        if (typeof body.name !== "string" || body.name.trim() === "") throw new Invalid("name is required");
-        if (typeof body.pinned !== "boolean") throw new Invalid('pinned must be true or false');
-        const mod = await live.pin(body.name, body.pinned);
-        ctx.log.info(body.pinned ? "Mod pinned" : "Mod unpinned", { name: mod.name, version: mod.version });
-        return c.json(mod);
-      },
-    },
+    route("GET /api/mods/settings", () => settings.read()),
+    route("GET /api/mods/settings/definitions", async () => await settings.definitions()),
+    routeCheckedByDomain("POST /api/mods/settings/update", async (_c, { body }) => {
+      const state = await settings.update(body);
+      ctx.log.info("Mod settings changed");
+      return state;
+    }),
+    route("POST /api/mods/settings/upload", async (c) => {
+      ensureDir(live.dir);
+      const file = await receiveUpload(c, {
+        field: "file",
+        dir: live.dir,
+        maxBytes: MAX_MOD_SETTINGS_BYTES,
+        missingMessage: "Choose a mod-settings.dat file to upload.",
+      });
+      const state = await settings.replaceWith(file.tempPath);
+      ctx.log.info("mod-settings.dat uploaded", { bytes: file.size });
+      return state;
+    }),
+    route("POST /api/mods/settings/restore-previous", async () => {
+      const state = await settings.restorePrevious();
+      ctx.log.info("The previous mod-settings.dat restored");
+      return state;
+    }),
+    route("GET /api/mods/settings/download", () => {
+      let size: number;
+      try {
+        size = statSync(settings.path).size;
+      } catch {
+        throw new NotFound("There is no mod-settings.dat yet: the game writes one when it first starts with mods.");
+      }
+      const chunks = fileChunks(settings.path)[Symbol.asyncIterator]();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await chunks.next();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        async cancel() {
+          await chunks.return?.();
+        },
+      });
+      return new Response(body, {
+        headers: {
+          "Content-Type": "application/octet-stream",
+          "Content-Length": String(size),
+          "Content-Disposition": contentDisposition("mod-settings.dat"),
+        },
+      });
+    }),
+    route("POST /api/mods/pin", async (_c, { body }) => {
+      if (body.name.trim() === "") throw new Invalid("name is required");
+      const mod = await live.pin(body.name, body.pinned);
+      ctx.log.info(body.pinned ? "Mod pinned" : "Mod unpinned", { name: mod.name, version: mod.version });
+      return mod;
+    }),
   ];
 }

@@ -2,8 +2,7 @@
 // is the second step after a password (the pending cookie says whose) or, without one, passwordless.
 
 import type { AppContext } from "../context.ts";
-import { readObject } from "./body.ts";
-import { type Ctx, type Route, sessionOf } from "./routes.ts";
+import type { AnswerOf } from "../../shared/contract/index.ts";
 import { ownOrigin } from "./guards.ts";
 import { clientOf, finishSignIn } from "./auth.ts";
 import { clearPending, pendingOf } from "./secondfactor.ts";
@@ -11,6 +10,7 @@ import { publicUser } from "../store/users.ts";
 import type { RelyingParty } from "../auth/passkeys.ts";
 import { Invalid, Unauthorized } from "../errors.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
+import { type Ctx, type Route, route, sessionOf } from "./routes.ts";
 
 /** The relying party is the host the browser sees (behind a trusted proxy too), so no setting is needed. */
 function relyingParty(c: Ctx, ctx: AppContext): RelyingParty {
@@ -21,77 +21,48 @@ function relyingParty(c: Ctx, ctx: AppContext): RelyingParty {
 
 export function passkeyRoutes(ctx: AppContext): Route[] {
   const { passkeys, secondFactor, accounts } = ctx;
-  const own = { role: "viewer", interactive: true, beforeEnrolment: true } as const;
   return [
-    { method: "GET", path: "/api/user/passkeys", ...own, handler: (c) => c.json(passkeys.list(sessionOf(c).user.id)) },
-    {
-      method: "POST",
-      path: "/api/user/passkeys/options",
-      ...own,
-      handler: async (c) => c.json(await passkeys.registrationOptions(sessionOf(c).user, relyingParty(c, ctx))),
-    },
-    {
-      method: "POST",
-      path: "/api/user/passkeys",
-      ...own,
-      handler: async (c) => {
-        const added = await passkeys.register(sessionOf(c).user, await readObject(c), relyingParty(c, ctx));
-        c.set("activity", { detail: added.name });
-        return c.json(added);
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/user/passkeys/:id",
-      ...own,
-      handler: async (c) => {
-        passkeys.rename(sessionOf(c).user.id, c.req.param("id") ?? "", (await readObject(c)).name);
-        return c.json(passkeys.list(sessionOf(c).user.id));
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/user/passkeys/:id/remove",
-      ...own,
-      handler: (c) => {
-        passkeys.remove(sessionOf(c).user.id, c.req.param("id") ?? "");
-        return c.json(passkeys.list(sessionOf(c).user.id));
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/login/passkey/options",
-      public: true,
-      handler: async (c) => c.json(await passkeys.loginOptions(secondFactor.pendingUser(pendingOf(c)), relyingParty(c, ctx))),
-    },
-    {
-      method: "POST",
-      path: "/api/login/passkey",
-      public: true,
-      handler: async (c) => {
-        const pending = pendingOf(c);
-        const pendingUser = secondFactor.pendingUser(pending);
-        const address = clientOf(c).address;
-        if (pendingUser) {
-          c.set("activity", { user: pendingUser.username, detail: "passkey" });
-          secondFactor.guardRate(pendingUser, address);
-        }
-        let userId: number;
-        try {
-          userId = await passkeys.authenticate(pendingUser, await readObject(c), relyingParty(c, ctx));
-        } catch (e) {
-          if (pendingUser) secondFactor.failed(pendingUser, address);
-          throw e;
-        }
-        const user = accounts.users.byId(userId);
-        if (!user) throw new Unauthorized(ACCESS_MSG.passkeyFailed);
-        c.set("activity", { user: user.username, detail: pendingUser ? "passkey" : "passkey, passwordless" });
-        if (pending && pendingUser) secondFactor.succeeded(pendingUser, pending);
-        clearPending(c);
-        const token = accounts.openSession(user.id, clientOf(c));
-        ctx.log.info("Signed in", { username: user.username, address, passkey: true });
-        return c.json(finishSignIn(c, ctx, token, publicUser(user)));
-      },
-    },
+    route("GET /api/user/passkeys", (c) => passkeys.list(sessionOf(c).user.id), { beforeEnrolment: true }),
+    route("POST /api/user/passkeys/options", async (c) =>
+      // The library's option types are interfaces (no index signature); the contract describes them loosely.
+      (await passkeys.registrationOptions(sessionOf(c).user, relyingParty(c, ctx))) as AnswerOf<"POST /api/user/passkeys/options">, { beforeEnrolment: true }),
+    route("POST /api/user/passkeys", async (c, { body }) => {
+      const added = await passkeys.register(sessionOf(c).user, body, relyingParty(c, ctx));
+      c.set("activity", { detail: added.name });
+      return added;
+    }, { beforeEnrolment: true }),
+    route("POST /api/user/passkeys/:id", async (c, { body }) => {
+      passkeys.rename(sessionOf(c).user.id, c.req.param("id") ?? "", body.name);
+      return passkeys.list(sessionOf(c).user.id);
+    }, { beforeEnrolment: true }),
+    route("POST /api/user/passkeys/:id/remove", (c) => {
+      passkeys.remove(sessionOf(c).user.id, c.req.param("id") ?? "");
+      return passkeys.list(sessionOf(c).user.id);
+    }, { beforeEnrolment: true }),
+    route("POST /api/login/passkey/options", async (c) => ({ ...await passkeys.loginOptions(secondFactor.pendingUser(pendingOf(c)), relyingParty(c, ctx)) })),
+    route("POST /api/login/passkey", async (c, { body }) => {
+      const pending = pendingOf(c);
+      const pendingUser = secondFactor.pendingUser(pending);
+      const address = clientOf(c).address;
+      if (pendingUser) {
+        c.set("activity", { user: pendingUser.username, detail: "passkey" });
+        secondFactor.guardRate(pendingUser, address);
+      }
+      let userId: number;
+      try {
+        userId = await passkeys.authenticate(pendingUser, body, relyingParty(c, ctx));
+      } catch (e) {
+        if (pendingUser) secondFactor.failed(pendingUser, address);
+        throw e;
+      }
+      const user = accounts.users.byId(userId);
+      if (!user) throw new Unauthorized(ACCESS_MSG.passkeyFailed);
+      c.set("activity", { user: user.username, detail: pendingUser ? "passkey" : "passkey, passwordless" });
+      if (pending && pendingUser) secondFactor.succeeded(pendingUser, pending);
+      clearPending(c);
+      const token = accounts.openSession(user.id, clientOf(c));
+      ctx.log.info("Signed in", { username: user.username, address, passkey: true });
+      return finishSignIn(c, ctx, token, publicUser(user));
+    }),
   ];
 }

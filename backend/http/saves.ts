@@ -1,8 +1,6 @@
 // Saves: list, create (the game's --create), upload, download, delete, and the header (mods) of a save.
 
 import type { AppContext } from "../context.ts";
-import { type Ctx, jsonText, type Route } from "./routes.ts";
-import { readObject } from "./body.ts";
 import { receiveUpload } from "./upload.ts";
 import { contentDisposition } from "./download.ts";
 import { existsSync } from "node:fs";
@@ -10,72 +8,43 @@ import { inside } from "../factorio/paths.ts";
 import { MSG } from "../../shared/messages.ts";
 import { NotFound } from "../errors.ts";
 import type { SaveFile } from "../factorio/saves.ts";
+import { type Ctx, type Route, jsonText, route } from "./routes.ts";
 
 export function saveRoutes(ctx: AppContext): Route[] {
   const { saves } = ctx;
   return [
-    {
-      method: "GET",
-      path: "/api/saves/list",
-      // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
-      handler: async () => jsonText(await saves.listJson()),
-    },
-    {
-      method: "GET",
-      path: "/api/saves/create/:name",
-      changesState: true,
-      requiresStopped: "creating a save",
-      handler: async (c) => c.json(await saves.create(c.req.param("name"))),
-    },
-    {
-      method: "POST",
-      path: "/api/saves/upload",
-      handler: async (c) => {
-        saves.ensureDir();
-        const file = await receiveUpload(c, {
-          field: "savefile",
-          dir: saves.dir,
-          maxBytes: ctx.config.maxUploadMb * 1024 * 1024,
-          missingMessage: MSG.savefileRequired,
-        });
-        try {
-          const name = saves.uploadName(file.filename);
-          await saves.checkUploadedSave(file.tempPath, name);
-          // The save about to be replaced is backed up first.
-          if (existsSync(inside(saves.dir, name))) await ctx.backups.before("before-upload", [], name);
-          await file.commit(inside(saves.dir, name));
-          saves.changed();
-          ctx.log.info("Save uploaded", { save: name, bytes: file.size });
-        } catch (e) {
-          await file.discard();
-          throw e;
-        }
-        return c.json("Uploading files successful");
-      },
-    },
-    {
-      method: "GET",
-      path: "/api/saves/dl/:name",
-      handler: async (c) => sendFile(c, await saves.find(c.req.param("name"))),
-    },
-    {
-      method: "GET",
-      path: "/api/saves/rm/:name",
-      changesState: true,
-      handler: async (c) => c.json(await saves.remove(c.req.param("name"))),
-    },
-    {
-      // A read: it changes nothing, so it is allowed while the game runs (the old API refused it with 423).
-      // Installing the mods it lists is a separate, gated request.
-      method: "POST",
-      path: "/api/saves/mods",
-      handler: async (c) => {
-        const body = await readObject(c);
-        // The old server matched JSON keys case-insensitively; clients send saveFile.
-        const key = Object.keys(body).find((k) => k.toLowerCase() === "savefile") ?? "saveFile";
-        return c.json(await saves.header(body[key]));
-      },
-    },
+    // The cached JSON text as it is: an unchanged folder is neither read nor serialized again.
+    route("GET /api/saves/list", async () => jsonText(await saves.listJson())),
+    route("GET /api/saves/create/:name", async (c) => await saves.create(c.req.param("name"))),
+    route("POST /api/saves/upload", async (c) => {
+      saves.ensureDir();
+      const file = await receiveUpload(c, {
+        field: "savefile",
+        dir: saves.dir,
+        maxBytes: ctx.config.maxUploadMb * 1024 * 1024,
+        missingMessage: MSG.savefileRequired,
+      });
+      try {
+        const name = saves.uploadName(file.filename);
+        await saves.checkUploadedSave(file.tempPath, name);
+        // The save about to be replaced is backed up first.
+        if (existsSync(inside(saves.dir, name))) await ctx.backups.before("before-upload", [], name);
+        await file.commit(inside(saves.dir, name));
+        saves.changed();
+        ctx.log.info("Save uploaded", { save: name, bytes: file.size });
+      } catch (e) {
+        await file.discard();
+        throw e;
+      }
+      return "Uploading files successful";
+    }),
+    route("GET /api/saves/dl/:name", async (c) => sendFile(c, await saves.find(c.req.param("name")))),
+    route("GET /api/saves/rm/:name", async (c) => await saves.remove(c.req.param("name"))),
+    // A read: it changes nothing, so it is allowed while the game runs (the old API refused it with 423).
+    // Installing the mods it lists is a separate, gated request.
+    route("POST /api/saves/mods", async (_c, { body }) => {
+      return await saves.header(body.saveFile);
+    }),
   ];
 }
 

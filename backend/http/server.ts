@@ -3,15 +3,13 @@
 // scheduled task or an update; kill does not wait for anything.
 
 import type { AppContext } from "../context.ts";
-import { readObject } from "./body.ts";
-import type { Route } from "./routes.ts";
-import { jsonText, sessionOf } from "./routes.ts";
 import { gameLogFile, gameLogTail } from "../factorio/game/hub.ts";
 import { contentDisposition } from "./download.ts";
 import { Invalid, Locked, NotFound } from "../errors.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import type { StartRequest } from "../../shared/api.ts";
 import { firstError, portNumber, validateStart } from "../../shared/validation.ts";
+import { type Route, jsonText, reply, route, sessionOf } from "./routes.ts";
 
 /** Parses and checks a start request with the words of the start form (shared/validation.ts). */
 export function parseStartRequest(body: Record<string, unknown>): StartRequest {
@@ -27,71 +25,47 @@ export const LOG_TAIL_MAX = 10_000;
 export function serverRoutes(ctx: AppContext): Route[] {
   const { game } = ctx;
   // Stop and kill are GETs in the old API; they change state, so they get the cross-site guard.
-  const control = (path: string, what: string, act: () => Promise<{ status: number; message: string }>): Route => ({
-    method: "GET",
-    path,
-    changesState: true,
-    handler: async (c) => {
+  const control = (
+    key: "GET /api/server/stop" | "GET /api/server/kill",
+    what: string,
+    act: () => Promise<{ status: number; message: string }>,
+  ): Route =>
+    route(key, async (c) => {
       ctx.log.info(`${what} requested`, { user: sessionOf(c).user.username });
       const { status, message } = await act();
-      return c.json(message, status as 200 | 202);
-    },
-  });
+      return reply(c, message, status as 200 | 202);
+    });
   return [
-    {
-      method: "GET",
-      path: "/api/server/status",
-      // The JSON text kept until something in it changes (GameServer.statusJson).
-      handler: () => jsonText(game.statusJson()),
-    },
-    {
-      method: "GET",
-      path: "/api/server/facVersion",
-      handler: async (c) => c.json(await game.versionInfo()),
-    },
-    {
-      method: "POST",
-      path: "/api/server/start",
-      handler: async (c) => {
-        // The old API's answer to a start while the game runs (its ServerOff routes): 423.
-        if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
-        const request = parseStartRequest(await readObject(c));
-        ctx.log.info("Start requested", { user: sessionOf(c).user.username, save: request.savefile, port: request.port });
-        const { status, message } = await ctx.gameOps.run("start", () => game.start(request, { remember: true }));
-        return c.json(message, status as 200 | 202);
-      },
-    },
-    control("/api/server/stop", "Save & stop", () => ctx.gameOps.run("save & stop", () => game.stop())),
-    control("/api/server/kill", "Kill", () => game.kill()),
-    {
-      method: "POST",
-      path: "/api/server/restart",
-      handler: async (c) => {
-        ctx.log.info("Restart requested", { user: sessionOf(c).user.username });
-        const { status, message } = await ctx.gameOps.run("a restart", () => game.restart(), { restarts: true });
-        return c.json(message, status as 200 | 202);
-      },
-    },
-    {
-      method: "GET",
-      path: "/api/log/tail",
-      handler: async (c) => {
-        const asked = Number(c.req.query("lines") ?? LOG_TAIL_DEFAULT);
-        const count = Number.isInteger(asked) && asked > 0 ? Math.min(asked, LOG_TAIL_MAX) : LOG_TAIL_DEFAULT;
-        return c.json(await gameLogTail(game, count));
-      },
-    },
-    {
-      // The whole log, streamed from the file (the Logs page's Download).
-      method: "GET",
-      path: "/api/log/download",
-      handler: async () => {
-        const body = await gameLogFile(game);
-        if (!body) throw new NotFound("There is no log yet: the game has not run.");
-        return new Response(body, {
-          headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Disposition": contentDisposition("factorio-current.log") },
-        });
-      },
-    },
+    // The JSON text kept until something in it changes (GameServer.statusJson).
+    route("GET /api/server/status", () => jsonText(game.statusJson())),
+    route("GET /api/server/facVersion", async () => await game.versionInfo()),
+    route("POST /api/server/start", async (c, { body }) => {
+      // The old API's answer to a start while the game runs (its ServerOff routes): 423.
+      if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
+      const request = parseStartRequest(body);
+      ctx.log.info("Start requested", { user: sessionOf(c).user.username, save: request.savefile, port: request.port });
+      const { status, message } = await ctx.gameOps.run("start", () => game.start(request, { remember: true }));
+      return reply(c, message, status as 200 | 202);
+    }),
+    control("GET /api/server/stop", "Save & stop", () => ctx.gameOps.run("save & stop", () => game.stop())),
+    control("GET /api/server/kill", "Kill", () => game.kill()),
+    route("POST /api/server/restart", async (c) => {
+      ctx.log.info("Restart requested", { user: sessionOf(c).user.username });
+      const { status, message } = await ctx.gameOps.run("a restart", () => game.restart(), { restarts: true });
+      return reply(c, message, status as 200 | 202);
+    }),
+    route("GET /api/log/tail", async (c) => {
+      const asked = Number(c.req.query("lines") ?? LOG_TAIL_DEFAULT);
+      const count = Number.isInteger(asked) && asked > 0 ? Math.min(asked, LOG_TAIL_MAX) : LOG_TAIL_DEFAULT;
+      return await gameLogTail(game, count);
+    }),
+    // The whole log, streamed from the file (the Logs page's Download).
+    route("GET /api/log/download", async () => {
+      const body = await gameLogFile(game);
+      if (!body) throw new NotFound("There is no log yet: the game has not run.");
+      return new Response(body, {
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Disposition": contentDisposition("factorio-current.log") },
+      });
+    }),
   ];
 }

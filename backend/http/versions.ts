@@ -3,80 +3,40 @@
 // way; their progress and outcome go to the "factorio_versions" /ws room.
 
 import type { AppContext } from "../context.ts";
-import { readObject } from "./body.ts";
-import { type Route, sessionOf } from "./routes.ts";
 import { Invalid } from "../errors.ts";
 import { EXACT_VERSION } from "../../shared/factorio-versions.ts";
-import { SWITCH_LABEL } from "../factorio/versions/service.ts";
+import { type Route, reply, route, sessionOf } from "./routes.ts";
 
 export function versionRoutes(ctx: AppContext): Route[] {
   const { versions, updater } = ctx;
   const user = (c: Parameters<Route["handler"]>[0]) => sessionOf(c).user.username;
   return [
-    {
-      method: "GET",
-      path: "/api/factorio/versions",
-      handler: async (c) => c.json(await versions.answer()),
-    },
-    {
-      method: "POST",
-      path: "/api/factorio/install",
-      requiresStopped: "a game install",
-      handler: async (c) => {
-        const body = await readObject(c);
-        const { version } = await versions.install(body.version);
-        ctx.log.info("Game install requested", { user: user(c), version });
-        return c.json(`Installing Factorio ${version}.`, 202);
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/factorio/install/cancel",
-      handler: (c) => c.json(versions.cancel()),
-    },
-    {
-      method: "POST",
-      path: "/api/factorio/activate",
-      requiresStopped: SWITCH_LABEL,
-      handler: async (c) => {
-        const body = await readObject(c);
-        ctx.log.info("Game version switch requested", { user: user(c), version: String(body.version) });
-        return c.json(await versions.activate(body.version));
-      },
-    },
-    {
-      method: "DELETE",
-      path: "/api/factorio/versions/:version",
-      requiresStopped: "a game version delete",
-      handler: (c) => {
-        const version = c.req.param("version") ?? "";
-        if (!EXACT_VERSION.test(version)) throw new Invalid("The version must be an exact version like 2.0.77.");
-        return c.json(versions.remove(version));
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/factorio/check",
-      handler: async (c) => c.json(await versions.checkUpdate(true)),
-    },
-    {
-      // The managed update: allowed while the game runs (it warns, saves, stops and starts it itself).
-      method: "POST",
-      path: "/api/factorio/update",
-      handler: async (c) => {
-        const body = await readObject(c);
-        const { from, to } = await updater.update(body.version);
-        ctx.log.info("Game update requested", { user: user(c), from, to });
-        return c.json(`Updating from Factorio ${from} to ${to}.`, 202);
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/factorio/update/cancel",
-      handler: (c) => {
-        ctx.log.info("Game update cancel requested", { user: user(c) });
-        return c.json(updater.cancel());
-      },
-    },
+    route("GET /api/factorio/versions", async () => await versions.answer()),
+    route("POST /api/factorio/install", async (c, { body }) => {
+      const { version } = await versions.install(body.version);
+      ctx.log.info("Game install requested", { user: user(c), version });
+      return reply(c, `Installing Factorio ${version}.`, 202);
+    }),
+    route("POST /api/factorio/install/cancel", () => versions.cancel()),
+    route("POST /api/factorio/activate", async (c, { body }) => {
+      ctx.log.info("Game version switch requested", { user: user(c), version: body.version });
+      return await versions.activate(body.version);
+    }),
+    route("DELETE /api/factorio/versions/:version", (c) => {
+      const version = c.req.param("version") ?? "";
+      if (!EXACT_VERSION.test(version)) throw new Invalid("The version must be an exact version like 2.0.77.");
+      return versions.remove(version);
+    }),
+    route("POST /api/factorio/check", async () => await versions.checkUpdate(true)),
+    // The managed update: allowed while the game runs (it warns, saves, stops and starts it itself).
+    route("POST /api/factorio/update", async (c, { body }) => {
+      const { from, to } = await updater.update(body.version);
+      ctx.log.info("Game update requested", { user: user(c), from, to });
+      return reply(c, `Updating from Factorio ${from} to ${to}.`, 202);
+    }),
+    route("POST /api/factorio/update/cancel", (c) => {
+      ctx.log.info("Game update cancel requested", { user: user(c) });
+      return updater.cancel();
+    }),
   ];
 }

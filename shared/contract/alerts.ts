@@ -4,6 +4,8 @@
 import { z } from "zod";
 import { Message, type Routes } from "./route.ts";
 import { ALERT_EVENTS, CHANNEL_TYPES } from "../alerts.ts";
+import { CHANNEL_MSG, PUSH_MSG } from "../messages.ts";
+import { CHANNEL_NAME_MAX } from "../validation.ts";
 
 export const AlertEvent = z.enum(ALERT_EVENTS);
 const ChannelType = z.enum(CHANNEL_TYPES);
@@ -39,15 +41,25 @@ export const AlertChannel = z.object({
 export type AlertChannel = z.infer<typeof AlertChannel>;
 
 /** POST /api/notifications/channels. The webhook's HMAC secret is made by the panel. */
+/** The events a request asks for; anything else is refused with the list of known ones. */
+export const RequestedEvents = z.array(z.enum(ALERT_EVENTS, { error: PUSH_MSG.eventsInvalid }), {
+  error: PUSH_MSG.eventsInvalid,
+});
+
+// A channel's fields as a request gives them, each refused in the words of shared/validation.ts.
+const channelFields = {
+  name: z.string({ error: CHANNEL_MSG.nameInvalid(CHANNEL_NAME_MAX) }),
+  url: z.string({ error: CHANNEL_MSG.urlInvalid }),
+  events: RequestedEvents.optional(),
+  enabled: z.boolean({ error: CHANNEL_MSG.enabledInvalid }).optional(),
+  topic: z.string({ error: CHANNEL_MSG.topicInvalid }).optional(),
+  priority: z.number({ error: CHANNEL_MSG.priorityInvalid }).optional(),
+  token: z.string({ error: CHANNEL_MSG.tokenInvalid }).optional(),
+};
+
 export const NewAlertChannel = z.object({
-  type: ChannelType,
-  name: z.string(),
-  url: z.string(),
-  events: z.array(AlertEvent).optional(),
-  enabled: z.boolean().optional(),
-  topic: z.string().optional(),
-  priority: z.number().optional(),
-  token: z.string().optional(),
+  type: z.enum(CHANNEL_TYPES, { error: CHANNEL_MSG.typeInvalid }),
+  ...channelFields,
 });
 export type NewAlertChannel = z.infer<typeof NewAlertChannel>;
 
@@ -57,13 +69,13 @@ export type CreatedAlertChannel = z.infer<typeof CreatedAlertChannel>;
 
 /** POST /api/notifications/channels/{id}: any of these; url and token replace the stored ones. */
 export const AlertChannelUpdate = z.object({
-  name: z.string().optional(),
-  url: z.string().optional(),
-  events: z.array(AlertEvent).optional(),
-  enabled: z.boolean().optional(),
-  topic: z.string().optional(),
-  priority: z.number().optional(),
-  token: z.string().nullable().optional(),
+  name: channelFields.name.optional(),
+  url: channelFields.url.optional(),
+  events: channelFields.events,
+  enabled: channelFields.enabled,
+  topic: channelFields.topic,
+  priority: channelFields.priority,
+  token: z.string({ error: CHANNEL_MSG.tokenInvalid }).nullable().optional(),
 });
 export type AlertChannelUpdate = z.infer<typeof AlertChannelUpdate>;
 

@@ -2,11 +2,14 @@
 // own password).
 
 import { z } from "zod";
+import { MSG } from "../messages.ts";
+import { ACCESS_MSG } from "../access.ts";
 import { ROLES } from "../api.ts";
 import { Message, type Routes } from "./route.ts";
 import { ServerStatus } from "./server.ts";
 
-export const Role = z.enum(ROLES);
+// A request's unknown role is named in the refusal (ACCESS_MSG.roleUnknown).
+export const Role = z.enum(ROLES, { error: (iss) => ACCESS_MSG.roleUnknown(String(iss.input ?? "")) });
 
 /** What GET /api/user/status, POST /api/login and GET /api/user/list answer per user. Never a hash. */
 export const User = z.object({
@@ -37,27 +40,31 @@ export const LoginAnswer = z.union([
 ]);
 export type LoginAnswer = z.infer<typeof LoginAnswer>;
 
-export const LoginRequest = z.object({ username: z.string(), password: z.string() });
+// Each field's refusal is the spec's words (shared/validation.ts says the same of an empty one).
+export const LoginRequest = z.object({
+  username: z.string({ error: MSG.usernameRequired }),
+  password: z.string({ error: MSG.passwordRequired }),
+});
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
 /** POST /api/user/add. Without a role the user is an admin (the old wire format, from when all were). */
 export const NewUser = z.object({
-  username: z.string(),
+  username: z.string({ error: MSG.usernameRequired }),
   role: Role.optional(),
-  email: z.string(),
-  password: z.string(),
-  password_confirmation: z.string(),
+  email: z.string({ error: MSG.emailRequired }),
+  password: z.string({ error: MSG.passwordRequired }),
+  password_confirmation: z.string({ error: MSG.passwordConfirmationMismatch }),
 });
 export type NewUser = z.infer<typeof NewUser>;
 
 export const PasswordChange = z.object({
-  old_password: z.string(),
-  new_password: z.string(),
-  new_password_confirmation: z.string(),
+  old_password: z.string({ error: MSG.oldPasswordRequired }),
+  new_password: z.string({ error: MSG.newPasswordRequired }),
+  new_password_confirmation: z.string({ error: MSG.newPasswordConfirmationRequired }),
 });
 export type PasswordChange = z.infer<typeof PasswordChange>;
 
-export const RoleChange = z.object({ username: z.string(), role: Role });
+export const RoleChange = z.object({ username: z.string({ error: MSG.usernameRequired }), role: Role });
 export type RoleChange = z.infer<typeof RoleChange>;
 
 export const authRoutes = {
@@ -83,7 +90,7 @@ export const userRoutes = {
   "POST /api/user/remove": {
     summary: "Remove a panel user (not yourself, not the last admin)",
     role: "admin",
-    body: z.object({ username: z.string() }),
+    body: z.object({ username: z.string({ error: MSG.usernameRequired }) }),
     answer: Message,
   },
   "POST /api/user/password": {

@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { file, type Routes } from "./route.ts";
-import { BACKUP_INCLUDES, BACKUP_REASONS } from "../backups.ts";
+import { BACKUP_INCLUDES, BACKUP_REASONS, INCLUDE_INVALID } from "../backups.ts";
 
 export const BackupReason = z.enum(BACKUP_REASONS);
 export const BackupInclude = z.enum(BACKUP_INCLUDES);
@@ -67,7 +67,10 @@ export const backupRoutes = {
   "POST /api/backups": {
     summary: "Back up a save now (the running one unless named), with what `include` asks (remembered)",
     role: "operator",
-    body: z.object({ include: z.array(BackupInclude).optional(), save: z.string().optional() }),
+    body: z.object({
+      include: z.array(z.enum(BACKUP_INCLUDES, { error: INCLUDE_INVALID }), { error: INCLUDE_INVALID }).optional(),
+      save: z.string().optional(),
+    }),
     answer: Backup,
     status: [201],
   },

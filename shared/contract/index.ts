@@ -26,6 +26,7 @@ import { scheduleRoutes } from "./schedules.ts";
 import { alertRoutes } from "./alerts.ts";
 import { transferRoutes } from "./transfer.ts";
 import { httpsRoutes } from "./https.ts";
+import { referenceRoutes } from "./reference.ts";
 import type { z } from "zod";
 import { routeList, type Routes } from "./route.ts";
 
@@ -57,6 +58,7 @@ export const AREAS: Record<string, Routes> = {
   "Alert channels": alertRoutes,
   Import: transferRoutes,
   HTTPS: httpsRoutes,
+  Reference: referenceRoutes,
 };
 
 export const contract = {
@@ -84,6 +86,7 @@ export const contract = {
   ...alertRoutes,
   ...transferRoutes,
   ...httpsRoutes,
+  ...referenceRoutes,
 };
 
 export type Contract = typeof contract;

@@ -2,6 +2,7 @@
 // only the pack's own folder, except loading one, which replaces the installed mods.
 
 import { z } from "zod";
+import { MSG } from "../messages.ts";
 import { file, type Routes } from "./route.ts";
 import { DeleteAllMods, Mod, ModList, ModName, ModUpdate, ModUpdateRequest } from "./mods.ts";
 import { installMultiple, InstallResult } from "./portal.ts";
@@ -18,7 +19,7 @@ export const modPackRoutes = {
   "POST /api/mods/packs/create": {
     summary: "Make a mod pack of the installed mods; answers the packs",
     role: "operator",
-    body: z.looseObject({ name: z.string() }),
+    body: z.looseObject({ name: z.string({ error: MSG.modPackNameRequired }) }),
     answer: z.array(ModPack),
   },
   "POST /api/mods/packs/:pack/delete": {

@@ -2,6 +2,7 @@
 // Every change of the installed mods needs the game stopped.
 
 import { z } from "zod";
+import { PANEL_MSG } from "../messages.ts";
 import { file, type Routes } from "./route.ts";
 
 /**
@@ -37,7 +38,12 @@ export type ModList = z.infer<typeof ModList>;
 const release = { modName: z.string(), downloadUrl: z.string(), fileName: z.string() };
 
 /** What POST /api/mods/update (and the pack variant) take. The old server matched keys case-insensitively. */
-export const ModUpdateRequest = z.looseObject(release);
+export const ModUpdateRequest = z.looseObject({
+  modName: z.string({ error: "modName must be the name of a mod." }),
+  downloadUrl: z.string({ error: PANEL_MSG.downloadUrlRefused }),
+  /** Ignored: the release is the one of downloadUrl. */
+  fileName: z.string().optional(),
+});
 export type ModUpdateRequest = z.infer<typeof ModUpdateRequest>;
 
 /** GET /api/mods/updates: an installed mod with a newer release that fits the game. */

@@ -1,6 +1,8 @@
 // The game's admin, white and ban lists, who is online, and kicking.
 
 import { z } from "zod";
+import { banReasonError, playerNameError } from "../players.ts";
+import { PANEL_MSG } from "../messages.ts";
 import { Message, type Routes } from "./route.ts";
 
 /** An entry of server-banlist.json. The game may also store an address; the panel keeps it untouched. */
@@ -23,7 +25,7 @@ export type PlayerLists = z.infer<typeof PlayerLists>;
 export const OnlinePlayers = z.object({ players: z.array(z.string()) });
 export type OnlinePlayers = z.infer<typeof OnlinePlayers>;
 
-const Player = z.object({ username: z.string() });
+const Player = z.object({ username: z.string({ error: (iss) => playerNameError(iss.input) }) });
 const op = { role: "operator", answer: PlayerLists } as const;
 
 export const playerRoutes = {
@@ -39,13 +41,13 @@ export const playerRoutes = {
   "POST /api/players/bans/add": {
     summary: "Ban a player",
     ...op,
-    body: Player.extend({ reason: z.string().optional() }),
+    body: Player.extend({ reason: z.string({ error: (iss) => banReasonError(iss.input) }).optional() }),
   },
   "POST /api/players/bans/remove": { summary: "Lift a player's ban", ...op, body: Player },
   "POST /api/players/whitelist/use": {
     summary: "Whether the game uses the whitelist (from its next start)",
     ...op,
-    body: z.object({ enabled: z.boolean() }),
+    body: z.object({ enabled: z.boolean({ error: PANEL_MSG.useWhitelistInvalid }) }),
   },
   "GET /api/players/online": { summary: "Who is online", role: "viewer", answer: OnlinePlayers },
   "POST /api/players/kick": {

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import type { Routes } from "./route.ts";
+import { MSG, PANEL_MSG } from "../messages.ts";
 import { Mod, ModList, ModUpdateRequest } from "./mods.ts";
 
 /** An entry of GET /api/mods/portal/list. */
@@ -82,10 +83,11 @@ export const DownloadProgress = z.object({
 export type DownloadProgress = z.infer<typeof DownloadProgress>;
 
 /** The factorio.com account: a password (the panel asks for a token with it), or a token from factorio.com/profile. */
-export const PortalLogin = z.union([
-  z.looseObject({ username: z.string(), password: z.string() }),
-  z.looseObject({ username: z.string(), token: z.string() }),
-]);
+export const PortalLogin = z.looseObject({
+  username: z.string({ error: MSG.usernameRequired }),
+  password: z.string({ error: MSG.passwordRequired }).optional(),
+  token: z.string({ error: PANEL_MSG.tokenRequired }).optional(),
+});
 
 /** A save's mods; ?detail=1 makes a 424 answer the whole result instead of only its message. */
 export const installMultiple = {

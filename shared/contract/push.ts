@@ -2,8 +2,9 @@
 // acts on the caller's own devices only.
 
 import { z } from "zod";
+import { PUSH_MSG } from "../messages.ts";
 import { Message, type Routes } from "./route.ts";
-import { AlertEvent, QuietHours } from "./alerts.ts";
+import { AlertEvent, QuietHours, RequestedEvents } from "./alerts.ts";
 
 /** GET /api/push/key. */
 export const PushKey = z.object({ publicKey: z.string() });
@@ -11,17 +12,20 @@ export type PushKey = z.infer<typeof PushKey>;
 
 /** The browser's PushSubscription.toJSON(), as POST /api/push/subscribe takes it. */
 export const PushSubscriptionJson = z.looseObject({
-  endpoint: z.string(),
+  endpoint: z.string({ error: PUSH_MSG.endpointInvalid }),
   expirationTime: z.number().nullable().optional(),
-  keys: z.looseObject({ p256dh: z.string(), auth: z.string() }),
-});
+  keys: z.looseObject({
+    p256dh: z.string({ error: PUSH_MSG.keysInvalid }),
+    auth: z.string({ error: PUSH_MSG.keysInvalid }),
+  }, { error: PUSH_MSG.keysInvalid }),
+}, { error: PUSH_MSG.subscriptionRequired });
 export type PushSubscriptionJson = z.infer<typeof PushSubscriptionJson>;
 
 export const PushSubscribeRequest = z.object({
   subscription: PushSubscriptionJson,
   /** Shown in the device list; derived from the browser's user agent when left out. */
   name: z.string().optional(),
-  events: z.array(AlertEvent).optional(),
+  events: RequestedEvents.optional(),
 });
 export type PushSubscribeRequest = z.infer<typeof PushSubscribeRequest>;
 
@@ -44,7 +48,7 @@ export type PushDevice = z.infer<typeof PushDevice>;
 /** POST /api/push/devices/:id. */
 export const PushDeviceUpdate = z.object({
   name: z.string().optional(),
-  events: z.array(AlertEvent).optional(),
+  events: RequestedEvents.optional(),
   quiet_hours: QuietHours.nullable().optional(),
 });
 export type PushDeviceUpdate = z.infer<typeof PushDeviceUpdate>;
@@ -77,7 +81,8 @@ export const pushRoutes = {
   "POST /api/push/unsubscribe": {
     summary: "Turn notifications off for a device (by id or endpoint)",
     role: "viewer",
-    body: z.union([z.object({ id: z.number() }), z.object({ endpoint: z.string() })]),
+    // Neither, or a device that is not yours: 404.
+    body: z.object({ id: z.number().optional(), endpoint: z.string().optional() }),
     answer: Message,
   },
   "POST /api/push/devices/:id": {

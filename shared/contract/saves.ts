@@ -82,7 +82,7 @@ export const saveRoutes = {
     summary: "A save's header: its game version and mods",
     role: "operator",
     // The old server matched JSON keys case-insensitively; clients send saveFile.
-    body: z.looseObject({ saveFile: z.string() }),
+    body: z.looseObject({ saveFile: z.string({ error: "Save name is required" }) }),
     answer: SaveHeader,
   },
 } satisfies Routes;

@@ -1,6 +1,7 @@
 // The game server: status, version, start, save & stop, restart, kill.
 
 import { z } from "zod";
+import { MSG } from "../messages.ts";
 import { Message, type Routes } from "./route.ts";
 
 /** The game process as the panel sees it. "running" only once the game reports it is hosting. */
@@ -58,9 +59,9 @@ export type FactorioVersionInfo = z.infer<typeof FactorioVersionInfo>;
  * words for a field that is missing or wrong are the form's (shared/validation.ts validateStart).
  */
 export const StartBody = z.object({
-  bindip: z.string(),
-  port: z.union([z.number(), z.string()]),
-  savefile: z.string(),
+  bindip: z.string({ error: MSG.ipInvalid }),
+  port: z.union([z.number(), z.string()], { error: MSG.portRequired }),
+  savefile: z.string({ error: MSG.saveRequired }),
 });
 
 export const serverRoutes = {

@@ -1,6 +1,7 @@
 // The caller's own API tokens and signed-in sessions (admins may list and end everyone's with ?all=1).
 
 import { z } from "zod";
+import { ACCESS_MSG, TOKEN_MAX_DAYS } from "../access.ts";
 import { Message, type Routes } from "./route.ts";
 import { Role } from "./auth.ts";
 
@@ -21,9 +22,9 @@ export type ApiToken = z.infer<typeof ApiToken>;
 
 /** POST /api/user/tokens. Without a role the token has the user's. */
 export const NewApiToken = z.object({
-  name: z.string(),
+  name: z.string({ error: ACCESS_MSG.tokenNameRequired }),
   role: Role.optional(),
-  expires_days: z.number(),
+  expires_days: z.number({ error: ACCESS_MSG.tokenExpiryRange(TOKEN_MAX_DAYS) }),
 });
 export type NewApiToken = z.infer<typeof NewApiToken>;
 

@@ -3,6 +3,8 @@
 
 import { z } from "zod";
 import { file, JsonObject, Message, type Routes } from "./route.ts";
+import { StartBody } from "./server.ts";
+import { PANEL_MSG } from "../messages.ts";
 
 /** The two settings files of a new world, in the shapes of the game's example files. */
 export const WorldSettings = z.object({ map_gen_settings: JsonObject, map_settings: JsonObject });
@@ -92,7 +94,7 @@ export const worldRoutes = {
   "POST /api/world/scenarios/start": {
     summary: "Start the game on a new map of a scenario",
     role: "operator",
-    body: z.object({ name: z.string(), bindip: z.string(), port: z.union([z.number(), z.string()]) }),
+    body: StartBody.pick({ bindip: true, port: true }).extend({ name: z.string() }),
     answer: Message,
     status: [200, 202],
   },
@@ -111,7 +113,7 @@ export const worldRoutes = {
   "POST /api/world/exchange-string/decode": {
     summary: "The settings of a map exchange string",
     role: "operator",
-    body: z.object({ string: z.string() }),
+    body: z.object({ string: z.string({ error: PANEL_MSG.exchangeStringMissing }) }),
     answer: ExchangeStringData,
   },
   "POST /api/world/exchange-string/encode": {

@@ -21,6 +21,7 @@ import { LOAD_LATEST } from "../../../shared/api.ts";
 import { formatVersion, parseVersion } from "../../../shared/versions.ts";
 import {
   BACKUP_INCLUDES,
+  INCLUDE_INVALID,
   BACKUP_REASONS,
   type Backup,
   type BackupInclude,
@@ -92,7 +93,7 @@ function checkRule(v: unknown, what: string): RetentionRule {
 export function checkIncludes(v: unknown): BackupInclude[] {
   if (v === undefined) return [];
   if (!Array.isArray(v) || v.some((i) => !BACKUP_INCLUDES.includes(i))) {
-    throw new Invalid(`include may hold ${BACKUP_INCLUDES.join(", ")}.`);
+    throw new Invalid(INCLUDE_INVALID);
   }
   return [...new Set(v as BackupInclude[])];
 }
