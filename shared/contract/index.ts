@@ -25,6 +25,7 @@ import { backupRoutes } from "./backups.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { alertRoutes } from "./alerts.ts";
 import { transferRoutes } from "./transfer.ts";
+import { healthRoutes } from "./health.ts";
 import type { z } from "zod";
 import { routeList, type Routes } from "./route.ts";
 
@@ -55,6 +56,7 @@ export const AREAS: Record<string, Routes> = {
   Schedules: scheduleRoutes,
   "Alert channels": alertRoutes,
   Import: transferRoutes,
+  "Server health": healthRoutes,
 };
 
 export const contract = {
@@ -81,6 +83,7 @@ export const contract = {
   ...scheduleRoutes,
   ...alertRoutes,
   ...transferRoutes,
+  ...healthRoutes,
 };
 
 export type Contract = typeof contract;
