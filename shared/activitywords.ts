@@ -128,6 +128,7 @@ export const ACTIVITY_WORDS: Record<string, Words> = {
   "POST /api/notifications/channels/:id": ["change", named("alert channel")],
   "POST /api/notifications/channels/:id/test": ["test", named("alert channel")],
   "POST /api/notifications/channels/:id/delete": ["delete", named("alert channel")],
+  "POST /api/health/settings": ["change", fixed("the health settings (exact UPS, public status)")],
   // Factorio versions.
   "POST /api/factorio/install": ["install", fixed("a Factorio version")],
   "POST /api/factorio/install/cancel": ["cancel", fixed("a Factorio install")],

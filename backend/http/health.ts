@@ -172,8 +172,8 @@ export function publicStatusHandler(ctx: AppContext) {
       ? [badge(p), "image/svg+xml"]
       : [page(p), "text/html; charset=utf-8"];
     const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
-    // Cached for 30 s by browsers and proxies: a monitor polling it often costs the panel little.
-    const headers = { "Cache-Control": "public, max-age=30", ETag: etag, "Content-Type": type };
+    // Cached for 10 s (the sampling interval) by browsers and proxies: a monitor polling often costs little.
+    const headers = { "Cache-Control": "public, max-age=10", ETag: etag, "Content-Type": type };
     if (c.req.header("if-none-match") === etag) return new Response(null, { status: 304, headers });
     return new Response(body, { headers });
   };

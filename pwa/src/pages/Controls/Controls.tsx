@@ -11,6 +11,7 @@ import { RunningControls } from "./RunningControls.tsx";
 import { ExitCard } from "./ExitCard.tsx";
 import { GameVersionsPanel, useVersions } from "./GameVersions.tsx";
 import { PlayersChart } from "./PlayersChart.tsx";
+import { HealthCards, HealthSettingsPanel } from "./Health.tsx";
 import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 
 /** Said before any action fails: the panel cannot run a game it cannot find. */
@@ -79,8 +80,10 @@ export default function Controls() {
           </Stack>
         </Panel>
         {exit && <ExitCard exit={exit} />}
+        {painted && <HealthCards />}
         {painted && !noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
         {painted && <PlayersChart />}
+        {painted && <HealthSettingsPanel />}
       </Box>
     </Page>
   );
