@@ -173,7 +173,13 @@ export function publicStatusHandler(ctx: AppContext) {
       : [page(p), "text/html; charset=utf-8"];
     const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
     // Cached for 10 s (the sampling interval) by browsers and proxies: a monitor polling often costs little.
-    const headers = { "Cache-Control": "public, max-age=10", ETag: etag, "Content-Type": type };
+    // The page and the badge carry no script and load nothing: a policy that allows neither.
+    const headers = {
+      "Cache-Control": "public, max-age=10",
+      ETag: etag,
+      "Content-Type": type,
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *",
+    };
     if (c.req.header("if-none-match") === etag) return new Response(null, { status: 304, headers });
     return new Response(body, { headers });
   };

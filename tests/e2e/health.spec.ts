@@ -47,6 +47,27 @@ test("Controls shows CPU, memory, disk, players, map age and UPS; exact UPS warn
   await expect(health.getByTestId("health-ups")).toContainText(/(2\d|3\d)\.\d/, { timeout: 60_000 });
   await health.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("health-desktop.png"), fullPage: true });
+
+  // The history: the last hour's points, drawn by uPlot (loaded when the panel shows), with the start marked.
+  const chart = page.getByRole("region", { name: "Health over time" });
+  await chart.getByRole("button", { name: "Hour", exact: true }).click();
+  await expect(chart.getByTestId("health-chart").locator("canvas")).toBeVisible({ timeout: 30_000 });
+  await expect(chart.getByTestId("health-marks")).toContainText("start");
+  await chart.getByRole("button", { name: "Memory" }).click();
+  await expect(chart.getByTestId("health-chart")).toContainText("Memory (MiB)");
+  await chart.scrollIntoViewIfNeeded();
+  await chart.screenshot({ path: testInfo.outputPath("health-chart-desktop.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The chart follows the narrower width: all of it on the phone's screen once scrolled to.
+  await chart.getByTestId("health-chart").locator("canvas").scrollIntoViewIfNeeded();
+  await expect(chart.getByTestId("health-chart").locator("canvas")).toBeInViewport({ ratio: 1 });
+  // A tap on the chart shows the values at that time in the legend.
+  const over = chart.getByTestId("health-chart").locator(".u-over");
+  const box = (await over.boundingBox())!;
+  await over.click({ position: { x: box.width - 2, y: box.height / 2 } });
+  await expect(chart.locator(".u-legend .u-series").first()).toContainText(/\d:\d\d/);
+  await expect(chart.locator(".u-legend .u-series").nth(1)).toContainText(/\d+\.\d/);
+  await chart.screenshot({ path: testInfo.outputPath("health-chart-phone.png") });
 });
 
 test("the public status page: nothing until opted in, then only what the admin chose, at both widths, without signing in", async ({ browser, panel, gamePort: port }, testInfo) => {

@@ -12,6 +12,7 @@ import { ExitCard } from "./ExitCard.tsx";
 import { GameVersionsPanel, useVersions } from "./GameVersions.tsx";
 import { PlayersChart } from "./PlayersChart.tsx";
 import { HealthCards, HealthSettingsPanel } from "./Health.tsx";
+import { HealthChart } from "./HealthChart.tsx";
 import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 
 /** Said before any action fails: the panel cannot run a game it cannot find. */
@@ -81,6 +82,7 @@ export default function Controls() {
         </Panel>
         {exit && <ExitCard exit={exit} />}
         {painted && <HealthCards />}
+        {painted && <HealthChart />}
         {painted && !noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
         {painted && <PlayersChart />}
         {painted && <HealthSettingsPanel />}
