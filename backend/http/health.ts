@@ -15,6 +15,7 @@ import { CONTENT_TYPE, formatMetrics, serverFamilies } from "../health/metrics.t
 import { type HealthServer, SERVERS } from "../health/sampler.ts";
 import { jsonMessage } from "./guards.ts";
 import { formatVersion, parseVersion } from "../../shared/versions.ts";
+import { formatUptime } from "../../shared/format.ts";
 
 const ADDRESS_MAX = 200;
 
@@ -120,12 +121,6 @@ function publicStatus(ctx: AppContext, server: HealthServer): PublicStatus {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-function uptimeText(s: number | null): string {
-  if (s === null) return "—";
-  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
-  return d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : `${m} min`;
-}
-
 const STATE_WORD: Record<string, string> = { running: "Online", starting: "Starting", stopping: "Stopping", stopped: "Offline" };
 
 function page(p: PublicStatus): string {
@@ -141,7 +136,7 @@ h1{font-size:1.4rem;margin:0 0 12px;color:#ffe6c0;overflow-wrap:anywhere}dl{disp
 dt{color:#bdbdbd}dd{margin:0;font-weight:600;overflow-wrap:anywhere}.state{color:${colour}}
 </style></head><body><main><h1>${escapeHtml(title)}</h1><dl>
 <dt>Status</dt><dd class="state" data-testid="public-state">${STATE_WORD[p.state] ?? p.state}${p.paused ? " (paused)" : ""}</dd>
-${row("Players online", players)}${row("Version", p.version || "—")}${row("Uptime", uptimeText(p.uptime_s))}${p.ups !== null ? row("UPS", String(p.ups)) : ""}${row("Join address", p.address || "—")}
+${row("Players online", players)}${row("Version", p.version || "—")}${row("Uptime", p.uptime_s === null ? "—" : formatUptime(p.uptime_s * 1000))}${p.ups !== null ? row("UPS", String(p.ups)) : ""}${row("Join address", p.address || "—")}
 </dl></main></body></html>`;
 }
 

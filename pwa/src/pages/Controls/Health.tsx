@@ -13,6 +13,7 @@ import { server } from "../../state/server.ts";
 import { useCan } from "../../state/access.ts";
 import { showFlash } from "../../state/flash.ts";
 import type { HealthNow, HealthSettings } from "../../../../shared/contract/health.ts";
+import { formatUptime } from "../../../../shared/format.ts";
 
 const EVERY_MS = 10_000;
 
@@ -26,14 +27,6 @@ export function formatBytes(b: number): string {
   if (b >= 1024 ** 3) return `${(b / 1024 ** 3).toFixed(1)} GiB`;
   if (b >= 1024 ** 2) return `${Math.round(b / 1024 ** 2)} MiB`;
   return `${Math.round(b / 1024)} KiB`;
-}
-
-/** "3 d 4 h", "2 h 5 min", "7 min" of game time. */
-export function formatMapAge(s: number): string {
-  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
-  if (d > 0) return `${d} d ${h} h`;
-  if (h > 0) return `${h} h ${m} min`;
-  return `${m} min`;
 }
 
 function upsText(h: HealthNow): { value: string; note?: string } {
@@ -93,7 +86,7 @@ export function HealthCards() {
         <Card label="Memory" testId="health-memory" value={h?.memory_bytes != null ? formatBytes(h.memory_bytes) : dash} note={running ? "resident" : undefined} />
         <Card label="Free disk" testId="health-disk" value={h?.disk_free_bytes != null ? formatBytes(h.disk_free_bytes) : dash} note="saves and backups" />
         <Card label="Players online" testId="health-players" value={h?.players_online ?? dash} />
-        <Card label="Map age" testId="health-map-age" value={h?.map_age_s != null ? formatMapAge(h.map_age_s) : dash} note={h?.map_age_s != null ? "game time" : undefined} />
+        <Card label="Map age" testId="health-map-age" value={h?.map_age_s != null ? formatUptime(h.map_age_s * 1000) : dash} note={h?.map_age_s != null ? "game time" : undefined} />
       </Box>
     </Panel>
   );

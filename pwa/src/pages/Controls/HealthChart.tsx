@@ -108,7 +108,8 @@ export function HealthChart() {
   useEffect(() => {
     if (!online) return;
     let live = true;
-    const load = () => healthApi.history(range).then((h) => live && setHistory(h), () => {});
+    // An answer without columns (an old panel during an update) is no history.
+    const load = () => healthApi.history(range).then((h) => live && Array.isArray(h?.at) && setHistory(h), () => {});
     void load();
     const t = setInterval(load, range === "hour" ? 10_000 : 60_000);
     return () => {
