@@ -51,23 +51,28 @@ Deno.test("UPS from /time: paused while nobody is online (auto_pause), about 60 
     const rss = Number(ps.trim()) * 1024;
     assert.ok(h.memory_bytes! > rss / 2 && h.memory_bytes! < rss * 2, `memory ${h.memory_bytes} vs ps ${rss}`);
     assert.ok(h.cpu_percent !== null && h.cpu_percent >= 0 && h.cpu_percent < 100, `cpu ${h.cpu_percent}`);
-    // The history has the points and the start mark.
+    // A backup is marked on the time axis too.
+    const backup = await c.post("/api/backups", {});
+    assert.equal(backup.status, 201, backup.text);
+    // The history has the points, the start mark and the backup's.
     const hist = await c.get("/api/health/history?range=hour");
     assert.equal(hist.status, 200, hist.text);
     assert.ok(hist.body.at.length >= 5, `${hist.body.at.length} points`);
     assert.ok(hist.body.series.ups.avg.some((v: number | null) => v !== null && Math.abs(v - 60) < 2));
-    assert.deepEqual(hist.body.events.map((e: { kind: string }) => e.kind), ["start"]);
+    assert.deepEqual(hist.body.events.map((e: { kind: string }) => e.kind), ["start", "backup"]);
     assert.equal((await c.get("/api/health/history?range=year")).status, 400);
   });
 });
 
-Deno.test("exact UPS: low-UPS alert after N samples, recovered message, hung alert and answering again, through a channel", async () => {
+Deno.test("exact UPS: low-UPS alert after N samples, recovered message, hung alert and answering again, high memory, through a channel", async () => {
   const fake = await startFakeAlerts();
   try {
-    await withHealthPanel(["--alert-ups-below", "45", "--alert-ups-samples", "3", "--alert-hung-seconds", "3"], async (p) => {
+    await withHealthPanel(["--alert-ups-below", "45", "--alert-ups-samples", "3", "--alert-hung-seconds", "3", "--alert-memory-mb", "1"], async (p) => {
       const c = await p.login();
       const url = fake.discordUrl("health");
       await addChannel(c, { type: "discord", name: "health", url, events: ["low-ups", "hung"] });
+      const memoryUrl = fake.discordUrl("memory");
+      await addChannel(c, { type: "discord", name: "memory", url: memoryUrl, events: ["memory-high"] });
       const bad = await c.post("/api/health/settings", { exact_ups: "yes" });
       assert.equal(bad.status, 400);
       assert.match(bad.body, /exact_ups must be true or false/);
@@ -95,6 +100,10 @@ Deno.test("exact UPS: low-UPS alert after N samples, recovered message, hung ale
       assert.equal((await health(c)).state, "running");
       await until("answering again", () => titles().includes("Game answering again"), 30_000);
       assert.deepEqual(titles(), ["Low UPS", "UPS recovered", "Game not answering", "Game answering again"]);
+      // The simulator's resident memory is well above 1 MiB: one alert for the run, not one per sample.
+      const memory = fake.delivered(pathOf(memoryUrl));
+      assert.equal(memory.length, 1);
+      assert.match(memory[0].json.embeds[0].description, /^The game uses \d+ MiB, above 1 MiB\.$/);
     });
   } finally {
     await fake.close();

@@ -151,7 +151,8 @@ export function HealthChart() {
   const empty = history !== null && history.at.length === 0;
   return (
     <Panel title="Health over time">
-      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, mb: 1.5 }}>
+      {/* 44 px touch targets: the buttons are tapped on a phone. */}
+      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, mb: 1.5, "& .MuiToggleButton-root": { minHeight: 44, minWidth: 44 } }}>
         <ToggleButtonGroup size="small" exclusive value={range} onChange={(_e, v) => v && setRange(v)} aria-label="Range">
           {RANGES.map((r) => <ToggleButton key={r.value} value={r.value}>{r.label}</ToggleButton>)}
         </ToggleButtonGroup>
