@@ -3,7 +3,7 @@
 // day's), started as `npm start` starts it; Chromium at 390x844 and 1280x800 with 4x CPU throttling
 // switches the chart's figure (UPS -> CPU -> UPS ...), which draws the chart anew, and the time from the
 // click to the next painted frame with the new canvas is taken, median of RUNS. Reference in the same run:
-// the same switch over the day's range (96 points).
+// the same switch over the day's range (96 points). First, the route's answer for 90 days, timed whole.
 //   node bench/health-chart.mjs
 
 import { spawnSync } from "node:child_process";
@@ -43,7 +43,7 @@ if (typeof Deno !== "undefined") {
 }
 
 const { chromium } = await import("playwright-core");
-const { DENO, median, PANEL_PERMISSIONS, ROOT, startPanel, stopPanel } = await import("./lib.mjs");
+const { DENO, median, PANEL_PERMISSIONS, panelClient, ROOT, startPanel, stopPanel } = await import("./lib.mjs");
 
 const dataDir = mkdtempSync(join(tmpdir(), "panel-bench-chart-"));
 const seeded = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(import.meta.url), dataDir], { cwd: ROOT, stdio: "inherit" });
@@ -88,6 +88,23 @@ async function measure(browser, viewport, range) {
   await page.context().close();
   return times;
 }
+
+// The route's answer for the chart (issue 51: under 100 ms for 90 days), whole: query, JSON, HTTP.
+const api = panelClient(panel);
+await api("POST", "/api/login", { username: "admin", password: "bench-password" });
+const answers = [];
+for (let i = 0; i < 11; i++) {
+  const t = performance.now();
+  await api("GET", "/api/health/history?range=90d");
+  answers.push(performance.now() - t);
+}
+const day = [];
+for (let i = 0; i < 11; i++) {
+  const t = performance.now();
+  await api("GET", "/api/health/history?range=day");
+  day.push(performance.now() - t);
+}
+console.log(`GET /api/health/history, median of 11: 90 days ${median(answers).toFixed(1)} ms; a day (reference) ${median(day).toFixed(1)} ms; want < 100 ms`);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
