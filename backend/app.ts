@@ -34,6 +34,7 @@ import { caDownload, httpsRoutes } from "./http/https.ts";
 import { CA_DOWNLOAD_PATH } from "../shared/https.ts";
 import { referenceRoutes } from "./http/reference.ts";
 import { staticHandler } from "./http/static.ts";
+import { healthRoutes, metricsHandler, publicStatusHandler } from "./http/health.ts";
 
 /** Every area's routes, built from the context. */
 const AREAS: ((ctx: AppContext) => Route[])[] = [
@@ -57,6 +58,7 @@ const AREAS: ((ctx: AppContext) => Route[])[] = [
   transferRoutes,
   httpsRoutes,
   referenceRoutes,
+  healthRoutes,
 ];
 
 // An answer carries the headers that act on it. Referrer-Policy and X-Frame-Options act on documents
@@ -119,7 +121,8 @@ export function createApp(ctx: AppContext): PanelApp {
       c.set("clientAddress", client.address);
       c.set("secure", client.secure);
       c.set("session", null);
-      const resolved = api || c.req.path === "/ws" ? sessionOfRequest(c, client.address) : { session: null };
+      // /metrics takes an API token too (Prometheus' bearer_token).
+      const resolved = api || c.req.path === "/ws" || c.req.path === "/metrics" ? sessionOfRequest(c, client.address) : { session: null };
       if ("refuse" in resolved) c.res = jsonMessage(resolved.refuse.message, resolved.refuse.status);
       else {
         c.set("session", resolved.session);
@@ -177,6 +180,10 @@ export function createApp(ctx: AppContext): PanelApp {
   );
 
   app.get(CA_DOWNLOAD_PATH, caDownload(ctx));
+
+  // Server health outside the API: Prometheus' scrape and the opt-in public status (no session needed).
+  app.get("/metrics", metricsHandler(ctx));
+  app.get("/status/:file", publicStatusHandler(ctx));
 
   // What no route has: other API paths (the same 401 as everything else without a session, a JSON 404
   // with one) and the PWA's files.

@@ -77,6 +77,14 @@ export interface Config {
   alertStillDownMinutes: number;
   alertDiskLowPercent: number;
   playerCountDays: number;
+  /** Server health (issue 51): seconds between samples, alert thresholds, who may scrape /metrics. */
+  healthSampleSeconds: number;
+  alertUpsBelow: number;
+  alertUpsSamples: number;
+  alertUpsCooldownMinutes: number;
+  alertHungSeconds: number;
+  alertMemoryMb: number;
+  metricsFrom: string[];
 }
 
 type Kind = "int" | "string" | "path" | "bool" | "list";
@@ -432,6 +440,42 @@ export const OPTIONS: Option<any>[] = [
     key: "alertDiskLowPercent", flag: "alert-disk-low-percent", kind: "int", min: 0, max: 100,
     help: "alert when less than this share (percent) of the saves' or data dir's volume is free (0: never)",
     defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "healthSampleSeconds", flag: "health-sample-seconds", kind: "int", min: 1, max: 3600,
+    help: "seconds between samples of the game's health (CPU, memory, disk, players, UPS)",
+    defaultText: "10", defaultValue: () => 10,
+  }),
+  opt({
+    key: "alertUpsBelow", flag: "alert-ups-below", kind: "int", min: 0, max: 1000,
+    help: "alert when the game runs below this many updates per second (60 is full speed; 0: never)",
+    defaultText: "50", defaultValue: () => 50,
+  }),
+  opt({
+    key: "alertUpsSamples", flag: "alert-ups-samples", kind: "int", min: 1, max: 1000,
+    help: "how many samples in a row must be below --alert-ups-below before the alert",
+    defaultText: "3", defaultValue: () => 3,
+  }),
+  opt({
+    key: "alertUpsCooldownMinutes", flag: "alert-ups-cooldown-minutes", kind: "int", min: 0, max: 1440,
+    help: "after a low-UPS alert and its recovery, minutes before another low-UPS alert",
+    defaultText: "30", defaultValue: () => 30,
+  }),
+  opt({
+    key: "alertHungSeconds", flag: "alert-hung-seconds", kind: "int", min: 0, max: 3600,
+    help: "alert when the game's process runs but its console has not answered for this many seconds (0: never)",
+    defaultText: "60", defaultValue: () => 60,
+  }),
+  opt({
+    key: "alertMemoryMb", flag: "alert-memory-mb", kind: "int", min: 0, max: 16 * 1024 * 1024,
+    help: "alert when the game's resident memory is above this many MiB (0: never)",
+    defaultText: "0", defaultValue: () => 0,
+  }),
+  opt({
+    key: "metricsFrom", flag: "metrics-from", kind: "list",
+    help: "addresses that may read /metrics without an API token, comma-separated (e.g. 127.0.0.1 for a local Prometheus)",
+    defaultText: "none", defaultValue: () => [],
+    check: (list) => (list.every((a: string) => /^[0-9A-Fa-f.:]+$/.test(a)) ? undefined : "must be IP addresses, comma-separated"),
   }),
   opt({
     key: "playerCountDays", flag: "player-count-days", kind: "int", min: 1, max: 3650,

@@ -44,6 +44,7 @@ import { Scheduler } from "./factorio/schedules/scheduler.ts";
 import { ScheduleStore } from "./factorio/schedules/store.ts";
 import { type Clock, systemClock } from "./factorio/schedules/clock.ts";
 import { CertificateManager } from "./https/manager.ts";
+import { Health } from "./health/service.ts";
 
 export interface AppContext {
   config: Config;
@@ -90,6 +91,8 @@ export interface AppContext {
   mods: ModManager;
   backups: Backups;
   schedules: Scheduler;
+  /** Server health: the sampler (CPU, memory, disk, players, UPS), its points and alerts, the public status choices. */
+  health: Health;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -312,6 +315,17 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   schedules.start();
   onClose(() => schedules.close());
+  const health = new Health({
+    config,
+    bus,
+    log,
+    db,
+    now,
+    game: { get state() { return game.state; }, get pid() { return game.pid; }, rcon: (c) => game.rcon(c), online: () => players.online() },
+    diskPaths: [paths.saves, config.backupsDir],
+    backupTimes: () => backups.list().map((b) => ({ at: Date.parse(b.created), detail: b.reason })),
+  });
+  onClose(() => health.close());
 
   // Expired sessions are refused on use anyway; the sweep keeps the tables small and ends their sockets.
   const sweep = setInterval(() => {
@@ -353,6 +367,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     mods,
     backups,
     schedules,
+    health,
     now,
     serverState: () => game.state,
     onClose,

@@ -131,6 +131,7 @@ export const ACTIVITY_WORDS: Record<string, Words> = {
   // HTTPS.
   "POST /api/https": ["set up", (p) => p.note ? `HTTPS for ${p.note}` : "HTTPS"],
   "POST /api/https/renew": ["renew", fixed("the HTTPS certificate")],
+  "POST /api/health/settings": ["change", fixed("the health settings (exact UPS, public status)")],
   // Factorio versions.
   "POST /api/factorio/install": ["install", fixed("a Factorio version")],
   "POST /api/factorio/install/cancel": ["cancel", fixed("a Factorio install")],

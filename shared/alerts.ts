@@ -25,6 +25,9 @@ export const ALERT_EVENTS = [
   "backup-failed",
   "task-failed",
   "disk-low",
+  "low-ups",
+  "hung",
+  "memory-high",
   "new-sign-in",
   "user-changed",
   "certificate",
@@ -50,6 +53,9 @@ export const ALERT_CATALOGUE: readonly { event: AlertEvent; label: string; help:
   { event: "backup-failed", label: "Backup failed", help: "A backup could not be made.", byDefault: true },
   { event: "task-failed", label: "Task failed", help: "A scheduled task failed.", byDefault: true },
   { event: "disk-low", label: "Low disk space", help: "Little space is left where saves and backups are kept.", byDefault: true },
+  { event: "low-ups", label: "Low UPS", help: "The game runs below the set updates per second for some samples in a row (and again at full speed).", byDefault: true },
+  { event: "hung", label: "Not answering", help: "The game's process runs but its console does not answer (hung).", byDefault: true },
+  { event: "memory-high", label: "High memory", help: "The game uses more memory than the set threshold.", byDefault: true },
   { event: "new-sign-in", label: "New sign-in", help: "Someone signed in from a new device or address.", byDefault: true },
   { event: "user-changed", label: "Panel users", help: "A panel user was added or removed.", byDefault: true },
   { event: "certificate", label: "HTTPS certificate", help: "The panel could not get or renew its HTTPS certificate.", byDefault: true },
@@ -58,7 +64,7 @@ export const ALERT_CATALOGUE: readonly { event: AlertEvent; label: string; help:
 export const DEFAULT_ALERT_EVENTS: readonly AlertEvent[] = ALERT_CATALOGUE.filter((e) => e.byDefault).map((e) => e.event);
 
 /** Events that reach a push device even in its quiet hours: the game is down or the disk is full. */
-export const CRITICAL_EVENTS: readonly AlertEvent[] = ["crashed", "start-failed", "still-down", "disk-low", "backup-failed"];
+export const CRITICAL_EVENTS: readonly AlertEvent[] = ["crashed", "start-failed", "still-down", "hung", "disk-low", "backup-failed"];
 
 export const CHANNEL_TYPES = ["discord", "slack", "ntfy", "webhook"] as const;
 export type ChannelType = typeof CHANNEL_TYPES[number];

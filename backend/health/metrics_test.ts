@@ -2,6 +2,7 @@
 // description (https://prometheus.io/docs/instrumenting/exposition_formats/), not from the formatter.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { formatMetrics, type MetricFamily, type ServerHealth, serverFamilies } from "./metrics.ts";
 
 interface Read {
@@ -109,4 +110,12 @@ Deno.test("one family per name: samples given under one name twice come out toge
   assert.throws(() => formatMetrics([{ ...a, samples: [{ labels: { "bad-label": "x" }, value: 1 }] }]), /not a label name/);
   assert.throws(() => formatMetrics([{ ...a, samples: [{ labels: { __name__: "x" }, value: 1 }] }]), /not a label name/);
   assert.equal(formatMetrics([]), "");
+});
+
+Deno.test("the Grafana dashboard in deploy/ asks only for metrics the panel exposes, each of them", () => {
+  const dashboard = readFileSync(new URL("../../deploy/grafana-dashboard.json", import.meta.url), "utf8");
+  const used = new Set(dashboard.match(/factorio_[a-z_]+/g));
+  const exposed = serverFamilies([]).map((f) => f.name);
+  assert.deepEqual([...used].filter((n) => !exposed.includes(n)), []);
+  assert.deepEqual(exposed.filter((n) => !used.has(n)), []);
 });

@@ -281,6 +281,10 @@ Deno.test("every JSON answer fits the contract, and holds nothing it does not sa
     await until("chat log", async () => (await c.get("/api/players/chat")).body.length > 0);
     await a.call("GET /api/players/chat", { query: { q: "hello" } });
     await a.call("GET /api/players/online-counts", { query: { hours: "24" } });
+    await a.call("GET /api/health");
+    await a.call("GET /api/health/history", { query: { range: "day" } });
+    await a.call("POST /api/health/settings", { body: { public_status: true, public_players: false } });
+    await a.call("GET /api/health/settings");
     await a.call("GET /api/config");
     await a.call("GET /api/activity", { query: { limit: "50" } });
 

@@ -27,7 +27,11 @@ export function httpsRoutes(ctx: AppContext): Route[] {
 export function caDownload(ctx: AppContext): () => Response {
   return () => {
     const pem = ctx.https.caCertificate();
-    if (!pem) return new Response("The panel has no local certificate authority (--local-ca is off).", { status: 404 });
+    if (!pem) {
+      return new Response("The panel has no local certificate authority (--local-ca is off).", {
+        status: 404,
+      });
+    }
     return new Response(pem, { headers: CA_HEADERS });
   };
 }

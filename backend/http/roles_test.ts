@@ -30,8 +30,8 @@ const OFFLINE = ["--mod-portal-url", "http://127.0.0.1:9", "--auth-url", "http:/
 const PUBLIC = new Set(["POST /api/login", "POST /api/login/second-factor", "POST /api/login/passkey/options", "POST /api/login/passkey"]);
 /** The caller's own account: any role, in a browser (never a token), and open before enrolment (but making tokens). */
 const OWN = /^(GET|POST) \/api\/user\/(password|2fa|tokens|sessions|passkeys)(\/|$)/;
-/** Admins only: panel users, the activity log, alert channels, imports, HTTPS. */
-const ADMIN = [/^(GET|POST) \/api\/user\/(list|add|remove|role)$/, /^GET \/api\/activity$/, / \/api\/notifications\//, / \/api\/import\//, / \/api\/https(\/|$)/];
+/** Admins only: panel users, the activity log, alert channels, imports, HTTPS, exact UPS and the public status page. */
+const ADMIN = [/^(GET|POST) \/api\/user\/(list|add|remove|role)$/, /^GET \/api\/activity$/, / \/api\/notifications\//, / \/api\/import\//, / \/api\/https(\/|$)/, /^POST \/api\/health\/settings$/];
 /** Any signed-in role: the own account, this device's alerts, who am I, sign out. */
 const ANY_ROLE = [OWN, / \/api\/push\//, /^GET \/api\/(logout|user\/status)$/];
 /** Browser-only besides the own account: running an import (it replaces the panel's users). */

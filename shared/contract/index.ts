@@ -27,6 +27,7 @@ import { alertRoutes } from "./alerts.ts";
 import { transferRoutes } from "./transfer.ts";
 import { httpsRoutes } from "./https.ts";
 import { referenceRoutes } from "./reference.ts";
+import { healthRoutes } from "./health.ts";
 import type { z } from "zod";
 import { routeList, type Routes } from "./route.ts";
 
@@ -59,6 +60,7 @@ export const AREAS: Record<string, Routes> = {
   Import: transferRoutes,
   HTTPS: httpsRoutes,
   Reference: referenceRoutes,
+  "Server health": healthRoutes,
 };
 
 export const contract = {
@@ -87,6 +89,7 @@ export const contract = {
   ...transferRoutes,
   ...httpsRoutes,
   ...referenceRoutes,
+  ...healthRoutes,
 };
 
 export type Contract = typeof contract;

@@ -131,6 +131,8 @@ export class HostedGame {
   #ups = 60;
   /** While a /fake-hang lasts: its end, which commands wait for; the clock stands still meanwhile. */
   #hang: Promise<void> | null = null;
+  /** While /fake-cpu is on: a thread kept busy (a heavy map), so the game's CPU time grows as a test asks. */
+  #busy: Worker | null = null;
   /** The Lua command the achievements warning was given for: the same text again runs it. */
   #luaWarned: string | null = null;
   #quitting = false;
@@ -340,6 +342,20 @@ export class HostedGame {
         this.#ups = ups;
         this.#updateClock();
         return `The game runs at ${ups} UPS.`;
+      }
+      case "fake-cpu": {
+        // A heavy map: one thread of the game busy (about one core), for the panel's CPU figure.
+        if (rest[0] === "on") {
+          const code = URL.createObjectURL(new Blob(["for (;;) {}"], { type: "application/javascript" }));
+          this.#busy ??= new Worker(code, { type: "module" });
+          return "One thread of the game is busy.";
+        }
+        if (rest[0] === "off") {
+          this.#busy?.terminate();
+          this.#busy = null;
+          return "The game is idle.";
+        }
+        return "Usage: /fake-cpu on|off";
       }
       case "fake-hang": {
         // A game stuck in its main loop for MS milliseconds: no RCON answer (this one included) and no ticks.

@@ -188,6 +188,11 @@ export class GameServer implements GameControl {
     return this.#state;
   }
 
+  /** The game process's pid while it runs (health sampling measures it with ps); null when stopped. */
+  get pid(): number | null {
+    return this.#state === "stopped" ? null : this.#run?.pid ?? null;
+  }
+
   addLaunchArgs(provider: LaunchArgsProvider): void {
     this.#providers.push(provider);
   }

@@ -11,6 +11,8 @@ import { RunningControls } from "./RunningControls.tsx";
 import { ExitCard } from "./ExitCard.tsx";
 import { GameVersionsPanel, useVersions } from "./GameVersions.tsx";
 import { PlayersChart } from "./PlayersChart.tsx";
+import { HealthCards, HealthSettingsPanel } from "./Health.tsx";
+import { HealthChart } from "./HealthChart.tsx";
 import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 import { HttpsNote } from "./HttpsNote.tsx";
 
@@ -81,8 +83,11 @@ export default function Controls() {
           </Stack>
         </Panel>
         {exit && <ExitCard exit={exit} />}
+        {painted && <HealthCards />}
+        {painted && <HealthChart />}
         {painted && !noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
         {painted && <PlayersChart />}
+        {painted && <HealthSettingsPanel />}
       </Box>
     </Page>
   );

@@ -4,6 +4,7 @@ import type { ServerStatus } from "../../../../shared/api.ts";
 import { formatVersion, parseVersion } from "../../../../shared/versions.ts";
 import { playersApi } from "../../api/settings.ts";
 import { confirmedAt } from "../../components/AppChrome.tsx";
+import { formatUptime } from "../../../../shared/format.ts";
 
 const STATE_LABEL = { stopped: "Stopped", starting: "Starting", running: "Running", stopping: "Stopping" } as const;
 const STATE_COLOR = { stopped: "error", starting: "warning", running: "success", stopping: "warning" } as const;
@@ -13,16 +14,6 @@ const PLAYERS_EVERY_MS = 30_000;
 function gameVersion(status: Pick<ServerStatus, "fac_version"> | null): string {
   const v = status ? parseVersion(status.fac_version) : null;
   return v ? formatVersion(v, 3) : "unknown";
-}
-
-/** "3 d 4 h", "2 h 5 min", "7 min", "less than a minute". */
-export function formatUptime(ms: number): string {
-  const min = Math.floor(ms / 60_000);
-  if (min < 1) return "less than a minute";
-  const d = Math.floor(min / 1440), h = Math.floor((min % 1440) / 60), m = min % 60;
-  if (d > 0) return `${d} d ${h} h`;
-  if (h > 0) return `${h} h ${m} min`;
-  return `${m} min`;
 }
 
 function useNow(everyMs: number): number {
