@@ -1,6 +1,6 @@
 // Entry point: `deno run ... backend/main.ts [options]` (scripts/launcher.mjs says how the panel is started).
 
-import { main } from "./run.ts";
+import { main } from "./boot/run.ts";
 
 if (import.meta.main) {
   const code = await main();

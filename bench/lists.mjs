@@ -46,7 +46,7 @@ const rows = [];
 try {
   const measure = async (what, count, path) => {
     // The files were written just now; a listing built within about a second of a change is not trusted
-    // and built again (backend/cache/foldercache.ts, "racy" stamps). A user's saves and mods are older:
+    // and built again (backend/lib/foldercache.ts, "racy" stamps). A user's saves and mods are older:
     // measure them as such, once the panel has built its trusted value.
     await new Promise((r) => setTimeout(r, 1500));
     await (await fetch(panel.url + path, { headers: { Cookie: cookie } })).arrayBuffer();

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { openDb } from "../backend/store/db.ts";
-import { EventBus } from "../backend/events.ts";
-import { createLogger } from "../backend/log.ts";
-import { PlayerHistory } from "../backend/factorio/playerlog/history.ts";
-import { parsePlayerLine } from "../backend/factorio/playerlog/parse.ts";
+import { EventBus } from "../backend/lib/events.ts";
+import { createLogger } from "../backend/lib/log.ts";
+import { PlayerHistory } from "../backend/factorio/players/history.ts";
+import { parsePlayerLine } from "../backend/factorio/players/logline.ts";
 
 const chats = Number(Deno.args[0] ?? 50_000);
 const players = Array.from({ length: 50 }, (_, i) => (i % 7 === 0 ? `Player ${i} Ø` : `player_${i}`));

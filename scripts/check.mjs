@@ -11,7 +11,7 @@ import { DENO, ROOT } from "./launcher.mjs";
 
 ensureDeps();
 const steps = [
-  ["deno check", DENO, ["check", "backend/", "shared/", "tests/fake-factorio/", "tests/fake-portal/", "tests/fake-push/", "tests/smoke/"]],
+  ["deno check", DENO, ["check", "backend/", "shared/", "tests/fake-factorio/", "tests/fake-portal/", "tests/fake-push/", "tests/smoke/", "tests/support/"]],
   ["deno lint", DENO, ["lint"]],
   ["deno fmt --check", DENO, ["fmt", "--check"]],
   ["tsc (pwa)", BIN("tsc"), ["-p", "pwa"]],

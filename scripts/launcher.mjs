@@ -2,7 +2,7 @@
 // the open-file limit and the environment. `npm start`, `npm run demo`, the test runner (deno test gets
 // exactly these permissions), the Playwright fixtures and the benchmarks all come through here, so no
 // test can have a permission that a user's `npm start` lacks. Node built-ins only: this runs before
-// `npm install` has, and Deno imports it too (backend/testing/process.ts).
+// `npm install` has, and Deno imports it too (tests/support/process.ts).
 
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";

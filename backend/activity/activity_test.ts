@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { startPanel, withPanel } from "../testing/harness.ts";
+import { startPanel, withPanel } from "../../tests/support/harness.ts";
 import { LOGIN_LIMITS } from "../auth/ratelimit.ts";
 import { changesState, type Route } from "../http/routes.ts";
-import { ADMIN_PASSWORD } from "../testing/harness.ts";
-import { startGame, withGamePanel } from "../testing/game.ts";
-import { TestSocket } from "../testing/ws.ts";
-import { ROLE_PASSWORD, userWithRole } from "../testing/roles.ts";
+import { ADMIN_PASSWORD } from "../../tests/support/harness.ts";
+import { startGame, withGamePanel } from "../../tests/support/game.ts";
+import { TestSocket } from "../../tests/support/ws.ts";
+import { ROLE_PASSWORD, userWithRole } from "../../tests/support/roles.ts";
 import { ACCESS_MSG, type ActivityEntry } from "../../shared/access.ts";
 import { ACTIVITY_ROWS_MAX, activityCsv, REFUSED_ACTION } from "./log.ts";
 

@@ -1,5 +1,5 @@
 // The activity log: who did what, when, from where, with which result. Every state-changing request is
-// recorded by the route guard in app.ts; console commands and sign-in steps add their own records.
+// recorded by the route guard in http/app.ts; console commands and sign-in steps add their own records.
 // Records older than --activity-days are swept, and the table keeps at most ACTIVITY_ROWS_MAX (the oldest
 // go first). Sign-ins the limiter refused are counted in one record per address and 15 minutes. Request
 // bodies are never recorded (they hold passwords).

@@ -3,7 +3,7 @@
 // read as a person would say them.
 
 import assert from "node:assert/strict";
-import { withPanel } from "../testing/harness.ts";
+import { withPanel } from "../../tests/support/harness.ts";
 import { changesState } from "../http/routes.ts";
 import { ACTIVITY_WORDS, activityWords } from "../../shared/activitywords.ts";
 import { REFUSED_SIGN_INS } from "../../shared/access.ts";

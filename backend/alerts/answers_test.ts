@@ -4,11 +4,11 @@
 // (its resident memory read with ps while the test runs).
 
 import assert from "node:assert/strict";
-import { startPanelProcess } from "../testing/process.ts";
-import { withDirs } from "../testing/dirs.ts";
-import { pathOf } from "./testing.ts";
+import { startPanelProcess } from "../../tests/support/process.ts";
+import { withDirs } from "../../tests/support/dirs.ts";
+import { pathOf } from "../../tests/support/alerts.ts";
 import { startFakeAlerts } from "../../tests/fake-alerts/server.mjs";
-import { peakRss } from "../testing/rss.ts";
+import { peakRss } from "../../tests/support/rss.ts";
 
 const PASSWORD = "alerts-answers-password";
 const MiB = 1024 * 1024;

@@ -3,8 +3,8 @@
 
 import { randomBytes } from "node:crypto";
 import type { Db } from "../store/db.ts";
-import type { Logger } from "../log.ts";
-import { Conflict, Invalid, NotFound } from "../errors.ts";
+import type { Logger } from "../lib/log.ts";
+import { Conflict, Invalid, NotFound } from "../lib/errors.ts";
 import {
   type AlertChannel,
   type AlertEvent,

@@ -3,11 +3,11 @@
 // event matrix, merged repeats.
 
 import assert from "node:assert/strict";
-import { addChannel, pathOf, withAlerts } from "./testing.ts";
+import { addChannel, pathOf, withAlerts } from "../../tests/support/alerts.ts";
 import { ALERT_EVENTS, type AlertEvent } from "../../shared/alerts.ts";
 import { CHANNEL_MSG, PUSH_MSG } from "../../shared/messages.ts";
 import { COLOURS } from "./formats.ts";
-import { changes } from "../push/testing.ts";
+import { changes } from "../../tests/support/push.ts";
 
 Deno.test("each channel type gets its own format; Send test answers the endpoint's status", withAlerts(async (p, fake) => {
   const c = await p.login();

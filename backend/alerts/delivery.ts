@@ -3,7 +3,7 @@
 // timeout per request. Queues run independently, so a dead or slow endpoint only ever delays its own
 // channel; enqueue() returns at once, so the panel never waits either.
 
-import type { Logger } from "../log.ts";
+import type { Logger } from "../lib/log.ts";
 import { retryAfterMs } from "../../shared/util.ts";
 import type { ChannelRow, ChannelStore } from "./store.ts";
 import { type Message, type OutgoingRequest, requestFor } from "./formats.ts";

@@ -7,8 +7,8 @@
 // ("Crashed 3 times in 5 minutes", the latest one's text following), and a new window opens, so a crash
 // loop sends one message per window instead of one per crash.
 
-import type { EventBus } from "../events.ts";
-import type { Logger } from "../log.ts";
+import type { EventBus } from "../lib/events.ts";
+import type { Logger } from "../lib/log.ts";
 import { ALERT_CATALOGUE } from "../../shared/alerts.ts";
 import type { Alert, AlertConsumer, DispatchedAlert } from "./alert.ts";
 

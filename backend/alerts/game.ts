@@ -1,8 +1,8 @@
 // Turns the game server's status changes into alerts: started, stopped, crashed, failed to start, still
 // down N minutes after a crash (repeated every N minutes, a few times), and running again after a crash.
 
-import type { EventBus, PanelEvents } from "../events.ts";
-import type { Logger } from "../log.ts";
+import type { EventBus, PanelEvents } from "../lib/events.ts";
+import type { Logger } from "../lib/log.ts";
 import type { Alert } from "./alert.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import { formatVersion, parseVersion } from "../../shared/versions.ts";

@@ -3,12 +3,12 @@
 // certificate the panel could not get or renew.
 
 import { existsSync } from "node:fs";
-import { diskSpace } from "../fsutil.ts";
+import { diskSpace } from "../lib/fsutil.ts";
 import { dirname } from "node:path";
-import type { EventBus } from "../events.ts";
+import type { EventBus } from "../lib/events.ts";
 import type { CertificateFailure } from "../https/manager.ts";
 import { daysLeft } from "../https/lifetime.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../lib/log.ts";
 import type { Db } from "../store/db.ts";
 import { deviceName } from "../push/service.ts";
 

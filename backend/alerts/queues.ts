@@ -2,7 +2,7 @@
 // channel), "settled" for tests and shutdown, and a shutdown that says how much was left unsent. Each
 // keeps its own drain loop (retries and limits differ).
 
-import type { Logger } from "../log.ts";
+import type { Logger } from "../lib/log.ts";
 
 export interface TargetQueue {
   jobs: unknown[];

@@ -2,9 +2,9 @@
 // the channels), and the sources of alerts owned here (game status, sign-ins, users, disk space). Other
 // areas raise alerts on the bus (see alert.ts).
 
-import type { Config } from "../config.ts";
-import type { EventBus } from "../events.ts";
-import type { Logger } from "../log.ts";
+import type { Config } from "../boot/config.ts";
+import type { EventBus } from "../lib/events.ts";
+import type { Logger } from "../lib/log.ts";
 import type { Db } from "../store/db.ts";
 import type { AlertConsumer } from "./alert.ts";
 import { AlertDispatcher } from "./dispatcher.ts";

@@ -2,13 +2,13 @@
 // start that failed, a sign-in from a new device or address, panel users added or removed, low disk.
 
 import assert from "node:assert/strict";
-import { addChannel, pathOf, withAlerts } from "./testing.ts";
-import { changes, pushPanel, subscribeDevice } from "../push/testing.ts";
+import { addChannel, pathOf, withAlerts } from "../../tests/support/alerts.ts";
+import { changes, pushPanel, subscribeDevice } from "../../tests/support/push.ts";
 import { FakePushService } from "../../tests/fake-push/service.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
-import { Client } from "../testing/harness.ts";
-import type { TestPanel } from "../testing/harness.ts";
-import { ADMIN_PASSWORD } from "../testing/harness.ts";
+import { Client } from "../../tests/support/harness.ts";
+import type { TestPanel } from "../../tests/support/harness.ts";
+import { ADMIN_PASSWORD } from "../../tests/support/harness.ts";
 
 function titles(fake: { delivered(path: string): { json: { embeds: { title: string; description: string }[] } }[] }, url: string) {
   return fake.delivered(pathOf(url)).map((r) => r.json.embeds[0].title);

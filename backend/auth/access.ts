@@ -3,8 +3,8 @@
 
 import type { Accounts, SessionInfo } from "./accounts.ts";
 import type { ApiTokens } from "./tokens.ts";
-import type { EventBus } from "../events.ts";
-import { NotFound } from "../errors.ts";
+import type { EventBus } from "../lib/events.ts";
+import { NotFound } from "../lib/errors.ts";
 import { type Role, roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG, type SessionEntry } from "../../shared/access.ts";
 

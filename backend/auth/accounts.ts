@@ -3,20 +3,20 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { pathExists } from "../cache/foldercache.ts";
+import { pathExists } from "../lib/foldercache.ts";
 import type { Db } from "../store/db.ts";
 import { dataStamp, transaction } from "../store/db.ts";
 import { publicUser, type UserRow, UserStore } from "../store/users.ts";
 import { SessionStore } from "../store/sessions.ts";
-import type { EventBus } from "../events.ts";
-import type { Logger } from "../log.ts";
-import { Conflict, Invalid, NotFound, TooManyRequests, Unauthorized } from "../errors.ts";
+import type { EventBus } from "../lib/events.ts";
+import type { Logger } from "../lib/log.ts";
+import { Conflict, Invalid, NotFound, TooManyRequests, Unauthorized } from "../lib/errors.ts";
 import { decoyHash, hashPassword, hashWaiting, needsRehash, randomPassword, verifyPassword } from "./password.ts";
 
 /** Sign-ins waiting for a password hash beyond which more are refused (429) instead of queued. */
 const HASH_LINE_MAX = 16;
 import { LoginLimiter } from "./ratelimit.ts";
-import { writeSecretFile } from "../fsutil.ts";
+import { writeSecretFile } from "../lib/fsutil.ts";
 import { isRole, type NewUser, type PasswordChange, type Role, type User } from "../../shared/api.ts";
 import { ACCESS_MSG, type SecondFactorRequired } from "../../shared/access.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
@@ -69,7 +69,7 @@ export class Accounts {
    */
   secondStep: ((user: UserRow) => LoginResult | null) | undefined;
   mustEnrol: (user: UserRow) => boolean = () => false;
-  /** Set by context.ts: revokes a user's API tokens when their password changes; answers their socket ids. */
+  /** Set by boot/context.ts: revokes a user's API tokens when their password changes; answers their socket ids. */
   revokeTokens: (userId: number) => string[] = () => [];
   /** User and address pairs that signed in since start (the sessions table remembers older ones). */
   readonly #goodAddresses = new Set<string>();

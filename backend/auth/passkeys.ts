@@ -5,7 +5,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Db } from "../store/db.ts";
 import type { UserRow } from "../store/users.ts";
-import { Invalid, NotFound, Unauthorized } from "../errors.ts";
+import { Invalid, NotFound, Unauthorized } from "../lib/errors.ts";
 import { ACCESS_MSG, type Passkey } from "../../shared/access.ts";
 
 /**

@@ -2,7 +2,7 @@
 // check that every way a session ends is seen by the very next request, even right after a cached answer.
 
 import assert from "node:assert/strict";
-import { withPanel } from "../testing/harness.ts";
+import { withPanel } from "../../tests/support/harness.ts";
 
 const bob = { username: "bob", role: "admin", email: "bob@example.org", password: "bob password!", password_confirmation: "bob password!" };
 

@@ -4,7 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import type { Db } from "../store/db.ts";
-import { Forbidden, Invalid, NotFound } from "../errors.ts";
+import { Forbidden, Invalid, NotFound } from "../lib/errors.ts";
 import { isRole, type Role, roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG, type ApiToken, TOKEN_MAX_DAYS } from "../../shared/access.ts";
 import { hashToken } from "./accounts.ts";

@@ -3,8 +3,8 @@
 
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Config } from "../config.ts";
-import { tempPathFor } from "../fsutil.ts";
+import type { Config } from "../boot/config.ts";
+import { tempPathFor } from "../lib/fsutil.ts";
 import { renameSync } from "node:fs";
 import { activeVersion, gameBinaryIn, versionDir } from "./versions/store.ts";
 import { keptFor } from "../../shared/util.ts";

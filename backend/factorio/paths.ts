@@ -2,7 +2,7 @@
 // or file name passes it through safeName(); nothing else joins request input onto a directory.
 
 import { join, resolve, sep } from "node:path";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../lib/errors.ts";
 import { unsafeTextError } from "../../shared/validation.ts";
 
 export interface NameRules {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { inside, safeName, saveFileName } from "./paths.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../lib/errors.ts";
 
 Deno.test("safeName accepts plain names and adds the extension", () => {
   assert.equal(safeName("my world", "Save name", { ext: ".zip" }), "my world.zip");

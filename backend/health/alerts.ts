@@ -8,7 +8,7 @@
 // - memory: the game's resident memory above --alert-memory-mb; told again only after it fell below 95%.
 
 import type { HealthNow } from "../../shared/contract/health.ts";
-import type { EventBus } from "../events.ts";
+import type { EventBus } from "../lib/events.ts";
 import type { HealthServer } from "./sampler.ts";
 
 export interface HealthAlertRules {

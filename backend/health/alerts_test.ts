@@ -3,7 +3,7 @@
 // starting the count again, the hung alert's seconds, memory told again only after it fell back.
 
 import assert from "node:assert/strict";
-import { EventBus } from "../events.ts";
+import { EventBus } from "../lib/events.ts";
 import { HealthAlerts } from "./alerts.ts";
 import { DEFAULT_SERVER } from "./sampler.ts";
 import type { HealthNow } from "../../shared/contract/health.ts";

@@ -2,9 +2,9 @@
 // and the marks on the charts' time axis (starts, stops and crashes from the game's status, finished
 // updates from the versions' progress; backups are read from the backups' own list when a range is asked).
 
-import type { Config } from "../config.ts";
-import type { EventBus } from "../events.ts";
-import type { Logger } from "../log.ts";
+import type { Config } from "../boot/config.ts";
+import type { EventBus } from "../lib/events.ts";
+import type { Logger } from "../lib/log.ts";
 import type { Db } from "../store/db.ts";
 import type { HealthHistory, HealthRange } from "../../shared/contract/health.ts";
 import { HealthStore } from "./store.ts";

@@ -2,8 +2,8 @@
 // in a browser (a token cannot mint or revoke tokens), and any role may manage its own; admins may list
 // and revoke everyone's.
 
-import type { AppContext } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import type { AppContext } from "../boot/context.ts";
+import { NotFound } from "../lib/errors.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { clearSessionCookie } from "./auth.ts";
 import { type Route, route, sessionOf } from "./routes.ts";

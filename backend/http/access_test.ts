@@ -1,11 +1,11 @@
 // API tokens and the list of signed-in sessions.
 
 import assert from "node:assert/strict";
-import { ADMIN_PASSWORD, Client, withPanel } from "../testing/harness.ts";
-import { TokenClient, tokenClient, userWithRole } from "../testing/roles.ts";
+import { ADMIN_PASSWORD, Client, withPanel } from "../../tests/support/harness.ts";
+import { TokenClient, tokenClient, userWithRole } from "../../tests/support/roles.ts";
 import { ACCESS_MSG, type ApiToken, type SessionEntry } from "../../shared/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
-import { TestSocket } from "../testing/ws.ts";
+import { TestSocket } from "../../tests/support/ws.ts";
 import * as OTPAuth from "otpauth";
 
 Deno.test("a token is shown once, stored hashed, limited to its role, and names its use", withPanel(async (p) => {

@@ -2,9 +2,9 @@
 // query (JSON, or CSV for a spreadsheet).
 
 import type { MiddlewareHandler } from "hono";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { ACTIVITY_LIMIT_DEFAULT, activityCsv, type ActivityLog } from "../activity/log.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../lib/errors.ts";
 import { changesState, type Env, otherForm, route, type Route } from "./routes.ts";
 
 /**

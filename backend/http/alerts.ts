@@ -2,8 +2,8 @@
 // admin sees and manages the same channels. Secrets never leave: answers carry masked URLs only, and
 // a webhook's HMAC secret once, in the answer that created it.
 
-import type { AppContext } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import type { AppContext } from "../boot/context.ts";
+import { NotFound } from "../lib/errors.ts";
 import { CHANNEL_MSG } from "../../shared/messages.ts";
 import { type Route, route } from "./routes.ts";
 

@@ -1,11 +1,11 @@
 // Sign-in, sign-out and the session user.
 
 import { deleteCookie, setCookie } from "hono/cookie";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { SESSION_COOKIE } from "./guards.ts";
 import type { User } from "../../shared/api.ts";
 import { secondStepAnswer } from "./secondfactor.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../lib/errors.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { type Ctx, type Route, route, sessionOf } from "./routes.ts";
 

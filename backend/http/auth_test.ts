@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { ADMIN_PASSWORD, Client, startPanel, withPanel } from "../testing/harness.ts";
+import { ADMIN_PASSWORD, Client, startPanel, withPanel } from "../../tests/support/harness.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { LOGIN_LIMITS } from "../auth/ratelimit.ts";
 import { FSM_HASH_PREFIX, hashStats } from "../auth/password.ts";
-import { loadConfig } from "../config.ts";
-import { createContext } from "../context.ts";
+import { loadConfig } from "../boot/config.ts";
+import { createContext } from "../boot/context.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
 
 Deno.test("login with the right password answers the user and sets a strict, HttpOnly session cookie", withPanel(async (p) => {
@@ -206,7 +206,7 @@ Deno.test("the generated password is flagged until changed; changing it removes 
       const kept = Deno.readFileSync(file);
       for (let i = 0; i < 3; i++) {
         rmSync(file);
-        // Past the racy window (foldercache.ts, RACY_MS), so the absence is remembered by the folder's stamp.
+        // Past the racy window (lib/foldercache.ts, RACY_MS), so the absence is remembered by the folder's stamp.
         await new Promise((r) => setTimeout(r, 150));
         assert.equal((await c.get("/api/user/status")).body.generated_password, undefined, `removed, round ${i}`);
         Deno.writeFileSync(file, kept, { mode: 0o600 });

@@ -2,11 +2,11 @@
 // delete, run now, preview). Work that touches the game runs through the game operations queue.
 
 import { stat } from "node:fs/promises";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { sendFile } from "./saves.ts";
 import { checkIncludes } from "../factorio/backups/service.ts";
 import { parseRestoreRequest, restoreBackup } from "../factorio/backups/restore.ts";
-import { Forbidden, NotFound } from "../errors.ts";
+import { Forbidden, NotFound } from "../lib/errors.ts";
 import { BACKUP_MSG, holdsSecrets } from "../../shared/backups.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { type Ctx, jsonText, reply, route, type Route, routeCheckedByDomain, sessionOf } from "./routes.ts";

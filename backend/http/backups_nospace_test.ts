@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { canMount, signedInHeaders, spawnWrappedPanel } from "../testing/wrapped.ts";
+import { canMount, signedInHeaders, spawnWrappedPanel } from "../../tests/support/wrapped.ts";
 import { createFakeSave, installFakeFactorio } from "../../tests/fake-factorio/install.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 

@@ -5,15 +5,15 @@ import assert from "node:assert/strict";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { type GamePanel, startGame, waitForStatus, withGamePanel } from "../testing/game.ts";
-import type { Client } from "../testing/harness.ts";
-import { ZipReader } from "../factorio/zip.ts";
-import { readSaveHeader } from "../factorio/savefile.ts";
+import { type GamePanel, startGame, waitForStatus, withGamePanel } from "../../tests/support/game.ts";
+import type { Client } from "../../tests/support/harness.ts";
+import { ZipReader } from "../lib/zip.ts";
+import { readSaveHeader } from "../factorio/saves/header.ts";
 import { readSave } from "../../tests/fake-factorio/savefile.ts";
 import { BackupReader } from "../factorio/backups/archive.ts";
 import type { Backup } from "../../shared/backups.ts";
-import { MOD_FIXTURES } from "../testing/modpanel.ts";
-import { tokenClient, userWithRole } from "../testing/roles.ts";
+import { MOD_FIXTURES } from "../../tests/support/modpanel.ts";
+import { tokenClient, userWithRole } from "../../tests/support/roles.ts";
 import { BACKUP_MSG } from "../../shared/backups.ts";
 
 /** Unpacks a backup's save into a temp file (in the panel's data dir, removed with it) and answers its path. */

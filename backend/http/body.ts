@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Ctx } from "./routes.ts";
 import type { RouteDef } from "../../shared/contract/route.ts";
-import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
+import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "../lib/errors.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import { formatBytes } from "../../shared/util.ts";
 

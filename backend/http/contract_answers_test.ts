@@ -9,16 +9,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import * as OTPAuth from "otpauth";
-import type { Client } from "../testing/harness.ts";
-import { startGame, startPanelWithGame, waitForStatus } from "../testing/game.ts";
-import { MOD_FIXTURES } from "../testing/modpanel.ts";
-import { TARBALL_CACHE } from "../testing/versions.ts";
-import { until } from "../testing/until.ts";
+import type { Client } from "../../tests/support/harness.ts";
+import { startGame, startPanelWithGame, waitForStatus } from "../../tests/support/game.ts";
+import { MOD_FIXTURES } from "../../tests/support/modpanel.ts";
+import { TARBALL_CACHE } from "../../tests/support/versions.ts";
+import { until } from "../../tests/support/until.ts";
 import { startFakePortal, USERS } from "../../tests/fake-portal/server.ts";
 import { startFakeFactorioCom } from "../../tests/fake-factorio-com/server.ts";
 import { FakePushService } from "../../tests/fake-push/service.ts";
-import { FAKE_PUSH_ARGS } from "../push/testing.ts";
-import { testModZip } from "../factorio/modsettings/testmod.ts";
+import { FAKE_PUSH_ARGS } from "../../tests/support/push.ts";
+import { testModZip } from "../../tests/support/testmod.ts";
 import {
   type AnswerOf,
   type BodyOf,
@@ -29,7 +29,7 @@ import {
   type RouteKey,
 } from "../../shared/contract/index.ts";
 import { isFileAnswer, type RouteDef } from "../../shared/contract/route.ts";
-import { ADMIN_PASSWORD } from "../testing/harness.ts";
+import { ADMIN_PASSWORD } from "../../tests/support/harness.ts";
 
 interface Ask<K extends RouteKey> {
   params?: ParamsOf<K>;

@@ -2,7 +2,7 @@
 // with the same method, path, role, public, requiresStopped, changesState and interactive.
 
 import assert from "node:assert/strict";
-import { startPanel } from "../testing/harness.ts";
+import { startPanel } from "../../tests/support/harness.ts";
 import { changesState, requiredRole, type Route } from "./routes.ts";
 import { AREAS, contract, contractRoutes } from "../../shared/contract/index.ts";
 import type { RouteDef } from "../../shared/contract/route.ts";

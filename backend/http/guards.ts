@@ -6,7 +6,7 @@ import { type Ctx, requiredRole, type Route } from "./routes.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG, SESSION_COOKIE } from "../../shared/access.ts";
-import type { Config } from "../config.ts";
+import type { Config } from "../boot/config.ts";
 import type { Access, Resolved } from "../auth/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 

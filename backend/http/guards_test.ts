@@ -2,7 +2,7 @@
 // covered without anyone remembering to add it here.
 
 import assert from "node:assert/strict";
-import { startPanel, withPanel } from "../testing/harness.ts";
+import { startPanel, withPanel } from "../../tests/support/harness.ts";
 import { changesState, type Route } from "./routes.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 

@@ -5,10 +5,10 @@
 
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { type Env, type Route, route, routeCheckedByDomain } from "./routes.ts";
 import { objectBody } from "./body.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../lib/errors.ts";
 import { HealthRange, type HealthSettings } from "../../shared/contract/health.ts";
 import { UNSAFE_TEXT } from "../../shared/validation.ts";
 import { CONTENT_TYPE, formatMetrics, serverFamilies } from "../health/metrics.ts";

@@ -4,11 +4,11 @@
 // access rules, the public status (off until opted in; only what it should show), and the history.
 
 import assert from "node:assert/strict";
-import { type GamePanel, startGame, startPanelWithGame } from "../testing/game.ts";
-import { Client } from "../testing/harness.ts";
-import { until } from "../testing/until.ts";
+import { type GamePanel, startGame, startPanelWithGame } from "../../tests/support/game.ts";
+import { Client } from "../../tests/support/harness.ts";
+import { until } from "../../tests/support/until.ts";
 import { startFakeAlerts } from "../../tests/fake-alerts/server.mjs";
-import { addChannel, pathOf } from "../alerts/testing.ts";
+import { addChannel, pathOf } from "../../tests/support/alerts.ts";
 import type { HealthNow } from "../../shared/contract/health.ts";
 
 const health = async (c: Client): Promise<HealthNow> => {

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { withPanel } from "../testing/harness.ts";
-import { withGamePanel } from "../testing/game.ts";
+import { withPanel } from "../../tests/support/harness.ts";
+import { withGamePanel } from "../../tests/support/game.ts";
 import { UNSAFE_TEXT } from "../../shared/validation.ts";
 
 const UNSAFE = ["\n", "\r", "\u0000", "\u0007", "\u001b", "\u007f", "\u0085", "\u2028", "\u2029", "\u202a", "\u202e", "\u2066", "\u2069"];

@@ -1,7 +1,7 @@
 // HTTPS (Settings > HTTPS): the certificate's state, setting up a certificate from an ACME CA, renewing it
 // now (admins only), and the local CA's certificate for devices to download (public: the CA's public half).
 
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { objectBody } from "./body.ts";
 import { type Route, route, routeCheckedByDomain } from "./routes.ts";
 import { CA_HEADERS } from "../../shared/https.ts";
@@ -22,7 +22,7 @@ export function httpsRoutes(ctx: AppContext): Route[] {
 
 /**
  * GET /ca.crt: the local CA's certificate (public: a phone fetches it before it can trust the panel). A
- * file, not an API route: backend/app.ts mounts it beside the web app's files.
+ * file, not an API route: backend/http/app.ts mounts it beside the web app's files.
  */
 export function caDownload(ctx: AppContext): () => Response {
   return () => {

@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
-import { type Client, startPanel, type TestPanel, withPanel } from "../testing/harness.ts";
-import { type Pebble, startPebble } from "../testing/pebble.ts";
+import { type Client, startPanel, type TestPanel, withPanel } from "../../tests/support/harness.ts";
+import { type Pebble, startPebble } from "../../tests/support/pebble.ts";
 import { type FakeDns, startFakeDns } from "../../tests/fake-dns/server.ts";
-import { until } from "../testing/until.ts";
+import { until } from "../../tests/support/until.ts";
 import type { HttpsState } from "../../shared/https.ts";
 
 const DUCK_TOKEN = "duck-0c1d-4e5f-token";

@@ -1,4 +1,4 @@
-// The save and mod lists are cached until their folder changes (backend/cache/foldercache.ts). These tests
+// The save and mod lists are cached until their folder changes (backend/lib/foldercache.ts). These tests
 // change the folders behind the panel's back, and through the panel. A change through the panel is seen
 // by the very next request. One behind its back (a file added, removed, renamed, replaced with one of the
 // same size and mtime, or written in place) is seen once the folder watch reports it, a millisecond or two
@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { withPanel } from "../testing/harness.ts";
-import { withModPanel } from "../testing/modpanel.ts";
+import { withPanel } from "../../tests/support/harness.ts";
+import { withModPanel } from "../../tests/support/modpanel.ts";
 import { buildModZip } from "../../tests/fake-portal/catalog.ts";
 import type { Mod, Save } from "../../shared/api.ts";
 

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { killGame, startGame, withGamePanel } from "../testing/game.ts";
-import { TestSocket } from "../testing/ws.ts";
+import { killGame, startGame, withGamePanel } from "../../tests/support/game.ts";
+import { TestSocket } from "../../tests/support/ws.ts";
 
 Deno.test("the whole log downloads as a file, redacted; 404 before the game has run", withGamePanel(async (p) => {
   const c = await p.login();

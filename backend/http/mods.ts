@@ -2,11 +2,11 @@
 // installed mods is flagged requiresStopped (423 while the game is not stopped); pack changes touch only
 // the pack's own folder, except loading one.
 
-import type { AppContext } from "../context.ts";
-import type { FolderFile, ModDir } from "../factorio/mods.ts";
-import { fileChunks, zipStream } from "../factorio/zip.ts";
-import { ensureDir } from "../fsutil.ts";
-import { Invalid, UnsupportedMediaType } from "../errors.ts";
+import type { AppContext } from "../boot/context.ts";
+import type { FolderFile, ModDir } from "../factorio/mods/moddir.ts";
+import { fileChunks, zipStream } from "../lib/zip.ts";
+import { ensureDir } from "../lib/fsutil.ts";
+import { Invalid, UnsupportedMediaType } from "../lib/errors.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { validateLogin } from "../../shared/validation.ts";
 import { receiveUpload } from "./upload.ts";

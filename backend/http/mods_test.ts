@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MOD_FIXTURES, withModPanel } from "../testing/modpanel.ts";
+import { MOD_FIXTURES, withModPanel } from "../../tests/support/modpanel.ts";
 import { buildModZip } from "../../tests/fake-portal/catalog.ts";
-import { ZipReader } from "../factorio/zip.ts";
+import { ZipReader } from "../lib/zip.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import type { Mod, ModPack } from "../../shared/api.ts";
 
@@ -112,12 +112,12 @@ Deno.test("broken zips are listed as broken, never crash, and can be deleted by 
 }));
 
 async function buildZipWithInfo(infoText: string): Promise<Uint8Array> {
-  const { zipStream } = await import("../factorio/zip.ts");
+  const { zipStream } = await import("../lib/zip.ts");
   return new Uint8Array(await new Response(zipStream([{ name: "x_1.0.0/info.json", data: new TextEncoder().encode(infoText) }])).arrayBuffer());
 }
 
 Deno.test("info.json is found one folder deep (as the game packs mods) and at the top of a zip", withModPanel(async (m) => {
-  const top = new Uint8Array(await new Response((await import("../factorio/zip.ts")).zipStream([{
+  const top = new Uint8Array(await new Response((await import("../lib/zip.ts")).zipStream([{
     name: "info.json",
     data: new TextEncoder().encode(JSON.stringify({ name: "flat-mod", version: "0.1.0", factorio_version: "1.1" })),
   }])).arrayBuffer());

@@ -1,13 +1,13 @@
 // Mod settings (mod-settings.dat of the live mods folder) and mod pinning. Changes are refused with 423
 // while the game runs: it holds the startup settings in memory and writes the file back when it stops.
 
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { factorioPaths } from "../factorio/layout.ts";
-import { gameInfo } from "../factorio/mods.ts";
+import { gameInfo } from "../factorio/mods/moddir.ts";
 import { MAX_MOD_SETTINGS_BYTES, ModSettingsService } from "../factorio/modsettings/modsettings.ts";
-import { fileChunks } from "../factorio/zip.ts";
-import { ensureDir } from "../fsutil.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { fileChunks } from "../lib/zip.ts";
+import { ensureDir } from "../lib/fsutil.ts";
+import { Invalid, NotFound } from "../lib/errors.ts";
 import { contentDisposition } from "./download.ts";
 import { receiveUpload } from "./upload.ts";
 import { statSync } from "node:fs";

@@ -4,11 +4,11 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MOD_FIXTURES, withModPanel } from "../testing/modpanel.ts";
+import { MOD_FIXTURES, withModPanel } from "../../tests/support/modpanel.ts";
 import { buildModZip } from "../../tests/fake-portal/catalog.ts";
 import { decodeModSettings } from "../factorio/modsettings/propertytree.ts";
 import { VERSIONS } from "../../tests/fake-factorio/install.ts";
-import { testModZip } from "../factorio/modsettings/testmod.ts";
+import { testModZip } from "../../tests/support/testmod.ts";
 import type { ModSettingDefinitions, ModSettingsState } from "../../shared/modsettings.ts";
 import type { Mod, ModUpdate } from "../../shared/api.ts";
 

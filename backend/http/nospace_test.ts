@@ -3,7 +3,7 @@
 // the area, and leave nothing partial.
 
 import assert from "node:assert/strict";
-import { canMount, ROOT, signedInHeaders, spawnWrappedPanel } from "../testing/wrapped.ts";
+import { canMount, ROOT, signedInHeaders, spawnWrappedPanel } from "../../tests/support/wrapped.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
 Deno.test({

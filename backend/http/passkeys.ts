@@ -1,14 +1,14 @@
 // Passkeys over HTTP: the caller's own list (register, rename, remove) and the sign-in ceremony, which
 // is the second step after a password (the pending cookie says whose) or, without one, passwordless.
 
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import type { AnswerOf } from "../../shared/contract/index.ts";
 import { ownOrigin } from "./guards.ts";
 import { clientOf, finishSignIn } from "./auth.ts";
 import { clearPending, pendingOf } from "./secondfactor.ts";
 import { publicUser } from "../store/users.ts";
 import type { RelyingParty } from "../auth/passkeys.ts";
-import { Invalid, Unauthorized } from "../errors.ts";
+import { Invalid, Unauthorized } from "../lib/errors.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { type Ctx, type Route, route, sessionOf } from "./routes.ts";
 

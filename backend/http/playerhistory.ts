@@ -1,8 +1,8 @@
 // Player history: each player's sessions summed up, the chat log with search, and how many were online
 // over time (the chart on Controls).
 
-import type { AppContext } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import type { AppContext } from "../boot/context.ts";
+import { Invalid } from "../lib/errors.ts";
 import { type Route, route } from "./routes.ts";
 
 const QUERY_MAX = 200;

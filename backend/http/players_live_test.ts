@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type GamePanel, startGame, waitForStatus, withGamePanel } from "../testing/game.ts";
+import { type GamePanel, startGame, waitForStatus, withGamePanel } from "../../tests/support/game.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
-import { until } from "../testing/until.ts";
+import { until } from "../../tests/support/until.ts";
 
 const list = (p: GamePanel, name: string) =>
   JSON.parse(readFileSync(join(p.factorio.dir, "config", `server-${name}.json`), "utf8"));

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startPanel } from "../testing/harness.ts";
-import { type GamePanel, withGamePanel } from "../testing/game.ts";
+import { startPanel } from "../../tests/support/harness.ts";
+import { type GamePanel, withGamePanel } from "../../tests/support/game.ts";
 import { installFakeFactorio } from "../../tests/fake-factorio/install.ts";
-import { parseOnlinePlayers } from "../factorio/players.ts";
+import { parseOnlinePlayers } from "../factorio/players/lists.ts";
 
 /** A panel over a fresh simulated Factorio 2.0 directory (no saves: the game is not started). */
 function withFactorio(fn: (p: GamePanel, dir: string) => Promise<void>) {

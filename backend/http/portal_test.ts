@@ -5,13 +5,13 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ModPanel, withModPanel } from "../testing/modpanel.ts";
+import { type ModPanel, withModPanel } from "../../tests/support/modpanel.ts";
 import { buildModZip } from "../../tests/fake-portal/catalog.ts";
 import { NEEDS_EMAIL_CODE, USERS } from "../../tests/fake-portal/server.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import type { InstallMultipleResult, InstallResult, Mod, ModUpdate, PortalModInfo } from "../../shared/api.ts";
 import type { SimulatedVersion } from "../../tests/fake-factorio/install.ts";
-import { reason } from "../factorio/portal.ts";
+import { reason } from "../factorio/mods/portal.ts";
 
 const user = USERS[0];
 const names = (mods: Mod[]) => mods.map((m) => m.name);

@@ -1,8 +1,8 @@
 // Web Push: the public VAPID key, the signed-in user's devices, and the test notification. Every route
 // acts on the caller's own devices only.
 
-import type { AppContext } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import type { AppContext } from "../boot/context.ts";
+import { NotFound } from "../lib/errors.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import { route, type Route, sessionOf } from "./routes.ts";
 

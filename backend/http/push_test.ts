@@ -2,8 +2,8 @@
 // and what happens to devices when users are deleted or change their password.
 
 import assert from "node:assert/strict";
-import { ADMIN_PASSWORD, type Client, type TestPanel } from "../testing/harness.ts";
-import { subscribeDevice, withPush } from "../push/testing.ts";
+import { ADMIN_PASSWORD, type Client, type TestPanel } from "../../tests/support/harness.ts";
+import { subscribeDevice, withPush } from "../../tests/support/push.ts";
 import type { FakePushService } from "../../tests/fake-push/service.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import { DEFAULT_PUSH_EVENTS } from "../../shared/api.ts";

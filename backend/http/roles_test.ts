@@ -7,13 +7,13 @@
 
 import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
-import { ADMIN_PASSWORD, Client, type TestPanel, withPanel } from "../testing/harness.ts";
+import { ADMIN_PASSWORD, Client, type TestPanel, withPanel } from "../../tests/support/harness.ts";
 import { changesState, requiredRole, type Route } from "./routes.ts";
 import { type Role, roleAtLeast, ROLES } from "../../shared/api.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
-import { withGamePanel } from "../testing/game.ts";
-import { ROLE_PASSWORD, tokenClient, userWithRole } from "../testing/roles.ts";
+import { withGamePanel } from "../../tests/support/game.ts";
+import { ROLE_PASSWORD, tokenClient, userWithRole } from "../../tests/support/roles.ts";
 
 function concrete(r: Route): string {
   return r.path.replace(/:[a-zA-Z]+(\{[^}]*\})?/g, "x");

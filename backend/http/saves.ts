@@ -1,13 +1,13 @@
 // Saves: list, create (the game's --create), upload, download, delete, and the header (mods) of a save.
 
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { receiveUpload } from "./upload.ts";
 import { contentDisposition } from "./download.ts";
 import { existsSync } from "node:fs";
 import { inside } from "../factorio/paths.ts";
 import { MSG } from "../../shared/messages.ts";
-import { NotFound } from "../errors.ts";
-import type { SaveFile } from "../factorio/saves.ts";
+import { NotFound } from "../lib/errors.ts";
+import type { SaveFile } from "../factorio/saves/service.ts";
 import { type Ctx, type Route, jsonText, route } from "./routes.ts";
 
 export function saveRoutes(ctx: AppContext): Route[] {

@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { type TestPanel, withPanel } from "../testing/harness.ts";
+import { type TestPanel, withPanel } from "../../tests/support/harness.ts";
 import {
   type GamePanel,
   installGame,
@@ -19,9 +19,9 @@ import {
   startPanelWithGame,
   waitForStatus,
   withGamePanel,
-} from "../testing/game.ts";
-import { saveZip, zlib } from "../testing/savefile.ts";
-import { until } from "../testing/until.ts";
+} from "../../tests/support/game.ts";
+import { saveZip, zlib } from "../../tests/support/savefile.ts";
+import { until } from "../../tests/support/until.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { LOAD_LATEST, type SaveHeader } from "../../shared/api.ts";
 import { parseRange } from "./saves.ts";

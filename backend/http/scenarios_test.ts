@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freeUdpPort, waitForStatus, withGamePanel } from "../testing/game.ts";
+import { freeUdpPort, waitForStatus, withGamePanel } from "../../tests/support/game.ts";
 import { buildModZip } from "../../tests/fake-portal/catalog.ts";
 import { readSave } from "../../tests/fake-factorio/savefile.ts";
 import type { Scenario } from "../../shared/world.ts";

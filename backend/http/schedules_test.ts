@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { type GamePanel, installGame, startGame, withGamePanel } from "../testing/game.ts";
-import type { Client } from "../testing/harness.ts";
-import { TestClock } from "../testing/clock.ts";
-import { withModPanel } from "../testing/modpanel.ts";
+import { type GamePanel, installGame, startGame, withGamePanel } from "../../tests/support/game.ts";
+import type { Client } from "../../tests/support/harness.ts";
+import { TestClock } from "../../tests/support/clock.ts";
+import { withModPanel } from "../../tests/support/modpanel.ts";
 import type { Schedule } from "../../shared/backups.ts";
 
 /** Collects the game's output lines from now on and waits for one matching a pattern. */

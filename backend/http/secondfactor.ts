@@ -3,7 +3,7 @@
 // needs no secret in the page's script.
 
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { clientOf, finishSignIn } from "./auth.ts";
 import { publicUser } from "../store/users.ts";
 import { ACCESS_MSG, type SecondFactorRequired } from "../../shared/access.ts";

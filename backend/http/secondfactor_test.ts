@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
-import { ADMIN_PASSWORD, type Client, type TestPanel, withPanel } from "../testing/harness.ts";
+import { ADMIN_PASSWORD, type Client, type TestPanel, withPanel } from "../../tests/support/harness.ts";
 import { ACCESS_MSG, type TwoFactorStatus } from "../../shared/access.ts";
 
 const START = Date.parse("2026-06-01T10:00:00Z"); // a step boundary (divisible by 30 s)

@@ -2,10 +2,10 @@
 // Start, stop and restart go through the queue of game operations (ctx.gameOps), so they never run into a
 // scheduled task or an update; kill does not wait for anything.
 
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { gameLogFile, gameLogTail } from "../factorio/game/hub.ts";
 import { contentDisposition } from "./download.ts";
-import { Invalid, Locked, NotFound } from "../errors.ts";
+import { Invalid, Locked, NotFound } from "../lib/errors.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import type { StartRequest } from "../../shared/api.ts";
 import { firstError, portNumber, validateStart } from "../../shared/validation.ts";

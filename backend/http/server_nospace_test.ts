@@ -5,9 +5,9 @@
 // written.
 
 import assert from "node:assert/strict";
-import { PROCESS_ADMIN_PASSWORD, spawnWrappedPanel, type WrappedPanel } from "../testing/wrapped.ts";
-import { Client } from "../testing/harness.ts";
-import { freeTcpPort, freeUdpPort, installGame } from "../testing/game.ts";
+import { PROCESS_ADMIN_PASSWORD, spawnWrappedPanel, type WrappedPanel } from "../../tests/support/wrapped.ts";
+import { Client } from "../../tests/support/harness.ts";
+import { freeTcpPort, freeUdpPort, installGame } from "../../tests/support/game.ts";
 import { findStrayGame } from "../factorio/game/stray.ts";
 import { factorioPaths } from "../factorio/layout.ts";
 import { rmSync } from "node:fs";

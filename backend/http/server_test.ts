@@ -12,8 +12,8 @@ import {
   statusVersion,
   waitForStatus,
   withGamePanel,
-} from "../testing/game.ts";
-import { TestSocket } from "../testing/ws.ts";
+} from "../../tests/support/game.ts";
+import { TestSocket } from "../../tests/support/ws.ts";
 import type { ServerStatus } from "../../shared/api.ts";
 import { LOAD_LATEST } from "../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";

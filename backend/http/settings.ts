@@ -1,9 +1,9 @@
 // Server settings (server-settings.json), the game's config.ini, and the player lists.
 
-import type { AppContext } from "../context.ts";
-import { readConfigIni } from "../factorio/configini.ts";
+import type { AppContext } from "../boot/context.ts";
+import { readConfigIni } from "../factorio/settings/configini.ts";
 import type { PlayerList } from "../../shared/players.ts";
-import { Forbidden } from "../errors.ts";
+import { Forbidden } from "../lib/errors.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { isSecretSetting, SECRET_MASK } from "../../shared/settings.ts";
 import { type Route, route, sessionOf } from "./routes.ts";

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { type GamePanel, type SimulatedVersion, withGamePanel } from "../testing/game.ts";
+import { type GamePanel, type SimulatedVersion, withGamePanel } from "../../tests/support/game.ts";
 import { installFakeFactorio } from "../../tests/fake-factorio/install.ts";
 import { ADMINS_KEY, SECRET_MASK } from "../../shared/settings.ts";
 
@@ -237,7 +237,7 @@ Deno.test("a failed write leaves the old file whole and no temp file behind", as
     const script = join(dir, "write.ts");
     writeFileSync(
       script,
-      `import { ServerSettings } from ${JSON.stringify(new URL("../factorio/settings.ts", import.meta.url).href)};
+      `import { ServerSettings } from ${JSON.stringify(new URL("../factorio/settings/serversettings.ts", import.meta.url).href)};
        import { factorioPaths } from ${JSON.stringify(new URL("../factorio/layout.ts", import.meta.url).href)};
        const paths = factorioPaths({ factorioDir: ${JSON.stringify(dir)}, factorioBinary: "" });
        const admins = { admins: () => [], setAdmins: async () => {}, checkNames: () => {} };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { startPanel } from "../testing/harness.ts";
+import { startPanel } from "../../tests/support/harness.ts";
 
 Deno.test("the built app is served: files, index.html for app routes, 404 for missing files", async () => {
   const dist = mkdtempSync(join(tmpdir(), "dist-"));

@@ -1,7 +1,7 @@
 // The first-run import (backend/transfer/firstrun.ts): admin only, and only while the panel is fresh.
 // The uploaded archive streams into a hidden temp file in the data dir and is removed after the import.
 
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { receiveUpload } from "./upload.ts";
 import { panelIsFresh, requireFresh } from "../transfer/fresh.ts";
 import { importArchiveFile, importOldPanel, previewOldPanel } from "../transfer/firstrun.ts";

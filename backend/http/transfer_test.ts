@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { withPanel } from "../testing/harness.ts";
+import { withPanel } from "../../tests/support/harness.ts";
 import { TRANSFER_MSG } from "../../shared/transfer.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
 

@@ -6,8 +6,8 @@
 
 import { rename, rm } from "node:fs/promises";
 import type { Context } from "hono";
-import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
-import { tempPathFor } from "../fsutil.ts";
+import { Invalid, PayloadTooLarge, UnsupportedMediaType } from "../lib/errors.ts";
+import { tempPathFor } from "../lib/fsutil.ts";
 import { formatBytes } from "../../shared/util.ts";
 import { join } from "node:path";
 import { boundaryOf, MultipartError, readMultipart } from "./multipart.ts";

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { Hono } from "hono";
 import { FLUSH_STEP, receiveUpload } from "./upload.ts";
-import { HttpError, Invalid } from "../errors.ts";
-import { until } from "../testing/until.ts";
+import { HttpError, Invalid } from "../lib/errors.ts";
+import { until } from "../../tests/support/until.ts";
 
 /** A tiny server with one upload route, and a directory to watch. */
 async function withUploadServer(

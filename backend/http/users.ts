@@ -1,6 +1,6 @@
 // User management.
 
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { clearSessionCookie, clientOf, setSessionCookie } from "./auth.ts";
 import { type Route, route, sessionOf } from "./routes.ts";

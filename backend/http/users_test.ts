@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN_PASSWORD, withPanel } from "../testing/harness.ts";
+import { ADMIN_PASSWORD, withPanel } from "../../tests/support/harness.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 
 const alice = {

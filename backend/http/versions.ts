@@ -2,8 +2,8 @@
 // delete, the update check, and update (& restart). Installs and updates answer 202 once they are under
 // way; their progress and outcome go to the "factorio_versions" /ws room.
 
-import type { AppContext } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import type { AppContext } from "../boot/context.ts";
+import { Invalid } from "../lib/errors.ts";
 import { EXACT_VERSION } from "../../shared/factorio-versions.ts";
 import { type Route, reply, route, sessionOf } from "./routes.ts";
 

@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { installOutcome, withVersionsPanel } from "../testing/versions.ts";
-import { freeUdpPort, installGame, killGame, waitForStatus } from "../testing/game.ts";
-import { startPanel } from "../testing/harness.ts";
-import { loadConfig } from "../config.ts";
+import { installOutcome, withVersionsPanel } from "../../tests/support/versions.ts";
+import { freeUdpPort, installGame, killGame, waitForStatus } from "../../tests/support/game.ts";
+import { startPanel } from "../../tests/support/harness.ts";
+import { loadConfig } from "../boot/config.ts";
 import { installFakeFactorio } from "../../tests/fake-factorio/install.ts";
 import type { VersionsAnswer } from "../../shared/factorio-versions.ts";
 

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { installOutcome, startVersionsPanel, withVersionsPanel } from "../testing/versions.ts";
-import { freeUdpPort, waitForStatus } from "../testing/game.ts";
-import type { Client } from "../testing/harness.ts";
+import { installOutcome, startVersionsPanel, withVersionsPanel } from "../../tests/support/versions.ts";
+import { freeUdpPort, waitForStatus } from "../../tests/support/game.ts";
+import type { Client } from "../../tests/support/harness.ts";
 import type { VersionsAnswer } from "../../shared/factorio-versions.ts";
 import type { Mode } from "../../tests/fake-factorio-com/server.ts";
 

@@ -6,13 +6,13 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { installOutcome, updateOutcome, type VersionsPanel, withVersionsPanel } from "../testing/versions.ts";
-import { freeUdpPort, waitForStatus } from "../testing/game.ts";
-import type { Client } from "../testing/harness.ts";
+import { installOutcome, updateOutcome, type VersionsPanel, withVersionsPanel } from "../../tests/support/versions.ts";
+import { freeUdpPort, waitForStatus } from "../../tests/support/game.ts";
+import type { Client } from "../../tests/support/harness.ts";
 import type { UpdateProgress, VersionsAnswer } from "../../shared/factorio-versions.ts";
 import type { Schedule } from "../../shared/backups.ts";
-import { until } from "../testing/until.ts";
-import { TestSocket } from "../testing/ws.ts";
+import { until } from "../../tests/support/until.ts";
+import { TestSocket } from "../../tests/support/ws.ts";
 
 /** 2.0.76 installed and active, a save "world.zip" made by it. */
 async function withOldGame(v: VersionsPanel): Promise<Client> {

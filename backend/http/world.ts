@@ -2,13 +2,13 @@
 // map exchange strings. Previews and creating run the game on the game directory, so they hold it
 // (requiresStopped): 423 while the server runs, and the server does not start meanwhile.
 
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { factorioPaths } from "../factorio/layout.ts";
-import { gameInfo } from "../factorio/mods.ts";
+import { gameInfo } from "../factorio/mods/moddir.ts";
 import { parseWorldSettings, WorldGenerator } from "../factorio/world/generator.ts";
 import type { GeneratorInfo } from "../../shared/world.ts";
 import { completeForExchange } from "../factorio/world/complete.ts";
-import { Invalid, Locked } from "../errors.ts";
+import { Invalid, Locked } from "../lib/errors.ts";
 
 import { listScenarios } from "../factorio/world/scenarios.ts";
 import { scenarioToSave } from "../factorio/world/scenario2map.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { MOD_FIXTURES, withModPanel } from "../testing/modpanel.ts";
+import { MOD_FIXTURES, withModPanel } from "../../tests/support/modpanel.ts";
 import { readSave } from "../../tests/fake-factorio/savefile.ts";
 import type { GeneratorInfo } from "../../shared/world.ts";
 

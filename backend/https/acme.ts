@@ -6,8 +6,8 @@
 
 import acme from "acme-client";
 import { join } from "node:path";
-import { ensureDir, writeJsonAtomic, writeSecretFile } from "../fsutil.ts";
-import type { Logger } from "../log.ts";
+import { ensureDir, writeJsonAtomic, writeSecretFile } from "../lib/fsutil.ts";
+import type { Logger } from "../lib/log.ts";
 import type { DnsService, TxtRecord } from "./dns.ts";
 
 /** The CA, a DNS service or the network refused or failed: the message is for the admin, as it is. */

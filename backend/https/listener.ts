@@ -8,8 +8,8 @@
 // sends HTTP/2 clients GOAWAY. New connections are refused for the few milliseconds between the two.
 // Without a certificate yet it serves plain HTTP and moves to HTTPS as soon as one comes.
 
-import type { EventBus } from "../events.ts";
-import type { Logger } from "../log.ts";
+import type { EventBus } from "../lib/events.ts";
+import type { Logger } from "../lib/log.ts";
 import type { ServedCertificate } from "./manager.ts";
 import { swapDeadline } from "./lifetime.ts";
 

@@ -2,14 +2,14 @@
 // held open across a new certificate, new connections looked at by their handshake (the serial they get).
 
 import assert from "node:assert/strict";
-import { EventBus } from "../events.ts";
-import { createLogger } from "../log.ts";
+import { EventBus } from "../lib/events.ts";
+import { createLogger } from "../lib/log.ts";
 import { createCa, issueLeaf } from "./localca.ts";
 import { readCertificate } from "./certs.ts";
 import type { ServedCertificate } from "./manager.ts";
 import { type CertificateServer, serveWithCertificates } from "./listener.ts";
-import { handshake } from "../testing/tls.ts";
-import { until } from "../testing/until.ts";
+import { handshake } from "../../tests/support/tls.ts";
+import { until } from "../../tests/support/until.ts";
 
 const NAMES = ["localhost", "127.0.0.1"];
 

@@ -13,11 +13,11 @@
 // are first needed: an ordinary start without HTTPS loads none of them (backend/nodecompat_test.ts).
 
 import { join } from "node:path";
-import type { Config } from "../config.ts";
-import type { EventBus } from "../events.ts";
-import type { Logger } from "../log.ts";
-import { ensureDir, writeFileAtomic, writeJsonAtomic, writeSecretFile } from "../fsutil.ts";
-import { Conflict, HttpError, Invalid, StartupError } from "../errors.ts";
+import type { Config } from "../boot/config.ts";
+import type { EventBus } from "../lib/events.ts";
+import type { Logger } from "../lib/log.ts";
+import { ensureDir, writeFileAtomic, writeJsonAtomic, writeSecretFile } from "../lib/fsutil.ts";
+import { Conflict, HttpError, Invalid, StartupError } from "../lib/errors.ts";
 import {
   ACME_CHALLENGES,
   type AcmeChallenge,

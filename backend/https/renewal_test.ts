@@ -3,13 +3,13 @@
 // renewal that fails is an alert on the admins' channels with the reason and the days left.
 
 import assert from "node:assert/strict";
-import { startPanel } from "../testing/harness.ts";
-import { startPebble } from "../testing/pebble.ts";
-import { until } from "../testing/until.ts";
-import { connectProxy, handshake } from "../testing/tls.ts";
-import { createApp } from "../app.ts";
+import { startPanel } from "../../tests/support/harness.ts";
+import { startPebble } from "../../tests/support/pebble.ts";
+import { until } from "../../tests/support/until.ts";
+import { connectProxy, handshake } from "../../tests/support/tls.ts";
+import { createApp } from "../http/app.ts";
 import { serveWithCertificates } from "./listener.ts";
-import { addChannel, pathOf, withAlerts } from "../alerts/testing.ts";
+import { addChannel, pathOf, withAlerts } from "../../tests/support/alerts.ts";
 
 const serial = (s: string) => s.toUpperCase().replace(/^0+/, "");
 

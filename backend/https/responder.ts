@@ -5,7 +5,7 @@
 // 308, so http://panel.example.org on a phone lands on the app. The CA's check follows redirects too, so a
 // token the panel does not know is a 404, not a redirect to an https port that may not answer yet.
 
-import type { Logger } from "../log.ts";
+import type { Logger } from "../lib/log.ts";
 import { CA_DOWNLOAD_PATH, CA_HEADERS } from "../../shared/https.ts";
 
 const CHALLENGE = /^\/\.well-known\/acme-challenge\/([A-Za-z0-9_-]{1,256})$/;

@@ -10,7 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import bcrypt from "bcryptjs";
 import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
-import { startPanelProcess } from "../testing/process.ts";
+import { startPanelProcess } from "../../tests/support/process.ts";
 
 function oldPanel(): string {
   const dir = mkdtempSync(join(tmpdir(), "fsm-"));

@@ -4,8 +4,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { Config } from "../config.ts";
-import type { AppContext } from "../context.ts";
+import type { Config } from "../boot/config.ts";
+import type { AppContext } from "../boot/context.ts";
 import { applyFsmImport, type FsmImportReport, type FsmImportTargets, type FsmSource } from "./fsm.ts";
 
 const PACKS = "mod-packs";

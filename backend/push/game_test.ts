@@ -2,8 +2,8 @@
 // stopped, and killed; each change reaches the fake push service as the matching alert.
 
 import assert from "node:assert/strict";
-import { startGame, startPanelWithGame, waitForStatus } from "../testing/game.ts";
-import { pushPanel, subscribeDevice } from "./testing.ts";
+import { startGame, startPanelWithGame, waitForStatus } from "../../tests/support/game.ts";
+import { pushPanel, subscribeDevice } from "../../tests/support/push.ts";
 import { FakePushService, type ReceivedPush } from "../../tests/fake-push/service.ts";
 import type { PushPayload } from "../../shared/api.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";

@@ -7,7 +7,7 @@
 // never holds up the others, and a message that fails is retried with backoff before the device's next
 // one goes out. 404/410 ("gone") deletes the subscription at once.
 
-import type { Logger } from "../log.ts";
+import type { Logger } from "../lib/log.ts";
 import type { PushEvent, PushPayload } from "../../shared/api.ts";
 import { CRITICAL_EVENTS } from "../../shared/alerts.ts";
 import type { PushSubscriptionStore } from "../store/push.ts";

@@ -2,7 +2,7 @@
 // encrypted, VAPID-signed pushes that the fake service verifies and decrypts.
 
 import assert from "node:assert/strict";
-import { changes, subscribeDevice, withPush } from "./testing.ts";
+import { changes, subscribeDevice, withPush } from "../../tests/support/push.ts";
 import { payloadFor, tagOf } from "./notifier.ts";
 import { alertOf } from "../alerts/game.ts";
 import type { PushPayload } from "../../shared/api.ts";

@@ -1,7 +1,7 @@
 // Quiet hours per push device: inside them only critical alerts (the game down, the disk full) arrive.
 
 import assert from "node:assert/strict";
-import { changes, subscribeDevice, withPush } from "./testing.ts";
+import { changes, subscribeDevice, withPush } from "../../tests/support/push.ts";
 import { inQuietHours, parseQuietHours } from "./quiet.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import type { ReceivedPush } from "../../tests/fake-push/service.ts";

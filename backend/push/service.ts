@@ -3,11 +3,11 @@
 
 import { readFileSync } from "node:fs";
 import { Buffer } from "node:buffer";
-import type { Config } from "../config.ts";
-import type { Logger } from "../log.ts";
+import type { Config } from "../boot/config.ts";
+import type { Logger } from "../lib/log.ts";
 import type { Db } from "../store/db.ts";
 import { deviceOf, PushSubscriptionStore } from "../store/push.ts";
-import { Conflict, Invalid, NotFound } from "../errors.ts";
+import { Conflict, Invalid, NotFound } from "../lib/errors.ts";
 import { type LoadedKeys, loadOrCreateVapidKeys, type VapidKeys } from "./vapid.ts";
 import { PushSender } from "./sender.ts";
 import { pushTarget, PushTargetRefused } from "./target.ts";

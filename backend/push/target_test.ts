@@ -4,11 +4,11 @@
 // never read beyond its head, however large it is.
 
 import assert from "node:assert/strict";
-import { ADMIN_PASSWORD, startPanel, withPanel } from "../testing/harness.ts";
-import { startPanelProcess } from "../testing/process.ts";
-import { withDirs } from "../testing/dirs.ts";
-import { peakRss } from "../testing/rss.ts";
-import { FAKE_PUSH_ARGS, pushPanel, subscribeDevice } from "./testing.ts";
+import { ADMIN_PASSWORD, startPanel, withPanel } from "../../tests/support/harness.ts";
+import { startPanelProcess } from "../../tests/support/process.ts";
+import { withDirs } from "../../tests/support/dirs.ts";
+import { peakRss } from "../../tests/support/rss.ts";
+import { FAKE_PUSH_ARGS, pushPanel, subscribeDevice } from "../../tests/support/push.ts";
 import { isPublicAddress } from "./target.ts";
 import { CA_FILE, FakePushService } from "../../tests/fake-push/service.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";

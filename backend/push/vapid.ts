@@ -5,8 +5,8 @@
 import { chmodSync, existsSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
-import { writeSecretFile } from "../fsutil.ts";
-import type { Logger } from "../log.ts";
+import { writeSecretFile } from "../lib/fsutil.ts";
+import type { Logger } from "../lib/log.ts";
 
 export const VAPID_FILE = "vapid-keys.json";
 

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { startPanel } from "../testing/harness.ts";
-import { pushPanel, subscribeDevice } from "./testing.ts";
+import { startPanel } from "../../tests/support/harness.ts";
+import { pushPanel, subscribeDevice } from "../../tests/support/push.ts";
 import { VAPID_FILE } from "./vapid.ts";
 import { FakePushService } from "../../tests/fake-push/service.ts";
 

@@ -3,7 +3,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { chmodSync, existsSync, statSync } from "node:fs";
-import { StartupError } from "../errors.ts";
+import { StartupError } from "../lib/errors.ts";
 import { HEALTH_MIGRATION } from "../health/schema.ts";
 
 export type Db = DatabaseSync;

@@ -13,12 +13,12 @@ import { rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { Buffer } from "node:buffer";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../boot/context.ts";
 import { panelIsFresh } from "./fresh.ts";
 import { transaction } from "../store/db.ts";
 import { hashPassword, randomPassword } from "../auth/password.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
-import { tempPathFor, writeFileAtomic } from "../fsutil.ts";
+import { tempPathFor, writeFileAtomic } from "../lib/fsutil.ts";
 import { inside } from "../factorio/paths.ts";
 import type { OpenedArchive } from "./archive.ts";
 import type { ExportedUser } from "./format.ts";
@@ -134,7 +134,7 @@ export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { mer
     for (const p of plan.packs) {
       if (p.action !== "import") continue;
       const target = inside(ctx.mods.packs.root, p.name);
-      // The name start-up's sweep knows for an unfinished pack copy (tempfiles.ts STAGING).
+      // The name start-up's sweep knows for an unfinished pack copy (boot/tempfiles.ts STAGING).
       const temp = join(ctx.mods.packs.root, `.${p.name}.new-${randomBytes(6).toString("hex")}`);
       mkdirSync(temp, { recursive: true, mode: 0o755 });
       stagedDirs.push({ temp, target });

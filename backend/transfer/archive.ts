@@ -5,9 +5,9 @@
 
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
-import { type ZipEntry, ZipError, ZipReader } from "../factorio/zip.ts";
+import { type ZipEntry, ZipError, ZipReader } from "../lib/zip.ts";
 import { safeName, saveFileName } from "../factorio/paths.ts";
-import { packName } from "../factorio/modpacks.ts";
+import { packName } from "../factorio/mods/packs.ts";
 import {
   ArchiveError,
   BACKUPS_PREFIX,

@@ -3,9 +3,9 @@
 // run.ts imports it before the first user would be created, then starts as usual).
 
 import { existsSync } from "node:fs";
-import type { Config } from "../config.ts";
-import type { AppContext } from "../context.ts";
-import { StartupError } from "../errors.ts";
+import type { Config } from "../boot/config.ts";
+import type { AppContext } from "../boot/context.ts";
+import { StartupError } from "../lib/errors.ts";
 import { describeExport, ExportError, exportPanel } from "./export.ts";
 import { type OpenedArchive, openArchive } from "./archive.ts";
 import { ArchiveError } from "./format.ts";

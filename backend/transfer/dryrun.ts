@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { Config } from "../config.ts";
+import type { Config } from "../boot/config.ts";
 import { factorioPaths } from "../factorio/layout.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
 import type { PlanTarget } from "./apply.ts";

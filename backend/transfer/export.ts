@@ -8,11 +8,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
-import type { Config } from "../config.ts";
+import type { Config } from "../boot/config.ts";
 import { factorioPaths } from "../factorio/layout.ts";
 import { filesUnder, readWhole } from "../factorio/backups/archive.ts";
-import { type ZipSource, zipStream } from "../factorio/zip.ts";
-import { writeStreamAtomic } from "../fsutil.ts";
+import { type ZipSource, zipStream } from "../lib/zip.ts";
+import { writeStreamAtomic } from "../lib/fsutil.ts";
 import {
   BACKUPS_PREFIX,
   CHANNELS,

@@ -3,8 +3,8 @@
 // Only while the panel is fresh (panelIsFresh): a set-up panel is never overwritten from here.
 
 import { join } from "node:path";
-import type { AppContext } from "../context.ts";
-import { Conflict, Invalid } from "../errors.ts";
+import type { AppContext } from "../boot/context.ts";
+import { Conflict, Invalid } from "../lib/errors.ts";
 import { applyFsmImport, describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "../migrate/fsm.ts";
 import { openArchive } from "./archive.ts";
 import { applyImport, describeImport, ImportRefused } from "./apply.ts";

@@ -1,8 +1,8 @@
 // Whether the panel is fresh: nobody has set it up yet, so an import may fill it. Apart from the import
 // itself (apply.ts, firstrun.ts, which load node: built-ins), so that asking costs nothing.
 
-import type { AppContext } from "../context.ts";
-import { Conflict } from "../errors.ts";
+import type { AppContext } from "../boot/context.ts";
+import { Conflict } from "../lib/errors.ts";
 import { TRANSFER_MSG } from "../../shared/transfer.ts";
 
 /** No users, or only the first-start admin with the password the panel made for it. */

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
-import { type PanelProcess, startPanelProcess } from "../testing/process.ts";
-import type { Client } from "../testing/harness.ts";
-import { ZipReader, zipStream } from "../factorio/zip.ts";
-import { writeStreamAtomic } from "../fsutil.ts";
+import { type PanelProcess, startPanelProcess } from "../../tests/support/process.ts";
+import type { Client } from "../../tests/support/harness.ts";
+import { ZipReader, zipStream } from "../lib/zip.ts";
+import { writeStreamAtomic } from "../lib/fsutil.ts";
 import * as OTPAuth from "otpauth";
 import { DatabaseSync } from "node:sqlite";
 

@@ -2,8 +2,8 @@
 // gamelog room, the replay of recent lines on subscribe followed by live lines, malformed messages.
 
 import assert from "node:assert/strict";
-import { startGame, withGamePanel } from "../testing/game.ts";
-import { TestSocket } from "../testing/ws.ts";
+import { startGame, withGamePanel } from "../../tests/support/game.ts";
+import { TestSocket } from "../../tests/support/ws.ts";
 import { MSG } from "../../shared/messages.ts";
 import { RECENT_LINES } from "../factorio/game/supervisor.ts";
 

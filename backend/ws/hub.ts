@@ -5,8 +5,8 @@
 
 import { unsafeTextError } from "../../shared/validation.ts";
 import type { WSContext, WSEvents } from "hono/ws";
-import type { EventBus } from "../events.ts";
-import type { Logger } from "../log.ts";
+import type { EventBus } from "../lib/events.ts";
+import type { Logger } from "../lib/log.ts";
 import {
   isRoomName,
   parseClientMessage,

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { withPanel } from "../testing/harness.ts";
-import { TestSocket } from "../testing/ws.ts";
+import { withPanel } from "../../tests/support/harness.ts";
+import { TestSocket } from "../../tests/support/ws.ts";
 import type { ServerStatus } from "../../shared/api.ts";
 import { WS_CLOSE } from "./hub.ts";
 import { WS_PER_SIGN_IN, WS_TOO_MANY } from "../../shared/ws.ts";
-import { tokenClient } from "../testing/roles.ts";
-import { until } from "../testing/until.ts";
+import { tokenClient } from "../../tests/support/roles.ts";
+import { until } from "../../tests/support/until.ts";
 
 const status: ServerStatus = {
   status: "running",

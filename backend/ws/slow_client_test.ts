@@ -2,8 +2,8 @@
 // dropped once its unsent data passes the limit, while the others keep receiving.
 
 import assert from "node:assert/strict";
-import { type TestPanel, withPanel } from "../testing/harness.ts";
-import { TestSocket } from "../testing/ws.ts";
+import { type TestPanel, withPanel } from "../../tests/support/harness.ts";
+import { TestSocket } from "../../tests/support/ws.ts";
 import { WS_MAX_BUFFERED } from "./hub.ts";
 
 /** Completes a WebSocket handshake over raw TCP, subscribes to `room`, and then never reads again. */

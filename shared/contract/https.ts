@@ -1,6 +1,6 @@
 // HTTPS (Settings > HTTPS, issue 50): the certificate's state, setting up a certificate from an ACME CA,
 // renewing now. Admins only; no answer carries a key, a DNS token or an ACME account credential. The local
-// CA's certificate (GET /ca.crt) is a public file, not an API route (backend/app.ts mounts it).
+// CA's certificate (GET /ca.crt) is a public file, not an API route (backend/http/app.ts mounts it).
 
 import { z } from "zod";
 import type { Routes } from "./route.ts";

@@ -10,7 +10,7 @@ import { expect as baseExpect, test } from "./game-fixtures.ts";
 // The game runs several times per test: waits are generous, so a loaded machine does not fail them.
 const expect = baseExpect.configure({ timeout: 30_000 });
 import { openSignedIn, ROOT } from "./fixtures.ts";
-import { testModZip } from "../../backend/factorio/modsettings/testmod.ts";
+import { testModZip } from "../support/testmod.ts";
 import { decodeModSettings, type PTree } from "../../backend/factorio/modsettings/propertytree.ts";
 
 const flash = (page: Page, text: string | RegExp) => page.getByTestId("flash").filter({ hasText: text });

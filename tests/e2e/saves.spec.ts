@@ -4,7 +4,7 @@ import { expect, openSignedIn, test } from "./saves-fixtures.ts";
 import { createFakeSave } from "./game-fixtures.ts";
 import { adminApi, signIn } from "./fixtures.ts";
 import { waitForServiceWorker } from "./push-fixtures.ts";
-import { saveZip } from "../../backend/testing/savefile.ts";
+import { saveZip } from "../support/savefile.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import type { Page } from "@playwright/test";
 

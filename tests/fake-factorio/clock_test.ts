@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { createFakeSave, installFakeFactorio, type SimulatedVersion } from "./install.ts";
 import { hostGame, type HostedSim } from "./hosted.ts";
 import { LUA_WARNING } from "./server.ts";
-import { RconClient } from "../../backend/factorio/rcon.ts";
+import { RconClient } from "../../backend/factorio/game/rcon.ts";
 
 /** 110 hours, 28 minutes and 57 seconds, in ticks: the age a real 2.0.28 server worded so. */
 const AGE_TICKS = (110 * 3600 + 28 * 60 + 57) * 60;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFakeSave, type FakeFactorio, installFakeFactorio, type SimulatedVersion } from "./install.ts";
 import { freeTcpPort, freeUdpPort, SimProcess } from "./sim.ts";
-import { RconClient } from "../../backend/factorio/rcon.ts";
+import { RconClient } from "../../backend/factorio/game/rcon.ts";
 
 export interface HostedSim {
   f: FakeFactorio;

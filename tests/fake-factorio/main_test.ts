@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { type FakeFactorio, installFakeFactorio, type SimulatedVersion } from "./install.ts";
 import { freeTcpPort, freeUdpPort, holdUdpPort, SimProcess } from "./sim.ts";
-import { ZipReader } from "../../backend/factorio/zip.ts";
-import { FULL_BODY, RconClient, RconError } from "../../backend/factorio/rcon.ts";
+import { ZipReader } from "../../backend/lib/zip.ts";
+import { FULL_BODY, RconClient, RconError } from "../../backend/factorio/game/rcon.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 

@@ -5,8 +5,8 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ZipReader } from "../../backend/factorio/zip.ts";
-import { writeFileAtomic } from "../../backend/fsutil.ts";
+import { ZipReader } from "../../backend/lib/zip.ts";
+import { writeFileAtomic } from "../../backend/lib/fsutil.ts";
 import type { HeaderMod } from "./savefile.ts";
 import { decodeModSettings, encodeModSettings, PropertyTreeError } from "../../backend/factorio/modsettings/propertytree.ts";
 

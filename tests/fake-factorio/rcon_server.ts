@@ -3,9 +3,9 @@
 // answered with an auth response (type 2) carrying the request id, or -1 for a wrong password (then the
 // connection is closed). Commands (type 2) get response values (type 0) with the command's id; a reply
 // longer than one packet's body is split over several packets of MAX_BODY bytes, as Source servers do.
-// The packet codec is the panel's own (backend/factorio/rcon.ts), which rcon_test.ts checks byte by byte.
+// The packet codec is the panel's own (backend/factorio/game/rcon.ts), which backend/factorio/game/rcon_test.ts checks byte by byte.
 
-import { encodePacket as packet, FULL_BODY, PacketReader } from "../../backend/factorio/rcon.ts";
+import { encodePacket as packet, FULL_BODY, PacketReader } from "../../backend/factorio/game/rcon.ts";
 
 export const MAX_BODY = FULL_BODY;
 const MAX_REQUEST = 64 * 1024;

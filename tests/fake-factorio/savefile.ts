@@ -13,7 +13,7 @@ import { crc32 } from "node:zlib";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { ZipReader, zipStream } from "../../backend/factorio/zip.ts";
+import { ZipReader, zipStream } from "../../backend/lib/zip.ts";
 
 export interface HeaderMod {
   name: string;

@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { writeFileAtomic } from "../../backend/fsutil.ts";
+import { writeFileAtomic } from "../../backend/lib/fsutil.ts";
 import type { Output } from "./output.ts";
 import { type HeaderMod, type SaveState, writeSave } from "./savefile.ts";
 

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { crc32 } from "../../backend/factorio/world/exchange.ts";
 import type { HeaderMod } from "./savefile.ts";
-import { ZipReader } from "../../backend/factorio/zip.ts";
+import { ZipReader } from "../../backend/lib/zip.ts";
 
 const NAUVIS_2X = ["coal", "stone", "copper-ore", "iron-ore", "uranium-ore", "crude-oil", "water", "trees", "enemy-base", "rocks", "starting_area_moisture", "nauvis_cliff"];
 const NAUVIS_1X = ["coal", "stone", "copper-ore", "iron-ore", "uranium-ore", "crude-oil", "trees", "enemy-base"];

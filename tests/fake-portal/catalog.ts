@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { zipStream } from "../../backend/factorio/zip.ts";
+import { zipStream } from "../../backend/lib/zip.ts";
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/mods");
 

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readModZip } from "../../backend/factorio/modzip.ts";
+import { readModZip } from "../../backend/factorio/mods/infojson.ts";
 import { startFakePortal, USERS } from "./server.ts";
 
 Deno.test("fake portal: releases are real mod zips matching their listing", async () => {

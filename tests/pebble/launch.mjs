@@ -1,4 +1,4 @@
-// Starts pebble, the ACME CA of the tests (main.ts, backend/testing/pebble.ts), as its own Deno process,
+// Starts pebble, the ACME CA of the tests (main.ts, tests/support/pebble.ts), as its own Deno process,
 // for Playwright specs and bench/*.mjs (Node).
 
 import { startDenoService } from "../launch.mjs";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../backend/config.ts";
+import { loadConfig } from "../../backend/boot/config.ts";
 import { ROOT } from "../../scripts/launcher.mjs";
 
 Deno.test("the web app is found where --include puts it: <panel>/pwa/dist beside backend/", () => {

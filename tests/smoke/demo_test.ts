@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startPanelProcess } from "../../backend/testing/process.ts";
+import { startPanelProcess } from "../support/process.ts";
 import { DEFAULT_RELEASES } from "../fake-factorio-com/server.ts";
 import { VERSIONS } from "../fake-factorio/install.ts";
 import type { VersionsAnswer } from "../../shared/factorio-versions.ts";

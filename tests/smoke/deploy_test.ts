@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { loadConfig } from "../../backend/config.ts";
+import { loadConfig } from "../../backend/boot/config.ts";
 import { ROOT } from "../../scripts/launcher.mjs";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");

@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
-import { loadConfig } from "../../backend/config.ts";
+import { loadConfig } from "../../backend/boot/config.ts";
 import { ROOT } from "../../scripts/launcher.mjs";
 
 interface Instruction {

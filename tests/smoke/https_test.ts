@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type PanelProcess, type PanelProcessOptions, startPanelProcess } from "../../backend/testing/process.ts";
-import { connectProxy, h2Status, handshake } from "../../backend/testing/tls.ts";
-import type { Client } from "../../backend/testing/harness.ts";
-import { startPebble } from "../../backend/testing/pebble.ts";
+import { type PanelProcess, type PanelProcessOptions, startPanelProcess } from "../support/process.ts";
+import { connectProxy, h2Status, handshake } from "../support/tls.ts";
+import type { Client } from "../support/harness.ts";
+import { startPebble } from "../support/pebble.ts";
 import { freeTcpPort } from "../fake-factorio/sim.ts";
 
 const PASSWORD = "smoke-https-password";

@@ -8,15 +8,15 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installGame } from "../../backend/testing/game.ts";
+import { installGame } from "../support/game.ts";
 import { freeUdpPort } from "../fake-factorio/sim.ts";
-import { startPanelProcess } from "../../backend/testing/process.ts";
-import { TestSocket } from "../../backend/testing/ws.ts";
+import { startPanelProcess } from "../support/process.ts";
+import { TestSocket } from "../support/ws.ts";
 import { isAlive } from "../../backend/factorio/game/liveness.ts";
 import { CA_FILE, FakePushService } from "../fake-push/service.ts";
-import { subscribeDevice } from "../../backend/push/testing.ts";
-import type { Client } from "../../backend/testing/harness.ts";
-import { until } from "../../backend/testing/until.ts";
+import { subscribeDevice } from "../support/push.ts";
+import type { Client } from "../support/harness.ts";
+import { until } from "../support/until.ts";
 
 const PASSWORD = "smoke-test-password";
 

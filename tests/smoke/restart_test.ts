@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DENO, ROOT } from "../../scripts/launcher.mjs";
-import { installGame } from "../../backend/testing/game.ts";
+import { installGame } from "../support/game.ts";
 import { freeTcpPort, freeUdpPort } from "../fake-factorio/sim.ts";
-import { startPanelProcess } from "../../backend/testing/process.ts";
-import { spawnWrappedPanel } from "../../backend/testing/wrapped.ts";
-import { until } from "../../backend/testing/until.ts";
+import { startPanelProcess } from "../support/process.ts";
+import { spawnWrappedPanel } from "../support/wrapped.ts";
+import { until } from "../support/until.ts";
 import { isAlive } from "../../backend/factorio/game/liveness.ts";
 
 const PASSWORD = "restart-test-password";

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installGame } from "../../backend/testing/game.ts";
+import { installGame } from "../support/game.ts";
 import { freeUdpPort } from "../fake-factorio/sim.ts";
-import { startPanelProcess } from "../../backend/testing/process.ts";
+import { startPanelProcess } from "../support/process.ts";
 import { isAlive } from "../../backend/factorio/game/liveness.ts";
 
 Deno.test("--stop-game-on-exit: SIGTERM to the panel saves and stops the game before it exits", async () => {

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { open, readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { type ZipEntry, ZipError, ZipReader, type ZipSource, zipStream } from "../zip.ts";
-import { writeStreamAtomic } from "../../fsutil.ts";
+import { type ZipEntry, ZipError, ZipReader, type ZipSource, zipStream } from "../../lib/zip.ts";
+import { writeStreamAtomic } from "../../lib/fsutil.ts";
 import type { BackupManifest } from "../../../shared/backups.ts";
 
 export const MANIFEST = "manifest.json";

@@ -6,7 +6,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Db } from "../../store/db.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../lib/log.ts";
 import type { Backup, BackupInclude, BackupManifest, BackupReason } from "../../../shared/backups.ts";
 import { readManifest } from "./archive.ts";
 import { createHash } from "node:crypto";

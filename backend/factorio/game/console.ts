@@ -4,10 +4,10 @@
 
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import type { Logger } from "../../log.ts";
-import { writeSecretFile } from "../../fsutil.ts";
-import { RconClient, type RconError } from "../rcon.ts";
-import { GameFailed } from "../../errors.ts";
+import type { Logger } from "../../lib/log.ts";
+import { writeSecretFile } from "../../lib/fsutil.ts";
+import { RconClient, type RconError } from "./rcon.ts";
+import { GameFailed } from "../../lib/errors.ts";
 import { within } from "../../../shared/util.ts";
 
 const REDACTED = "********";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createFakeSave, installGame, startGame, startPanelWithGame } from "../../testing/game.ts";
+import { createFakeSave, installGame, startGame, startPanelWithGame } from "../../../tests/support/game.ts";
 import { inspect } from "./liveness.ts";
 
 Deno.test("a factorio-docker volume: start, console with its rconpw, its whitelist, stop", async () => {

@@ -1,7 +1,7 @@
 // Wires the game into the live channel and the log routes.
 
 import type { Hub } from "../../ws/hub.ts";
-import { lastLines, redactedFile } from "../gamelog.ts";
+import { lastLines, redactedFile } from "./gamelog.ts";
 import type { GameServer } from "./supervisor.ts";
 
 /** Recent lines and the status on subscribe; console commands. */

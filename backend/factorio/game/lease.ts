@@ -4,7 +4,7 @@
 // start (409, naming what is under way), and none is granted while the game is not stopped (423). Several
 // such changes may run side by side: each area serialises its own files.
 
-import { Conflict, Locked } from "../../errors.ts";
+import { Conflict, Locked } from "../../lib/errors.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
 import type { ServerState } from "../../../shared/api.ts";
 

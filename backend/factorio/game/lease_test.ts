@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startGame, withGamePanel } from "../../testing/game.ts";
+import { startGame, withGamePanel } from "../../../tests/support/game.ts";
 import { freeUdpPort } from "../../../tests/fake-factorio/sim.ts";
 import { buildModZip } from "../../../tests/fake-portal/catalog.ts";
 import { GameDirLease } from "./lease.ts";

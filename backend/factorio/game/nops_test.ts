@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installGame } from "../../testing/game.ts";
+import { installGame } from "../../../tests/support/game.ts";
 import { freeUdpPort } from "../../../tests/fake-factorio/sim.ts";
-import { type PanelProcess, startPanelProcess } from "../../testing/process.ts";
+import { type PanelProcess, startPanelProcess } from "../../../tests/support/process.ts";
 import { exists } from "./liveness.ts";
 import { DENO, PANEL_PERMISSIONS } from "../../../scripts/launcher.mjs";
 

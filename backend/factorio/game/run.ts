@@ -3,8 +3,8 @@
 
 import { readFileSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { writeJsonAtomic } from "../../fsutil.ts";
-import type { FileTail } from "../gamelog.ts";
+import { writeJsonAtomic } from "../../lib/fsutil.ts";
+import type { FileTail } from "./gamelog.ts";
 import type { ServerExit } from "../../../shared/api.ts";
 
 /** The game reports it is hosting. */

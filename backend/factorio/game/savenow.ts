@@ -12,9 +12,9 @@
 // Only public pieces are used: GameControl (status, rcon) and the bus's "server.log" and "server.status"
 // events, so this works whoever supervises the process.
 
-import type { EventBus } from "../../events.ts";
+import type { EventBus } from "../../lib/events.ts";
 import type { GameControl } from "./control.ts";
-import { Conflict, GameFailed } from "../../errors.ts";
+import { Conflict, GameFailed } from "../../lib/errors.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
 
 const SAVING_TO = /\bInfo AppManager\.cpp:\d+: Saving to (.+?) \((?:non-)?blocking\)\.?\s*$/;

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { renameSync } from "node:fs";
 import { LOAD_LATEST } from "../../../shared/api.ts";
-import { startGame, waitForStatus, withGamePanel } from "../../testing/game.ts";
-import type { Client } from "../../testing/harness.ts";
-import type { AppContext } from "../../context.ts";
-import { until } from "../../testing/until.ts";
+import { startGame, waitForStatus, withGamePanel } from "../../../tests/support/game.ts";
+import type { Client } from "../../../tests/support/harness.ts";
+import type { AppContext } from "../../boot/context.ts";
+import { until } from "../../../tests/support/until.ts";
 
 async function sameAsFresh(c: Client, ctx: AppContext, step: string) {
   const r = await c.get("/api/server/status");

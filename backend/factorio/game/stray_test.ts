@@ -6,13 +6,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeFactorio, installGame, startGame, startPanelWithGame, waitForStatus, withGamePanel } from "../../testing/game.ts";
+import { type FakeFactorio, installGame, startGame, startPanelWithGame, waitForStatus, withGamePanel } from "../../../tests/support/game.ts";
 import { freeUdpPort } from "../../../tests/fake-factorio/sim.ts";
 import { isAlive, parsePsLine } from "./liveness.ts";
 import { findStrayGame } from "./stray.ts";
 import { factorioPaths } from "../layout.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
-import { startPanelProcess } from "../../testing/process.ts";
+import { startPanelProcess } from "../../../tests/support/process.ts";
 
 /**
  * A game started by hand (not by a panel) from a new simulated install, serving world.zip; `fn` runs once

@@ -9,15 +9,15 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { copyFile, truncate } from "node:fs/promises";
 import { basename, join } from "node:path";
-import type { Config } from "../../config.ts";
-import type { EventBus } from "../../events.ts";
-import type { Logger } from "../../log.ts";
+import type { Config } from "../../boot/config.ts";
+import type { EventBus } from "../../lib/events.ts";
+import type { Logger } from "../../lib/log.ts";
 import type { GameControl, LaunchArgsProvider } from "./control.ts";
 import { factorioPaths, type FactorioPaths } from "../layout.ts";
-import { FileTail, lastLines } from "../gamelog.ts";
-import { MAX_COMMAND_BYTES } from "../rcon.ts";
-import { Conflict, GameFailed, HttpError, Invalid } from "../../errors.ts";
-import { writeJsonAtomic } from "../../fsutil.ts";
+import { FileTail, lastLines } from "./gamelog.ts";
+import { MAX_COMMAND_BYTES } from "./rcon.ts";
+import { Conflict, GameFailed, HttpError, Invalid } from "../../lib/errors.ts";
+import { writeJsonAtomic } from "../../lib/fsutil.ts";
 import {
   DEFAULT_BIND_IP,
   DEFAULT_GAME_PORT,
@@ -66,7 +66,7 @@ const ROTATE_CHECK_MS = 60_000;
 
 export interface GameServerDeps {
   config: Config;
-  /** Where things are in the Factorio directory (computed once, in context.ts). */
+  /** Where things are in the Factorio directory (computed once, in boot/context.ts). */
   paths?: FactorioPaths;
   bus: EventBus;
   log: Logger;

@@ -12,8 +12,8 @@ import {
   startGame,
   startPanelWithGame,
   waitForStatus,
-} from "../../testing/game.ts";
-import { TestSocket } from "../../testing/ws.ts";
+} from "../../../tests/support/game.ts";
+import { TestSocket } from "../../../tests/support/ws.ts";
 import { exists, isAlive, startOf } from "./liveness.ts";
 
 /**

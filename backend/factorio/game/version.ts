@@ -3,7 +3,7 @@
 // looked at no more than once every few seconds, so the status route stays cheap.
 
 import { existsSync, readFileSync, statSync } from "node:fs";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../lib/log.ts";
 import type { FactorioPaths } from "../layout.ts";
 
 const RESTAT_MS = 2_000;

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ModSettingDefinition, ModSettingDefinitions } from "../../../shared/modsettings.ts";
-import type { ModDir } from "../mods.ts";
-import { ZipError, ZipReader } from "../zip.ts";
+import type { ModDir } from "../mods/moddir.ts";
+import { ZipError, ZipReader } from "../../lib/zip.ts";
 import { LuaReadError, readLocaleCfg, readSettingsLua } from "./settingslua.ts";
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024;

@@ -13,9 +13,9 @@ import type {
 } from "../../../shared/modsettings.ts";
 import { checkSettingValue, MOD_SETTING_SECTIONS } from "../../../shared/modsettings.ts";
 import { parseVersion } from "../../../shared/versions.ts";
-import { Conflict, Invalid, NotFound } from "../../errors.ts";
-import { writeFileAtomic } from "../../fsutil.ts";
-import { type ModDir, withLock } from "../mods.ts";
+import { Conflict, Invalid, NotFound } from "../../lib/errors.ts";
+import { writeFileAtomic } from "../../lib/fsutil.ts";
+import { type ModDir, withLock } from "../mods/moddir.ts";
 import { installedDefinitions } from "./definitions.ts";
 import { decodeModSettings, encodeModSettings, type ModSettingsFile, type PTree, PropertyTreeError } from "./propertytree.ts";
 import { dict, entry, jsonEqual, kindOfTree, treeToJson, valueToTree } from "./values.ts";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { MOD_FIXTURES } from "../../testing/modpanel.ts";
+import { MOD_FIXTURES } from "../../../tests/support/modpanel.ts";
 import {
   decodeModSettings,
   decodeTree,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { LuaReadError, readLocaleCfg, readSettingsLua } from "./settingslua.ts";
-import { LOCALE, MORE_SETTINGS_LUA, SETTINGS_LUA } from "./testmod.ts";
+import { LOCALE, MORE_SETTINGS_LUA, SETTINGS_LUA } from "../../../tests/support/testmod.ts";
 
 Deno.test("settings.lua: literal definitions are read, computed ones skipped, requires reported", () => {
   const { definitions, requires } = readSettingsLua("tm", SETTINGS_LUA);

@@ -1,4 +1,4 @@
-// Time for schedules: the wall clock in production; tests use backend/testing/clock.ts, a clock they
+// Time for schedules: the wall clock in production; tests use tests/support/clock.ts, a clock they
 // move by hand, so a five-minute countdown is checked at its exact offsets without waiting five minutes.
 
 

@@ -2,7 +2,7 @@
 // described in plain words for the schedule form ("every day at 04:00").
 
 import { Cron } from "croner";
-import { Invalid } from "../../errors.ts";
+import { Invalid } from "../../lib/errors.ts";
 import { listInWords } from "../../../shared/backups.ts";
 
 /** A 5-field expression checked by croner; Invalid with croner's reason otherwise. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describeCron, nextRuns, parseCron, runsBetween, zonedIso } from "./cron.ts";
-import { Invalid } from "../../errors.ts";
+import { Invalid } from "../../lib/errors.ts";
 
 Deno.test("cron: plain-language previews", () => {
   assert.equal(describeCron("0 4 * * *"), "every day at 04:00");

@@ -3,8 +3,8 @@
 // each run with its result and output. At start-up, runs missed while the panel was down are reported,
 // and run once when the schedule asks for it. A failed run sends a push alert.
 
-import type { Logger } from "../../log.ts";
-import { Invalid, NotFound } from "../../errors.ts";
+import type { Logger } from "../../lib/log.ts";
+import { Invalid, NotFound } from "../../lib/errors.ts";
 import {
   type Schedule,
   type ScheduleInput,

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { startPanelProcess } from "../../testing/process.ts";
-import { withDirs } from "../../testing/dirs.ts";
+import { startPanelProcess } from "../../../tests/support/process.ts";
+import { withDirs } from "../../../tests/support/dirs.ts";
 import type { Schedule } from "../../../shared/backups.ts";
 
 const PASSWORD = "schedules-startup-password";

@@ -5,9 +5,9 @@
 import type { Clock } from "./clock.ts";
 import type { GameOps } from "../game/ops.ts";
 import type { Backups } from "../backups/service.ts";
-import type { ModManager } from "../modmanager.ts";
+import type { ModManager } from "../mods/manager.ts";
 import { saveNow } from "../game/savenow.ts";
-import type { EventBus } from "../../events.ts";
+import type { EventBus } from "../../lib/events.ts";
 import { LOAD_LATEST, type ServerStatus, type StartRequest } from "../../../shared/api.ts";
 import { formatDuration, type ScheduleTask, WARN_MARKS_S } from "../../../shared/backups.ts";
 

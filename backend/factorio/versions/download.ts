@@ -4,7 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { diskSpace } from "../../fsutil.ts";
+import { diskSpace } from "../../lib/fsutil.ts";
 import { dirname } from "node:path";
 
 export class DownloadError extends Error {}

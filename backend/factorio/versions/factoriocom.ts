@@ -5,7 +5,7 @@
 
 import { type AvailableVersion, type Channel, EXACT_VERSION } from "../../../shared/factorio-versions.ts";
 import { compareVersionStrings } from "../../../shared/versions.ts";
-import { Upstream } from "../../errors.ts";
+import { Upstream } from "../../lib/errors.ts";
 
 /** How long the small requests (lists, sums) may take. */
 const LIST_TIMEOUT_MS = 30_000;

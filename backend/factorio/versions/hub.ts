@@ -1,7 +1,7 @@
 // The "factorio_versions" /ws room: install and update progress as they happen, and a replay of the
 // current ones for a page that subscribes mid-way.
 
-import type { EventBus } from "../../events.ts";
+import type { EventBus } from "../../lib/events.ts";
 import type { Hub } from "../../ws/hub.ts";
 import type { VersionsMessage } from "../../../shared/factorio-versions.ts";
 import type { FactorioVersions } from "./service.ts";

@@ -8,12 +8,12 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { InstallPhase } from "../../../shared/factorio-versions.ts";
-import { ensureDir } from "../../fsutil.ts";
+import { ensureDir } from "../../lib/fsutil.ts";
 import { download, DownloadError, type Progress } from "./download.ts";
 import type { FactorioCom, GameArch } from "./factoriocom.ts";
 import { ArchiveError, untarXz } from "./untar.ts";
 import { ensureSharedConfig, gameBinaryIn, versionDir, versionOfGameDir, versionsDir, writeConfigPath } from "./store.ts";
-import { InstallError } from "../../errors.ts";
+import { InstallError } from "../../lib/errors.ts";
 
 
 /** The game unpacks to about this many times the tarball's size; the margin covers the rest. */

@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXACT_VERSION } from "../../../shared/factorio-versions.ts";
-import { writeJsonAtomic } from "../../fsutil.ts";
-import type { Logger } from "../../log.ts";
+import { writeJsonAtomic } from "../../lib/fsutil.ts";
+import type { Logger } from "../../lib/log.ts";
 import type { FactorioCom, LatestReleases } from "./factoriocom.ts";
 
 export class LatestVersions {

@@ -4,12 +4,12 @@
 
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Config } from "../../config.ts";
-import type { EventBus } from "../../events.ts";
-import type { Logger } from "../../log.ts";
+import type { Config } from "../../boot/config.ts";
+import type { EventBus } from "../../lib/events.ts";
+import type { Logger } from "../../lib/log.ts";
 import type { FactorioPaths } from "../layout.ts";
-import { Conflict, InstallError, Invalid, Locked, NotFound } from "../../errors.ts";
-import { ensureDir } from "../../fsutil.ts";
+import { Conflict, InstallError, Invalid, Locked, NotFound } from "../../lib/errors.ts";
+import { ensureDir } from "../../lib/fsutil.ts";
 import type { ServerState } from "../../../shared/api.ts";
 import {
   type AvailableVersion,

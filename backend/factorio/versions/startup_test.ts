@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { startPanelProcess } from "../../testing/process.ts";
+import { startPanelProcess } from "../../../tests/support/process.ts";
 import { startFakeFactorioCom } from "../../../tests/fake-factorio-com/server.ts";
-import { TARBALL_CACHE } from "../../testing/versions.ts";
-import { until } from "../../testing/until.ts";
+import { TARBALL_CACHE } from "../../../tests/support/versions.ts";
+import { until } from "../../../tests/support/until.ts";
 import type { VersionsAnswer } from "../../../shared/factorio-versions.ts";
 
 Deno.test("start-up: no game points at the built-in installer; a game the panel installed is found at the next start", async () => {

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { type Channel, EXACT_VERSION } from "../../../shared/factorio-versions.ts";
 import { compareVersionStrings } from "../../../shared/versions.ts";
-import { ensureDir, writeFileAtomic, writeJsonAtomic } from "../../fsutil.ts";
+import { ensureDir, writeFileAtomic, writeJsonAtomic } from "../../lib/fsutil.ts";
 
 export interface ActiveRecord {
   version: string;

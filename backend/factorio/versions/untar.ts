@@ -10,7 +10,7 @@
 // Reading streams: memory stays flat whatever the archive's size.
 
 import { dirname, join } from "node:path";
-import { diskSpace } from "../../fsutil.ts";
+import { diskSpace } from "../../lib/fsutil.ts";
 
 export class ArchiveError extends Error {}
 

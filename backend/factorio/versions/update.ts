@@ -9,14 +9,14 @@
 //      version before and start the save with it, and say so.
 // A stopped server only gets steps 1 and 4 (without the start). Progress goes out as "factorio.versions".
 
-import type { EventBus } from "../../events.ts";
-import type { Logger } from "../../log.ts";
-import { Conflict } from "../../errors.ts";
+import type { EventBus } from "../../lib/events.ts";
+import type { Logger } from "../../lib/log.ts";
+import { Conflict } from "../../lib/errors.ts";
 import type { ServerState, ServerStatus, StartRequest } from "../../../shared/api.ts";
 import type { UpdatePhase } from "../../../shared/factorio-versions.ts";
 import { type FactorioVersions, SWITCH_LABEL } from "./service.ts";
 import { activeVersion, installedVersions, UNMANAGED } from "./store.ts";
-import { parseOnlinePlayers } from "../players.ts";
+import { parseOnlinePlayers } from "../players/lists.ts";
 
 export interface UpdateGame {
   readonly state: ServerState;

@@ -11,7 +11,7 @@ import { findChecksum, parseArchivePage } from "./factoriocom.ts";
 import { setIniValues } from "./store.ts";
 import { download, DownloadError } from "./download.ts";
 import { startFakeFactorioCom } from "../../../tests/fake-factorio-com/server.ts";
-import { TARBALL_CACHE } from "../../testing/versions.ts";
+import { TARBALL_CACHE } from "../../../tests/support/versions.ts";
 
 interface Entry {
   name: string;

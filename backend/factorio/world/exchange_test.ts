@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import fc from "fast-check";
-import { MOD_FIXTURES } from "../../testing/modpanel.ts";
+import { MOD_FIXTURES } from "../../../tests/support/modpanel.ts";
 import { crc32, decodeExchangeString, encodeExchangeString, ExchangeError, exchangeBytes } from "./exchange.ts";
 
 const read = (f: string) => readFileSync(join(MOD_FIXTURES, "exchange-strings", f), "utf8");

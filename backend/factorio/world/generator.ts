@@ -6,11 +6,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../lib/log.ts";
 import type { FactorioPaths } from "../layout.ts";
-import { runGameOnce } from "../saves.ts";
-import { HttpError, Invalid } from "../../errors.ts";
-import { writeFileAtomic } from "../../fsutil.ts";
+import { runGameOnce } from "../saves/service.ts";
+import { HttpError, Invalid } from "../../lib/errors.ts";
+import { writeFileAtomic } from "../../lib/fsutil.ts";
 import type { GeneratorInfo, WorldPreset, WorldSettings } from "../../../shared/world.ts";
 
 /** Keys of MapGenSettings the game reads from --map-gen-settings (Lua API concept MapGenSettings). */

@@ -13,11 +13,11 @@
 import { existsSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../lib/log.ts";
 import { inside, saveFileName } from "../paths.ts";
-import { isSaveZip } from "../savefile.ts";
-import { Conflict, HttpError } from "../../errors.ts";
-import { ensureDir } from "../../fsutil.ts";
+import { isSaveZip } from "../saves/header.ts";
+import { Conflict, HttpError } from "../../lib/errors.ts";
+import { ensureDir } from "../../lib/fsutil.ts";
 import type { RunResult } from "./generator.ts";
 
 export interface ScenarioToSaveOptions {
@@ -46,7 +46,7 @@ export function gameErrorLine(output: string): string {
 
 /**
  * Where a file the game would write over waits: beside it, under a hidden name that still says its own, so
- * a panel killed meanwhile puts it back at the next start (tempfiles.ts, SCENARIO_ASIDE).
+ * a panel killed meanwhile puts it back at the next start (boot/tempfiles.ts, SCENARIO_ASIDE).
  */
 export function asidePath(file: string): string {
   return join(dirname(file), `.scenario2map-aside.${randomBytes(6).toString("hex")}.${basename(file)}`);

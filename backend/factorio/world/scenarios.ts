@@ -8,8 +8,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FactorioPaths } from "../layout.ts";
-import type { ModDir } from "../mods.ts";
-import { ZipError, ZipReader } from "../zip.ts";
+import type { ModDir } from "../mods/moddir.ts";
+import { ZipError, ZipReader } from "../../lib/zip.ts";
 import type { Scenario } from "../../../shared/world.ts";
 
 function dirs(path: string): string[] {

@@ -3,7 +3,7 @@
 
 import { MSG } from "../../../shared/messages.ts";
 
-/** The header the panel puts on every answer (backend/app.ts), to tell its answers from a proxy's. */
+/** The header the panel puts on every answer (backend/http/app.ts), to tell its answers from a proxy's. */
 export const PANEL_HEADER = "X-Factorio-Panel";
 
 /** An answer as read: its status (0: none came), its body (JSON parsed, else the text) and the panel's header. */

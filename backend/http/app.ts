@@ -1,0 +1,200 @@
+// The HTTP application: one Hono app with every route of the table, /ws and the built PWA. Every request
+// passes one chain: the host check, the client and its session (front), then per route the cross-site
+// check, the role, the game-stopped rule and the activity record, and one error handler that turns typed
+// errors into JSON string answers.
+
+import { Hono } from "hono";
+import { upgradeWebSocket } from "hono/deno";
+import type { MiddlewareHandler } from "hono";
+import type { AppContext } from "../boot/context.ts";
+import { changesState, type Ctx, type Env, type Input, type Route } from "./routes.ts";
+import { readInput } from "./body.ts";
+import { authorize, clientOf, fromOwnSite, hostRefusal, jsonMessage, overTls, requestSession } from "./guards.ts";
+import { activityRoutes, recordActivity } from "./activity.ts";
+import { secondFactorRoutes } from "./secondfactor.ts";
+import { areaOfPath, HttpError, isNoSpace } from "../lib/errors.ts";
+import { PANEL_MSG } from "../../shared/messages.ts";
+import { authRoutes } from "./auth.ts";
+import { userRoutes } from "./users.ts";
+import { serverRoutes } from "./server.ts";
+import { saveRoutes } from "./saves.ts";
+import { modRoutes } from "./mods.ts";
+import { modSettingsRoutes } from "./modsettings.ts";
+import { worldRoutes } from "./world.ts";
+import { settingsRoutes } from "./settings.ts";
+import { pushRoutes } from "./push.ts";
+import { versionRoutes } from "./versions.ts";
+import { backupRoutes } from "./backups.ts";
+import { alertRoutes } from "./alerts.ts";
+import { playerHistoryRoutes } from "./playerhistory.ts";
+import { accessRoutes } from "./access.ts";
+import { passkeyRoutes } from "./passkeys.ts";
+import { transferRoutes } from "./transfer.ts";
+import { caDownload, httpsRoutes } from "./https.ts";
+import { CA_DOWNLOAD_PATH } from "../../shared/https.ts";
+import { referenceRoutes } from "./reference.ts";
+import { staticHandler } from "./static.ts";
+import { healthRoutes, metricsHandler, publicStatusHandler } from "./health.ts";
+
+/** Every area's routes, built from the context. */
+const AREAS: ((ctx: AppContext) => Route[])[] = [
+  authRoutes,
+  userRoutes,
+  activityRoutes,
+  secondFactorRoutes,
+  serverRoutes,
+  saveRoutes,
+  modRoutes,
+  modSettingsRoutes,
+  worldRoutes,
+  settingsRoutes,
+  pushRoutes,
+  versionRoutes,
+  backupRoutes,
+  alertRoutes,
+  playerHistoryRoutes,
+  accessRoutes,
+  passkeyRoutes,
+  transferRoutes,
+  httpsRoutes,
+  referenceRoutes,
+  healthRoutes,
+];
+
+// An answer carries the headers that act on it. Referrer-Policy and X-Frame-Options act on documents
+// only; an API answer is never one. X-Factorio-Panel tells the PWA an error is the panel's own, not a
+// reverse proxy's 502 while the panel is down, so errors and documents carry it.
+const DOCUMENT_HEADERS = { "X-Factorio-Panel": "1", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" };
+const API_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+const API_ERROR_HEADERS = { ...API_HEADERS, "X-Factorio-Panel": "1" };
+const API_OWN_CACHE_HEADERS = { "X-Content-Type-Options": "nosniff", "X-Factorio-Panel": "1" };
+
+function headersFor(api: boolean, res: Response): Record<string, string> {
+  if (!api) return DOCUMENT_HEADERS;
+  if (res.headers.has("Cache-Control")) return API_OWN_CACHE_HEADERS;
+  return res.status >= 400 ? API_ERROR_HEADERS : API_HEADERS;
+}
+
+export interface PanelApp {
+  app: Hono<Env>;
+  /** Every API route: the table the tests walk. */
+  routes: Route[];
+}
+
+/** The route's answer: its input checked at the edge, then its handler's value as JSON (or its Response). */
+async function answer(c: Ctx, route: Route): Promise<Response> {
+  const result = await route.handler(c, await readInput(c, route.def, route.domainChecked) as Input<never>);
+  return result instanceof Response ? result : c.json(result as never);
+}
+
+export function createApp(ctx: AppContext): PanelApp {
+  const app = new Hono<Env>();
+  const routes = AREAS.flatMap((area) => area(ctx));
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) {
+      const res = jsonMessage(err.message, err.status);
+      for (const [k, v] of Object.entries(err.headers)) res.headers.set(k, v);
+      return res;
+    }
+    if (isNoSpace(err)) {
+      // 507: the disk is full; the message says where, so the admin knows what to free.
+      ctx.log.error("No space left on the device", { method: c.req.method, path: c.req.path, error: String(err) });
+      return jsonMessage(PANEL_MSG.noSpace(areaOfPath(c.req.path)), 507);
+    }
+    ctx.log.error("Unhandled error", { method: c.req.method, path: c.req.path, error: String(err?.stack ?? err) });
+    return jsonMessage(PANEL_MSG.internalError, 500);
+  });
+
+  // The front of every request: the host (DNS rebinding), the client, and for the API and /ws the
+  // session; on the way out, the headers of its kind.
+  const hostRefused = hostRefusal(ctx.config, () => ctx.https.hostNames());
+  const clientOfRequest = clientOf(ctx.config);
+  const sessionOfRequest = requestSession(ctx.access);
+  app.use(async (c, next) => {
+    const api = c.req.path.startsWith("/api/");
+    const refused = hostRefused(c.req.raw);
+    if (refused) {
+      c.res = refused;
+    } else {
+      const client = clientOfRequest(c.req.raw, c.env);
+      c.set("clientAddress", client.address);
+      c.set("secure", client.secure);
+      c.set("session", null);
+      // /metrics takes an API token too (Prometheus' bearer_token).
+      const resolved = api || c.req.path === "/ws" || c.req.path === "/metrics" ? sessionOfRequest(c, client.address) : { session: null };
+      if ("refuse" in resolved) c.res = jsonMessage(resolved.refuse.message, resolved.refuse.status);
+      else {
+        c.set("session", resolved.session);
+        await next();
+      }
+    }
+    // A WebSocket's 101 stays as Deno made it.
+    if (c.res.status === 101) return;
+    for (const [k, v] of Object.entries(headersFor(api, c.res))) c.res.headers.set(k, v);
+    // HSTS only on answers that came over TLS, and only for a public CA's certificate (https/manager.ts).
+    const hsts = overTls(c.req.raw) ? ctx.https.hsts() : null;
+    if (hsts) c.res.headers.set("Strict-Transport-Security", hsts);
+  });
+
+  for (const route of routes) {
+    const guard: MiddlewareHandler<Env> = (c) => {
+      const session = c.get("session");
+      // A bearer token is never sent by a browser on its own (no cookie comes with it, the loader refuses
+      // both at once), so the cross-site rule is for cookie sessions only.
+      if (changesState(route) && session?.via !== "token" && !fromOwnSite(c, ctx.config)) {
+        ctx.log.warn("Refused a cross-site request", { method: route.method, path: c.req.path });
+        return Promise.resolve(c.json(PANEL_MSG.crossSiteRefused, 403));
+      }
+      if (!route.public) {
+        if (!session) return Promise.resolve(c.json(PANEL_MSG.notSignedIn, 401));
+        const refusal = authorize(route, session);
+        if (refusal) return Promise.resolve(c.json(refusal, 403));
+      }
+      const label = route.requiresStopped;
+      if (label) return ctx.game.whileStopped(label, () => answer(c, route));
+      return answer(c, route);
+    };
+    // State changes are recorded once their answer is known, refusals and errors included; reads are not.
+    if (changesState(route)) app.on(route.method, route.path, recordActivity(ctx.activity, route, ctx.log.warn), guard);
+    else app.on(route.method, route.path, guard);
+  }
+
+  app.get(
+    "/ws",
+    async (c, next) => {
+      if (c.get("session")?.via !== "token" && !fromOwnSite(c, ctx.config)) return c.json(PANEL_MSG.crossSiteRefused, 403);
+      if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
+      if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return c.json("Expected a WebSocket upgrade", 426);
+      return await next();
+    },
+    upgradeWebSocket((c) => {
+      const session = c.get("session")!;
+      return ctx.hub.events(session, {
+        address: c.get("clientAddress"),
+        userAgent: c.req.header("user-agent") ?? "",
+        // Re-read before each command: a role change or revoke counts at once, not at the next connect.
+        current: () => ctx.access.refresh(session),
+      });
+    }),
+  );
+
+  app.get(CA_DOWNLOAD_PATH, caDownload(ctx));
+
+  // Server health outside the API: Prometheus' scrape and the opt-in public status (no session needed).
+  app.get("/metrics", metricsHandler(ctx));
+  app.get("/status/:file", publicStatusHandler(ctx));
+
+  // What no route has: other API paths (the same 401 as everything else without a session, a JSON 404
+  // with one) and the PWA's files.
+  const serveStatic = staticHandler(ctx.config.staticDir);
+  app.notFound((c: Ctx) => {
+    if (c.req.path.startsWith("/api/")) {
+      if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
+      return c.json(`No such API route: ${c.req.method} ${c.req.path}`, 404);
+    }
+    return c.req.method === "GET" || c.req.method === "HEAD" ? serveStatic(c) : c.text("404 Not Found", 404);
+  });
+
+  return { app, routes };
+}
