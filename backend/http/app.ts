@@ -22,9 +22,11 @@ import { modRoutes } from "./mods.ts";
 import { modSettingsRoutes } from "./modsettings.ts";
 import { worldRoutes } from "./world.ts";
 import { settingsRoutes } from "./settings.ts";
+import { playerRoutes } from "./players.ts";
 import { pushRoutes } from "./push.ts";
 import { versionRoutes } from "./versions.ts";
 import { backupRoutes } from "./backups.ts";
+import { scheduleRoutes } from "./schedules.ts";
 import { alertRoutes } from "./alerts.ts";
 import { playerHistoryRoutes } from "./playerhistory.ts";
 import { accessRoutes } from "./access.ts";
@@ -48,9 +50,11 @@ const AREAS: ((ctx: AppContext) => Route[])[] = [
   modSettingsRoutes,
   worldRoutes,
   settingsRoutes,
+  playerRoutes,
   pushRoutes,
   versionRoutes,
   backupRoutes,
+  scheduleRoutes,
   alertRoutes,
   playerHistoryRoutes,
   accessRoutes,

@@ -1,5 +1,5 @@
-// Backups (list, make, restore, lock, download, delete, settings) and schedules (list, create, update,
-// delete, run now, preview). Work that touches the game runs through the game operations queue.
+// Backups: list, make, restore, lock, download, delete, settings. Work that touches the game runs through
+// the game operations queue.
 
 import { stat } from "node:fs/promises";
 import type { AppContext } from "../boot/context.ts";
@@ -9,17 +9,11 @@ import { parseRestoreRequest, restoreBackup } from "../factorio/backups/restore.
 import { Forbidden, NotFound } from "../lib/errors.ts";
 import { BACKUP_MSG, holdsSecrets } from "../../shared/backups.ts";
 import { roleAtLeast } from "../../shared/api.ts";
-import { type Ctx, jsonText, reply, route, type Route, routeCheckedByDomain, sessionOf } from "./routes.ts";
+import { jsonText, reply, type Route, route, routeCheckedByDomain, sessionOf } from "./routes.ts";
 import { objectBody } from "./body.ts";
 
-function scheduleId(c: Ctx): number {
-  const raw = c.req.param("id") ?? "";
-  if (!/^\d{1,12}$/.test(raw)) throw new NotFound("No such schedule.");
-  return Number(raw);
-}
-
 export function backupRoutes(ctx: AppContext): Route[] {
-  const { backups, gameOps, schedules } = ctx;
+  const { backups, gameOps } = ctx;
   return [
     route("GET /api/backups", () => jsonText(backups.listJson())),
     route("POST /api/backups", async (c, { body }) => {
@@ -30,53 +24,39 @@ export function backupRoutes(ctx: AppContext): Route[] {
         backups.updateSettings({ include });
       }
       // Not optional: a backup that cannot be made throws rather than answering null.
-      const made = await gameOps.run("backup", () => backups.create({ reason: "manual", include, save: body.save }));
+      const made = await gameOps.run(
+        "backup",
+        () => backups.create({ reason: "manual", include, save: body.save }),
+      );
       return reply(c, made!, 201);
     }),
     route("GET /api/backups/settings", () => backups.settings()),
-    routeCheckedByDomain("POST /api/backups/settings", (_c, { body }) => backups.updateSettings(objectBody(body))),
+    routeCheckedByDomain(
+      "POST /api/backups/settings",
+      (_c, { body }) => backups.updateSettings(objectBody(body)),
+    ),
     route("POST /api/backups/:id/restore", async (c, { body }) => {
       const req = parseRestoreRequest(body);
       const { id } = backups.find(c.req.param("id"));
       return await gameOps.run("restore", () => restoreBackup(backups, ctx.game, id, req));
     }),
-    route("POST /api/backups/:id/lock", async (c, { body }) => backups.setLocked(c.req.param("id"), body.locked)),
+    route(
+      "POST /api/backups/:id/lock",
+      async (c, { body }) => backups.setLocked(c.req.param("id"), body.locked),
+    ),
     route("GET /api/backups/:id/download", async (c) => {
       const b = backups.find(c.req.param("id"));
       // server-settings.json holds the factorio.com login and the game password in clear: admins only
       // (the role of the request, so an admin's operator token is refused too).
-      if (holdsSecrets(b) && !roleAtLeast(sessionOf(c).role, "admin")) throw new Forbidden(BACKUP_MSG.downloadNeedsAdmin);
+      if (holdsSecrets(b) && !roleAtLeast(sessionOf(c).role, "admin")) {
+        throw new Forbidden(BACKUP_MSG.downloadNeedsAdmin);
+      }
       const s = await stat(b.path).catch(() => null);
       if (!s) throw new NotFound(`The file of backup ${b.id} is gone.`);
       return sendFile(c, { name: b.file, path: b.path, size: s.size, mtime: s.mtime });
     }),
     route("POST /api/backups/:id/delete", async (c) => {
       await backups.remove(c.req.param("id"));
-      return null;
-    }),
-
-    // ---- Schedules ----
-    route("GET /api/schedules", async () => await schedules.list()),
-    route("GET /api/schedules/preview", async (c) => await schedules.preview(c.req.query("cron"))),
-    // The activity log names the schedule (c.set("activity")): "Ran schedule 'Nightly restart' now".
-    routeCheckedByDomain("POST /api/schedules", async (c, { body }) => {
-      const made = await schedules.create(objectBody(body));
-      c.set("activity", { detail: made.name });
-      return reply(c, made, 201);
-    }),
-    route("GET /api/schedules/:id", async (c) => await schedules.get(scheduleId(c))),
-    routeCheckedByDomain("POST /api/schedules/:id/update", async (c, { body }) => {
-      const changed = await schedules.update(scheduleId(c), objectBody(body));
-      c.set("activity", { detail: changed.name });
-      return changed;
-    }),
-    route("POST /api/schedules/:id/run", async (c) => {
-      c.set("activity", { detail: (await schedules.get(scheduleId(c))).name });
-      return reply(c, schedules.runNow(scheduleId(c)), 202);
-    }),
-    route("POST /api/schedules/:id/delete", async (c) => {
-      c.set("activity", { detail: (await schedules.get(scheduleId(c))).name });
-      schedules.delete(scheduleId(c));
       return null;
     }),
   ];

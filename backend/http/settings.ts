@@ -1,8 +1,7 @@
-// Server settings (server-settings.json), the game's config.ini, and the player lists.
+// Server settings (server-settings.json) and the game's config.ini.
 
 import type { AppContext } from "../boot/context.ts";
 import { readConfigIni } from "../factorio/settings/configini.ts";
-import type { PlayerList } from "../../shared/players.ts";
 import { Forbidden } from "../lib/errors.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { isSecretSetting, SECRET_MASK } from "../../shared/settings.ts";
@@ -10,15 +9,13 @@ import { type Route, route, sessionOf } from "./routes.ts";
 
 /** Whether an update would set a secret to something other than its stored value. */
 function changesSecret(body: Record<string, unknown>, stored: Record<string, unknown>): boolean {
-  return Object.entries(body).some(([k, v]) => isSecretSetting(k) && v !== SECRET_MASK && v !== (stored[k] ?? ""));
+  return Object.entries(body).some(([k, v]) =>
+    isSecretSetting(k) && v !== SECRET_MASK && v !== (stored[k] ?? "")
+  );
 }
 
 export function settingsRoutes(ctx: AppContext): Route[] {
-  const { settings, players } = ctx;
-  const listRoutes = (list: PlayerList): Route[] => [
-    route(`POST /api/players/${list}/add`, async (_c, { body }) => await players.add(list, body.username, "reason" in body ? body.reason : undefined)),
-    route(`POST /api/players/${list}/remove`, async (_c, { body }) => await players.remove(list, body.username)),
-  ];
+  const { settings } = ctx;
   return [
     route("GET /api/settings", () => settings.get()),
     route("POST /api/settings/update", async (c, { body }) => {
@@ -31,14 +28,5 @@ export function settingsRoutes(ctx: AppContext): Route[] {
       return "Settings successfully saved";
     }),
     route("GET /api/config", () => readConfigIni(ctx.paths.configIni)),
-    route("GET /api/players", () => players.lists()),
-    ...listRoutes("admins"),
-    ...listRoutes("whitelist"),
-    ...listRoutes("bans"),
-    route("POST /api/players/whitelist/use", async (_c, { body }) => players.setUseWhitelist(body.enabled)),
-    route("GET /api/players/online", async () => ({ players: await players.online() })),
-    route("POST /api/players/kick", async (_c, { body }) => {
-      return await players.kick(body.username, body.reason);
-    }),
   ];
 }
