@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { type Config, ConfigError, helpText, loadConfig, OPTIONS } from "./config.ts";
+import { type Config, ConfigError, helpText, loadConfig } from "./config.ts";
+import { OPTIONS } from "./options.ts";
 
 function cfg(args: string[], env: Record<string, string> = {}): Config {
   const r = loadConfig(args, env);
