@@ -1,5 +1,5 @@
 // Reads the header of a Factorio save: the game version, the scenario, and the mods the save was made with.
-// Works for every save format from 0.13 to 2.x (the layouts are in docs/architecture.md, "Save files").
+// Works for every save format from 0.13 to 2.x (the layouts are in docs/save-files.md).
 //
 // A save is a zip. The header sits at the start of `level-init.dat` (1.1.14 and later, plain), of
 // `level.dat` (older saves, plain), or of the first map chunk `level.dat0` (a zlib stream). Only the first

@@ -1,6 +1,6 @@
 // The game's health over time on Controls (issue 51): one figure at a time (UPS, CPU, memory, players, free
 // disk) over an hour, a day, a week or 90 days, drawn by uPlot (canvas: 8,640 points of 90 days draw in
-// well under 500 ms on a throttled phone, bench in docs/architecture.md), which is loaded only when this
+// well under 500 ms on a throttled phone, bench in docs/performance.md), which is loaded only when this
 // panel is shown. The average is the line, the bucket's minimum and maximum the band around it; starts,
 // stops, crashes, updates and backups are marked on the time axis and listed under the chart. A tap or a
 // pointer over the chart shows the values at that time in the legend; dragging does not zoom (it would

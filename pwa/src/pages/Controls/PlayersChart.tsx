@@ -1,6 +1,6 @@
 // Players online over the last 24 hours, as a small step chart. Drawn as one SVG path: a step line of a
 // few hundred samples does not need a chart library, and every kilobyte of script is precached by the
-// installed app (see docs/architecture.md).
+// installed app (see docs/performance.md).
 
 import { useEffect, useState } from "react";
 import { Box, Typography } from "@mui/material";

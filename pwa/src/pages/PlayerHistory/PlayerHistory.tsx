@@ -92,7 +92,7 @@ function HistoryTable() {
   // A public server's history holds thousands of players. The list is sorted when the rows or the order
   // change, not per key; the field shows each key at once (SearchField), and the list follows in a
   // render the next key interrupts, its first rows first (2,000 players on a phone: bench note in
-  // docs/architecture.md).
+  // docs/performance.md).
   const sorted = useMemo(() => {
     const dir = sort.desc ? -1 : 1;
     return [...(rows ?? [])].sort((a, b) => {
