@@ -14,7 +14,12 @@ import { fileURLToPath } from "node:url";
 import { DENO, PANEL_PERMISSIONS, ROOT } from "./lib.mjs";
 
 if (typeof Deno === "undefined") {
-  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(DENO, [
+    "run",
+    ...PANEL_PERMISSIONS,
+    fileURLToPath(import.meta.url),
+    ...process.argv.slice(2),
+  ], { cwd: ROOT, stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
 
@@ -26,14 +31,17 @@ const ATTEMPTS = Number(Deno.args[0] ?? 30_000);
 const IN_FLIGHT = 32;
 const NAMES = ["admin", "root", "administrator", "factorio", "bob"];
 /** A browser's user agent: what each record kept before the fix, beside the name and the address. */
-const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const BROWSER =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /** Records and bytes of the activity table (with its index), read from the file as it is. */
 function measure(dataDir) {
   const db = new DatabaseSync(join(dataDir, "panel.db"), { readOnly: true });
   try {
     const rows = db.prepare("SELECT COUNT(*) AS n FROM activity").get().n;
-    const bytes = db.prepare("SELECT COALESCE(SUM(pgsize), 0) AS b FROM dbstat WHERE name IN ('activity', 'activity_at')").get().b;
+    const bytes =
+      db.prepare("SELECT COALESCE(SUM(pgsize), 0) AS b FROM dbstat WHERE name IN ('activity', 'activity_at')")
+        .get().b;
     return { rows, bytes };
   } finally {
     db.close();

@@ -27,7 +27,11 @@ const setup = `
   await createFakeSave(f, "small.zip");
   await writeSave(f.dir + "/saves/big.zip", { version: "2.0.72", build: 83505, mods: [], state: { tick: 0, players: [], seed: 7 }, mapBytes: ${mib} * 1024 * 1024 });
 `;
-const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "-"], { cwd: ROOT, input: setup, stdio: ["pipe", "inherit", "inherit"] });
+const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "-"], {
+  cwd: ROOT,
+  input: setup,
+  stdio: ["pipe", "inherit", "inherit"],
+});
 if (r.status !== 0) process.exit(r.status ?? 1);
 const bigSave = join(factorioDir, "saves", "big.zip");
 
@@ -41,7 +45,8 @@ function freeUdpPort() {
   });
 }
 
-const rssMiB = (pid) => Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)]).toString().trim()) / 1024;
+const rssMiB = (pid) =>
+  Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)]).toString().trim()) / 1024;
 
 let panel;
 try {
@@ -57,10 +62,17 @@ try {
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return JSON.parse(text);
   };
-  await api("POST", "/api/backups/settings", { retention: { keep_last: null, keep_days: null }, min_free_mb: 0 });
+  await api("POST", "/api/backups/settings", {
+    retention: { keep_last: null, keep_days: null },
+    min_free_mb: 0,
+  });
 
   // ---- 1 GiB backup of a running server vs cp ----
-  await api("POST", "/api/server/start", { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: "big.zip" });
+  await api("POST", "/api/server/start", {
+    bindip: "127.0.0.1",
+    port: await freeUdpPort(),
+    savefile: "big.zip",
+  });
   const size = statSync(bigSave).size;
   const copy = join(dir, "cp-copy.zip");
   // The references are timed before and after the backup and the faster kept: the disk of a shared
@@ -95,14 +107,22 @@ try {
   const gameSave = at(/^\s*(\d+\.\d+) Info AppManagerStates\.cpp:\d+: Saving finished$/gm) -
     at(/^\s*(\d+\.\d+) Info AppManager\.cpp:\d+: Saving to big \(blocking\)\.$/gm);
   console.log(
-    `backup of a running server with a ${(size / 1024 ** 3).toFixed(2)} GiB save (game saves, then the panel copies): ` +
-      `${backupSeconds.toFixed(1)} s; cp of the same file: ${cpSeconds.toFixed(1)} s (ratio ${(backupSeconds / cpSeconds).toFixed(2)}); ` +
+    `backup of a running server with a ${
+      (size / 1024 ** 3).toFixed(2)
+    } GiB save (game saves, then the panel copies): ` +
+      `${backupSeconds.toFixed(1)} s; cp of the same file: ${cpSeconds.toFixed(1)} s (ratio ${
+        (backupSeconds / cpSeconds).toFixed(2)
+      }); ` +
       `cp + sync: ${cpSyncSeconds.toFixed(1)} s (ratio ${(backupSeconds / cpSyncSeconds).toFixed(2)}); ` +
-      `of which the game's own save ${gameSave.toFixed(1)} s, the panel's copy ${(backupSeconds - gameSave).toFixed(1)} s ` +
+      `of which the game's own save ${gameSave.toFixed(1)} s, the panel's copy ${
+        (backupSeconds - gameSave).toFixed(1)
+      } s ` +
       `(ratio to cp + sync ${((backupSeconds - gameSave) / cpSyncSeconds).toFixed(2)})`,
   );
   console.log(
-    `backend RSS before ${before.toFixed(1)} MiB, peak during the backup ${peak.toFixed(1)} MiB: growth ${(peak - before).toFixed(1)} MiB (target < 64 MiB); backup file ${(made.size / 1024 ** 3).toFixed(2)} GiB`,
+    `backend RSS before ${before.toFixed(1)} MiB, peak during the backup ${peak.toFixed(1)} MiB: growth ${
+      (peak - before).toFixed(1)
+    } MiB (target < 64 MiB); backup file ${(made.size / 1024 ** 3).toFixed(2)} GiB`,
   );
   await api("POST", `/api/backups/${made.id}/delete`, {});
   await api("GET", "/api/server/stop");
@@ -123,7 +143,9 @@ try {
   const listMs = await timeOf("/api/backups");
   const refMs = await timeOf("/api/user/status");
   console.log(
-    `GET /api/backups with ${LISTED} backups: median ${listMs.toFixed(1)} ms; GET /api/user/status: ${refMs.toFixed(1)} ms; ratio ${(listMs / refMs).toFixed(1)}`,
+    `GET /api/backups with ${LISTED} backups: median ${listMs.toFixed(1)} ms; GET /api/user/status: ${
+      refMs.toFixed(1)
+    } ms; ratio ${(listMs / refMs).toFixed(1)}`,
   );
 } finally {
   if (panel) {

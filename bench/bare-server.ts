@@ -31,7 +31,9 @@ const handler = sinkDir
     return answer();
   }
   : answer;
-const tls = tlsFiles ? { cert: Deno.readTextFileSync(tlsFiles[0]), key: Deno.readTextFileSync(tlsFiles[1]) } : {};
+const tls = tlsFiles
+  ? { cert: Deno.readTextFileSync(tlsFiles[0]), key: Deno.readTextFileSync(tlsFiles[1]) }
+  : {};
 Deno.serve({
   hostname: "127.0.0.1",
   port: 0,

@@ -18,11 +18,17 @@ for (const file of new Set(initial)) {
   gz += gzipSync(bytes, { level: 9 }).length;
 }
 function walk(dir) {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+  return readdirSync(dir).flatMap((
+    n,
+  ) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
 }
 const all = walk(dist);
 const allJs = all.filter((f) => f.endsWith(".js"));
 const total = all.reduce((n, f) => n + statSync(f).size, 0);
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log(`initial JS (${initial.length} files): ${kb(raw)} raw, ${kb(gz)} gzip`);
-console.log(`whole build: ${all.length} files, ${kb(total)}; all JS ${kb(allJs.reduce((n, f) => n + statSync(f).size, 0))}`);
+console.log(
+  `whole build: ${all.length} files, ${kb(total)}; all JS ${
+    kb(allJs.reduce((n, f) => n + statSync(f).size, 0))
+  }`,
+);

@@ -29,7 +29,17 @@ async function startFake() {
   mkdirSync(cache, { recursive: true });
   const child = spawn(
     DENO,
-    ["run", ...PANEL_PERMISSIONS, join(ROOT, "tests/fake-factorio-com/main.ts"), "--cache-dir", cache, "--padding-mb", String(paddingMb), "--releases", `${VERSION}:stable`],
+    [
+      "run",
+      ...PANEL_PERMISSIONS,
+      join(ROOT, "tests/fake-factorio-com/main.ts"),
+      "--cache-dir",
+      cache,
+      "--padding-mb",
+      String(paddingMb),
+      "--releases",
+      `${VERSION}:stable`,
+    ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
   );
   const url = await new Promise((ok, fail) => {
@@ -49,7 +59,10 @@ async function startFake() {
 function reference(url) {
   const dir = mkdtempSync(join(tmpdir(), "bench-curl-tar-"));
   const t0 = performance.now();
-  const r = spawnSync("sh", ["-c", `curl -sL "${url}/get-download/${VERSION}/headless/linux64" | tar -xJ -C "${dir}"`], { stdio: "inherit" });
+  const r = spawnSync("sh", [
+    "-c",
+    `curl -sL "${url}/get-download/${VERSION}/headless/linux64" | tar -xJ -C "${dir}"`,
+  ], { stdio: "inherit" });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error("curl | tar failed");
   rmSync(dir, { recursive: true, force: true });
@@ -61,7 +74,11 @@ async function panelInstall(url) {
   const panel = await startPanel({ args: ["--factorio-dir", factorioDir, "--factorio-com-url", url] });
   try {
     const headers = { "Content-Type": "application/json", Origin: panel.url };
-    const login = await fetch(`${panel.url}/api/login`, { method: "POST", headers, body: JSON.stringify({ username: "admin", password: "bench-password" }) });
+    const login = await fetch(`${panel.url}/api/login`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ username: "admin", password: "bench-password" }),
+    });
     headers.Cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
     // The list is fetched (and cached) first, as the page does before anyone presses Install.
     await fetch(`${panel.url}/api/factorio/versions`, { headers });
@@ -71,7 +88,11 @@ async function panelInstall(url) {
     const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(panel.child.pid))), 100);
     const phases = {};
     const t0 = performance.now();
-    const r = await fetch(`${panel.url}/api/factorio/install`, { method: "POST", headers, body: JSON.stringify({ version: VERSION }) });
+    const r = await fetch(`${panel.url}/api/factorio/install`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ version: VERSION }),
+    });
     if (r.status !== 202) throw new Error(`install answered ${r.status}: ${await r.text()}`);
     let state;
     do {
@@ -108,17 +129,32 @@ try {
   }
   const mb = (size / 1024 / 1024).toFixed(1);
   console.log(`tarball: ${mb} MiB .tar.xz (${VERSION}), ${rounds} rounds, medians`);
-  console.log(`panel install (download + sha256 + verify + unpack + --version + rename): ${median(ours).toFixed(0)} ms`);
-  console.log(`reference curl -sL | tar -xJ of the same file:                         ${median(refs).toFixed(0)} ms`);
+  console.log(
+    `panel install (download + sha256 + verify + unpack + --version + rename): ${median(ours).toFixed(0)} ms`,
+  );
+  console.log(
+    `reference curl -sL | tar -xJ of the same file:                         ${median(refs).toFixed(0)} ms`,
+  );
   console.log(`ratio panel / reference: ${(median(ours) / median(refs)).toFixed(2)}`);
   // Without the game's own --version run (a Deno start-up in the simulator; instant in the real game).
   const toTesting = median(phaseRows.map((r) => r.testing ?? NaN));
-  console.log(`panel download + sha256 + unpack (until the game's --version): ${toTesting.toFixed(0)} ms, ratio ${(toTesting / median(refs)).toFixed(2)}`);
+  console.log(
+    `panel download + sha256 + unpack (until the game's --version): ${toTesting.toFixed(0)} ms, ratio ${
+      (toTesting / median(refs)).toFixed(2)
+    }`,
+  );
   // When each phase was first seen (ms after the request), per round: where the time goes.
-  for (const row of phaseRows) console.log(`  phases seen at: ${Object.entries(row).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
+  for (const row of phaseRows) {
+    console.log(
+      `  phases seen at: ${Object.entries(row).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`,
+    );
+  }
   console.log(`  (the simulator's --version is a Deno start-up; the real game answers it at once)`);
-  console.log(`panel RSS before: ${baseline.toFixed(1)} MiB, peak growth during the install: ${growth.toFixed(1)} MiB (target < 64 MiB)`);
+  console.log(
+    `panel RSS before: ${baseline.toFixed(1)} MiB, peak growth during the install: ${
+      growth.toFixed(1)
+    } MiB (target < 64 MiB)`,
+  );
 } finally {
   fake.child.kill("SIGTERM");
 }
-

@@ -11,7 +11,12 @@ import { fileURLToPath } from "node:url";
 import { DENO, PANEL_PERMISSIONS, percentile, ROOT } from "./lib.mjs";
 
 if (typeof Deno === "undefined") {
-  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(DENO, [
+    "run",
+    ...PANEL_PERMISSIONS,
+    fileURLToPath(import.meta.url),
+    ...process.argv.slice(2),
+  ], { cwd: ROOT, stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
 
@@ -63,13 +68,17 @@ async function connectMany(url, n) {
   const { WS_PER_SIGN_IN } = await import("../shared/ws.ts");
   const cookies = [];
   for (let i = 0; i < Math.ceil(n / WS_PER_SIGN_IN); i++) cookies.push(await login(url));
-  return await Promise.all(Array.from({ length: n }, (_, i) => connect(url, cookies[Math.floor(i / WS_PER_SIGN_IN)])));
+  return await Promise.all(
+    Array.from({ length: n }, (_, i) => connect(url, cookies[Math.floor(i / WS_PER_SIGN_IN)])),
+  );
 }
 
 /** A /ws client that records, per bench line, the delay since the game printed it. */
 function connect(url, cookie) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url.replace(/^http/, "ws") + "/ws", { headers: { Cookie: cookie, Origin: url } });
+    const ws = new WebSocket(url.replace(/^http/, "ws") + "/ws", {
+      headers: { Cookie: cookie, Origin: url },
+    });
     const client = { ws, delays: [], lines: 0, firstAt: 0, lastAt: 0, statuses: [], waiters: [] };
     ws.onmessage = (e) => {
       const now = Date.now();
@@ -94,12 +103,16 @@ function connect(url, cookie) {
         }
       } else {
         const msg = JSON.parse(raw);
-        if (msg.room_name === "server_status") client.statuses.push({ status: JSON.parse(msg.message).status, at: now });
+        if (msg.room_name === "server_status") {
+          client.statuses.push({ status: JSON.parse(msg.message).status, at: now });
+        }
       }
       for (const w of client.waiters.splice(0)) w();
     };
     ws.onopen = () => {
-      ws.send(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "gamelog", batch: true } }));
+      ws.send(
+        JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "gamelog", batch: true } }),
+      );
       ws.send(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "server_status" } }));
       resolve(client);
     };
@@ -125,7 +138,11 @@ function reset(clients) {
 }
 
 async function startGame(cookie) {
-  await api(panel.url, cookie, "POST", "/api/server/start", { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: "Load Latest" });
+  await api(panel.url, cookie, "POST", "/api/server/start", {
+    bindip: "127.0.0.1",
+    port: await freeUdpPort(),
+    savefile: "Load Latest",
+  });
 }
 
 function gamePid() {
@@ -152,7 +169,12 @@ try {
   // Steady lines: delay from print to delivery.
   reset(clients);
   await api(panel.url, cookie, "GET", "/api/server/status");
-  clients[0].ws.send(JSON.stringify({ room_name: "", controls: { type: "command", value: `/fake-flood ${STEADY_LINES} ${STEADY_RATE}` } }));
+  clients[0].ws.send(
+    JSON.stringify({
+      room_name: "",
+      controls: { type: "command", value: `/fake-flood ${STEADY_LINES} ${STEADY_RATE}` },
+    }),
+  );
   await until(clients, (c) => c.lines >= STEADY_LINES, "the steady lines");
   const delays = clients.flatMap((c) => c.delays);
   console.log(
@@ -165,20 +187,32 @@ try {
   const burst = async (group) => {
     reset(group);
     const burstStart = performance.now();
-    group[0].ws.send(JSON.stringify({ room_name: "", controls: { type: "command", value: `/fake-flood ${BURST_LINES} 0` } }));
+    group[0].ws.send(
+      JSON.stringify({ room_name: "", controls: { type: "command", value: `/fake-flood ${BURST_LINES} 0` } }),
+    );
     await until(group, (c) => c.lines >= BURST_LINES, "the burst");
     const seconds = (Math.max(...group.map((c) => c.lastAt)) - burstStart) / 1000;
     return { rate: BURST_LINES / seconds, p99: percentile(group.flatMap((c) => c.delays), 99) };
   };
   const all = await burst(clients);
-  for (const c of clients.slice(1)) c.ws.send(JSON.stringify({ room_name: "", controls: { type: "unsubscribe", value: "gamelog" } }));
+  for (const c of clients.slice(1)) {
+    c.ws.send(JSON.stringify({ room_name: "", controls: { type: "unsubscribe", value: "gamelog" } }));
+  }
   await api(panel.url, cookie, "GET", "/api/server/status");
   const one = await burst(clients.slice(0, 1));
-  for (const c of clients.slice(1)) c.ws.send(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "gamelog", batch: true } }));
+  for (const c of clients.slice(1)) {
+    c.ws.send(
+      JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "gamelog", batch: true } }),
+    );
+  }
   console.log(
     `gamelog fan-out, ${BURST_LINES} lines as fast as the game prints them, ${CLIENTS} clients: ` +
-      `${all.rate.toFixed(0)} lines/s to every client (${(all.rate * CLIENTS).toFixed(0)} deliveries/s), delay p99 ${ms(all.p99)}; ` +
-      `reference, 1 client in the same run: ${one.rate.toFixed(0)} lines/s, p99 ${ms(one.p99)}; ratio ${(all.rate / one.rate).toFixed(2)} ` +
+      `${all.rate.toFixed(0)} lines/s to every client (${
+        (all.rate * CLIENTS).toFixed(0)
+      } deliveries/s), delay p99 ${ms(all.p99)}; ` +
+      `reference, 1 client in the same run: ${one.rate.toFixed(0)} lines/s, p99 ${ms(one.p99)}; ratio ${
+        (all.rate / one.rate).toFixed(2)
+      } ` +
       `(target: >= 10000 lines/s each, p99 < 500 ms)`,
   );
 
@@ -207,7 +241,9 @@ try {
   }
   console.log(
     `status push after a re-attached game dies, 3 kills x ${CLIENTS} clients: ` +
-      `p50 ${ms(percentile(reattached, 50))}, p99 ${ms(percentile(reattached, 99))}, max ${ms(Math.max(...reattached))}`,
+      `p50 ${ms(percentile(reattached, 50))}, p99 ${ms(percentile(reattached, 99))}, max ${
+        ms(Math.max(...reattached))
+      }`,
   );
 } finally {
   for (const c of clients) c.ws.close();

@@ -11,7 +11,12 @@ import { fileURLToPath } from "node:url";
 import { DENO, PANEL_PERMISSIONS, ROOT } from "./lib.mjs";
 
 if (typeof Deno === "undefined") {
-  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(DENO, [
+    "run",
+    ...PANEL_PERMISSIONS,
+    fileURLToPath(import.meta.url),
+    ...process.argv.slice(2),
+  ], { cwd: ROOT, stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
 
@@ -29,7 +34,8 @@ try {
   const versionRuns = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    const r = await new Deno.Command(factorio.binary, { args: ["--version"], stdout: "null", stderr: "null" }).output();
+    const r = await new Deno.Command(factorio.binary, { args: ["--version"], stdout: "null", stderr: "null" })
+      .output();
     if (!r.success) throw new Error("--version failed");
     versionRuns.push(performance.now() - t);
   }
@@ -39,8 +45,15 @@ try {
   const open = async (seed) => {
     const t = performance.now();
     const info = await (await fetch(panel.url + "/api/world/generator", { headers })).json();
-    const settings = { map_gen_settings: { ...info.map_gen_settings, seed }, map_settings: info.map_settings };
-    const r = await fetch(panel.url + "/api/world/preview", { method: "POST", headers, body: JSON.stringify({ settings, planet: "nauvis", size: 512 }) });
+    const settings = {
+      map_gen_settings: { ...info.map_gen_settings, seed },
+      map_settings: info.map_settings,
+    };
+    const r = await fetch(panel.url + "/api/world/preview", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ settings, planet: "nauvis", size: 512 }),
+    });
     const png = new Uint8Array(await r.arrayBuffer());
     if (r.status !== 200 || png[1] !== 80) throw new Error(`preview: ${r.status}`);
     return performance.now() - t;
@@ -52,9 +65,19 @@ try {
   for (let i = 0; i < runs; i++) cached.push(await open(100)); // the same settings: from the cache
   const ref = median(versionRuns);
   console.log(`game binary start (factorio --version): ${ref.toFixed(0)} ms median of ${runs}`);
-  console.log(`first open (data dump + preview): ${first.toFixed(0)} ms  | ratio ${(first / ref).toFixed(1)}`);
-  console.log(`later open, new settings (preview rendered): ${median(fresh).toFixed(0)} ms median  | ratio ${(median(fresh) / ref).toFixed(1)}`);
-  console.log(`later open, same settings (preview cached): ${median(cached).toFixed(0)} ms median  | ratio ${(median(cached) / ref).toFixed(2)}`);
+  console.log(
+    `first open (data dump + preview): ${first.toFixed(0)} ms  | ratio ${(first / ref).toFixed(1)}`,
+  );
+  console.log(
+    `later open, new settings (preview rendered): ${median(fresh).toFixed(0)} ms median  | ratio ${
+      (median(fresh) / ref).toFixed(1)
+    }`,
+  );
+  console.log(
+    `later open, same settings (preview cached): ${median(cached).toFixed(0)} ms median  | ratio ${
+      (median(cached) / ref).toFixed(2)
+    }`,
+  );
 } finally {
   if (panel) await stopPanel(panel);
   rmSync(factorio.dir, { recursive: true, force: true });

@@ -43,28 +43,34 @@ if (typeof Deno !== "undefined") {
 }
 
 const { chromium } = await import("playwright-core");
-const { DENO, median, PANEL_PERMISSIONS, panelClient, ROOT, startPanel, stopPanel } = await import("./lib.mjs");
+const { DENO, median, PANEL_PERMISSIONS, panelClient, ROOT, startPanel, stopPanel } = await import(
+  "./lib.mjs"
+);
 
 const dataDir = mkdtempSync(join(tmpdir(), "panel-bench-chart-"));
-const seeded = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(import.meta.url), dataDir], { cwd: ROOT, stdio: "inherit" });
+const seeded = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(import.meta.url), dataDir], {
+  cwd: ROOT,
+  stdio: "inherit",
+});
 if (seeded.status !== 0) process.exit(1);
 const panel = await startPanel({ dataDir });
 
 /** Clicks `name` and resolves with the ms until a frame is painted after the chart's canvas was replaced. */
 function switchFigure(page, name) {
-  return page.evaluate((name) => new Promise((done) => {
-    const chart = document.querySelector('[data-testid="health-chart"]');
-    const old = chart.querySelector("canvas");
-    const button = [...document.querySelectorAll("button")].find((b) => b.textContent === name);
-    const started = performance.now();
-    const check = () => {
-      const canvas = chart.querySelector("canvas");
-      if (canvas && canvas !== old) requestAnimationFrame(() => done(performance.now() - started));
-      else setTimeout(check, 0);
-    };
-    button.click();
-    check();
-  }), name);
+  return page.evaluate((name) =>
+    new Promise((done) => {
+      const chart = document.querySelector('[data-testid="health-chart"]');
+      const old = chart.querySelector("canvas");
+      const button = [...document.querySelectorAll("button")].find((b) => b.textContent === name);
+      const started = performance.now();
+      const check = () => {
+        const canvas = chart.querySelector("canvas");
+        if (canvas && canvas !== old) requestAnimationFrame(() => done(performance.now() - started));
+        else setTimeout(check, 0);
+      };
+      button.click();
+      check();
+    }), name);
 }
 
 async function measure(browser, viewport, range) {
@@ -104,19 +110,34 @@ for (let i = 0; i < 11; i++) {
   await api("GET", "/api/health/history?range=day");
   day.push(performance.now() - t);
 }
-console.log(`GET /api/health/history, median of 11: 90 days ${median(answers).toFixed(1)} ms; a day (reference) ${median(day).toFixed(1)} ms; want < 100 ms`);
+console.log(
+  `GET /api/health/history, median of 11: 90 days ${median(answers).toFixed(1)} ms; a day (reference) ${
+    median(day).toFixed(1)
+  } ms; want < 100 ms`,
+);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 try {
-  for (const [label, viewport] of [["phone 390x844", { width: 390, height: 844 }], ["desktop 1280x800", { width: 1280, height: 800 }]]) {
+  for (
+    const [label, viewport] of [["phone 390x844", { width: 390, height: 844 }], ["desktop 1280x800", {
+      width: 1280,
+      height: 800,
+    }]]
+  ) {
     // Alternated: the reference (a day, 96 points), then 90 days.
     const day = await measure(browser, viewport, "Day");
     const ninety = await measure(browser, viewport, "90 days");
-    console.log(`${label}, 4x CPU throttling, median of ${RUNS}: draw 90 days (8,640 points) ${median(ninety).toFixed(0)} ms ` +
-      `(longest ${Math.max(...ninety).toFixed(0)}); a day (96 points, reference) ${median(day).toFixed(0)} ms (longest ${Math.max(...day).toFixed(0)}); want < 500 ms`);
+    console.log(
+      `${label}, 4x CPU throttling, median of ${RUNS}: draw 90 days (8,640 points) ${
+        median(ninety).toFixed(0)
+      } ms ` +
+        `(longest ${Math.max(...ninety).toFixed(0)}); a day (96 points, reference) ${
+          median(day).toFixed(0)
+        } ms (longest ${Math.max(...day).toFixed(0)}); want < 500 ms`,
+    );
   }
 } finally {
   await browser.close();

@@ -25,7 +25,12 @@ const PASSWORD = "bench-password";
 // The flood of part 2 needs more open files than a default soft limit of 1024: run again with the hard one.
 const soft = Number(/Max open files\s+(\d+)/.exec(readFileSync("/proc/self/limits", "utf8"))?.[1] ?? 0);
 if (soft < 4096 && !process.env.HOSTILE_RAISED) {
-  const r = spawnSync("sh", ["-c", 'ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"', process.execPath, ...process.argv.slice(1)], {
+  const r = spawnSync("sh", [
+    "-c",
+    'ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"',
+    process.execPath,
+    ...process.argv.slice(1),
+  ], {
     stdio: "inherit",
     env: { ...process.env, HOSTILE_RAISED: "1" },
   });
@@ -40,7 +45,15 @@ function timedGet(url, path, { localAddress = "127.0.0.2", cookie } = {}) {
   const { hostname, port } = new URL(url);
   const t0 = performance.now();
   return new Promise((done) => {
-    const req = http.request({ host: hostname, port, path, localAddress, agent: false, headers: cookie ? { Cookie: cookie } : {}, timeout: 10_000 }, (res) => {
+    const req = http.request({
+      host: hostname,
+      port,
+      path,
+      localAddress,
+      agent: false,
+      headers: cookie ? { Cookie: cookie } : {},
+      timeout: 10_000,
+    }, (res) => {
       res.resume();
       res.on("end", () => done({ status: res.statusCode, ms: performance.now() - t0 }));
     });
@@ -58,7 +71,9 @@ async function openFlood(port, count, stalled = 0) {
     await new Promise((done) => {
       const s = net.createConnection({ host: "127.0.0.1", port }, () => {
         if (i < stalled) {
-          s.write(`POST /api/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
+          s.write(
+            `POST /api/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+          );
         }
         done();
       });
@@ -103,8 +118,12 @@ async function otherAddress(url, path) {
     const statuses = (xs) => [...new Set(xs.map((x) => x.status))].join(", ");
     console.log(
       `250 connections from 127.0.0.1 (64 stalled sign-in bodies, 186 idle), 20 requests from 127.0.0.2: ` +
-        `panel median ${fmt(median(p.map((x) => x.ms)))} ms, slowest ${fmt(worst(p))} ms (${statuses(p)}; target < 100 ms); ` +
-        `bare Deno.serve median ${fmt(median(b.map((x) => x.ms)))} ms, slowest ${fmt(worst(b))} ms (${statuses(b)}); ` +
+        `panel median ${fmt(median(p.map((x) => x.ms)))} ms, slowest ${fmt(worst(p))} ms (${
+          statuses(p)
+        }; target < 100 ms); ` +
+        `bare Deno.serve median ${fmt(median(b.map((x) => x.ms)))} ms, slowest ${fmt(worst(b))} ms (${
+          statuses(b)
+        }); ` +
         `ratio of the slowest ${(worst(p) / worst(b)).toFixed(2)}`,
     );
   } finally {
@@ -150,13 +169,35 @@ async function untilTrue(fn, timeoutMs) {
     import { installFakeFactorio, createFakeSave } from "${join(ROOT, "tests/fake-factorio/install.ts")}";
     await createFakeSave(installFakeFactorio(${JSON.stringify(factorioDir)}, "2.0"), "world.zip");
   `;
-  if (spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "-"], { cwd: ROOT, input: setup, stdio: ["pipe", "inherit", "inherit"] }).status !== 0) process.exit(1);
+  if (
+    spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "-"], {
+      cwd: ROOT,
+      input: setup,
+      stdio: ["pipe", "inherit", "inherit"],
+    }).status !== 0
+  ) process.exit(1);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn("sh", [
-    "-c", 'ulimit -n 1024; exec "$@"', "sh",
-    process.execPath, "scripts/start.mjs", "--port", String(port), "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorioDir,
-  ], { cwd: ROOT, env: { ...process.env, PANEL_ADMIN_PASSWORD: PASSWORD, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    "-c",
+    'ulimit -n 1024; exec "$@"',
+    "sh",
+    process.execPath,
+    "scripts/start.mjs",
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    "--factorio-dir",
+    factorioDir,
+  ], {
+    cwd: ROOT,
+    env: { ...process.env, PANEL_ADMIN_PASSWORD: PASSWORD, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
@@ -165,11 +206,25 @@ async function untilTrue(fn, timeoutMs) {
     await untilTrue(async () => /listening on/.test(out), 120_000);
     const cookie = await signIn(url);
     const api = (method, path, body) =>
-      fetch(url + path, { method, headers: { Cookie: cookie, Origin: url, "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
-    const started = await api("POST", "/api/server/start", { bindip: "127.0.0.1", port: await freePort(true), savefile: "world.zip" });
+      fetch(url + path, {
+        method,
+        headers: { Cookie: cookie, Origin: url, "Content-Type": "application/json" },
+        body: body && JSON.stringify(body),
+      });
+    const started = await api("POST", "/api/server/start", {
+      bindip: "127.0.0.1",
+      port: await freePort(true),
+      savefile: "world.zip",
+    });
     if (started.status !== 200) throw new Error(`game start: ${started.status} ${await started.text()}`);
     gamePid = JSON.parse(readFileSync(join(dataDir, "game-process.json"), "utf8")).pid;
-    const made = await api("POST", "/api/user/add", { username: "before-flood", email: "before@example.org", password: "a long enough password", password_confirmation: "a long enough password", role: "viewer" });
+    const made = await api("POST", "/api/user/add", {
+      username: "before-flood",
+      email: "before@example.org",
+      password: "a long enough password",
+      password_confirmation: "a long enough password",
+      role: "viewer",
+    });
     if (made.status !== 200) throw new Error(`user: ${made.status} ${await made.text()}`);
 
     // A browser elsewhere asking every 50 ms meanwhile: how long the panel could not be reached.
@@ -181,7 +236,7 @@ async function untilTrue(fn, timeoutMs) {
         const t = performance.now();
         const r = await timedGet(url, "/api/user/status", { localAddress: "127.0.0.2", cookie });
         if (r.status === 200) down = 0;
-        else longestDown = Math.max(longestDown, (down += performance.now() - t + 50));
+        else longestDown = Math.max(longestDown, down += performance.now() - t + 50);
         await sleep(50);
       }
     })();
@@ -210,10 +265,18 @@ async function untilTrue(fn, timeoutMs) {
       `1,100 idle connections under ulimit -n 1024, held ${HOLD_S} s (${held} still open at the end, ${flood.refused()} refused): ` +
         `the panel ended ${restarts} time(s) and npm start started it again (${said} log line(s) "The web server stopped"); ` +
         `signed-in status during the flood: ${during.status} in ${fmt(during.ms)} ms; ` +
-        `answered again ${back.value ? `${fmt(back.ms)} ms after the flood ended` : "NOT within 60 s"} (target < 5000 ms), ` +
+        `answered again ${
+          back.value ? `${fmt(back.ms)} ms after the flood ended` : "NOT within 60 s"
+        } (target < 5000 ms), ` +
         `unreachable for ${fmt(longestDown)} ms at most while it was held; ` +
-        `game: ${gameAlive && status.status === "running" ? "the same process, still running" : `CHANGED (${status.status})`}; ` +
-        `session still signed in: ${back.value ? "yes" : "no"}; user made before the flood: ${users.some?.((u) => u.username === "before-flood") ? "there" : "LOST"}`,
+        `game: ${
+          gameAlive && status.status === "running"
+            ? "the same process, still running"
+            : `CHANGED (${status.status})`
+        }; ` +
+        `session still signed in: ${back.value ? "yes" : "no"}; user made before the flood: ${
+          users.some?.((u) => u.username === "before-flood") ? "there" : "LOST"
+        }`,
     );
   } finally {
     if (gamePid) {
@@ -232,7 +295,16 @@ async function untilTrue(fn, timeoutMs) {
 // The reference for part 2: a bare Deno.serve under the same flood and limit, without anything to start it again.
 {
   const port = await freePort();
-  const child = spawn("sh", ["-c", 'ulimit -n 1024; exec "$@"', "sh", DENO, "run", ...PANEL_PERMISSIONS, "-", String(port)], {
+  const child = spawn("sh", [
+    "-c",
+    'ulimit -n 1024; exec "$@"',
+    "sh",
+    DENO,
+    "run",
+    ...PANEL_PERMISSIONS,
+    "-",
+    String(port),
+  ], {
     cwd: ROOT,
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },
@@ -252,7 +324,9 @@ async function untilTrue(fn, timeoutMs) {
     return r.status === 200 ? r : null;
   }, 5000);
   console.log(
-    `  the same flood against a bare Deno.serve with nothing to start it again: ${/server ended: (.*)/.exec(out)?.[1] ?? "kept serving"}; ` +
+    `  the same flood against a bare Deno.serve with nothing to start it again: ${
+      /server ended: (.*)/.exec(out)?.[1] ?? "kept serving"
+    }; ` +
       `answered within 5 s of the flood ending: ${back.value ? "yes" : "no"}`,
   );
   child.kill("SIGKILL");
@@ -286,16 +360,19 @@ async function untilTrue(fn, timeoutMs) {
         });
         req.on("error", (e) => done("connection " + (e.code ?? e.message)));
         req.end(body);
-      })
-    ));
+      })));
     const burstMs = performance.now() - t0;
     bursting = false;
     await prober;
     const counts = {};
     for (const r of results) counts[r] = (counts[r] ?? 0) + 1;
     console.log(
-      `sign-in burst: 300 parallel wrong passwords from one address in ${fmt(burstMs)} ms; evaluated (401): ${counts[401] ?? 0} of 300; ` +
-        `answers ${JSON.stringify(counts)}; a signed-in status meanwhile: slowest ${fmt(Math.max(...probes.map((p) => p.ms)))} ms ` +
+      `sign-in burst: 300 parallel wrong passwords from one address in ${fmt(burstMs)} ms; evaluated (401): ${
+        counts[401] ?? 0
+      } of 300; ` +
+        `answers ${JSON.stringify(counts)}; a signed-in status meanwhile: slowest ${
+          fmt(Math.max(...probes.map((p) => p.ms)))
+        } ms ` +
         `of ${probes.length} (idle ${fmt(baseline.ms)} ms)`,
     );
   } finally {

@@ -23,10 +23,21 @@ const REQUESTS = 200;
 /** curl --http2 against `url`, `REQUESTS` times over one connection: the protocol it got and the seconds taken. */
 function curlH2(url) {
   const urls = Array.from({ length: REQUESTS }, () => ["-o", "/dev/null", url]).flat();
-  const r = spawnSync("curl", ["--http2", "--cacert", ca, "-s", "-w", "%{http_version} %{time_total}\\n", ...urls], { encoding: "utf8" });
+  const r = spawnSync("curl", [
+    "--http2",
+    "--cacert",
+    ca,
+    "-s",
+    "-w",
+    "%{http_version} %{time_total}\\n",
+    ...urls,
+  ], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`curl: ${r.stderr}`);
   const lines = r.stdout.trim().split("\n").map((l) => l.split(" "));
-  return { versions: [...new Set(lines.map((l) => l[0]))].join(", "), seconds: lines.reduce((s, l) => s + Number(l[1]), 0) };
+  return {
+    versions: [...new Set(lines.map((l) => l[0]))].join(", "),
+    seconds: lines.reduce((s, l) => s + Number(l[1]), 0),
+  };
 }
 
 const panel = await startPanel({ args: ["--https-cert", cert, "--https-key", key] });
@@ -35,8 +46,12 @@ try {
   const p = curlH2(panel.url.replace("localhost", "127.0.0.1") + "/api/user/status");
   const b = curlH2(bare.url + "/");
   console.log(
-    `HTTPS by the panel itself, curl --http2 (ALPN), ${REQUESTS} requests: panel HTTP/${p.versions} in ${p.seconds.toFixed(2)} s; ` +
-      `bare Deno.serve, same certificate: HTTP/${b.versions} in ${b.seconds.toFixed(2)} s; the panel takes ${(p.seconds / b.seconds).toFixed(2)} x that ` +
+    `HTTPS by the panel itself, curl --http2 (ALPN), ${REQUESTS} requests: panel HTTP/${p.versions} in ${
+      p.seconds.toFixed(2)
+    } s; ` +
+      `bare Deno.serve, same certificate: HTTP/${b.versions} in ${b.seconds.toFixed(2)} s; the panel takes ${
+        (p.seconds / b.seconds).toFixed(2)
+      } x that ` +
       `(target: HTTP/2 offered)`,
   );
 } finally {
@@ -52,8 +67,18 @@ function firstH2Answer(url, caFile, resolve = []) {
   const deadline = Date.now() + 60_000;
   let last = "";
   while (Date.now() < deadline) {
-    const r = spawnSync("curl", ["--http2", "--cacert", caFile, ...resolve.flatMap((x) => ["--resolve", x]), "-s", "-o", "/dev/null",
-      "-w", "%{http_version} %{http_code}", url], { encoding: "utf8" });
+    const r = spawnSync("curl", [
+      "--http2",
+      "--cacert",
+      caFile,
+      ...resolve.flatMap((x) => ["--resolve", x]),
+      "-s",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{http_version} %{http_code}",
+      url,
+    ], { encoding: "utf8" });
     if (r.status === 0 && r.stdout.startsWith("2 ")) return;
     last = `curl exit ${r.status}: ${r.stdout} ${r.stderr}`;
   }
@@ -73,16 +98,28 @@ async function startToFirstAnswer(start, path, caFile, name = null) {
 const RUNS = 5;
 const panelMs = [], bareMs = [];
 for (let i = 0; i < RUNS; i++) {
-  const p = await startToFirstAnswer(() => startPanel({ args: ["--https-cert", cert, "--https-key", key] }), "/api/user/status", ca);
+  const p = await startToFirstAnswer(
+    () => startPanel({ args: ["--https-cert", cert, "--https-key", key] }),
+    "/api/user/status",
+    ca,
+  );
   await stopPanel(p.server);
   panelMs.push(p.ms);
-  const b = await startToFirstAnswer(() => startBare('"ok"', "application/json", { tls: { cert, key } }), "/", ca);
+  const b = await startToFirstAnswer(
+    () => startBare('"ok"', "application/json", { tls: { cert, key } }),
+    "/",
+    ca,
+  );
   await stopBare(b.server);
   bareMs.push(b.ms);
 }
 console.log(
-  `Start to the first HTTPS answer over HTTP/2 (median of ${RUNS}): panel with --https-cert ${median(panelMs).toFixed(0)} ms; ` +
-    `bare Deno.serve, same certificate: ${median(bareMs).toFixed(0)} ms; the panel takes ${(median(panelMs) / median(bareMs)).toFixed(2)} x that`,
+  `Start to the first HTTPS answer over HTTP/2 (median of ${RUNS}): panel with --https-cert ${
+    median(panelMs).toFixed(0)
+  } ms; ` +
+    `bare Deno.serve, same certificate: ${median(bareMs).toFixed(0)} ms; the panel takes ${
+      (median(panelMs) / median(bareMs)).toFixed(2)
+    } x that`,
 );
 
 const pebble = await startPebbleProcess();
@@ -93,13 +130,20 @@ try {
   const acmeMs = [];
   for (let i = 0; i < RUNS; i++) {
     // A new data dir each time: the certificate is got from the CA, not the one kept by the last run.
-    const p = await startToFirstAnswer(() => startPanel({ args: ["--https-domain", "panel.test", ...pebble.args] }), "/api/user/status", root, "panel.test");
+    const p = await startToFirstAnswer(
+      () => startPanel({ args: ["--https-domain", "panel.test", ...pebble.args] }),
+      "/api/user/status",
+      root,
+      "panel.test",
+    );
     await stopPanel(p.server);
     acmeMs.push(p.ms);
   }
   console.log(
     `Start to the first HTTPS answer over HTTP/2 with a certificate got from an ACME CA at start (pebble, HTTP-01; median of ${RUNS}): ` +
-      `${median(acmeMs).toFixed(0)} ms; ${(median(acmeMs) / median(bareMs)).toFixed(2)} x the bare Deno.serve that has its certificate already`,
+      `${median(acmeMs).toFixed(0)} ms; ${
+        (median(acmeMs) / median(bareMs)).toFixed(2)
+      } x the bare Deno.serve that has its certificate already`,
   );
 } finally {
   rmSync(rootDir, { recursive: true, force: true });

@@ -37,7 +37,10 @@ export function startPanel({ dataDir, args = [], env = {} } = {}) {
  */
 export function rerunUnderDeno(file) {
   if (typeof Deno !== "undefined") return;
-  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(file), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(file), ...process.argv.slice(2)], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   process.exit(r.status ?? 1);
 }
 
@@ -201,12 +204,24 @@ export function panelHeaders(res) {
  * `headers`: more headers on each answer (panelHeaders()). `sink`: a folder POST bodies are written to.
  * `tls`: { cert, key } files, to serve HTTPS.
  */
-export function startBare(body, contentType = "application/json", { sink = null, headers = {}, tls = null } = {}) {
+export function startBare(
+  body,
+  contentType = "application/json",
+  { sink = null, headers = {}, tls = null } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), "bench-bare-"));
   const file = join(dir, "body");
   writeFileSync(file, body);
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/bare-server.ts", file, contentType, ...(sink ? ["--sink", sink] : []),
-    ...(tls ? ["--tls", tls.cert, tls.key] : []), ...Object.entries(headers).flatMap(([k, v]) => ["--header", `${k}: ${v}`])], {
+  const child = spawn(DENO, [
+    "run",
+    ...PANEL_PERMISSIONS,
+    "bench/bare-server.ts",
+    file,
+    contentType,
+    ...(sink ? ["--sink", sink] : []),
+    ...(tls ? ["--tls", tls.cert, tls.key] : []),
+    ...Object.entries(headers).flatMap(([k, v]) => ["--header", `${k}: ${v}`]),
+  ], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },

@@ -18,27 +18,48 @@ const RUNS = Number(process.argv[2] ?? 5);
 const LONG = { mods: 300, saves: 500 };
 const SHORT = { mods: 10, saves: 10 };
 
-const once = (text) => async function* () {
-  yield Buffer.from(text);
-};
+const once = (text) =>
+  async function* () {
+    yield Buffer.from(text);
+  };
 
 /** A game folder with `mods` mods and `saves` saves, and a panel on it. */
 async function panelWith({ mods, saves }) {
   const factorioDir = mkdtempSync(join(tmpdir(), "bench-factorio-"));
-  spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], { cwd: ROOT, stdio: "ignore" });
+  spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], {
+    cwd: ROOT,
+    stdio: "ignore",
+  });
   mkdirSync(join(factorioDir, "mods"), { recursive: true });
   mkdirSync(join(factorioDir, "saves"), { recursive: true });
   for (let i = 0; i < mods; i++) {
     const name = `bench-mod-${String(i).padStart(4, "0")}`;
-    const info = JSON.stringify({ name, version: "1.0.0", title: `Bench mod ${i}`, author: "bench", factorio_version: "2.0", dependencies: ["base >= 2.0"] });
-    await writeZip(join(factorioDir, "mods", `${name}_1.0.0.zip`), [{ name: `${name}_1.0.0/info.json`, chunks: once(info) }]);
+    const info = JSON.stringify({
+      name,
+      version: "1.0.0",
+      title: `Bench mod ${i}`,
+      author: "bench",
+      factorio_version: "2.0",
+      dependencies: ["base >= 2.0"],
+    });
+    await writeZip(join(factorioDir, "mods", `${name}_1.0.0.zip`), [{
+      name: `${name}_1.0.0/info.json`,
+      chunks: once(info),
+    }]);
   }
   for (let i = 0; i < saves; i++) {
     const name = `world-${String(i).padStart(4, "0")}`;
-    await writeZip(join(factorioDir, "saves", `${name}.zip`), [{ name: `${name}/level.dat0`, chunks: once("x".repeat(64)) }]);
+    await writeZip(join(factorioDir, "saves", `${name}.zip`), [{
+      name: `${name}/level.dat0`,
+      chunks: once("x".repeat(64)),
+    }]);
   }
   const panel = await startPanel({ args: ["--factorio-dir", factorioDir] });
-  return { panel, factorioDir, last: { mods: `Bench mod ${mods - 1}`, saves: `world-${String(saves - 1).padStart(4, "0")}.zip` } };
+  return {
+    panel,
+    factorioDir,
+    last: { mods: `Bench mod ${mods - 1}`, saves: `world-${String(saves - 1).padStart(4, "0")}.zip` },
+  };
 }
 
 /**
@@ -48,7 +69,8 @@ async function panelWith({ mods, saves }) {
 function openList(page, path, first, last) {
   return page.evaluate(([path, first, last]) =>
     new Promise((done) => {
-      const has = (text) => [...document.querySelectorAll("main span, main td, main p")].some((e) => e.textContent === text);
+      const has = (text) =>
+        [...document.querySelectorAll("main span, main td, main p")].some((e) => e.textContent === text);
       const start = performance.now();
       let firstAt = 0;
       let firstSeen = false;
@@ -59,7 +81,9 @@ function openList(page, path, first, last) {
         }
         if (has(last)) {
           observer.disconnect();
-          requestAnimationFrame(() => done([firstAt || performance.now() - start, performance.now() - start]));
+          requestAnimationFrame(() =>
+            done([firstAt || performance.now() - start, performance.now() - start])
+          );
         }
       });
       observer.observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -93,7 +117,10 @@ async function leave(page, row) {
     history.pushState({}, "", "/help");
     dispatchEvent(new PopStateEvent("popstate"));
   });
-  await page.waitForFunction((row) => ![...document.querySelectorAll("main span, main td, main p")].some((e) => e.textContent === row), row);
+  await page.waitForFunction(
+    (row) => ![...document.querySelectorAll("main span, main td, main p")].some((e) => e.textContent === row),
+    row,
+  );
   await page.waitForTimeout(500);
 }
 
@@ -125,7 +152,14 @@ async function measure(browser, setup, viewport) {
   await page.context().close();
   const firsts = (xs) => median(xs.map((x) => x[0]));
   const lasts = (xs) => median(xs.map((x) => x[1]));
-  return { modsFirst: firsts(out.mods), modsLast: lasts(out.mods), savesFirst: firsts(out.saves), savesLast: lasts(out.saves), toggle: median(out.toggle), toggleMax: Math.max(...out.toggle) };
+  return {
+    modsFirst: firsts(out.mods),
+    modsLast: lasts(out.mods),
+    savesFirst: firsts(out.saves),
+    savesLast: lasts(out.saves),
+    toggle: median(out.toggle),
+    toggleMax: Math.max(...out.toggle),
+  };
 }
 
 const long = await panelWith(LONG);
@@ -135,14 +169,37 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 try {
-  for (const [label, viewport] of [["phone 390x844", { width: 390, height: 844 }], ["desktop 1280x800", { width: 1280, height: 800 }]]) {
+  for (
+    const [label, viewport] of [["phone 390x844", { width: 390, height: 844 }], ["desktop 1280x800", {
+      width: 1280,
+      height: 800,
+    }]]
+  ) {
     // Alternated: the reference panel, then the long lists.
     const ref = await measure(browser, short, viewport);
     const big = await measure(browser, long, viewport);
     console.log(`${label}, 4x CPU throttling, median of ${RUNS}:`);
-    console.log(`  open Mods, ${LONG.mods} mods: first row ${big.modsFirst.toFixed(0)} ms, last row ${big.modsLast.toFixed(0)} ms; ${SHORT.mods} mods (reference): first ${ref.modsFirst.toFixed(0)} ms, last ${ref.modsLast.toFixed(0)} ms; first rows ${(big.modsFirst / ref.modsFirst).toFixed(2)} x the reference`);
-    console.log(`  switch a mod off/on, ${LONG.mods} mods: ${big.toggle.toFixed(0)} ms (longest ${big.toggleMax.toFixed(0)}); ${SHORT.mods} mods (reference): ${ref.toggle.toFixed(0)} ms (longest ${ref.toggleMax.toFixed(0)}); ratio ${(big.toggle / ref.toggle).toFixed(2)}`);
-    console.log(`  open Saves, ${LONG.saves} saves: first row ${big.savesFirst.toFixed(0)} ms, last row ${big.savesLast.toFixed(0)} ms; ${SHORT.saves} saves (reference): first ${ref.savesFirst.toFixed(0)} ms, last ${ref.savesLast.toFixed(0)} ms; first rows ${(big.savesFirst / ref.savesFirst).toFixed(2)} x the reference`);
+    console.log(
+      `  open Mods, ${LONG.mods} mods: first row ${big.modsFirst.toFixed(0)} ms, last row ${
+        big.modsLast.toFixed(0)
+      } ms; ${SHORT.mods} mods (reference): first ${ref.modsFirst.toFixed(0)} ms, last ${
+        ref.modsLast.toFixed(0)
+      } ms; first rows ${(big.modsFirst / ref.modsFirst).toFixed(2)} x the reference`,
+    );
+    console.log(
+      `  switch a mod off/on, ${LONG.mods} mods: ${big.toggle.toFixed(0)} ms (longest ${
+        big.toggleMax.toFixed(0)
+      }); ${SHORT.mods} mods (reference): ${ref.toggle.toFixed(0)} ms (longest ${
+        ref.toggleMax.toFixed(0)
+      }); ratio ${(big.toggle / ref.toggle).toFixed(2)}`,
+    );
+    console.log(
+      `  open Saves, ${LONG.saves} saves: first row ${big.savesFirst.toFixed(0)} ms, last row ${
+        big.savesLast.toFixed(0)
+      } ms; ${SHORT.saves} saves (reference): first ${ref.savesFirst.toFixed(0)} ms, last ${
+        ref.savesLast.toFixed(0)
+      } ms; first rows ${(big.savesFirst / ref.savesFirst).toFixed(2)} x the reference`,
+    );
   }
 } finally {
   await browser.close();

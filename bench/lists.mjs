@@ -7,7 +7,20 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchLogin, DENO, PANEL_PERMISSIONS, median, panelHeaders, ROOT, startBare, startPanel, stopBare, stopPanel, writeZip, wrk } from "./lib.mjs";
+import {
+  benchLogin,
+  DENO,
+  median,
+  PANEL_PERMISSIONS,
+  panelHeaders,
+  ROOT,
+  startBare,
+  startPanel,
+  stopBare,
+  stopPanel,
+  writeZip,
+  wrk,
+} from "./lib.mjs";
 
 const SECONDS = Number(process.argv[2] ?? 4);
 const RUNS = 3;
@@ -15,24 +28,38 @@ const SAVES = [20, 500, 2000];
 const MODS = [10, 300, 1000];
 
 const factorioDir = mkdtempSync(join(tmpdir(), "bench-factorio-"));
-spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], { cwd: ROOT, stdio: "ignore" });
+spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], {
+  cwd: ROOT,
+  stdio: "ignore",
+});
 const savesDir = join(factorioDir, "saves");
 const modsDir = join(factorioDir, "mods");
 mkdirSync(savesDir, { recursive: true });
 mkdirSync(modsDir, { recursive: true });
 
-const once = (b) => async function* () {
-  yield Buffer.from(b);
-};
+const once = (b) =>
+  async function* () {
+    yield Buffer.from(b);
+  };
 async function addSaves(from, to) {
   for (let i = from; i < to; i++) {
-    await writeZip(join(savesDir, `world-${i}.zip`), [{ name: `world-${i}/level.dat0`, chunks: once("x".repeat(64)) }]);
+    await writeZip(join(savesDir, `world-${i}.zip`), [{
+      name: `world-${i}/level.dat0`,
+      chunks: once("x".repeat(64)),
+    }]);
   }
 }
 async function addMods(from, to) {
   for (let i = from; i < to; i++) {
     const name = `bench-mod-${i}`;
-    const info = JSON.stringify({ name, version: "1.0.0", title: `Bench mod ${i}`, author: "bench", factorio_version: "2.0", dependencies: ["base >= 2.0"] });
+    const info = JSON.stringify({
+      name,
+      version: "1.0.0",
+      title: `Bench mod ${i}`,
+      author: "bench",
+      factorio_version: "2.0",
+      dependencies: ["base >= 2.0"],
+    });
     await writeZip(join(modsDir, `${name}_1.0.0.zip`), [
       { name: `${name}_1.0.0/info.json`, chunks: once(info) },
       { name: `${name}_1.0.0/data.lua`, chunks: once("-- bench\n") },
@@ -73,13 +100,30 @@ try {
     const pr = median(p.map((x) => x.rps));
     const br = median(b.map((x) => x.rps));
     const cr = median(c.map((x) => x.rps));
-    rows.push({ what, count, items, bytes: body.length, pr, br, p50: median(p.map((x) => x.p50)), p99: median(p.map((x) => x.p99)) });
+    rows.push({
+      what,
+      count,
+      items,
+      bytes: body.length,
+      pr,
+      br,
+      p50: median(p.map((x) => x.p50)),
+      p99: median(p.map((x) => x.p99)),
+    });
     const last = rows.at(-1);
     console.log(
-      `GET ${path}, ${count} ${what} (${items} rows, ${(body.length / 1024).toFixed(0)} KiB): panel ${pr.toFixed(0)} req/s ` +
-        `(p50 ${last.p50.toFixed(1)} ms, p99 ${last.p99.toFixed(1)} ms, ${(1e6 / pr).toFixed(0)} µs/request); ` +
-        `bare Deno.serve, same JSON: ${br.toFixed(0)} req/s (${(1e6 / br).toFixed(0)} µs/request); ratio ${(pr / br).toFixed(2)} (target >= 0.5); ` +
-        `bare with the panel's headers ${cr.toFixed(0)} req/s (${(cr / br).toFixed(2)} of bare), panel / that ${(pr / cr).toFixed(2)}`,
+      `GET ${path}, ${count} ${what} (${items} rows, ${(body.length / 1024).toFixed(0)} KiB): panel ${
+        pr.toFixed(0)
+      } req/s ` +
+        `(p50 ${last.p50.toFixed(1)} ms, p99 ${last.p99.toFixed(1)} ms, ${
+          (1e6 / pr).toFixed(0)
+        } µs/request); ` +
+        `bare Deno.serve, same JSON: ${br.toFixed(0)} req/s (${(1e6 / br).toFixed(0)} µs/request); ratio ${
+          (pr / br).toFixed(2)
+        } (target >= 0.5); ` +
+        `bare with the panel's headers ${cr.toFixed(0)} req/s (${
+          (cr / br).toFixed(2)
+        } of bare), panel / that ${(pr / cr).toFixed(2)}`,
     );
   };
   let have = 0;

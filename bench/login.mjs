@@ -22,17 +22,27 @@
 
 import { spawn } from "node:child_process";
 import { chromium } from "playwright-core";
-import { DENO, PANEL_PERMISSIONS, median, ROOT, startPanel, stopPanel } from "./lib.mjs";
+import { DENO, median, PANEL_PERMISSIONS, ROOT, startPanel, stopPanel } from "./lib.mjs";
 
 const RUNS = Number(process.argv[2] ?? 5);
-const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9, uploadThroughput: (750 * 1024 / 8) * 0.9 };
+const FAST_3G = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9,
+  uploadThroughput: (750 * 1024 / 8) * 0.9,
+};
 
 function startReference() {
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/login-reference/server.ts"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((ok) => child.stdout.on("data", (d) => {
-    const m = /listening on (\S+)/.exec(String(d));
-    if (m) ok({ url: m[1], child });
-  }));
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "bench/login-reference/server.ts"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((ok) =>
+    child.stdout.on("data", (d) => {
+      const m = /listening on (\S+)/.exec(String(d));
+      if (m) ok({ url: m[1], child });
+    })
+  );
 }
 
 const browser = await chromium.launch({
@@ -43,7 +53,10 @@ const browser = await chromium.launch({
 const CONTROLS = 'form[aria-label="Start Server"]';
 
 async function measure(url, { usableSelector, loaded }) {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: "block" });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    serviceWorkers: "block",
+  });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
@@ -55,8 +68,12 @@ async function measure(url, { usableSelector, loaded }) {
   await page.addInitScript((usableSelector) => {
     const check = () => {
       const form = document.querySelector('input[name="username"]');
-      if (window.__formAt === undefined && form && form.getClientRects().length > 0) window.__formAt = performance.now();
-      if (window.__formAt !== undefined && (!usableSelector || document.querySelector(usableSelector))) window.__usableAt ??= performance.now();
+      if (window.__formAt === undefined && form && form.getClientRects().length > 0) {
+        window.__formAt = performance.now();
+      }
+      if (window.__formAt !== undefined && (!usableSelector || document.querySelector(usableSelector))) {
+        window.__usableAt ??= performance.now();
+      }
       if (window.__usableAt === undefined) requestAnimationFrame(check);
     };
     requestAnimationFrame(check);
@@ -65,7 +82,11 @@ async function measure(url, { usableSelector, loaded }) {
   await page.goto(url + "/login", { waitUntil: "commit" });
   await page.locator('input[name="username"]').first().waitFor({ state: "visible", timeout: 60_000 });
   const visibleSeen = Date.now() - t0;
-  if (usableSelector) await page.waitForFunction((selector) => document.querySelector(selector), usableSelector, { timeout: 60_000 });
+  if (usableSelector) {
+    await page.waitForFunction((selector) => document.querySelector(selector), usableSelector, {
+      timeout: 60_000,
+    });
+  }
   const ready = Date.now() - t0;
   // The scripts whose last byte had arrived by the frame in which the form was usable (compressed bodies).
   const inPage = await page.evaluate(() => ({
@@ -80,7 +101,9 @@ async function measure(url, { usableSelector, loaded }) {
   const jsBytes = inPage.jsBytes;
   const visible = inPage.origin + inPage.form - t0;
   const readyInPage = inPage.origin + inPage.usable - t0;
-  const paint = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN);
+  const paint = await page.evaluate(() =>
+    performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN
+  );
   if (loaded) await loaded(page);
   await page.locator('input[name="username"]').fill("admin");
   await page.locator('input[name="password"]').fill("bench-password");
@@ -110,14 +133,20 @@ const PANEL_USABLE = '#login-shell[data-ready], #root input[name="username"]';
 try {
   for (let i = 0; i < RUNS; i++) {
     results.panel.push(await measure(panel.url, { usableSelector: PANEL_USABLE }));
-    results.panelLoaded.push(await measure(panel.url, {
-      usableSelector: PANEL_USABLE,
-      // The app took over the form and everything the page asked for has arrived.
-      loaded: async (page) => {
-        await page.waitForFunction(() => !document.getElementById("login-shell") && document.readyState === "complete", null, { timeout: 60_000 });
-        await page.waitForLoadState("networkidle");
-      },
-    }));
+    results.panelLoaded.push(
+      await measure(panel.url, {
+        usableSelector: PANEL_USABLE,
+        // The app took over the form and everything the page asked for has arrived.
+        loaded: async (page) => {
+          await page.waitForFunction(
+            () => !document.getElementById("login-shell") && document.readyState === "complete",
+            null,
+            { timeout: 60_000 },
+          );
+          await page.waitForLoadState("networkidle");
+        },
+      }),
+    );
     results.reference.push(await measure(reference.url, {}));
   }
 } finally {
@@ -127,13 +156,27 @@ try {
 }
 const m = (who, key) => median(results[who].map((r) => r[key]));
 const line = (what, key, target, unit = "ms", who = "panel") =>
-  console.log(`${what}: panel ${m(who, key).toFixed(0)} ${unit}, minimal SPA ${m("reference", key).toFixed(0)} ${unit}, ratio ${(m(who, key) / m("reference", key)).toFixed(2)}${target}`);
+  console.log(
+    `${what}: panel ${m(who, key).toFixed(0)} ${unit}, minimal SPA ${
+      m("reference", key).toFixed(0)
+    } ${unit}, ratio ${(m(who, key) / m("reference", key)).toFixed(2)}${target}`,
+  );
 console.log(`cold /login, 4x CPU throttling + Fast 3G, 390x844, median of ${RUNS}:`);
 line("sign-in form visible (the first frame with it, timed in the page)", "visible", " (target <= 1500 ms)");
 line("  the same as Playwright's polling saw it", "visibleSeen", "");
 line("first contentful paint (the browser's own)", "paint", "");
-line("sign-in form usable (a click on Sign In signs in; the first frame, timed in the page)", "readyInPage", "");
+line(
+  "sign-in form usable (a click on Sign In signs in; the first frame, timed in the page)",
+  "readyInPage",
+  "",
+);
 line("  the same as Playwright's polling saw it", "ready", "");
-line("sign in -> Controls content, clicking once the page has loaded", "signIn", " (target <= 1200 ms)", "ms", "panelLoaded");
+line(
+  "sign in -> Controls content, clicking once the page has loaded",
+  "signIn",
+  " (target <= 1200 ms)",
+  "ms",
+  "panelLoaded",
+);
 line("sign in -> Controls content, clicking as soon as the form is usable", "signIn", "");
 line("JS received before the form was usable (compressed)", "jsKiB", " (target <= 100 KiB)", "KiB");

@@ -9,17 +9,28 @@ import { fileURLToPath } from "node:url";
 import { DENO, PANEL_PERMISSIONS, ROOT } from "./lib.mjs";
 
 if (typeof Deno === "undefined") {
-  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(DENO, [
+    "run",
+    ...PANEL_PERMISSIONS,
+    fileURLToPath(import.meta.url),
+    ...process.argv.slice(2),
+  ], { cwd: ROOT, stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
 
 const { readFileSync } = await import("node:fs");
 const { join } = await import("node:path");
-const { decodeModSettings, encodeModSettings } = await import("../backend/factorio/modsettings/propertytree.ts");
+const { decodeModSettings, encodeModSettings } = await import(
+  "../backend/factorio/modsettings/propertytree.ts"
+);
 const { treeToJson } = await import("../backend/factorio/modsettings/values.ts");
 
 const runs = Number(Deno.args[0] ?? 30);
-const files = ["mod-settings.dat", "mod-settings/factorio-1.1.110.mod-settings.dat", "mod-settings/factorio-2.0.55.mod-settings.dat"]
+const files = [
+  "mod-settings.dat",
+  "mod-settings/factorio-1.1.110.mod-settings.dat",
+  "mod-settings/factorio-2.0.55.mod-settings.dat",
+]
   .map((f) => decodeModSettings(readFileSync(join(ROOT, "tests/fixtures", f))));
 
 // One file: the 2.0 header, every section filled with the three files' settings under "copyN-" names.
@@ -29,7 +40,9 @@ while (encodeModSettings(big).length < 1024 * 1024) {
   copy++;
   for (const f of files) {
     for (const [i, section] of f.tree.entries.entries()) {
-      for (const s of section.value.entries) big.tree.entries[i].value.entries.push({ key: `copy${copy}-${s.key}`, value: s.value });
+      for (const s of section.value.entries) {
+        big.tree.entries[i].value.entries.push({ key: `copy${copy}-${s.key}`, value: s.value });
+      }
     }
   }
 }
@@ -56,6 +69,18 @@ const parsed = JSON.parse(json);
 const jsonParse = median(() => JSON.parse(json));
 const jsonStringify = median(() => JSON.stringify(parsed));
 
-console.log(`mod-settings.dat of ${(bytes.length / 1024 / 1024).toFixed(2)} MiB, ${settings} settings (${copy} copies of three real files); round trip byte-identical: ${same}`);
-console.log(`decode: ${decode.toFixed(2)} ms median of ${runs}  | JSON.parse of the same settings (${(json.length / 1024 / 1024).toFixed(2)} MiB of JSON): ${jsonParse.toFixed(2)} ms  | ratio ${(decode / jsonParse).toFixed(2)}`);
-console.log(`encode: ${encode.toFixed(2)} ms median of ${runs}  | JSON.stringify of the same settings: ${jsonStringify.toFixed(2)} ms  | ratio ${(encode / jsonStringify).toFixed(2)}`);
+console.log(
+  `mod-settings.dat of ${
+    (bytes.length / 1024 / 1024).toFixed(2)
+  } MiB, ${settings} settings (${copy} copies of three real files); round trip byte-identical: ${same}`,
+);
+console.log(
+  `decode: ${decode.toFixed(2)} ms median of ${runs}  | JSON.parse of the same settings (${
+    (json.length / 1024 / 1024).toFixed(2)
+  } MiB of JSON): ${jsonParse.toFixed(2)} ms  | ratio ${(decode / jsonParse).toFixed(2)}`,
+);
+console.log(
+  `encode: ${encode.toFixed(2)} ms median of ${runs}  | JSON.stringify of the same settings: ${
+    jsonStringify.toFixed(2)
+  } ms  | ratio ${(encode / jsonStringify).toFixed(2)}`,
+);

@@ -45,7 +45,9 @@ try {
     const marks = (window.__shellMarks = {});
     new MutationObserver(() => {
       const banner = document.querySelector('[data-testid="offline-banner"]');
-      if (!marks.shell && document.querySelector("nav") && (banner || navigator.onLine)) marks.shell = performance.now();
+      if (!marks.shell && document.querySelector("nav") && (banner || navigator.onLine)) {
+        marks.shell = performance.now();
+      }
       if (!marks.page && document.querySelector("h1")) marks.page = performance.now();
     }).observe(document, { childList: true, subtree: true });
   });
@@ -66,9 +68,21 @@ try {
   const online = await reloadTimes(false);
   const offline = await reloadTimes(true);
   const fmt = (t) => `median ${median(t).toFixed(0)} ms, p95 ${percentile(t, 95).toFixed(0)} ms`;
-  console.log(`precache: ${entries.length} entries, ${(raw / 1024).toFixed(1)} KiB (${(gz / 1024).toFixed(1)} KiB gzip)`);
-  console.log(`offline reload, ${runs} runs: shell with the offline banner ${fmt(offline.shell)}; page heading ${fmt(offline.full)}`);
-  console.log(`online reload (for comparison), ${runs} runs: shell ${fmt(online.shell)}; page heading ${fmt(online.full)}`);
+  console.log(
+    `precache: ${entries.length} entries, ${(raw / 1024).toFixed(1)} KiB (${
+      (gz / 1024).toFixed(1)
+    } KiB gzip)`,
+  );
+  console.log(
+    `offline reload, ${runs} runs: shell with the offline banner ${fmt(offline.shell)}; page heading ${
+      fmt(offline.full)
+    }`,
+  );
+  console.log(
+    `online reload (for comparison), ${runs} runs: shell ${fmt(online.shell)}; page heading ${
+      fmt(online.full)
+    }`,
+  );
 } finally {
   await browser.close();
   await stopPanel(panel);

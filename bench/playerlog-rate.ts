@@ -18,9 +18,13 @@ const lines: string[] = [];
 for (const p of players) {
   lines.push(`${stamp} [JOIN] ${p} joined the game`);
   // The engine lines around them, as the game prints them: the parser must look at these too.
-  lines.push(`  12.345 Info ServerMultiplayerManager.cpp:978: updateTick(7672) received stateChanged peerID(1)`);
+  lines.push(
+    `  12.345 Info ServerMultiplayerManager.cpp:978: updateTick(7672) received stateChanged peerID(1)`,
+  );
 }
-for (let i = 0; i < chats; i++) lines.push(`${stamp} [CHAT] ${players[i % 50]}: message number ${i} about iron plates`);
+for (let i = 0; i < chats; i++) {
+  lines.push(`${stamp} [CHAT] ${players[i % 50]}: message number ${i} about iron plates`);
+}
 for (const p of players) lines.push(`${stamp} [LEAVE] ${p} left the game`);
 
 function rate(fn: () => void): number {

@@ -17,7 +17,9 @@ const crashes = Number(process.argv[2] ?? 20);
 
 const factorioDir = installGame(mkdtempSync(join(tmpdir(), "factorio-bench-")));
 const fake = await startFakePush();
-const panel = await startPanel({ args: ["--factorio-dir", factorioDir, "--push-ca-file", fake.caFile, "--push-private-hosts", "127.0.0.1"] });
+const panel = await startPanel({
+  args: ["--factorio-dir", factorioDir, "--push-ca-file", fake.caFile, "--push-private-hosts", "127.0.0.1"],
+});
 const api = panelClient(panel);
 
 const toReceipt = [];
@@ -30,7 +32,11 @@ try {
   let seen = 0;
   for (let i = 0; i < crashes; i++) {
     // Start answers once the game hosts (or failed).
-    await api("POST", "/api/server/start", { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: "world.zip" });
+    await api("POST", "/api/server/start", {
+      bindip: "127.0.0.1",
+      port: await freeUdpPort(),
+      savefile: "world.zip",
+    });
     const sent = Date.now();
     await rconExec(panel.dataDir, "/fake-crash 3");
     const r = await fake.waitFor((x) => x.status === 201, { after: seen, timeoutMs: 30_000 });
@@ -40,7 +46,11 @@ try {
     toReceipt.push(r.receivedAt - sent);
     fromExit.push(r.receivedAt - Date.parse(alert.at));
     // The next start needs the panel to have settled the crash (status stopped).
-    for (let s = (await api("GET", "/api/server/status")).status; s !== "stopped"; s = (await api("GET", "/api/server/status")).status) {
+    for (
+      let s = (await api("GET", "/api/server/status")).status;
+      s !== "stopped";
+      s = (await api("GET", "/api/server/status")).status
+    ) {
       await new Promise((res) => setTimeout(res, 20));
     }
   }
@@ -55,6 +65,11 @@ try {
   await fake.stop();
   rmSync(factorioDir, { recursive: true, force: true });
 }
-const fmt = (t) => `p50 ${median(t).toFixed(0)} ms, p95 ${percentile(t, 95).toFixed(0)} ms, max ${Math.max(...t).toFixed(0)} ms`;
-console.log(`game crash command -> fake push service has the decrypted alert, ${crashes} crashes: ${fmt(toReceipt)}`);
+const fmt = (t) =>
+  `p50 ${median(t).toFixed(0)} ms, p95 ${percentile(t, 95).toFixed(0)} ms, max ${
+    Math.max(...t).toFixed(0)
+  } ms`;
+console.log(
+  `game crash command -> fake push service has the decrypted alert, ${crashes} crashes: ${fmt(toReceipt)}`,
+);
 console.log(`exit seen by the panel (ServerExit.at) -> received, ${crashes} crashes: ${fmt(fromExit)}`);

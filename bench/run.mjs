@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { ROOT } from "./lib.mjs";
 
 const skip = new Set(["lib.mjs", "run.mjs"]);
-for (const name of readdirSync(join(ROOT, "bench")).filter((n) => n.endsWith(".mjs") && !skip.has(n)).sort()) {
+for (
+  const name of readdirSync(join(ROOT, "bench")).filter((n) => n.endsWith(".mjs") && !skip.has(n)).sort()
+) {
   console.log(`\n== ${name}`);
   spawnSync(process.execPath, [join(ROOT, "bench", name)], { cwd: ROOT, stdio: "inherit" });
 }

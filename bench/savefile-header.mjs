@@ -27,7 +27,13 @@ try {
       name: `split/level.dat${i}`,
       chunks: () => filler(Math.min(chunk, MB - i * chunk)),
     })),
-    { name: "split/level-init.dat", chunks: async function* () { yield levelInit; }, method: "deflate" },
+    {
+      name: "split/level-init.dat",
+      chunks: async function* () {
+        yield levelInit;
+      },
+      method: "deflate",
+    },
   ]);
   await writeZip(join(saves, "single.zip"), [
     {
@@ -50,7 +56,9 @@ try {
       body: JSON.stringify({ saveFile }),
     });
     const header = await r.json();
-    if (r.status !== 200 || header.mods.length !== 4) throw new Error(`${saveFile}: ${r.status} ${JSON.stringify(header)}`);
+    if (r.status !== 200 || header.mods.length !== 4) {
+      throw new Error(`${saveFile}: ${r.status} ${JSON.stringify(header)}`);
+    }
     return performance.now() - t;
   };
   for (const name of ["split.zip", "single.zip"]) {
@@ -59,7 +67,11 @@ try {
     for (let i = 0; i < runs; i++) times.push(await read(name));
     const size = statSync(join(saves, name)).size / 1e6;
     console.log(
-      `header of a ${size.toFixed(0)} MB save (${name === "split.zip" ? "level-init.dat after the map chunks" : "one deflated level.dat"}) via POST /api/saves/mods: median ${median(times).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${runs} runs)`,
+      `header of a ${size.toFixed(0)} MB save (${
+        name === "split.zip" ? "level-init.dat after the map chunks" : "one deflated level.dat"
+      }) via POST /api/saves/mods: median ${median(times).toFixed(1)} ms, p95 ${
+        percentile(times, 95).toFixed(1)
+      } ms (${runs} runs)`,
     );
   }
 
@@ -74,7 +86,9 @@ try {
     const s = fh.createReadStream({ start: 30 + "single/level.dat".length });
     s.pipe(inflate);
   }).catch(() => {}); // the stream runs into the descriptor after the data; the time is what matters
-  console.log(`for comparison, inflating the whole 100 MB level.dat once: ${(performance.now() - t).toFixed(0)} ms`);
+  console.log(
+    `for comparison, inflating the whole 100 MB level.dat once: ${(performance.now() - t).toFixed(0)} ms`,
+  );
   await fh.close();
 } finally {
   if (panel) await stopPanel(panel);

@@ -22,7 +22,18 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchLogin, filler, median, ROOT, rssMiB, startBare, startPanel, stopBare, stopPanel, writeZip } from "./lib.mjs";
+import {
+  benchLogin,
+  filler,
+  median,
+  ROOT,
+  rssMiB,
+  startBare,
+  startPanel,
+  stopBare,
+  stopPanel,
+  writeZip,
+} from "./lib.mjs";
 
 const mib = Number(process.argv[2] ?? 1024);
 const RUNS = Number(process.argv[3] ?? 3);
@@ -51,9 +62,17 @@ function timed(cmd, args) {
 let panel;
 const bares = [];
 try {
-  const header = readFileSync(join(ROOT, "tests/fixtures/saves/2_0_spaceage.level-init.dat")).subarray(0, 4096);
+  const header = readFileSync(join(ROOT, "tests/fixtures/saves/2_0_spaceage.level-init.dat")).subarray(
+    0,
+    4096,
+  );
   const size = await writeZip(savePath, [
-    { name: "big/level-init.dat", chunks: async function* () { yield header; } },
+    {
+      name: "big/level-init.dat",
+      chunks: async function* () {
+        yield header;
+      },
+    },
     { name: "big/level.dat0", chunks: () => filler(mib * 1024 * 1024 - 8192) },
   ]);
   const gib = (size / 1024 ** 3).toFixed(2);
@@ -91,7 +110,15 @@ try {
   const floorUp = [];
   const bareUp = [];
   const bareUpload = (url) => {
-    const t = timed("curl", ["-sS", "-f", "-o", "/dev/null", "-F", `savefile=@${savePath};filename=x.zip;type=application/zip`, url]);
+    const t = timed("curl", [
+      "-sS",
+      "-f",
+      "-o",
+      "/dev/null",
+      "-F",
+      `savefile=@${savePath};filename=x.zip;type=application/zip`,
+      url,
+    ]);
     rmSync(sinkDir, { recursive: true });
     mkdirSync(sinkDir);
     return t.seconds;
@@ -107,8 +134,14 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const name = `big-${i}.zip`;
     const u = timed("curl", [
-      "-sS", "-w", "\\n%{http_code}", "-H", `Cookie: ${cookie}`,
-      "-F", `savefile=@${savePath};filename=${name};type=application/zip`, `${panel.url}/api/saves/upload`,
+      "-sS",
+      "-w",
+      "\\n%{http_code}",
+      "-H",
+      `Cookie: ${cookie}`,
+      "-F",
+      `savefile=@${savePath};filename=${name};type=application/zip`,
+      `${panel.url}/api/saves/upload`,
     ]);
     if (!u.stdout.trim().endsWith("200")) throw new Error(`upload failed: ${u.stdout}`);
     if (statSync(join(savesDir, name)).size !== size) throw new Error("the stored save differs in size");
@@ -116,25 +149,56 @@ try {
     upPeak = Math.max(upPeak, rssMiB(pid, "VmHWM"));
     // The same upload after a small request on the same connection (curl --next reuses it).
     const kept = timed("curl", [
-      "-sS", "-o", "/dev/null", "-H", `Cookie: ${cookie}`, `${panel.url}/api/saves/list`,
-      "--next", "-sS", "-o", "/dev/null", "-w", "%{time_total} %{num_connects} %{http_code}", "-H", `Cookie: ${cookie}`,
-      "-F", `savefile=@${savePath};filename=kept-${i}.zip;type=application/zip`, `${panel.url}/api/saves/upload`,
+      "-sS",
+      "-o",
+      "/dev/null",
+      "-H",
+      `Cookie: ${cookie}`,
+      `${panel.url}/api/saves/list`,
+      "--next",
+      "-sS",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{time_total} %{num_connects} %{http_code}",
+      "-H",
+      `Cookie: ${cookie}`,
+      "-F",
+      `savefile=@${savePath};filename=kept-${i}.zip;type=application/zip`,
+      `${panel.url}/api/saves/upload`,
     ]);
     const [keptSeconds, connects, keptCode] = kept.stdout.trim().split(" ");
-    if (keptCode !== "200" || connects !== "0") throw new Error(`the upload on a kept connection failed: ${kept.stdout}`);
-    if (statSync(join(savesDir, `kept-${i}.zip`)).size !== size) throw new Error("the stored save differs in size");
+    if (keptCode !== "200" || connects !== "0") {
+      throw new Error(`the upload on a kept connection failed: ${kept.stdout}`);
+    }
+    if (statSync(join(savesDir, `kept-${i}.zip`)).size !== size) {
+      throw new Error("the stored save differs in size");
+    }
     upKept.push(Number(keptSeconds));
     upPeak = Math.max(upPeak, rssMiB(pid, "VmHWM"));
     rmSync(join(savesDir, `kept-${i}.zip`));
     cp.push(timed("cp", [savePath, join(savesDir, `copy-${i}.zip`)]).seconds);
     rmSync(join(savesDir, `copy-${i}.zip`));
-    cpSync.push(timed("sh", ["-c", `cp '${savePath}' '${join(savesDir, `copy-${i}.zip`)}' && sync '${join(savesDir, `copy-${i}.zip`)}'`]).seconds);
+    cpSync.push(
+      timed("sh", [
+        "-c",
+        `cp '${savePath}' '${join(savesDir, `copy-${i}.zip`)}' && sync '${join(savesDir, `copy-${i}.zip`)}'`,
+      ]).seconds,
+    );
     floorUp.push(bareUpload(discard.url));
     bareUp.push(bareUpload(bare.url + "/"));
 
     const out = join(outDir, `down-${i}.zip`);
     resetPeak();
-    const d = timed("curl", ["-sS", "-f", "-o", out, "-H", `Cookie: ${cookie}`, `${panel.url}/api/saves/dl/${name}`]);
+    const d = timed("curl", [
+      "-sS",
+      "-f",
+      "-o",
+      out,
+      "-H",
+      `Cookie: ${cookie}`,
+      `${panel.url}/api/saves/dl/${name}`,
+    ]);
     if (statSync(out).size !== size) throw new Error("the downloaded save differs in size");
     down.push(d.seconds);
     downPeak = Math.max(downPeak, rssMiB(pid, "VmHWM"));
@@ -145,17 +209,37 @@ try {
   // At a gigabit LAN's rate, once: the upload against the floor.
   const LAN = "110M";
   const lan = timed("curl", [
-    "--limit-rate", LAN, "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", `Cookie: ${cookie}`,
-    "-F", `savefile=@${savePath};filename=lan.zip;type=application/zip`, `${panel.url}/api/saves/upload`,
+    "--limit-rate",
+    LAN,
+    "-sS",
+    "-o",
+    "/dev/null",
+    "-w",
+    "%{http_code}",
+    "-H",
+    `Cookie: ${cookie}`,
+    "-F",
+    `savefile=@${savePath};filename=lan.zip;type=application/zip`,
+    `${panel.url}/api/saves/upload`,
   ]);
   if (lan.stdout.trim() !== "200") throw new Error(`the rate-limited upload failed: ${lan.stdout}`);
   rmSync(join(savesDir, "lan.zip"));
   const lanFloor = timed("curl", [
-    "--limit-rate", LAN, "-sS", "-f", "-o", "/dev/null", "-F", `savefile=@${savePath};filename=x.zip;type=application/zip`, discard.url,
+    "--limit-rate",
+    LAN,
+    "-sS",
+    "-f",
+    "-o",
+    "/dev/null",
+    "-F",
+    `savefile=@${savePath};filename=x.zip;type=application/zip`,
+    discard.url,
   ]);
   const m = (xs) => median(xs);
   console.log(
-    `upload of a ${gib} GiB save, curl -F to POST /api/saves/upload, median of ${RUNS}: ${m(up).toFixed(2)} s ` +
+    `upload of a ${gib} GiB save, curl -F to POST /api/saves/upload, median of ${RUNS}: ${
+      m(up).toFixed(2)
+    } s ` +
       `(${(size / 1024 ** 2 / m(up)).toFixed(0)} MiB/s); cp of the same file: ${m(cp).toFixed(2)} s; ` +
       `ratio ${(m(up) / m(cp)).toFixed(2)} (target <= 2)`,
   );
@@ -165,29 +249,41 @@ try {
   );
   console.log(
     `  at a gigabit link's rate (curl --limit-rate ${LAN}), once: the upload ${lan.seconds.toFixed(2)} s, ` +
-      `a server that discards the body ${lanFloor.seconds.toFixed(2)} s (${(lan.seconds / lanFloor.seconds).toFixed(2)} x)`,
+      `a server that discards the body ${lanFloor.seconds.toFixed(2)} s (${
+        (lan.seconds / lanFloor.seconds).toFixed(2)
+      } x)`,
   );
   console.log(
-    `  the same upload on a connection that already carried a request (a browser's usually has): ${m(upKept).toFixed(2)} s ` +
+    `  the same upload on a connection that already carried a request (a browser's usually has): ${
+      m(upKept).toFixed(2)
+    } s ` +
       `(${(m(upKept) / m(cp)).toFixed(2)} x cp)`,
   );
   discard.close();
   console.log(
     `  the same curl upload to a server that discards the body: ${m(floorUp).toFixed(2)} s ` +
-      `(${(m(floorUp) / m(cp)).toFixed(2)} x cp: curl's own floor); the panel takes ${(m(up) / m(floorUp)).toFixed(2)} x that`,
+      `(${(m(floorUp) / m(cp)).toFixed(2)} x cp: curl's own floor); the panel takes ${
+        (m(up) / m(floorUp)).toFixed(2)
+      } x that`,
   );
   console.log(
     `  the same curl upload to a bare Deno.serve writing the body to a file: ${m(bareUp).toFixed(2)} s ` +
-      `(${(m(bareUp) / m(cp)).toFixed(2)} x cp; the panel, which also parses the form and flushes the file to the disk, ` +
+      `(${
+        (m(bareUp) / m(cp)).toFixed(2)
+      } x cp; the panel, which also parses the form and flushes the file to the disk, ` +
       `takes ${(m(up) / m(bareUp)).toFixed(2)} x that)`,
   );
   console.log(
-    `download, curl from GET /api/saves/dl/:name: ${m(down).toFixed(2)} s (${(size / 1024 ** 2 / m(down)).toFixed(0)} MiB/s); ` +
+    `download, curl from GET /api/saves/dl/:name: ${m(down).toFixed(2)} s (${
+      (size / 1024 ** 2 / m(down)).toFixed(0)
+    } MiB/s); ` +
       `cat of the same file: ${m(cat).toFixed(2)} s; ratio ${(m(down) / m(cat)).toFixed(2)} (target <= 2)`,
   );
   console.log(
     `backend RSS before ${before.toFixed(1)} MiB; peak during the uploads ${upPeak.toFixed(1)} MiB ` +
-      `(growth ${(upPeak - before).toFixed(1)} MiB, target < 64 MiB), during the downloads ${downPeak.toFixed(1)} MiB ` +
+      `(growth ${(upPeak - before).toFixed(1)} MiB, target < 64 MiB), during the downloads ${
+        downPeak.toFixed(1)
+      } MiB ` +
       `(growth ${(downPeak - before).toFixed(1)} MiB)`,
   );
 } finally {
@@ -221,5 +317,10 @@ function discardingServer() {
     server.listen(0, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + server.address().port + "/"));
   `;
   const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((ok) => child.stdout.once("data", (d) => ok({ url: /listening on (\S+)/.exec(String(d))[1], close: () => child.kill() })));
+  return new Promise((ok) =>
+    child.stdout.once(
+      "data",
+      (d) => ok({ url: /listening on (\S+)/.exec(String(d))[1], close: () => child.kill() }),
+    )
+  );
 }

@@ -59,9 +59,15 @@ const bareIdle = rssMiB(b.child.pid);
 await stopBare(b);
 
 const ms = (v) => `${median(v).toFixed(0)} ms`;
-console.log(`cold start to first answered request, first start (creates db, keys, admin), median of ${runs}: ${ms(fresh)}`);
 console.log(
-  `cold start to first answered request, existing data dir, median of ${runs}: ${ms(warm)} (target <= 300 ms); ` +
+  `cold start to first answered request, first start (creates db, keys, admin), median of ${runs}: ${
+    ms(fresh)
+  }`,
+);
+console.log(
+  `cold start to first answered request, existing data dir, median of ${runs}: ${
+    ms(warm)
+  } (target <= 300 ms); ` +
     `bare Deno.serve, same flags: ${ms(bare)}; ratio ${(median(warm) / median(bare)).toFixed(2)}`,
 );
 console.log(

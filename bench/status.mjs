@@ -8,13 +8,27 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchLogin, DENO, median, PANEL_PERMISSIONS, ROOT, startBare, startPanel, stopBare, stopPanel, wrk } from "./lib.mjs";
+import {
+  benchLogin,
+  DENO,
+  median,
+  PANEL_PERMISSIONS,
+  ROOT,
+  startBare,
+  startPanel,
+  stopBare,
+  stopPanel,
+  wrk,
+} from "./lib.mjs";
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const RUNS = 3;
 
 const factorioDir = mkdtempSync(join(tmpdir(), "bench-factorio-"));
-spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], { cwd: ROOT, stdio: "ignore" });
+spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", factorioDir, "2.0"], {
+  cwd: ROOT,
+  stdio: "ignore",
+});
 const panel = await startPanel({ args: ["--factorio-dir", factorioDir] });
 try {
   const cookie = await benchLogin(panel.url);
@@ -22,18 +36,29 @@ try {
   if (r.status !== 200) throw new Error(`status: ${r.status}`);
   const bare = await startBare(await r.text());
   try {
-    for (const [label, extra] of [["kept-alive connections", {}], ["Connection: close (a new connection per request)", { Connection: "close" }]]) {
+    for (
+      const [label, extra] of [["kept-alive connections", {}], [
+        "Connection: close (a new connection per request)",
+        { Connection: "close" },
+      ]]
+    ) {
       const p = [];
       const b = [];
       for (let i = 0; i < RUNS; i++) {
-        p.push(wrk(panel.url + "/api/server/status", { seconds: SECONDS, headers: { Cookie: cookie, ...extra } }));
+        p.push(
+          wrk(panel.url + "/api/server/status", { seconds: SECONDS, headers: { Cookie: cookie, ...extra } }),
+        );
         b.push(wrk(bare.url + "/", { seconds: SECONDS, headers: extra }));
       }
       const m = (runs, k) => median(runs.map((x) => x[k]));
       console.log(
         `GET /api/server/status, session, 50 connections, ${label}, median of ${RUNS} x ${SECONDS} s alternated: ` +
-          `panel ${m(p, "rps").toFixed(0)} req/s (p50 ${m(p, "p50").toFixed(2)} ms, p99 ${m(p, "p99").toFixed(2)} ms); ` +
-          `bare Deno.serve, same JSON: ${m(b, "rps").toFixed(0)} req/s (p50 ${m(b, "p50").toFixed(2)} ms, p99 ${m(b, "p99").toFixed(2)} ms); ` +
+          `panel ${m(p, "rps").toFixed(0)} req/s (p50 ${m(p, "p50").toFixed(2)} ms, p99 ${
+            m(p, "p99").toFixed(2)
+          } ms); ` +
+          `bare Deno.serve, same JSON: ${m(b, "rps").toFixed(0)} req/s (p50 ${
+            m(b, "p50").toFixed(2)
+          } ms, p99 ${m(b, "p99").toFixed(2)} ms); ` +
           `ratio ${(m(p, "rps") / m(b, "rps")).toFixed(2)} (target >= 0.6)`,
       );
     }

@@ -17,8 +17,16 @@ function preloadSignedIn(): Plugin {
     transformIndexHtml: {
       order: "post",
       handler: (_html, ctx) => {
-        const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === "chunk" && c.name === "signed-in");
-        return chunk ? [{ tag: "link", attrs: { rel: "modulepreload", crossorigin: true, href: "/" + chunk.fileName }, injectTo: "head" }] : [];
+        const chunk = Object.values(ctx.bundle ?? {}).find((c) =>
+          c.type === "chunk" && c.name === "signed-in"
+        );
+        return chunk
+          ? [{
+            tag: "link",
+            attrs: { rel: "modulepreload", crossorigin: true, href: "/" + chunk.fileName },
+            injectTo: "head",
+          }]
+          : [];
       },
     },
   };
@@ -89,7 +97,8 @@ export default defineConfig({
               // costs a round trip (bench/login.mjs).
               name: "signed-in",
               priority: 1,
-              test: /[\\/]pwa[\\/]src[\\/](components[\\/](Layout|AppChrome)|pages[\\/]Controls[\\/]Controls)\.tsx$/,
+              test:
+                /[\\/]pwa[\\/]src[\\/](components[\\/](Layout|AppChrome)|pages[\\/]Controls[\\/]Controls)\.tsx$/,
             },
           ],
         },

@@ -11,12 +11,23 @@ import { DENO, ROOT } from "./launcher.mjs";
 
 ensureDeps();
 const steps = [
-  ["deno check", DENO, ["check", "backend/", "shared/", "tests/fake-factorio/", "tests/fake-portal/", "tests/fake-push/", "tests/smoke/", "tests/support/"]],
+  ["deno check", DENO, [
+    "check",
+    "backend/",
+    "shared/",
+    "tests/fake-factorio/",
+    "tests/fake-portal/",
+    "tests/fake-push/",
+    "tests/smoke/",
+    "tests/support/",
+  ]],
   ["deno lint", DENO, ["lint"]],
   ["deno fmt --check", DENO, ["fmt", "--check"]],
   ["tsc (pwa)", BIN("tsc"), ["-p", "pwa"]],
 ];
-if (existsSync(join(ROOT, "pwa", "tsconfig.sw.json"))) steps.push(["tsc (service worker)", BIN("tsc"), ["-p", "pwa/tsconfig.sw.json"]]);
+if (existsSync(join(ROOT, "pwa", "tsconfig.sw.json"))) {
+  steps.push(["tsc (service worker)", BIN("tsc"), ["-p", "pwa/tsconfig.sw.json"]]);
+}
 let failed = 0;
 for (const [name, cmd, args] of steps) {
   const code = run(cmd, args);

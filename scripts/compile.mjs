@@ -40,7 +40,9 @@ if (r.status === 0) {
 const runtime = /https?:\/\/\S*denort\S*/.exec(text)?.[0];
 if (runtime) {
   console.error(
-    `npm run compile: deno compile must download Deno's runtime (denort) from ${runtime.replace(/[:)]+$/, "")}, ` +
+    `npm run compile: deno compile must download Deno's runtime (denort) from ${
+      runtime.replace(/[:)]+$/, "")
+    }, ` +
       "and that download failed (no route to it from this machine). Run it where that address can be reached.",
   );
 } else {

@@ -28,13 +28,22 @@ if (buildPwa({ onlyIfStale: true }) !== 0) {
 
 const binary = join(FACTORIO, "bin", "x64", "factorio");
 if (!existsSync(binary)) {
-  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", FACTORIO, version], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(DENO, [
+    "run",
+    ...PANEL_PERMISSIONS,
+    "tests/fake-factorio/install.ts",
+    FACTORIO,
+    version,
+  ], { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 const saves = join(FACTORIO, "saves");
 if (!readdirSync(saves).some((n) => n.endsWith(".zip"))) {
   console.log("Creating a first save (demo-world.zip)...");
-  const r = spawnSync(binary, ["--create", join(saves, "demo-world.zip")], { cwd: FACTORIO, stdio: ["ignore", "ignore", "inherit"] });
+  const r = spawnSync(binary, ["--create", join(saves, "demo-world.zip")], {
+    cwd: FACTORIO,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
@@ -45,7 +54,10 @@ const stopAll = (signal) => {
 
 /** Starts one of the doubles with the panel's permissions; resolves with the URL it prints once it listens. */
 function startDouble(script, args = []) {
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "--no-prompt", script, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "--no-prompt", script, ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.push(child);
   return new Promise((ok, fail) => {
     let out = "";
@@ -75,8 +87,20 @@ try {
 }
 
 const args = [
-  "--data-dir", DATA, "--factorio-dir", FACTORIO, "--bind", "127.0.0.1",
-  "--factorio-com-url", factorioCom, "--factorio-update-check-hours", "0", "--mod-portal-url", portal, "--auth-url", portal,
+  "--data-dir",
+  DATA,
+  "--factorio-dir",
+  FACTORIO,
+  "--bind",
+  "127.0.0.1",
+  "--factorio-com-url",
+  factorioCom,
+  "--factorio-update-check-hours",
+  "0",
+  "--mod-portal-url",
+  portal,
+  "--auth-url",
+  portal,
   ...process.argv.slice(2),
 ];
 const child = spawnPanel(args, { stdio: ["inherit", "pipe", "inherit"] });

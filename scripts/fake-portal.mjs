@@ -7,7 +7,13 @@ import { ensureDeps } from "./lib.mjs";
 import { DENO, PANEL_PERMISSIONS, ROOT } from "./launcher.mjs";
 
 ensureDeps();
-const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "--no-prompt", "tests/fake-portal/main.ts", ...process.argv.slice(2)], {
+const child = spawn(DENO, [
+  "run",
+  ...PANEL_PERMISSIONS,
+  "--no-prompt",
+  "tests/fake-portal/main.ts",
+  ...process.argv.slice(2),
+], {
   cwd: ROOT,
   stdio: ["inherit", "pipe", "inherit"],
 });

@@ -36,7 +36,9 @@ try {
     const inner = Math.round(icon.size * icon.scale);
     await page.setContent(
       `<html><body style="margin:0;width:${icon.size}px;height:${icon.size}px;display:grid;place-items:center;` +
-        `background:${icon.background ?? "transparent"}"><img src="${src}" width="${inner}" height="${inner}"></body></html>`,
+        `background:${
+          icon.background ?? "transparent"
+        }"><img src="${src}" width="${inner}" height="${inner}"></body></html>`,
     );
     await page.waitForFunction(() => document.images[0].complete);
     await page.screenshot({ path: join(out, icon.file), omitBackground: icon.background === null });

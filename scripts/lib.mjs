@@ -57,9 +57,18 @@ export function buildPwa({ onlyIfStale = false } = {}) {
   }
   console.log("Building the web app...");
   let code = run(BIN("tsc"), ["-p", "pwa"]);
-  if (code === 0 && existsSync(join(ROOT, "pwa", "tsconfig.sw.json"))) code = run(BIN("tsc"), ["-p", "pwa/tsconfig.sw.json"]);
+  if (code === 0 && existsSync(join(ROOT, "pwa", "tsconfig.sw.json"))) {
+    code = run(BIN("tsc"), ["-p", "pwa/tsconfig.sw.json"]);
+  }
   if (code === 0) code = run(BIN("vite"), ["build", "-c", "pwa/vite.config.ts", "--logLevel", "warn"]);
-  if (code === 0) code = run(process.execPath, ["-e", `import("./scripts/prerender.mjs").then((m) => m.prerenderLogin(${JSON.stringify(ROOT)})).catch((e) => { console.error(e); process.exit(1); })`]);
+  if (code === 0) {
+    code = run(process.execPath, [
+      "-e",
+      `import("./scripts/prerender.mjs").then((m) => m.prerenderLogin(${
+        JSON.stringify(ROOT)
+      })).catch((e) => { console.error(e); process.exit(1); })`,
+    ]);
+  }
   if (code === 0) compressDir(join(ROOT, "pwa", "dist"));
   return code;
 }

@@ -33,7 +33,9 @@ async function buildShellScript(build, pwa, outDir) {
   const chunk = (Array.isArray(out) ? out[0] : out).output.find((o) => o.type === "chunk" && o.isEntry);
   if (!chunk) throw new Error("the sign-in form's script was not built");
   // In a <script> element these would end it early or change how the HTML parser reads the rest.
-  if (/<\/script|<!--|<script/i.test(chunk.code)) throw new Error("the sign-in form's script contains </script, <!-- or <script: it cannot be inlined");
+  if (/<\/script|<!--|<script/i.test(chunk.code)) {
+    throw new Error("the sign-in form's script contains </script, <!-- or <script: it cannot be inlined");
+  }
   return chunk.code;
 }
 
@@ -50,7 +52,12 @@ export async function prerenderLogin(root) {
       plugins: [react()],
       // Everything bundled: the output runs once, here, under Node.
       ssr: { noExternal: true },
-      build: { ssr: "src/prerender.tsx", outDir: out, emptyOutDir: true, rollupOptions: { output: { entryFileNames: "prerender.mjs" } } },
+      build: {
+        ssr: "src/prerender.tsx",
+        outDir: out,
+        emptyOutDir: true,
+        rollupOptions: { output: { entryFileNames: "prerender.mjs" } },
+      },
     });
     const { renderLoginShell } = await import(pathToFileURL(join(out, "prerender.mjs")).href);
     const { html, css, templates } = renderLoginShell();
@@ -71,7 +78,9 @@ export async function prerenderLogin(root) {
           `<script>"use strict";${script}</script>`,
       )
       .replace("</body>", () => `${stylesheet.trim()}</body>`);
-    if (page === index || !page.includes(script)) throw new Error("index.html has no </head> or <body> to put the sign-in card in");
+    if (page === index || !page.includes(script)) {
+      throw new Error("index.html has no </head> or <body> to put the sign-in card in");
+    }
     writeFileSync(join(pwa, "dist", "login.html"), page);
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -24,7 +24,12 @@ const tmp = join(ROOT, ".tmp");
 mkdirSync(tmp, { recursive: true });
 
 function capture(cmd, args, env = {}) {
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const out = (r.stdout?.toString() ?? "") + (r.stderr?.toString() ?? "");
   process.stdout.write(out);
   return { code: r.status ?? 1, out };
@@ -32,7 +37,10 @@ function capture(cmd, args, env = {}) {
 
 const results = [];
 // pebble (the HTTPS tests' ACME CA) and caddy, from Debian: installed when missing (as root), else named.
-if ((suites.includes("deno") || suites.includes("e2e")) && spawnSync("bash", [join(ROOT, "scripts/ensure-system.sh")], { stdio: "inherit" }).status !== 0) {
+if (
+  (suites.includes("deno") || suites.includes("e2e")) &&
+  spawnSync("bash", [join(ROOT, "scripts/ensure-system.sh")], { stdio: "inherit" }).status !== 0
+) {
   results.push(["system packages", 0, 1]);
 }
 
@@ -55,27 +63,46 @@ if (suites.includes("deno")) {
 if (suites.includes("vitest")) {
   const report = join(tmp, "vitest.json");
   rmSync(report, { force: true });
-  const { code } = capture(BIN("vitest"), ["run", "--root", "pwa", "--reporter=default", "--reporter=json", `--outputFile=${report}`, ...extra]);
+  const { code } = capture(BIN("vitest"), [
+    "run",
+    "--root",
+    "pwa",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile=${report}`,
+    ...extra,
+  ]);
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, "utf8"));
-    results.push(["vitest", r.numPassedTests, r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0)]);
+    results.push([
+      "vitest",
+      r.numPassedTests,
+      r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0),
+    ]);
   } else results.push(["vitest", 0, 1]);
 }
 
 if (suites.includes("e2e")) {
-  let ready = spawnSync("bash", [join(ROOT, "scripts/ensure-chromium.sh")], { stdio: "inherit" }).status === 0;
+  let ready =
+    spawnSync("bash", [join(ROOT, "scripts/ensure-chromium.sh")], { stdio: "inherit" }).status === 0;
   if (ready && buildPwa() !== 0) ready = false;
   if (!ready) results.push(["playwright", 0, 1]);
   else {
     const report = join(tmp, "playwright.json");
     rmSync(report, { force: true });
-    const { code } = capture(BIN("playwright"), ["test", "--reporter=list,json", ...extra], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+    const { code } = capture(BIN("playwright"), ["test", "--reporter=list,json", ...extra], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    });
     if (existsSync(report)) {
       const r = JSON.parse(readFileSync(report, "utf8"));
       const s = r.stats;
       // A test that failed once and passed on its retry counts as passed, but is named, so it gets fixed.
       for (const title of flakyTitles(r.suites)) console.log(`playwright: flaky (passed on retry): ${title}`);
-      results.push(["playwright", s.expected + s.flaky, s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0)]);
+      results.push([
+        "playwright",
+        s.expected + s.flaky,
+        s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0),
+      ]);
     } else results.push(["playwright", 0, 1]);
   }
 }

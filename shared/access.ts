@@ -25,7 +25,8 @@ export const ACCESS_MSG = {
   tokenRevoked: "Token revoked",
   tokenNotSignedOut:
     "An API token is not signed out: it keeps working until it expires or is revoked. Revoke it under Account, API Tokens.",
-  passwordChangeRevokes: "Changing your password signs you out on your other devices and revokes your API tokens.",
+  passwordChangeRevokes:
+    "Changing your password signs you out on your other devices and revokes your API tokens.",
   sessionNotFound: "No such session",
   sessionRevoked: "Session revoked",
   enrolFirst: "Admins must set up two-factor sign-in first: open Account.",
@@ -53,4 +54,3 @@ export const ROLE_HELP: Record<Role, string> = {
 export const REFUSED_SIGN_INS = "sign-in refused";
 
 export const TOKEN_MAX_DAYS = 3650;
-

@@ -100,13 +100,28 @@ export const ACTIVITY_WORDS: Record<string, Words> = {
   "POST /api/mods/packs/create": ["create", fixed("a mod pack")],
   "POST /api/mods/packs/:pack/delete": ["delete", param("mod pack", "pack")],
   "POST /api/mods/packs/:pack/load": ["load", param("mod pack", "pack")],
-  "POST /api/mods/packs/:pack/mod/toggle": ["switch", (p) => `a mod of pack ${quoted(p.params.pack ?? "?")} on or off`],
+  "POST /api/mods/packs/:pack/mod/toggle": [
+    "switch",
+    (p) => `a mod of pack ${quoted(p.params.pack ?? "?")} on or off`,
+  ],
   "POST /api/mods/packs/:pack/mod/update": ["update", (p) => `a mod of pack ${quoted(p.params.pack ?? "?")}`],
   "POST /api/mods/packs/:pack/mod/delete": ["delete", (p) => `a mod of pack ${quoted(p.params.pack ?? "?")}`],
-  "POST /api/mods/packs/:pack/mod/delete/all": ["delete", (p) => `every mod of pack ${quoted(p.params.pack ?? "?")}`],
-  "POST /api/mods/packs/:pack/mod/upload": ["upload", (p) => `a mod into pack ${quoted(p.params.pack ?? "?")}`],
-  "POST /api/mods/packs/:pack/portal/install": ["install", (p) => `a mod from the portal into pack ${quoted(p.params.pack ?? "?")}`],
-  "POST /api/mods/packs/:pack/portal/install/multiple": ["install", (p) => `mods from the portal into pack ${quoted(p.params.pack ?? "?")}`],
+  "POST /api/mods/packs/:pack/mod/delete/all": [
+    "delete",
+    (p) => `every mod of pack ${quoted(p.params.pack ?? "?")}`,
+  ],
+  "POST /api/mods/packs/:pack/mod/upload": [
+    "upload",
+    (p) => `a mod into pack ${quoted(p.params.pack ?? "?")}`,
+  ],
+  "POST /api/mods/packs/:pack/portal/install": [
+    "install",
+    (p) => `a mod from the portal into pack ${quoted(p.params.pack ?? "?")}`,
+  ],
+  "POST /api/mods/packs/:pack/portal/install/multiple": [
+    "install",
+    (p) => `mods from the portal into pack ${quoted(p.params.pack ?? "?")}`,
+  ],
   "POST /api/mods/settings/update": ["change", fixed("the mod settings")],
   "POST /api/mods/settings/upload": ["upload", fixed("mod-settings.dat")],
   "POST /api/mods/settings/restore-previous": ["put back", fixed("the previous mod-settings.dat")],
@@ -191,12 +206,21 @@ function refusal(status: number, action: string): string {
  * failed ("Tried to run schedule 'Nightly restart' now: not allowed"). `extra` is what the words do not
  * already say (a console command's text is in them; a summary's counts are not).
  */
-export function activityWords(e: Pick<ActivityEntry, "action" | "detail" | "status">): { text: string; extra: string } {
+export function activityWords(
+  e: Pick<ActivityEntry, "action" | "detail" | "status">,
+): { text: string; extra: string } {
   const ok = e.status < 400;
   if (e.action === "console") {
-    return { text: ok ? `Sent console command ${quoted(e.detail)}` : `Tried to send console command ${quoted(e.detail)}: ${refusal(e.status, e.action)}`, extra: "" };
+    return {
+      text: ok
+        ? `Sent console command ${quoted(e.detail)}`
+        : `Tried to send console command ${quoted(e.detail)}: ${refusal(e.status, e.action)}`,
+      extra: "",
+    };
   }
-  if (e.action === REFUSED_SIGN_INS) return { text: "Sign-in attempts refused by the limit", extra: e.detail };
+  if (e.action === REFUSED_SIGN_INS) {
+    return { text: "Sign-in attempts refused by the limit", extra: e.detail };
+  }
   const words = ACTIVITY_WORDS[e.action];
   if (!words) return { text: e.action, extra: e.detail };
   // The recorder writes the handler's note, then the concrete path of a route with parameters.
@@ -213,5 +237,8 @@ export function activityWords(e: Pick<ActivityEntry, "action" | "detail" | "stat
   const tried = [verb, object].filter(Boolean).join(" ");
   // A note the words do not carry already (how a sign-in was made) stays beside them.
   const said = note === "" || tried.includes(note.split(" -> ")[0]);
-  return { text: ok ? sentence(done) : `Tried to ${tried}: ${refusal(e.status, e.action)}`, extra: said ? "" : note };
+  return {
+    text: ok ? sentence(done) : `Tried to ${tried}: ${refusal(e.status, e.action)}`,
+    extra: said ? "" : note,
+  };
 }

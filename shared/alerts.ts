@@ -40,31 +40,111 @@ export function isAlertEvent(value: unknown): value is AlertEvent {
 }
 
 /** The catalogue in display order: label, one line of help, and whether channels and devices get it unless told. */
-export const ALERT_CATALOGUE: readonly { event: AlertEvent; label: string; help: string; byDefault: boolean }[] = [
+export const ALERT_CATALOGUE: readonly {
+  event: AlertEvent;
+  label: string;
+  help: string;
+  byDefault: boolean;
+}[] = [
   { event: "crashed", label: "Crashed", help: "The game ended without being asked to.", byDefault: true },
-  { event: "start-failed", label: "Failed to start", help: "A start ended before the game was hosting.", byDefault: true },
-  { event: "still-down", label: "Still down", help: "The game is still down some minutes after a crash.", byDefault: true },
+  {
+    event: "start-failed",
+    label: "Failed to start",
+    help: "A start ended before the game was hosting.",
+    byDefault: true,
+  },
+  {
+    event: "still-down",
+    label: "Still down",
+    help: "The game is still down some minutes after a crash.",
+    byDefault: true,
+  },
   { event: "stopped", label: "Stopped", help: "Someone used Save & Stop or Kill.", byDefault: true },
-  { event: "started", label: "Started", help: "The game is up and accepting players (also: running again after a crash).", byDefault: false },
-  { event: "player-joined", label: "Player joined", help: "Someone joined the game (noisy).", byDefault: false },
+  {
+    event: "started",
+    label: "Started",
+    help: "The game is up and accepting players (also: running again after a crash).",
+    byDefault: false,
+  },
+  {
+    event: "player-joined",
+    label: "Player joined",
+    help: "Someone joined the game (noisy).",
+    byDefault: false,
+  },
   { event: "player-left", label: "Player left", help: "Someone left the game (noisy).", byDefault: false },
-  { event: "factorio-update", label: "Factorio update", help: "A new Factorio version is available.", byDefault: true },
-  { event: "mod-updates", label: "Mod updates", help: "Updates are available for installed mods.", byDefault: true },
+  {
+    event: "factorio-update",
+    label: "Factorio update",
+    help: "A new Factorio version is available.",
+    byDefault: true,
+  },
+  {
+    event: "mod-updates",
+    label: "Mod updates",
+    help: "Updates are available for installed mods.",
+    byDefault: true,
+  },
   { event: "backup-failed", label: "Backup failed", help: "A backup could not be made.", byDefault: true },
   { event: "task-failed", label: "Task failed", help: "A scheduled task failed.", byDefault: true },
-  { event: "disk-low", label: "Low disk space", help: "Little space is left where saves and backups are kept.", byDefault: true },
-  { event: "low-ups", label: "Low UPS", help: "The game runs below the set updates per second for some samples in a row (and again at full speed).", byDefault: true },
-  { event: "hung", label: "Not answering", help: "The game's process runs but its console does not answer (hung).", byDefault: true },
-  { event: "memory-high", label: "High memory", help: "The game uses more memory than the set threshold.", byDefault: true },
-  { event: "new-sign-in", label: "New sign-in", help: "Someone signed in from a new device or address.", byDefault: true },
-  { event: "user-changed", label: "Panel users", help: "A panel user was added or removed.", byDefault: true },
-  { event: "certificate", label: "HTTPS certificate", help: "The panel could not get or renew its HTTPS certificate.", byDefault: true },
+  {
+    event: "disk-low",
+    label: "Low disk space",
+    help: "Little space is left where saves and backups are kept.",
+    byDefault: true,
+  },
+  {
+    event: "low-ups",
+    label: "Low UPS",
+    help:
+      "The game runs below the set updates per second for some samples in a row (and again at full speed).",
+    byDefault: true,
+  },
+  {
+    event: "hung",
+    label: "Not answering",
+    help: "The game's process runs but its console does not answer (hung).",
+    byDefault: true,
+  },
+  {
+    event: "memory-high",
+    label: "High memory",
+    help: "The game uses more memory than the set threshold.",
+    byDefault: true,
+  },
+  {
+    event: "new-sign-in",
+    label: "New sign-in",
+    help: "Someone signed in from a new device or address.",
+    byDefault: true,
+  },
+  {
+    event: "user-changed",
+    label: "Panel users",
+    help: "A panel user was added or removed.",
+    byDefault: true,
+  },
+  {
+    event: "certificate",
+    label: "HTTPS certificate",
+    help: "The panel could not get or renew its HTTPS certificate.",
+    byDefault: true,
+  },
 ];
 
-export const DEFAULT_ALERT_EVENTS: readonly AlertEvent[] = ALERT_CATALOGUE.filter((e) => e.byDefault).map((e) => e.event);
+export const DEFAULT_ALERT_EVENTS: readonly AlertEvent[] = ALERT_CATALOGUE.filter((e) => e.byDefault).map((
+  e,
+) => e.event);
 
 /** Events that reach a push device even in its quiet hours: the game is down or the disk is full. */
-export const CRITICAL_EVENTS: readonly AlertEvent[] = ["crashed", "start-failed", "still-down", "hung", "disk-low", "backup-failed"];
+export const CRITICAL_EVENTS: readonly AlertEvent[] = [
+  "crashed",
+  "start-failed",
+  "still-down",
+  "hung",
+  "disk-low",
+  "backup-failed",
+];
 
 export const CHANNEL_TYPES = ["discord", "slack", "ntfy", "webhook"] as const;
 export type ChannelType = typeof CHANNEL_TYPES[number];
@@ -93,4 +173,3 @@ export interface WebhookBody {
 }
 
 // ---- Player history ----
-

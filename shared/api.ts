@@ -5,7 +5,14 @@
 
 import { ALERT_CATALOGUE, type AlertEvent, isAlertEvent } from "./alerts.ts";
 
-export type { LoginAnswer, LoginRequest, NewUser, PasswordChange, RoleChange, User } from "./contract/auth.ts";
+export type {
+  LoginAnswer,
+  LoginRequest,
+  NewUser,
+  PasswordChange,
+  RoleChange,
+  User,
+} from "./contract/auth.ts";
 export type { FactorioVersionInfo, ServerExit, ServerState, ServerStatus } from "./contract/server.ts";
 export type { Save, SaveHeader, SaveMod } from "./contract/saves.ts";
 export type { Mod, ModList, ModUpdate, ModUpdateRequest } from "./contract/mods.ts";

@@ -4,8 +4,14 @@
 import { unsafeTextError } from "./validation.ts";
 import type { Backup, BackupSettings } from "./contract/backups.ts";
 
-export type { Backup, BackupSettings, RetentionRule, RestoreRequest } from "./contract/backups.ts";
-export type { Schedule, ScheduleInput, SchedulePreview, ScheduleRun, ScheduleTask } from "./contract/schedules.ts";
+export type { Backup, BackupSettings, RestoreRequest, RetentionRule } from "./contract/backups.ts";
+export type {
+  Schedule,
+  ScheduleInput,
+  SchedulePreview,
+  ScheduleRun,
+  ScheduleTask,
+} from "./contract/schedules.ts";
 
 /** Why a backup was made. The "before-*" ones are taken automatically before something destructive. */
 export const BACKUP_REASONS = [
@@ -70,11 +76,20 @@ export function listInWords(items: string[]): string {
  * What a restore changes, in one or two sentences: the restore dialog says it before the button. `as`:
  * the new save's name, or null when restoring over the backup's save; `files`: the parts asked for.
  */
-export function restoreSummary(b: Pick<Backup, "save" | "includes">, as: string | null, files: boolean): string {
-  const replaced = [...(as === null ? [b.save] : []), ...(files ? b.includes.map((i) => RESTORE_REPLACES[i]) : [])];
+export function restoreSummary(
+  b: Pick<Backup, "save" | "includes">,
+  as: string | null,
+  files: boolean,
+): string {
+  const replaced = [
+    ...(as === null ? [b.save] : []),
+    ...(files ? b.includes.map((i) => RESTORE_REPLACES[i]) : []),
+  ];
   if (replaced.length === 0) return `Writes the new save ${as}. Nothing else changes.`;
   const start = as === null ? "Replaces" : `Writes the new save ${as} and replaces`;
-  return `${start} ${listInWords(replaced)}. ${replaced.length === 1 ? "It is" : "They are"} backed up first.`;
+  return `${start} ${listInWords(replaced)}. ${
+    replaced.length === 1 ? "It is" : "They are"
+  } backed up first.`;
 }
 
 /** The manifest.json at the top of every backup zip. */
@@ -111,7 +126,16 @@ export const SCHEDULE_CONDITION_LABELS: Record<ScheduleCondition, string> = {
   empty: "Only when nobody is online",
 };
 
-export const TASK_TYPES = ["warn", "save", "backup", "restart", "stop", "start", "update-mods", "command"] as const;
+export const TASK_TYPES = [
+  "warn",
+  "save",
+  "backup",
+  "restart",
+  "stop",
+  "start",
+  "update-mods",
+  "command",
+] as const;
 export type TaskType = typeof TASK_TYPES[number];
 
 export const TASK_LABELS: Record<TaskType, string> = {
@@ -138,7 +162,9 @@ export function taskProblem(t: unknown, index: number): string | null {
   const n = `Task ${index + 1}`;
   if (typeof t !== "object" || t === null) return `${n} must be an object.`;
   const task = t as Record<string, unknown>;
-  if (!TASK_TYPES.includes(task.type as TaskType)) return `${n}: the type must be one of ${TASK_TYPES.join(", ")}.`;
+  if (!TASK_TYPES.includes(task.type as TaskType)) {
+    return `${n}: the type must be one of ${TASK_TYPES.join(", ")}.`;
+  }
   if (task.delay_s !== undefined && !isInt(task.delay_s, 0, MAX_DELAY_S)) {
     return `${n}: the delay must be a whole number of seconds from 0 to ${MAX_DELAY_S}.`;
   }
@@ -158,7 +184,9 @@ export function taskProblem(t: unknown, index: number): string | null {
     return `${n}: the countdown must be from 0 to 3600 seconds.`;
   }
   if (task.include !== undefined) {
-    if (!Array.isArray(task.include) || task.include.some((i) => !BACKUP_INCLUDES.includes(i as BackupInclude))) {
+    if (
+      !Array.isArray(task.include) || task.include.some((i) => !BACKUP_INCLUDES.includes(i as BackupInclude))
+    ) {
       return `${n}: include may hold ${BACKUP_INCLUDES.join(", ")}.`;
     }
   }
@@ -178,7 +206,9 @@ export function scheduleProblem(body: Record<string, unknown>): string | null {
     return `The condition must be one of ${SCHEDULE_CONDITIONS.join(", ")}.`;
   }
   if (typeof body.enabled !== "boolean") return "enabled must be true or false.";
-  if (body.run_missed !== undefined && typeof body.run_missed !== "boolean") return "run_missed must be true or false.";
+  if (body.run_missed !== undefined && typeof body.run_missed !== "boolean") {
+    return "run_missed must be true or false.";
+  }
   if (!Array.isArray(body.tasks) || body.tasks.length === 0) return "Add at least one task.";
   if (body.tasks.length > MAX_TASKS) return `A schedule may have at most ${MAX_TASKS} tasks.`;
   for (const [i, t] of body.tasks.entries()) {

@@ -10,7 +10,10 @@ export type AcmeChallenge = typeof ACME_CHALLENGES[number];
 
 export const DNS_PROVIDERS = ["duckdns", "cloudflare"] as const;
 export type DnsProvider = typeof DNS_PROVIDERS[number];
-export const DNS_PROVIDER_LABELS: Record<DnsProvider, string> = { duckdns: "DuckDNS", cloudflare: "Cloudflare" };
+export const DNS_PROVIDER_LABELS: Record<DnsProvider, string> = {
+  duckdns: "DuckDNS",
+  cloudflare: "Cloudflare",
+};
 
 /**
  * Where the certificate comes from: none (plain HTTP), an ACME CA, files given with --https-cert/--https-key,
@@ -40,26 +43,36 @@ export function domainProblem(name: string): string | null {
   }
   if (n.length > 253) return "is longer than 253 characters";
   const labels = (n.startsWith("*.") ? n.slice(2) : n).split(".");
-  if (!labels.every((l) => LABEL.test(l))) return "is not a domain name (letters, digits and hyphens between dots)";
+  if (!labels.every((l) => LABEL.test(l))) {
+    return "is not a domain name (letters, digits and hyphens between dots)";
+  }
   if (labels.length < 2) return "is not a full domain name like panel.example.org";
   return null;
 }
 
 /** Why `v` is not an e-mail address for the ACME account, or null. */
 export function emailProblem(v: string): string | null {
-  return /^[^\s@:,;<>"]+@[^\s@:,;<>"]+\.[^\s@:,;<>"]+$/.test(v) ? null : "is not an e-mail address like you@example.org";
+  return /^[^\s@:,;<>"]+@[^\s@:,;<>"]+\.[^\s@:,;<>"]+$/.test(v)
+    ? null
+    : "is not an e-mail address like you@example.org";
 }
 
 /** Why the settings cannot work, or null: the names, the challenge and the DNS service together. */
-export function httpsSettingsProblem(s: { domains: string[]; challenge: AcmeChallenge; dns_provider: DnsProvider | null }): string | null {
+export function httpsSettingsProblem(
+  s: { domains: string[]; challenge: AcmeChallenge; dns_provider: DnsProvider | null },
+): string | null {
   if (s.domains.length === 0) return "Give at least one domain name.";
   for (const d of s.domains) {
     const why = domainProblem(d);
     if (why) return `"${d}" ${why}.`;
   }
   const wildcard = s.domains.find((d) => d.startsWith("*."));
-  if (wildcard && s.challenge !== "dns-01") return `A wildcard name (${wildcard}) needs the DNS-01 check: the CA checks it through DNS only.`;
-  if (s.challenge === "dns-01" && !s.dns_provider) return "The DNS-01 check needs the DNS service that holds the domain (DuckDNS or Cloudflare).";
+  if (wildcard && s.challenge !== "dns-01") {
+    return `A wildcard name (${wildcard}) needs the DNS-01 check: the CA checks it through DNS only.`;
+  }
+  if (s.challenge === "dns-01" && !s.dns_provider) {
+    return "The DNS-01 check needs the DNS service that holds the domain (DuckDNS or Cloudflare).";
+  }
   if (s.challenge === "dns-01" && s.dns_provider === "duckdns") {
     const other = s.domains.find((d) => !d.endsWith(".duckdns.org"));
     if (other) return `DuckDNS holds only names ending in .duckdns.org, not ${other}.`;

@@ -51,7 +51,9 @@ export const PANEL_MSG = {
   useWhitelistInvalid: "use_whitelist must be true or false.",
   exchangeStringMissing: "Paste a map exchange string (it starts with >>> and ends with <<<).",
   modsNotAllInstalled: (failed: { name: string; version: string; reason: string }[]) =>
-    `Some mods could not be installed: ${failed.map((f) => `${f.name} ${f.version} (${f.reason})`).join("; ")}.`,
+    `Some mods could not be installed: ${
+      failed.map((f) => `${f.name} ${f.version} (${f.reason})`).join("; ")
+    }.`,
   notSignedIn: "You are not signed in.",
   crossSiteRefused: "Request refused: it came from another site.",
   serverNotStopped: "This is not possible while the Factorio server is running. Stop the server first.",
@@ -60,7 +62,8 @@ export const PANEL_MSG = {
   bodyTooLarge: (limit: string) => `The request body is too large (limit ${limit}).`,
   tooManyLogins: (seconds: number) =>
     `Too many failed sign-in attempts. Try again in ${formatWait(seconds)}.`,
-  noSpace: (area: string) => `No space left on the device: ${area} could not be written. Free some space and try again.`,
+  noSpace: (area: string) =>
+    `No space left on the device: ${area} could not be written. Free some space and try again.`,
   unknownHost: (host: string, address: string) =>
     `This panel does not answer to the name ${host}. To use that name, add its address to --allowed-origins (for example http://${address}).`,
   signInBusy: "The panel is busy checking other sign-ins. Try again in a few seconds.",
@@ -69,13 +72,19 @@ export const PANEL_MSG = {
   // Users
   passwordRule: "At least 10 characters.",
   passwordTooShort: "Password must be at least 10 characters",
-  cannotDeleteSelf: "You cannot delete your own account while signed in with it. Another admin can delete it.",
-  modsWaitForStatus: "Checking whether the server is running: mods can be changed once it is known to be stopped.",
-  deleteModConfirm: (name: string) => `Delete the mod ${name}? Saves that use it will not load until it is installed again.`,
-  replaceSaveConfirm: (name: string) => `A save named ${name} already exists. Replace it with the uploaded file? The current ${name} is lost.`,
-  restartConfirm: "Restart the server? It saves the map, stops, and starts again with the same save, address and port. Players are disconnected for a moment.",
+  cannotDeleteSelf:
+    "You cannot delete your own account while signed in with it. Another admin can delete it.",
+  modsWaitForStatus:
+    "Checking whether the server is running: mods can be changed once it is known to be stopped.",
+  deleteModConfirm: (name: string) =>
+    `Delete the mod ${name}? Saves that use it will not load until it is installed again.`,
+  replaceSaveConfirm: (name: string) =>
+    `A save named ${name} already exists. Replace it with the uploaded file? The current ${name} is lost.`,
+  restartConfirm:
+    "Restart the server? It saves the map, stops, and starts again with the same save, address and port. Players are disconnected for a moment.",
   unsavedChanges: "You have unsaved changes. Leave this page and lose them?",
-  generatedPassword: "You signed in with the password the panel generated at its first start. Choose your own now.",
+  generatedPassword:
+    "You signed in with the password the panel generated at its first start. Choose your own now.",
 
   // Mods and the mod portal
   tokenRequired: "Token is required",
@@ -85,7 +94,8 @@ export const PANEL_MSG = {
   portalLoginRequired: "Log in to the mod portal first (Install Mod tab).",
   portalEmailCode:
     "This Factorio account asks for a code sent by e-mail, which the panel cannot pass on. Paste a token from factorio.com/profile instead.",
-  authRateLimited: "The Factorio auth server refused: too many attempts. Wait a while, or paste a token instead.",
+  authRateLimited:
+    "The Factorio auth server refused: too many attempts. Wait a while, or paste a token instead.",
   portalRateLimited: (seconds: number) =>
     `The mod portal is limiting requests from this server. Try again in ${formatWait(seconds)}.`,
   portalTokenRefused: (status: number) =>
@@ -109,19 +119,23 @@ export const PANEL_MSG = {
   restartCancelled: "The automatic restart was cancelled.",
   killConfirm:
     "Kill the Factorio server now? It ends at once without saving: everything since the last save is lost. Use Save & Stop Server to keep the map.",
-  serverStarted: (save: string, port: number) => `Factorio server with save: ${save} started on port: ${port}`,
+  serverStarted: (save: string, port: number) =>
+    `Factorio server with save: ${save} started on port: ${port}`,
 
   // Settings and players
   settingsApplyAtNextStart: "The server is running: changes to these settings apply at its next start.",
   playersBusy: "The server is starting or stopping. Change the player lists once it is running or stopped.",
   playersNotRunning: "The server is not running, so no player is online.",
   playersLive: "The server is running: changes here reach the game at once.",
-  playersStopped: "The server is stopped: changes are saved to the game's list files and apply at its next start.",
+  playersStopped:
+    "The server is stopped: changes are saved to the game's list files and apply at its next start.",
   playerAdded: (name: string, list: string) => `${name} added to the ${list}.`,
   playerRemoved: (name: string, list: string) => `${name} removed from the ${list}.`,
   playerKicked: (name: string) => `${name} was kicked.`,
   whitelistUse: (on: boolean) =>
-    on ? "The whitelist will be used from the next start." : "The whitelist will not be used from the next start.",
+    on
+      ? "The whitelist will be used from the next start."
+      : "The whitelist will not be used from the next start.",
 
   // Saves
   saveFormatNotAllowed: (ext: string) => `Fileformat .${ext} is not allowed: a Factorio save is a .zip file`,
@@ -142,11 +156,13 @@ export const PUSH_MSG = {
   endpointInvalid: "The subscription's endpoint must be the https:// address of a push service.",
   endpointPrivate:
     "The subscription's endpoint is on the panel's own machine or a private network; notifications go only to public push services (an admin can allow a self-hosted one with --push-private-hosts).",
-  keysInvalid: "The subscription's keys are not valid: p256dh must be a P-256 public key and auth 16 bytes, both base64url.",
+  keysInvalid:
+    "The subscription's keys are not valid: p256dh must be a P-256 public key and auth 16 bytes, both base64url.",
   subscriptionRequired: "A subscription (endpoint and keys) is required.",
   nameInvalid: (max: number) => `A device name must be 1 to ${max} characters.`,
   eventsInvalid: `Events must be a list of: ${ALERT_EVENTS.join(", ")}.`,
-  quietHoursInvalid: 'Quiet hours need a start and an end as "HH:MM" and a time zone such as "Europe/Berlin", or null.',
+  quietHoursInvalid:
+    'Quiet hours need a start and an end as "HH:MM" and a time zone such as "Europe/Berlin", or null.',
   deviceNotFound: "No such device. It may have been removed already.",
   tooManyDevices: (max: number) => `You already have ${max} devices with notifications. Remove one first.`,
   deviceRemoved: "Notifications are off for this device.",

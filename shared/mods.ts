@@ -9,7 +9,13 @@ import type { Mod } from "./api.ts";
  * required (none), incompatible "!", optional "?", hidden optional "(?)", required without load-order
  * effect "~", and (2.1) optional but recommended, enabled by default "+".
  */
-export type DependencyKind = "required" | "incompatible" | "optional" | "hidden-optional" | "no-load-order" | "recommended";
+export type DependencyKind =
+  | "required"
+  | "incompatible"
+  | "optional"
+  | "hidden-optional"
+  | "no-load-order"
+  | "recommended";
 
 export interface Dependency {
   kind: DependencyKind;
@@ -65,7 +71,11 @@ export function meetsDependency(dep: Dependency, version: string): boolean {
  * The Compatibility column: the mod's factorio_version fits the game, and a "base OP X" dependency, if
  * there is one, holds for the game's base version.
  */
-export function modFitsGame(gameVersion: string | null, factorioVersion: string, dependencies: readonly string[]): boolean {
+export function modFitsGame(
+  gameVersion: string | null,
+  factorioVersion: string,
+  dependencies: readonly string[],
+): boolean {
   if (!gameVersion || !factorioVersionFits(gameVersion, factorioVersion)) return false;
   for (const text of dependencies) {
     const dep = parseDependency(text);
@@ -92,12 +102,16 @@ function listed(names: string[]): string {
  */
 export function whoCanJoin(mods: readonly Mod[]): { vanilla: boolean; text: string } {
   const on = mods.filter((m) => m.enabled && m.error === null);
-  const expansion = on.filter((m) => m.built_in && m.name !== "base" && m.name !== "core").map((m) => m.name).sort();
+  const expansion = on.filter((m) => m.built_in && m.name !== "base" && m.name !== "core").map((m) => m.name)
+    .sort();
   if (expansion.length > 0) {
     const one = expansion.length === 1;
     return {
       vanilla: false,
-      text: `Vanilla clients cannot join: ${listed(expansion)} ${one ? "is" : "are"} on, which ${one ? "needs" : "need"} Space Age. ` +
+      text:
+        `Vanilla clients cannot join: ${listed(expansion)} ${one ? "is" : "are"} on, which ${
+          one ? "needs" : "need"
+        } Space Age. ` +
         `Switch ${one ? "it" : "them"} off to let players without Space Age join.`,
     };
   }
@@ -107,8 +121,15 @@ export function whoCanJoin(mods: readonly Mod[]): { vanilla: boolean; text: stri
   if (others > 0) {
     return {
       vanilla: false,
-      text: `${without} with the same ${others === 1 ? "mod" : `${others} mods`}, which their game offers to download when they join.`,
+      text: `${without} with the same ${
+        others === 1 ? "mod" : `${others} mods`
+      }, which their game offers to download when they join.`,
     };
   }
-  return { vanilla: true, text: `Vanilla clients can join: ${hasExpansion ? "no Space Age content and no other mods are" : "no mods are"} on.` };
+  return {
+    vanilla: true,
+    text: `Vanilla clients can join: ${
+      hasExpansion ? "no Space Age content and no other mods are" : "no mods are"
+    } on.`,
+  };
 }

@@ -34,11 +34,15 @@ export function isColor(v: unknown): v is ModColor {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
-  return keys.length > 0 && keys.every((k) => ["r", "g", "b", "a"].includes(k) && typeof o[k] === "number" && Number.isFinite(o[k]));
+  return keys.length > 0 &&
+    keys.every((k) => ["r", "g", "b", "a"].includes(k) && typeof o[k] === "number" && Number.isFinite(o[k]));
 }
 
 /** Why `value` cannot be stored for `def`, or null when it can. */
-export function checkSettingValue(def: Pick<ModSettingDefinition, "type" | "minimum" | "maximum" | "allowed_values" | "allow_blank">, value: unknown): string | null {
+export function checkSettingValue(
+  def: Pick<ModSettingDefinition, "type" | "minimum" | "maximum" | "allowed_values" | "allow_blank">,
+  value: unknown,
+): string | null {
   switch (def.type) {
     case "bool":
       if (typeof value !== "boolean") return "must be true or false";

@@ -129,7 +129,9 @@ function ruleError(key: string, rule: SettingRule, v: unknown): string | undefin
         ? undefined
         : settingMessages.wholeNumber(key, rule.min, rule.max);
     case "enum":
-      return typeof v === "string" && rule.values.includes(v) ? undefined : settingMessages.oneOf(key, rule.values);
+      return typeof v === "string" && rule.values.includes(v)
+        ? undefined
+        : settingMessages.oneOf(key, rule.values);
     case "list":
       return Array.isArray(v) && v.every((x) => typeof x === "string")
         ? undefined
@@ -144,11 +146,15 @@ function sameTypeError(key: string, current: unknown, v: unknown): string | unde
   if (current === null || current === undefined) return undefined;
   if (typeof current === "number") {
     if (typeof v !== "number" || !Number.isFinite(v)) return settingMessages.sameType(key, "a number");
-    if (Number.isInteger(current) && !Number.isInteger(v)) return settingMessages.sameType(key, "a whole number");
+    if (Number.isInteger(current) && !Number.isInteger(v)) {
+      return settingMessages.sameType(key, "a whole number");
+    }
     return undefined;
   }
   if (Array.isArray(current)) return Array.isArray(v) ? undefined : settingMessages.sameType(key, "a list");
-  if (isPlainObject(current)) return isPlainObject(v) ? undefined : settingMessages.sameType(key, "an object");
+  if (isPlainObject(current)) {
+    return isPlainObject(v) ? undefined : settingMessages.sameType(key, "an object");
+  }
   return typeof v === typeof current ? undefined : settingMessages.sameType(key, describe(current));
 }
 
@@ -157,7 +163,10 @@ function sameTypeError(key: string, current: unknown, v: unknown): string | unde
  * one message per refused key, each naming the key; an empty object when everything may be saved.
  * `_comment_` keys are not checked: they are never written.
  */
-export function validateSettings(body: Record<string, unknown>, current: Record<string, unknown>): Record<string, string> {
+export function validateSettings(
+  body: Record<string, unknown>,
+  current: Record<string, unknown>,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) {
     if (isCommentKey(key)) continue;
@@ -167,7 +176,9 @@ export function validateSettings(body: Record<string, unknown>, current: Record<
     if (rule) error = ruleError(key, rule, value);
     else if (!Object.hasOwn(current, key)) error = settingMessages.unknown(key);
     else error = sameTypeError(key, current[key], value);
-    if (!error && rule?.type === "flags") error = flagsError(key, value as Record<string, unknown>, current[key]);
+    if (!error && rule?.type === "flags") {
+      error = flagsError(key, value as Record<string, unknown>, current[key]);
+    }
     if (!error) error = textError(key, value);
     if (error) errors[key] = error;
   }
@@ -176,7 +187,11 @@ export function validateSettings(body: Record<string, unknown>, current: Record<
 
 /** Text in the file must be clean (NULs and bidi controls were written before); a description may have lines. */
 function textError(key: string, value: unknown): string | undefined {
-  const texts = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  const texts = typeof value === "string"
+    ? [value]
+    : Array.isArray(value)
+    ? value.filter((v) => typeof v === "string")
+    : [];
   for (const text of texts) {
     const checked = key === "description" ? text.replace(/\r?\n|\t/g, " ") : text;
     const problem = unsafeTextError(checked, key);
@@ -186,7 +201,10 @@ function textError(key: string, value: unknown): string | undefined {
 }
 
 function flagsError(key: string, value: Record<string, unknown>, current: unknown): string | undefined {
-  const known = new Set<string>([...VISIBILITY_FLAGS, ...(isPlainObject(current) ? Object.keys(current) : [])]);
+  const known = new Set<string>([
+    ...VISIBILITY_FLAGS,
+    ...(isPlainObject(current) ? Object.keys(current) : []),
+  ]);
   for (const [flag, v] of Object.entries(value)) {
     if (!known.has(flag)) return `${key}.${flag} is not a ${key} option of the game.`;
     if (typeof v !== "boolean") return settingMessages.bool(`${key}.${flag}`);

@@ -9,7 +9,9 @@ import { formatUtc } from "./format.ts";
 
 Deno.test("IPv4: dotted quads with octets 0-255 only", () => {
   for (const ok of ["0.0.0.0", "127.0.0.1", "255.255.255.255", "192.168.001.010"]) assert.ok(isIPv4(ok), ok);
-  for (const bad of ["", "1.2.3", "1.2.3.4.5", "256.1.1.1", "a.b.c.d", "1.2.3.-4", " 1.2.3.4", "1..2.3", "::1"]) {
+  for (
+    const bad of ["", "1.2.3", "1.2.3.4.5", "256.1.1.1", "a.b.c.d", "1.2.3.-4", " 1.2.3.4", "1..2.3", "::1"]
+  ) {
     assert.ok(!isIPv4(bad), bad);
   }
 });
@@ -17,10 +19,13 @@ Deno.test("IPv4: dotted quads with octets 0-255 only", () => {
 Deno.test("form rules give the spec's messages", () => {
   assert.deepEqual(validateLogin({}), { username: MSG.usernameRequired, password: MSG.passwordRequired });
   assert.deepEqual(validateLogin({ username: "a", password: " " }), {});
-  assert.deepEqual(validateNewUser({ username: "a", email: "e", password: "p", password_confirmation: "q" }), {
-    password: PANEL_MSG.passwordTooShort,
-    password_confirmation: MSG.passwordConfirmationMismatch,
-  });
+  assert.deepEqual(
+    validateNewUser({ username: "a", email: "e", password: "p", password_confirmation: "q" }),
+    {
+      password: PANEL_MSG.passwordTooShort,
+      password_confirmation: MSG.passwordConfirmationMismatch,
+    },
+  );
   assert.deepEqual(validatePasswordChange({ new_password: "x" }), {
     new_password: PANEL_MSG.passwordTooShort,
     old_password: MSG.oldPasswordRequired,
@@ -34,7 +39,17 @@ Deno.test("socket messages: only well-formed controls are accepted", () => {
     controls: { type: "subscribe", value: "gamelog" },
   });
   assert.ok(parseClientMessage('{"controls":{"type":"command","value":"/time"}}'));
-  for (const bad of ["", "x", "null", "[]", '{"room_name":"gamelog","message":"x"}', '{"controls":{"type":"nope","value":""}}', 42]) {
+  for (
+    const bad of [
+      "",
+      "x",
+      "null",
+      "[]",
+      '{"room_name":"gamelog","message":"x"}',
+      '{"controls":{"type":"nope","value":""}}',
+      42,
+    ]
+  ) {
     assert.equal(parseClientMessage(bad), null, String(bad));
   }
 });
@@ -60,9 +75,15 @@ Deno.test("the start form: the spec's messages, ports as numbers or their text",
   const ok = { bindip: "0.0.0.0", port: 34197, savefile: "Load Latest" };
   assert.deepEqual(validateStart(ok), {});
   assert.deepEqual(validateStart({ ...ok, port: "34197" }), {});
-  assert.deepEqual(validateStart({}), { bindip: MSG.ipInvalid, port: MSG.portRequired, savefile: MSG.saveRequired });
+  assert.deepEqual(validateStart({}), {
+    bindip: MSG.ipInvalid,
+    port: MSG.portRequired,
+    savefile: MSG.saveRequired,
+  });
   assert.equal(validateStart({ ...ok, bindip: " 10.0.0.1 " }).bindip, undefined);
-  for (const port of [0, -1, 1.5, "", "12a", null]) assert.equal(validateStart({ ...ok, port }).port, MSG.portRequired, String(port));
+  for (const port of [0, -1, 1.5, "", "12a", null]) {
+    assert.equal(validateStart({ ...ok, port }).port, MSG.portRequired, String(port));
+  }
   assert.equal(validateStart({ ...ok, port: 65536 }).port, PANEL_MSG.portRange);
   assert.equal(validateStart({ ...ok, savefile: "  " }).savefile, MSG.saveRequired);
 });

@@ -4,7 +4,10 @@
 export async function within<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    return await Promise.race([p, new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -47,7 +50,10 @@ export function idleTimeout(ms: number): { signal: AbortSignal; touch(): void; c
   let timer: ReturnType<typeof setTimeout> | undefined;
   const touch = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(new DOMException(`no data for ${ms / 1000} s`, "TimeoutError")), ms);
+    timer = setTimeout(
+      () => controller.abort(new DOMException(`no data for ${ms / 1000} s`, "TimeoutError")),
+      ms,
+    );
   };
   touch();
   return { signal: controller.signal, touch, clear: () => clearTimeout(timer) };

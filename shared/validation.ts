@@ -20,7 +20,9 @@ function tooShort(value: unknown): boolean {
   return typeof value === "string" && [...value].length < PASSWORD_MIN;
 }
 
-export function validateLogin(v: { username?: unknown; password?: unknown }): FieldErrors<"username" | "password"> {
+export function validateLogin(
+  v: { username?: unknown; password?: unknown },
+): FieldErrors<"username" | "password"> {
   const e: FieldErrors<"username" | "password"> = {};
   if (blank(v.username)) e.username = MSG.usernameRequired;
   if (absent(v.password)) e.password = MSG.passwordRequired;
@@ -78,7 +80,9 @@ export function portNumber(value: unknown): number {
 }
 
 /** The start form of the Controls page (spec section 5). */
-export function validateStart(v: { bindip?: unknown; port?: unknown; savefile?: unknown }): FieldErrors<StartField> {
+export function validateStart(
+  v: { bindip?: unknown; port?: unknown; savefile?: unknown },
+): FieldErrors<StartField> {
   const e: FieldErrors<StartField> = {};
   if (typeof v.bindip !== "string" || !isIPv4(v.bindip.trim())) e.bindip = MSG.ipInvalid;
   const port = portNumber(v.port);
@@ -117,12 +121,17 @@ export const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e
 
 /** `text` with each unsafe character written as \uXXXX, to show a refused name for what it is. */
 export function visibleText(text: string): string {
-  return text.replace(new RegExp(UNSAFE_TEXT.source, "g"), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(
+    new RegExp(UNSAFE_TEXT.source, "g"),
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** The message for `what` when `text` holds an unsafe character; undefined when it is clean. */
 export function unsafeTextError(text: string, what: string): string | undefined {
-  return UNSAFE_TEXT.test(text) ? `${what} must be one line without control or text-direction characters` : undefined;
+  return UNSAFE_TEXT.test(text)
+    ? `${what} must be one line without control or text-direction characters`
+    : undefined;
 }
 
 /** The raw name as sent: trim() would quietly drop a trailing U+2028 or newline. */
@@ -157,7 +166,9 @@ export function channelUrl(value: unknown): string | null {
   if (typeof value !== "string" || value.length > CHANNEL_URL_MAX) return null;
   try {
     const u = new URL(value.trim());
-    if ((u.protocol !== "https:" && u.protocol !== "http:") || u.username || u.password || !u.hostname) return null;
+    if ((u.protocol !== "https:" && u.protocol !== "http:") || u.username || u.password || !u.hostname) {
+      return null;
+    }
     return u.toString();
   } catch {
     return null;
@@ -165,11 +176,15 @@ export function channelUrl(value: unknown): string | null {
 }
 
 export function channelTopicProblem(value: unknown): string | undefined {
-  return typeof value === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? undefined : CHANNEL_MSG.topicInvalid;
+  return typeof value === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(value)
+    ? undefined
+    : CHANNEL_MSG.topicInvalid;
 }
 
 export function channelPriorityProblem(value: unknown): string | undefined {
-  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 5 ? undefined : CHANNEL_MSG.priorityInvalid;
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 5
+    ? undefined
+    : CHANNEL_MSG.priorityInvalid;
 }
 
 /** An ntfy access token (or a webhook's secret): at most 200 characters, no spaces or line breaks. */
@@ -183,7 +198,9 @@ export function channelTokenProblem(value: unknown): string | undefined {
  * A channel's fields as the Add/Edit form and the import have them; absent ones are not checked (an
  * edit keeps what it leaves out, an export without secrets has no URL, only ntfy has topic and token).
  */
-export function validateChannel(v: { name?: unknown; url?: unknown; topic?: unknown; priority?: unknown; token?: unknown }): FieldErrors<ChannelField> {
+export function validateChannel(
+  v: { name?: unknown; url?: unknown; topic?: unknown; priority?: unknown; token?: unknown },
+): FieldErrors<ChannelField> {
   const e: FieldErrors<ChannelField> = {};
   const given = (x: unknown) => x !== undefined && x !== null && x !== "";
   if (v.name !== undefined) e.name = channelNameProblem(v.name);

@@ -83,13 +83,19 @@ export interface ReleaseLike {
  * The update for an installed mod: the newest release newer than `installed` that fits the game.
  * Null when there is none (or the installed version cannot be read).
  */
-export function newestUpdate<R extends ReleaseLike>(installed: string, releases: readonly R[], gameVersion: string): R | null {
+export function newestUpdate<R extends ReleaseLike>(
+  installed: string,
+  releases: readonly R[],
+  gameVersion: string,
+): R | null {
   const current = parseVersion(installed);
   if (!current) return null;
   let best: R | null = null;
   for (const r of releases) {
     const v = parseVersion(r.version);
-    if (!v || compareVersions(v, current) <= 0 || !factorioVersionFits(gameVersion, r.factorio_version)) continue;
+    if (!v || compareVersions(v, current) <= 0 || !factorioVersionFits(gameVersion, r.factorio_version)) {
+      continue;
+    }
     if (!best || compareVersions(v, parseVersion(best.version)!) > 0) best = r;
   }
   return best;

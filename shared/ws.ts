@@ -43,7 +43,11 @@ export const WS_RECONNECT_MS = 5000;
  * WS_TOO_MANY and its reason, so one identity cannot take every connection the panel has.
  */
 export const WS_PER_SIGN_IN = 8;
-export const WS_TOO_MANY = { code: 4029, reason: `Too many live connections for this sign-in (at most ${WS_PER_SIGN_IN}): close some of the panel's tabs.` } as const;
+export const WS_TOO_MANY = {
+  code: 4029,
+  reason:
+    `Too many live connections for this sign-in (at most ${WS_PER_SIGN_IN}): close some of the panel's tabs.`,
+} as const;
 
 export function isRoomName(value: unknown): value is RoomName {
   return typeof value === "string" && (ROOMS as readonly string[]).includes(value);
@@ -66,5 +70,8 @@ export function parseClientMessage(raw: unknown): ClientMessage | null {
   const { type, value } = controls;
   if (type !== "subscribe" && type !== "unsubscribe" && type !== "command") return null;
   if (typeof value !== "string") return null;
-  return { room_name: "", controls: controls.batch === true ? { type, value, batch: true } : { type, value } };
+  return {
+    room_name: "",
+    controls: controls.batch === true ? { type, value, batch: true } : { type, value },
+  };
 }

@@ -81,22 +81,28 @@ export class ActivityLog {
   /** The open summary record of refused sign-ins, per address. */
   #refused = new Map<string, Refusals>();
 
-  constructor(private readonly db: Db, private readonly now: () => number, private readonly keepDays: number) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+    private readonly keepDays: number,
+  ) {}
 
   record(r: ActivityRecord): number {
-    const id = Number(this.db.prepare(
-      `INSERT INTO activity (at, username, via, address, user_agent, action, detail, status)
+    const id = Number(
+      this.db.prepare(
+        `INSERT INTO activity (at, username, via, address, user_agent, action, detail, status)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      this.now(),
-      r.username.slice(0, 200),
-      r.via.slice(0, 200),
-      r.address.slice(0, 100),
-      r.userAgent.slice(0, 300),
-      r.action.slice(0, 200),
-      r.detail.slice(0, 500),
-      r.status,
-    ).lastInsertRowid);
+      ).run(
+        this.now(),
+        r.username.slice(0, 200),
+        r.via.slice(0, 200),
+        r.address.slice(0, 100),
+        r.userAgent.slice(0, 300),
+        r.action.slice(0, 200),
+        r.detail.slice(0, 500),
+        r.status,
+      ).lastInsertRowid,
+    );
     // The cap: ids only grow, so everything ACTIVITY_ROWS_MAX below the newest is the oldest.
     this.db.prepare("DELETE FROM activity WHERE id <= ?").run(id - ACTIVITY_ROWS_MAX);
     return id;
@@ -194,8 +200,10 @@ export class ActivityLog {
   sweep(): number {
     const cutoff = this.now() - this.keepDays * 24 * 3600_000;
     const old = Number(this.db.prepare("DELETE FROM activity WHERE at < ?").run(cutoff).changes);
-    const newest = (this.db.prepare("SELECT MAX(id) AS id FROM activity").get() as { id: number | null }).id ?? 0;
-    return old + Number(this.db.prepare("DELETE FROM activity WHERE id <= ?").run(newest - ACTIVITY_ROWS_MAX).changes);
+    const newest =
+      (this.db.prepare("SELECT MAX(id) AS id FROM activity").get() as { id: number | null }).id ?? 0;
+    return old +
+      Number(this.db.prepare("DELETE FROM activity WHERE id <= ?").run(newest - ACTIVITY_ROWS_MAX).changes);
   }
 }
 
@@ -205,11 +213,24 @@ function refusedDetail(e: Refusals): string {
   const span = seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
   const shown = [...e.names].slice(0, 5);
   const more = e.names.size - shown.length;
-  const names = shown.length === 0 ? "" : `; names tried: ${shown.join(", ")}${more > 0 ? ` and ${more}${e.names.size >= NAMES_KEPT ? "+" : ""} more` : ""}`;
+  const names = shown.length === 0
+    ? ""
+    : `; names tried: ${shown.join(", ")}${
+      more > 0 ? ` and ${more}${e.names.size >= NAMES_KEPT ? "+" : ""} more` : ""
+    }`;
   return `${e.count} sign-in attempt${e.count === 1 ? "" : "s"} refused by the limit in ${span}${names}`;
 }
 
-const CSV_COLUMNS: (keyof ActivityEntry)[] = ["at", "username", "via", "address", "user_agent", "action", "detail", "status"];
+const CSV_COLUMNS: (keyof ActivityEntry)[] = [
+  "at",
+  "username",
+  "via",
+  "address",
+  "user_agent",
+  "action",
+  "detail",
+  "status",
+];
 
 /**
  * RFC 4180 CSV. Cells that a spreadsheet would run as a formula (= + - @ at the start) get a leading
@@ -221,6 +242,8 @@ export function activityCsv(entries: ActivityEntry[]): string {
     if (/^[=+\-@\t\r]/.test(s)) s = "'" + s;
     return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
   };
-  return [CSV_COLUMNS.join(","), ...entries.map((e) => CSV_COLUMNS.map((k) => cell(e[k])).join(","))].join("\r\n") +
+  return [CSV_COLUMNS.join(","), ...entries.map((e) => CSV_COLUMNS.map((k) => cell(e[k])).join(","))].join(
+    "\r\n",
+  ) +
     "\r\n";
 }

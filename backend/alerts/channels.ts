@@ -93,7 +93,9 @@ export class Channels implements AlertConsumer {
     if (row.type === "ntfy") {
       if (body.topic !== undefined) change.topic = checkTopic(body.topic);
       if (body.priority !== undefined) change.priority = checkPriority(body.priority);
-      if (body.token !== undefined) change.token = body.token === null || body.token === "" ? null : checkToken(body.token);
+      if (body.token !== undefined) {
+        change.token = body.token === null || body.token === "" ? null : checkToken(body.token);
+      }
     }
     // A channel imported without its secrets (transfer/) has no URL (and an ntfy one no topic) until the
     // admin enters them: switched on like that, every alert would fail.
@@ -124,7 +126,11 @@ export class Channels implements AlertConsumer {
       count: 1,
     });
     if (result.kind === "delivered") {
-      return { ok: true, status: result.status, message: `Sent to ${row.name} (answered HTTP ${result.status}).` };
+      return {
+        ok: true,
+        status: result.status,
+        message: `Sent to ${row.name} (answered HTTP ${result.status}).`,
+      };
     }
     return { ok: false, status: result.status, message: `${row.name}: ${result.error}` };
   }

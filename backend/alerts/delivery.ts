@@ -50,7 +50,11 @@ async function readSome(res: Response, max: number): Promise<string> {
   return await new Blob(chunks as BlobPart[]).slice(0, max).text();
 }
 
-export async function post(req: OutgoingRequest, timeoutMs: number, signal?: AbortSignal): Promise<ChannelResult> {
+export async function post(
+  req: OutgoingRequest,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ChannelResult> {
   const timeout = AbortSignal.timeout(timeoutMs);
   let res: Response;
   try {
@@ -63,13 +67,17 @@ export async function post(req: OutgoingRequest, timeoutMs: number, signal?: Abo
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (e) {
-    const why = timeout.aborted ? `no answer within ${timeoutMs / 1000} s` : `unreachable: ${(e as Error).message}`;
+    const why = timeout.aborted
+      ? `no answer within ${timeoutMs / 1000} s`
+      : `unreachable: ${(e as Error).message}`;
     return { kind: "retry", status: null, retryAfterMs: null, error: why };
   }
   const status = res.status;
   // The answer's text is never shown (Send test reports the status only: a channel's URL may point into
   // the LAN, and its answer is not the caller's to read), and never read whole: 429's JSON is all we use.
-  const text = status === 429 ? await readSome(res, ANSWER_READ_MAX) : (await res.body?.cancel().catch(() => {}), "");
+  const text = status === 429
+    ? await readSome(res, ANSWER_READ_MAX)
+    : (await res.body?.cancel().catch(() => {}), "");
   if (status >= 200 && status < 300) return { kind: "delivered", status };
   const error = `HTTP ${status}`;
   if (status === 408 || status === 429 || status >= 500) {
@@ -120,11 +128,19 @@ export class ChannelDelivery extends TargetQueues<Queue> {
   enqueue(channelId: number, message: Message): void {
     if (this.abort.signal.aborted) return;
     let q = this.queues.get(channelId);
-    if (!q) this.queues.set(channelId, (q = { jobs: [], busy: false, tokens: RATE_BURST, refilledAt: this.deps.now() }));
+    if (!q) {
+      this.queues.set(
+        channelId,
+        q = { jobs: [], busy: false, tokens: RATE_BURST, refilledAt: this.deps.now() },
+      );
+    }
     q.jobs.push({ message, attempts: 0 });
     if (q.jobs.length > MAX_QUEUED_PER_CHANNEL) {
       const dropped = q.jobs.splice(0, q.jobs.length - MAX_QUEUED_PER_CHANNEL).length;
-      this.deps.log.warn("Dropped old alerts for a channel that is not taking them", { channel: channelId, dropped });
+      this.deps.log.warn("Dropped old alerts for a channel that is not taking them", {
+        channel: channelId,
+        dropped,
+      });
     }
     if (!q.busy && !q.timer) void this.#drain(channelId, q);
   }
@@ -187,7 +203,11 @@ export class ChannelDelivery extends TargetQueues<Queue> {
         const delay = this.retryDelaysMs[job.attempts - 1];
         if (delay === undefined || (result.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) {
           q.jobs.shift();
-          this.deps.log.error("Gave up on an alert", { channel: channelId, kind: job.message.kind, attempts: job.attempts });
+          this.deps.log.error("Gave up on an alert", {
+            channel: channelId,
+            kind: job.message.kind,
+            attempts: job.attempts,
+          });
           continue;
         }
         const ms = Math.max(delay, result.retryAfterMs ?? 0);

@@ -97,7 +97,10 @@ export function slackRequest(url: string, m: Message): OutgoingRequest {
 }
 
 /** ntfy's JSON publishing: POST to the server's root with the topic in the body (no header encoding issues). */
-export function ntfyRequest(row: Pick<ChannelRow, "url" | "topic" | "priority" | "token">, m: Message): OutgoingRequest {
+export function ntfyRequest(
+  row: Pick<ChannelRow, "url" | "topic" | "priority" | "token">,
+  m: Message,
+): OutgoingRequest {
   const base = row.url.replace(/\/+$/, "");
   const lines = Object.entries(m.details).map(([k, v]) => `${k}: ${v}`);
   const critical = m.kind !== "test" && CRITICAL_EVENTS.includes(m.kind);
@@ -120,7 +123,14 @@ export function webhookSignature(secret: string, timestamp: string, body: string
 }
 
 export function webhookRequest(url: string, secret: string, m: Message, now = Date.now()): OutgoingRequest {
-  const payload: WebhookBody = { event: m.kind, title: m.title, body: m.body, details: m.details, at: m.at, count: m.count };
+  const payload: WebhookBody = {
+    event: m.kind,
+    title: m.title,
+    body: m.body,
+    details: m.details,
+    at: m.at,
+    count: m.count,
+  };
   const body = JSON.stringify(payload);
   const timestamp = String(Math.floor(now / 1000));
   return {

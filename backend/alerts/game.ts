@@ -47,7 +47,9 @@ export function alertOf(change: StatusChange): Alert | null {
       return {
         kind: "stopped",
         title: PUSH_MSG.titleStopped,
-        body: exit.reason === "killed" ? "Killed from the panel: the game was not saved." : "Saved and stopped from the panel.",
+        body: exit.reason === "killed"
+          ? "Killed from the panel: the game was not saved."
+          : "Saved and stopped from the panel.",
         at,
         noMerge: true,
       };
@@ -57,7 +59,9 @@ export function alertOf(change: StatusChange): Alert | null {
     const details: Record<string, string> = { Save: save };
     if (last) details["Last log line"] = oneLine(last, LAST_LINE_MAX);
     const body = last ? `${how}. Last log line: ${oneLine(last, LAST_LINE_MAX)}` : `${how}.`;
-    if (isStartFailure(change)) return { kind: "start-failed", title: PUSH_MSG.titleStartFailed, body, details, at };
+    if (isStartFailure(change)) {
+      return { kind: "start-failed", title: PUSH_MSG.titleStartFailed, body, details, at };
+    }
     return { kind: "crashed", title: PUSH_MSG.titleCrashed, body, details, at };
   }
   if (status.status === "running" && previous !== "running") {
@@ -107,7 +111,9 @@ export class GameAlerts {
       this.deps.bus.emit("alert", {
         ...alert,
         title: PUSH_MSG.titleRunningAgain,
-        body: `Running again after a crash (down about ${minutes} minute${minutes === 1 ? "" : "s"}). ${alert.body}`,
+        body: `Running again after a crash (down about ${minutes} minute${
+          minutes === 1 ? "" : "s"
+        }). ${alert.body}`,
         also: ["crashed", "start-failed", "still-down"],
         // A crash loop brings one "running again" per crash: those are merged like the crashes.
         noMerge: false,

@@ -49,7 +49,9 @@ export class PanelAlerts {
       deps.bus.emit("alert", {
         kind: "user-changed",
         title: e.action === "added" ? "Panel user added" : "Panel user removed",
-        body: e.action === "added" ? `${e.username} can now sign in to the panel.` : `${e.username} can no longer sign in.`,
+        body: e.action === "added"
+          ? `${e.username} can now sign in to the panel.`
+          : `${e.username} can no longer sign in.`,
         details: { User: e.username },
         url: "/users",
         key: `${e.action} ${e.username}`,
@@ -71,10 +73,14 @@ export class PanelAlerts {
       ? "The panel has no certificate yet, so browsers cannot open it over HTTPS."
       : e.notAfter <= now
       ? "The certificate it serves has expired: browsers refuse it."
-      : `The certificate it serves ends in ${days === 1 ? "1 day" : `${days} days`} (${new Date(e.notAfter).toISOString().slice(0, 16).replace("T", " ")} UTC).`;
+      : `The certificate it serves ends in ${days === 1 ? "1 day" : `${days} days`} (${
+        new Date(e.notAfter).toISOString().slice(0, 16).replace("T", " ")
+      } UTC).`;
     const details: Record<string, string> = { Names: e.names.join(", "), Reason: e.reason };
     if (days !== null) details["Days left"] = String(Math.max(0, days));
-    if (e.nextTry !== null) details["Next try"] = new Date(e.nextTry).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    if (e.nextTry !== null) {
+      details["Next try"] = new Date(e.nextTry).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    }
     this.deps.bus.emit("alert", {
       kind: "certificate",
       title: e.notAfter === null ? "No HTTPS certificate" : "HTTPS certificate renewal failed",
@@ -92,7 +98,9 @@ export class PanelAlerts {
       "INSERT OR IGNORE INTO known_sign_ins (user_id, kind, value, first_at) VALUES (?, ?, ?, ?)",
     );
     const now = this.deps.now();
-    if (Number(insert.run(e.userId, "address", e.address, now).changes) > 0) news.push(`address ${e.address}`);
+    if (Number(insert.run(e.userId, "address", e.address, now).changes) > 0) {
+      news.push(`address ${e.address}`);
+    }
     if (Number(insert.run(e.userId, "device", device, now).changes) > 0) news.push(`device ${device}`);
     if (news.length === 0) return;
     this.deps.bus.emit("alert", {
@@ -123,7 +131,9 @@ export class PanelAlerts {
         this.deps.bus.emit("alert", {
           kind: "disk-low",
           title: "Low disk space",
-          body: `Only ${gib(space.free)} (${percent.toFixed(1)} %) free where ${path} is. Saves and backups may fail.`,
+          body: `Only ${gib(space.free)} (${
+            percent.toFixed(1)
+          } %) free where ${path} is. Saves and backups may fail.`,
           details: { Folder: path, Free: gib(space.free), Size: gib(space.size) },
           key: path,
         });

@@ -80,7 +80,18 @@ export class ChannelStore {
     const r = this.db.prepare(
       `INSERT INTO alert_channels (type, name, url, topic, priority, token, secret, events, enabled, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(c.type, c.name, c.url, c.topic, c.priority, c.token, c.secret, c.events.join(","), c.enabled ? 1 : 0, now);
+    ).run(
+      c.type,
+      c.name,
+      c.url,
+      c.topic,
+      c.priority,
+      c.token,
+      c.secret,
+      c.events.join(","),
+      c.enabled ? 1 : 0,
+      now,
+    );
     return this.byId(Number(r.lastInsertRowid))!;
   }
 
@@ -103,7 +114,9 @@ export class ChannelStore {
   }
 
   recordResult(id: number, at: number, ok: boolean, result: string): void {
-    this.db.prepare("UPDATE alert_channels SET last_delivery_at = ?, last_ok = ?, last_result = ? WHERE id = ?")
+    this.db.prepare(
+      "UPDATE alert_channels SET last_delivery_at = ?, last_ok = ?, last_result = ? WHERE id = ?",
+    )
       .run(at, ok ? 1 : 0, result.slice(0, 300), id);
   }
 

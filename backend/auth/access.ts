@@ -54,7 +54,9 @@ export class Access {
     if (s.via === "token") {
       if (!s.token || !this.tokens.live(s.token.id)) return null;
       const user = this.accounts.users.byId(s.user.id);
-      return user ? { ...s, user, role: weaker(s.role, user.role), mustEnrol: this.accounts.mustEnrol(user) } : null;
+      return user
+        ? { ...s, user, role: weaker(s.role, user.role), mustEnrol: this.accounts.mustEnrol(user) }
+        : null;
     }
     const row = this.accounts.sessions.get(s.id);
     if (!row || row.expires_at <= this.now()) return null;
@@ -79,7 +81,9 @@ export class Access {
   /** Ends a session: the caller's own, or anyone's for admins. Its sockets close at once. */
   revokeSession(me: SessionInfo, id: number): void {
     const row = this.accounts.sessions.byRowId(id);
-    if (!row || (row.user_id !== me.user.id && me.role !== "admin")) throw new NotFound(ACCESS_MSG.sessionNotFound);
+    if (!row || (row.user_id !== me.user.id && me.role !== "admin")) {
+      throw new NotFound(ACCESS_MSG.sessionNotFound);
+    }
     this.accounts.sessions.delete(row.token_hash);
     this.bus.emit("sessions.revoked", { sessionIds: [row.token_hash] });
   }

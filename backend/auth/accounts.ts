@@ -11,7 +11,14 @@ import { SessionStore } from "../store/sessions.ts";
 import type { EventBus } from "../lib/events.ts";
 import type { Logger } from "../lib/log.ts";
 import { Conflict, Invalid, NotFound, TooManyRequests, Unauthorized } from "../lib/errors.ts";
-import { decoyHash, hashPassword, hashWaiting, needsRehash, randomPassword, verifyPassword } from "./password.ts";
+import {
+  decoyHash,
+  hashPassword,
+  hashWaiting,
+  needsRehash,
+  randomPassword,
+  verifyPassword,
+} from "./password.ts";
 
 /** Sign-ins waiting for a password hash beyond which more are refused (429) instead of queued. */
 const HASH_LINE_MAX = 16;
@@ -76,7 +83,13 @@ export class Accounts {
 
   constructor(
     private readonly db: Db,
-    private readonly deps: { bus: EventBus; log: Logger; now: () => number; sessionDays: number; dataDir: string },
+    private readonly deps: {
+      bus: EventBus;
+      log: Logger;
+      now: () => number;
+      sessionDays: number;
+      dataDir: string;
+    },
   ) {
     this.users = new UserStore(db);
     this.sessions = new SessionStore(db);
@@ -129,7 +142,8 @@ export class Accounts {
     const password = String(body.password);
     const row = username.length <= USERNAME_MAX ? this.users.byName(username) : undefined;
     const known = row !== undefined &&
-      (this.#goodAddresses.has(`${row.id}\n${client.address}`) || this.sessions.hasAddress(row.id, client.address));
+      (this.#goodAddresses.has(`${row.id}\n${client.address}`) ||
+        this.sessions.hasAddress(row.id, client.address));
     const wait = this.limiter.retryAfterMs(username, client.address, known);
     if (wait > 0) throw new TooManyRequests(PANEL_MSG.tooManyLogins(wait / 1000), wait / 1000);
     if (hashWaiting() >= HASH_LINE_MAX) throw new TooManyRequests(PANEL_MSG.signInBusy, 2);
@@ -147,7 +161,9 @@ export class Accounts {
     // A hash imported from the old panel is replaced by the panel's own, now that the password is known.
     if (needsRehash(row.password_hash)) {
       this.users.setPassword(row.id, await hashPassword(password), this.deps.now());
-      this.deps.log.info("Stored the panel's own password hash for an imported user", { username: row.username });
+      this.deps.log.info("Stored the panel's own password hash for an imported user", {
+        username: row.username,
+      });
     }
     const second = this.secondStep?.(row);
     if (second) return second;
@@ -158,7 +174,9 @@ export class Accounts {
 
   /** The signed-in user as the sign-in and session answers show it. */
   sessionUser(row: UserRow): User {
-    return this.usesGeneratedPassword(row) ? { ...publicUser(row), generated_password: true } : publicUser(row);
+    return this.usesGeneratedPassword(row)
+      ? { ...publicUser(row), generated_password: true }
+      : publicUser(row);
   }
 
   /**
@@ -232,7 +250,9 @@ export class Accounts {
     if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(email)) {
       throw new Invalid("Email must be a valid email address");
     }
-    if (password.length > PASSWORD_MAX) throw new Invalid(`Password must be at most ${PASSWORD_MAX} characters`);
+    if (password.length > PASSWORD_MAX) {
+      throw new Invalid(`Password must be at most ${PASSWORD_MAX} characters`);
+    }
     if (this.users.byName(username)) throw new Conflict(`User ${username} already exists`);
     const hash = await hashPassword(password);
     try {
@@ -256,7 +276,9 @@ export class Accounts {
 
   /** `me`: the signed-in user, who may not delete themselves (one tap would lock them out). */
   remove(body: { username?: unknown }, me: UserRow): string {
-    if (typeof body.username !== "string" || body.username.trim() === "") throw new Invalid(MSG.usernameRequired);
+    if (typeof body.username !== "string" || body.username.trim() === "") {
+      throw new Invalid(MSG.usernameRequired);
+    }
     const username = body.username.trim();
     const revoked = transaction(this.db, () => {
       const row = this.users.byName(username);
@@ -271,7 +293,9 @@ export class Accounts {
     });
     this.deps.bus.emit("sessions.revoked", { sessionIds: revoked.ids });
     // A later user named admin has a password of their own: the generated one is not printed for them.
-    if (revoked.name.toLowerCase() === "admin") rmSync(join(this.deps.dataDir, INITIAL_PASSWORD_FILE), { force: true });
+    if (revoked.name.toLowerCase() === "admin") {
+      rmSync(join(this.deps.dataDir, INITIAL_PASSWORD_FILE), { force: true });
+    }
     this.deps.log.info("User removed", { username: revoked.name });
     this.deps.bus.emit("users.changed", { action: "removed", username: revoked.name });
     return revoked.name;
@@ -279,7 +303,9 @@ export class Accounts {
 
   /** Changes a user's role; the last admin cannot be demoted. Takes effect on the user's next request. */
   setRole(body: { username?: unknown; role?: unknown }): { username: string; role: Role } {
-    if (typeof body.username !== "string" || body.username.trim() === "") throw new Invalid(MSG.usernameRequired);
+    if (typeof body.username !== "string" || body.username.trim() === "") {
+      throw new Invalid(MSG.usernameRequired);
+    }
     const role = body.role;
     if (!isRole(role)) throw new Invalid(ACCESS_MSG.roleUnknown(String(role ?? "")));
     const username = body.username.trim();
@@ -307,7 +333,8 @@ export class Accounts {
   ): Promise<string> {
     const problem = firstError(validatePasswordChange(body));
     if (problem) throw new Invalid(problem);
-    const { old_password: oldPw, new_password: newPw, new_password_confirmation: confirm } = body as PasswordChange;
+    const { old_password: oldPw, new_password: newPw, new_password_confirmation: confirm } =
+      body as PasswordChange;
     if (newPw !== confirm) throw new Invalid("New Password Confirmation must match the New Password");
     if (newPw.length > PASSWORD_MAX) throw new Invalid(`Password must be at most ${PASSWORD_MAX} characters`);
     if (oldPw.length > PASSWORD_MAX || !(await verifyPassword(oldPw, session.user.password_hash))) {
@@ -336,7 +363,14 @@ export class Accounts {
     const now = this.deps.now();
     const user = this.users.byId(userId);
     // Every way of signing in ends here, so the "new sign-in" alert hears of each.
-    if (user) this.deps.bus.emit("auth.signed-in", { userId, username: user.username, address: client.address, userAgent: client.userAgent });
+    if (user) {
+      this.deps.bus.emit("auth.signed-in", {
+        userId,
+        username: user.username,
+        address: client.address,
+        userAgent: client.userAgent,
+      });
+    }
     this.sessions.insert({
       tokenHash: hashToken(token),
       userId,

@@ -59,7 +59,9 @@ export class Passkeys {
   constructor(private readonly db: Db, private readonly now: () => number) {}
 
   count(userId: number): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM passkeys WHERE user_id = ?").get(userId) as { n: number }).n;
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM passkeys WHERE user_id = ?").get(userId) as {
+      n: number;
+    }).n;
   }
 
   list(userId: number): Passkey[] {
@@ -72,7 +74,11 @@ export class Passkeys {
   }
 
   rename(userId: number, id: string, name: unknown): void {
-    const changed = this.db.prepare("UPDATE passkeys SET name = ? WHERE id = ? AND user_id = ?").run(cleanName(name), id, userId);
+    const changed = this.db.prepare("UPDATE passkeys SET name = ? WHERE id = ? AND user_id = ?").run(
+      cleanName(name),
+      id,
+      userId,
+    );
     if (Number(changed.changes) === 0) throw new NotFound(ACCESS_MSG.passkeyNotFound);
   }
 
@@ -84,7 +90,9 @@ export class Passkeys {
   // ---- Registration ----
 
   async registrationOptions(user: UserRow, rp: RelyingParty) {
-    if (this.count(user.id) >= PASSKEYS_PER_USER_MAX) throw new Invalid(`At most ${PASSKEYS_PER_USER_MAX} passkeys per user`);
+    if (this.count(user.id) >= PASSKEYS_PER_USER_MAX) {
+      throw new Invalid(`At most ${PASSKEYS_PER_USER_MAX} passkeys per user`);
+    }
     const options = await (await simpleWebAuthn()).generateRegistrationOptions({
       rpName: "Factorio Panel",
       rpID: rp.id,
@@ -99,7 +107,11 @@ export class Passkeys {
     return options;
   }
 
-  async register(user: UserRow, body: { name?: unknown; response?: unknown }, rp: RelyingParty): Promise<Passkey> {
+  async register(
+    user: UserRow,
+    body: { name?: unknown; response?: unknown },
+    rp: RelyingParty,
+  ): Promise<Passkey> {
     const name = cleanName(body.name);
     const response = body.response as RegistrationResponseJSON;
     if (typeof response !== "object" || response === null) throw new Invalid(ACCESS_MSG.passkeyFailed);
@@ -119,7 +131,15 @@ export class Passkeys {
     const { credential } = verified.registrationInfo;
     this.db.prepare(
       "INSERT INTO passkeys (id, user_id, name, public_key, counter, transports, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    ).run(credential.id, user.id, name, credential.publicKey, credential.counter, (credential.transports ?? []).join(","), this.now());
+    ).run(
+      credential.id,
+      user.id,
+      name,
+      credential.publicKey,
+      credential.counter,
+      (credential.transports ?? []).join(","),
+      this.now(),
+    );
     return this.list(user.id).find((p) => p.id === credential.id)!;
   }
 
@@ -137,13 +157,19 @@ export class Passkeys {
   }
 
   /** Verifies a sign-in assertion; answers the user id it proves. */
-  async authenticate(pendingUser: UserRow | null, body: { response?: unknown }, rp: RelyingParty): Promise<number> {
+  async authenticate(
+    pendingUser: UserRow | null,
+    body: { response?: unknown },
+    rp: RelyingParty,
+  ): Promise<number> {
     const response = body.response as AuthenticationResponseJSON;
     if (typeof response !== "object" || response === null || typeof response.id !== "string") {
       throw new Unauthorized(ACCESS_MSG.passkeyFailed);
     }
     const row = this.db.prepare("SELECT * FROM passkeys WHERE id = ?").get(response.id) as Row | undefined;
-    if (!row || (pendingUser && row.user_id !== pendingUser.id)) throw new Unauthorized(ACCESS_MSG.passkeyFailed);
+    if (!row || (pendingUser && row.user_id !== pendingUser.id)) {
+      throw new Unauthorized(ACCESS_MSG.passkeyFailed);
+    }
     let verified;
     try {
       verified = await (await simpleWebAuthn()).verifyAuthenticationResponse({
@@ -179,6 +205,8 @@ export class Passkeys {
   }
 
   #rows(userId: number): Row[] {
-    return this.db.prepare("SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at").all(userId) as unknown as Row[];
+    return this.db.prepare("SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at").all(
+      userId,
+    ) as unknown as Row[];
   }
 }

@@ -46,8 +46,13 @@ function derive(password: string, salt: Uint8Array, n: number, r: number, p: num
 
 function deriveNow(password: string, salt: Uint8Array, n: number, r: number, p: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, KEY_LEN, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key));
+    scrypt(
+      password.normalize("NFC"),
+      salt,
+      KEY_LEN,
+      { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 },
+      (err, key) => err ? reject(err) : resolve(key),
+    );
   });
 }
 
@@ -81,7 +86,9 @@ function bcryptCost(hash: string): number {
 export function bcryptHashProblem(hash: string): string | null {
   const cost = bcryptCost(hash);
   if (Number.isNaN(cost)) return "is not a bcrypt hash as the old panel stores it";
-  if (cost > BCRYPT_COST_MAX) return `is a bcrypt hash of cost ${cost}; the panel takes at most ${BCRYPT_COST_MAX}`;
+  if (cost > BCRYPT_COST_MAX) {
+    return `is a bcrypt hash of cost ${cost}; the panel takes at most ${BCRYPT_COST_MAX}`;
+  }
   return null;
 }
 
@@ -94,8 +101,14 @@ export function importedHashProblem(stored: string): string | null {
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return "is not a password hash of this panel";
   const [n, r, p] = parts.slice(1, 4).map(Number);
-  if (n !== N || r !== R || p !== P) return `is a scrypt hash with N=${parts[1]}, r=${parts[2]}, p=${parts[3]}; the panel takes only N=${N}, r=${R}, p=${P}`;
-  if (fromBase64(parts[4])?.length !== SALT_BYTES || fromBase64(parts[5])?.length !== KEY_LEN) return "is a damaged password hash";
+  if (n !== N || r !== R || p !== P) {
+    return `is a scrypt hash with N=${parts[1]}, r=${parts[2]}, p=${
+      parts[3]
+    }; the panel takes only N=${N}, r=${R}, p=${P}`;
+  }
+  if (fromBase64(parts[4])?.length !== SALT_BYTES || fromBase64(parts[5])?.length !== KEY_LEN) {
+    return "is a damaged password hash";
+  }
   return null;
 }
 

@@ -103,7 +103,10 @@ export class LoginLimiter {
   /** Milliseconds before this attempt may be checked; `knownAddress`: the user signed in from it before. */
   retryAfterMs(username: string, address: string, knownAddress: boolean): number {
     const user = username.toLowerCase();
-    const hard = Math.max(this.byUserAddress.retryAfterMs(`${user}\n${address}`), this.byAddress.retryAfterMs(address));
+    const hard = Math.max(
+      this.byUserAddress.retryAfterMs(`${user}\n${address}`),
+      this.byAddress.retryAfterMs(address),
+    );
     if (hard > 0 || knownAddress) return hard;
     const failures = this.byUser.count(user);
     if (failures < LOGIN_LIMITS.perUsername.max) return 0;

@@ -13,7 +13,12 @@ import type { Logger } from "../lib/log.ts";
 import { Conflict, Invalid, TooManyRequests, Unauthorized } from "../lib/errors.ts";
 import { verifyPassword } from "./password.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
-import { ACCESS_MSG, type SecondFactorRequired, type TotpSetup, type TwoFactorStatus } from "../../shared/access.ts";
+import {
+  ACCESS_MSG,
+  type SecondFactorRequired,
+  type TotpSetup,
+  type TwoFactorStatus,
+} from "../../shared/access.ts";
 
 export const TOTP_PERIOD = 30;
 /** Steps accepted either side of the server's clock: a phone up to 30 s off still works. */
@@ -33,7 +38,9 @@ function newRecoveryCode(): string {
   const out: string[] = [];
   while (out.length < 10) {
     for (const b of randomBytes(16)) {
-      if (b < 256 - (256 % CODE_ALPHABET.length) && out.length < 10) out.push(CODE_ALPHABET[b % CODE_ALPHABET.length]);
+      if (b < 256 - (256 % CODE_ALPHABET.length) && out.length < 10) {
+        out.push(CODE_ALPHABET[b % CODE_ALPHABET.length]);
+      }
     }
   }
   return out.slice(0, 5).join("") + "-" + out.slice(5).join("");
@@ -70,7 +77,8 @@ export class SecondFactor {
     private readonly deps: { now: () => number; log: Logger; requiredForAdmins: boolean },
   ) {
     accounts.secondStep = (user) => this.#begin(user);
-    accounts.mustEnrol = (user) => deps.requiredForAdmins && user.role === "admin" && this.methods(user.id).length === 0;
+    accounts.mustEnrol = (user) =>
+      deps.requiredForAdmins && user.role === "admin" && this.methods(user.id).length === 0;
   }
 
   /** The second factors a user can sign in with. */
@@ -94,7 +102,9 @@ export class SecondFactor {
 
   /** A new secret to scan; replaces an unconfirmed one. Refused while TOTP is on (turn it off first). */
   async startTotp(user: UserRow): Promise<TotpSetup> {
-    if (this.#totpRow(user.id)?.confirmed_at) throw new Conflict("Two-factor sign-in is already on: turn it off first.");
+    if (this.#totpRow(user.id)?.confirmed_at) {
+      throw new Conflict("Two-factor sign-in is already on: turn it off first.");
+    }
     const secret = new otp.Secret({ size: 20 }).base32;
     this.db.prepare(
       `INSERT INTO totp (user_id, secret, confirmed_at, last_step) VALUES (?, ?, NULL, 0)
@@ -107,7 +117,9 @@ export class SecondFactor {
   async confirmTotp(user: UserRow, body: { code?: unknown }): Promise<string[]> {
     const row = this.#totpRow(user.id);
     if (!row || row.confirmed_at) throw new Invalid(ACCESS_MSG.totpNotStarted);
-    if (!this.#checkTotp(user.id, row.secret, row.last_step, body.code)) throw new Invalid(ACCESS_MSG.codeWrong);
+    if (!this.#checkTotp(user.id, row.secret, row.last_step, body.code)) {
+      throw new Invalid(ACCESS_MSG.codeWrong);
+    }
     this.db.prepare("UPDATE totp SET confirmed_at = ? WHERE user_id = ?").run(this.deps.now(), user.id);
     this.deps.log.info("Two-factor sign-in turned on", { username: user.username });
     return this.#newRecoveryCodes(user.id);
@@ -152,7 +164,11 @@ export class SecondFactor {
    * The second step with a TOTP code or a recovery code. Failures count in the sign-in limiter under the
    * user's name and the address; while over the limit every attempt is refused, right code or not.
    */
-  async verify(pending: string | undefined, body: { code?: unknown; recovery_code?: unknown }, address: string): Promise<UserRow> {
+  async verify(
+    pending: string | undefined,
+    body: { code?: unknown; recovery_code?: unknown },
+    address: string,
+  ): Promise<UserRow> {
     // Nothing below waits, so the rate check, the code check and the failure count of one attempt cannot
     // interleave with those of another.
     const user = this.pendingUser(pending);
@@ -250,13 +266,18 @@ export class SecondFactor {
   }
 
   async #checkPassword(user: UserRow, password: unknown): Promise<void> {
-    if (typeof password !== "string" || password.length > 1000 || !(await verifyPassword(password, user.password_hash))) {
+    if (
+      typeof password !== "string" || password.length > 1000 ||
+      !(await verifyPassword(password, user.password_hash))
+    ) {
       throw new Invalid(ACCESS_MSG.passwordWrong);
     }
   }
 
   #totpRow(userId: number): { secret: string; confirmed_at: number | null; last_step: number } | undefined {
-    return this.db.prepare("SELECT secret, confirmed_at, last_step FROM totp WHERE user_id = ?").get(userId) as
+    return this.db.prepare("SELECT secret, confirmed_at, last_step FROM totp WHERE user_id = ?").get(
+      userId,
+    ) as
       | { secret: string; confirmed_at: number | null; last_step: number }
       | undefined;
   }

@@ -26,7 +26,8 @@ interface Row {
   revoked_at: number | null;
 }
 
-const COLUMNS = "id, user_id, name, role, created_at, expires_at, last_used_at, last_used_address, revoked_at";
+const COLUMNS =
+  "id, user_id, name, role, created_at, expires_at, last_used_at, last_used_address, revoked_at";
 
 export class ApiTokens {
   constructor(private readonly db: Db, private readonly now: () => number) {}
@@ -34,7 +35,9 @@ export class ApiTokens {
   create(user: { id: number; role: Role }, body: Record<string, unknown>): { token: string; info: ApiToken } {
     const name = typeof body.name === "string" ? body.name.trim() : "";
     if (name === "" || name.length > NAME_MAX || /\p{Cc}/u.test(name)) {
-      throw new Invalid(name === "" ? ACCESS_MSG.tokenNameRequired : `Token name must be at most ${NAME_MAX} characters`);
+      throw new Invalid(
+        name === "" ? ACCESS_MSG.tokenNameRequired : `Token name must be at most ${NAME_MAX} characters`,
+      );
     }
     const role = body.role ?? user.role;
     if (!isRole(role)) throw new Invalid(ACCESS_MSG.roleUnknown(String(role)));
@@ -60,7 +63,9 @@ export class ApiTokens {
   list(userId: number | null): ApiToken[] {
     if (userId !== null) return this.#rows(userId).map((r) => this.#public(r));
     const rows = this.db.prepare(
-      `SELECT ${COLUMNS.split(", ").map((c) => "t." + c).join(", ")}, u.username FROM api_tokens t JOIN users u ON u.id = t.user_id ORDER BY u.username COLLATE NOCASE, t.id`,
+      `SELECT ${
+        COLUMNS.split(", ").map((c) => "t." + c).join(", ")
+      }, u.username FROM api_tokens t JOIN users u ON u.id = t.user_id ORDER BY u.username COLLATE NOCASE, t.id`,
     ).all() as unknown as (Row & { username: string })[];
     return rows.map((r) => ({ ...this.#public(r), username: r.username }));
   }
@@ -70,8 +75,15 @@ export class ApiTokens {
    * not outlive it). Answers the ids as sockets know them ("token:<id>").
    */
   revokeAll(userId: number): string[] {
-    const live = this.db.prepare("SELECT id FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL").all(userId) as { id: number }[];
-    if (live.length > 0) this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(this.now(), userId);
+    const live = this.db.prepare("SELECT id FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL").all(
+      userId,
+    ) as { id: number }[];
+    if (live.length > 0) {
+      this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(
+        this.now(),
+        userId,
+      );
+    }
     return live.map((t) => `token:${t.id}`);
   }
 
@@ -79,13 +91,17 @@ export class ApiTokens {
   revoke(userId: number, id: number, anyUser = false): void {
     const row = this.#row(id);
     if (!row || (!anyUser && row.user_id !== userId)) throw new NotFound(ACCESS_MSG.tokenNotFound);
-    if (row.revoked_at === null) this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ?").run(this.now(), id);
+    if (row.revoked_at === null) {
+      this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ?").run(this.now(), id);
+    }
   }
 
   /** The live token behind a bearer secret, recording its use; null when unknown, expired or revoked. */
   use(secret: string, address: string): { id: number; userId: number; name: string; role: Role } | null {
     if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return null;
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE token_hash = ?`).get(hashToken(secret)) as
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE token_hash = ?`).get(
+      hashToken(secret),
+    ) as
       | Row
       | undefined;
     const now = this.now();
@@ -112,7 +128,9 @@ export class ApiTokens {
   }
 
   #rows(userId: number): Row[] {
-    return this.db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id`).all(userId) as unknown as Row[];
+    return this.db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id`).all(
+      userId,
+    ) as unknown as Row[];
   }
 
   #public(r: Row): ApiToken {

@@ -91,7 +91,8 @@ export class ConfigError extends Error {}
  * a unit file or --config file written for an older panel must not stop it from starting.
  */
 const RETIRED: Record<string, string> = {
-  "max-connections": "has no effect any more (Deno's web server takes the connections; see the README's Deployment section)",
+  "max-connections":
+    "has no effect any more (Deno's web server takes the connections; see the README's Deployment section)",
 };
 
 export type ConfigResult =
@@ -138,10 +139,13 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
     const option = OPTIONS.find((o) => o.flag === name);
-    if (name !== "config" && !option && !(name in RETIRED)) throw new ConfigError(`Unknown option --${name} (see --help)`);
+    if (name !== "config" && !option && !(name in RETIRED)) {
+      throw new ConfigError(`Unknown option --${name} (see --help)`);
+    }
     if (value === undefined) {
-      if (option?.kind === "bool" && (args[i + 1] === undefined || args[i + 1].startsWith("--"))) value = "true";
-      else if (args[i + 1] === undefined) throw new ConfigError(`Option --${name} needs a value`);
+      if (option?.kind === "bool" && (args[i + 1] === undefined || args[i + 1].startsWith("--"))) {
+        value = "true";
+      } else if (args[i + 1] === undefined) throw new ConfigError(`Option --${name} needs a value`);
       else value = args[++i];
     }
     if (name === "config") configFile = value;
@@ -195,12 +199,20 @@ export function loadConfig(args: string[], env: Record<string, string | undefine
   if ((config.httpsCert === null) !== (config.httpsKey === null)) {
     throw new ConfigError("Options --https-cert and --https-key must be given together");
   }
-  const httpsWays = [config.httpsCert && "--https-cert", config.httpsDomains!.length > 0 && "--https-domain", config.localCa && "--local-ca"]
+  const httpsWays = [
+    config.httpsCert && "--https-cert",
+    config.httpsDomains!.length > 0 && "--https-domain",
+    config.localCa && "--local-ca",
+  ]
     .filter(Boolean);
-  if (httpsWays.length > 1) throw new ConfigError(`Options ${httpsWays.join(" and ")} are different ways to HTTPS: give one`);
+  if (httpsWays.length > 1) {
+    throw new ConfigError(`Options ${httpsWays.join(" and ")} are different ways to HTTPS: give one`);
+  }
   const wildcard = config.httpsDomains!.find((d) => d.startsWith("*."));
   if (wildcard && config.acmeChallenge !== "dns-01") {
-    throw new ConfigError(`A wildcard name (${wildcard}) needs --acme-challenge dns-01: the CA checks it through DNS only`);
+    throw new ConfigError(
+      `A wildcard name (${wildcard}) needs --acme-challenge dns-01: the CA checks it through DNS only`,
+    );
   }
   return { kind: "config", config: config as Config, warnings };
 }
@@ -211,7 +223,12 @@ function lazyProperty(record: Record<string, unknown>, key: string, compute: () 
     Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
     return value;
   };
-  Object.defineProperty(record, key, { get: () => settle(compute()), set: settle, enumerable: true, configurable: true });
+  Object.defineProperty(record, key, {
+    get: () => settle(compute()),
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 function readConfigFile(path: string): Record<string, unknown> {

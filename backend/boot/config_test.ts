@@ -103,7 +103,12 @@ Deno.test("--max-connections, gone with the connection gate, is taken with a war
     const file = join(dir, "old.json");
     writeFileSync(file, JSON.stringify({ "max-connections": 500, port: 9000 }));
     const warning = /^--max-connections has no effect any more .*; remove it$/;
-    for (const [args, env] of [[["--max-connections", "400", "--port", "9000"], {}], [["--config", file], {}], [["--port", "9000"], { PANEL_MAX_CONNECTIONS: "400" }]] as const) {
+    for (
+      const [args, env] of [[["--max-connections", "400", "--port", "9000"], {}], [["--config", file], {}], [[
+        "--port",
+        "9000",
+      ], { PANEL_MAX_CONNECTIONS: "400" }]] as const
+    ) {
       const r = loadConfig([...args], env);
       assert.equal(r.kind, "config");
       if (r.kind !== "config") continue;
@@ -148,15 +153,24 @@ Deno.test("lists and booleans parse from flags and variables", () => {
 });
 
 Deno.test("allowed origins are kept as browsers send them: no trailing slash, lower-case host, no default port", () => {
-  const c = cfg(["--allowed-origins", "https://Panel.Example.org/,https://b.example:443,http://c.example:8080/"]);
-  assert.deepEqual(c.allowedOrigins, ["https://panel.example.org", "https://b.example", "http://c.example:8080"]);
+  const c = cfg([
+    "--allowed-origins",
+    "https://Panel.Example.org/,https://b.example:443,http://c.example:8080/",
+  ]);
+  assert.deepEqual(c.allowedOrigins, [
+    "https://panel.example.org",
+    "https://b.example",
+    "http://c.example:8080",
+  ]);
 });
 
 Deno.test("relative paths are taken from where npm was called (INIT_CWD), defaults stay in the panel's folder", () => {
   const here = mkdtempSync(join(tmpdir(), "panel-cwd-"));
   try {
     writeFileSync(join(here, "panel.json"), JSON.stringify({ "factorio-dir": "/opt/factorio" }));
-    const c = cfg(["--export", "backup.zip", "--config", "panel.json", "--import-fsm", "../old"], { INIT_CWD: here });
+    const c = cfg(["--export", "backup.zip", "--config", "panel.json", "--import-fsm", "../old"], {
+      INIT_CWD: here,
+    });
     assert.equal(c.exportFile, join(here, "backup.zip"));
     assert.equal(c.importFsm, resolve(here, "../old"));
     assert.equal(c.factorioDir, "/opt/factorio");
@@ -193,9 +207,22 @@ Deno.test("HTTPS options: the port is 443 when HTTPS is automatic and --port is 
   assert.equal(c.acmeDirectoryUrl, "https://acme-v02.api.letsencrypt.org/directory");
   assert.equal(c.acmeHttpPort, 80);
   assert.equal(c.acmeChallenge, "http-01");
-  assert.deepEqual(cfg(["--https-domain", "*.example.org", "--acme-challenge", "dns-01", "--acme-dns-provider", "cloudflare"]).httpsDomains, ["*.example.org"]);
+  assert.deepEqual(
+    cfg([
+      "--https-domain",
+      "*.example.org",
+      "--acme-challenge",
+      "dns-01",
+      "--acme-dns-provider",
+      "cloudflare",
+    ]).httpsDomains,
+    ["*.example.org"],
+  );
   const cases: [string[], RegExp][] = [
-    [["--https-domain", "panel.example.org", "--local-ca"], /--https-domain and --local-ca are different ways to HTTPS: give one/],
+    [
+      ["--https-domain", "panel.example.org", "--local-ca"],
+      /--https-domain and --local-ca are different ways to HTTPS: give one/,
+    ],
     [["--https-domain", "192.168.1.5"], /--https-domain.*is an address, not a name/],
     [["--https-domain", "panel"], /--https-domain.*full domain name/],
     [["--https-domain", "*.example.org"], /wildcard name \(\*\.example\.org\) needs --acme-challenge dns-01/],

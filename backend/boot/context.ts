@@ -131,7 +131,10 @@ async function runClosers(closers: (() => void | Promise<void>)[], log: Logger |
   }
 }
 
-export async function createContext(config: Config, opts: ContextOptions = {}): Promise<{ ctx: AppContext; bootstrap: Bootstrap }> {
+export async function createContext(
+  config: Config,
+  opts: ContextOptions = {},
+): Promise<{ ctx: AppContext; bootstrap: Bootstrap }> {
   const closers: (() => void | Promise<void>)[] = [];
   const onClose = (fn: () => void | Promise<void>) => void closers.push(fn);
   let logger: Logger | null = null;
@@ -156,7 +159,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     const logger = createLogger({ file: join(config.dataDir, "panel.log"), quiet: opts.quiet });
     // Before anything writes: what a killed panel left half-written goes (it cannot be in use yet).
     // The saves folder on its own too: a mod's scenario is converted in saves/<mod>/ (two levels down).
-    removeStaleTempFiles([join(config.dataDir, "mod-packs"), config.dataDir, config.factorioDir, join(config.factorioDir, "saves")], logger);
+    removeStaleTempFiles([
+      join(config.dataDir, "mod-packs"),
+      config.dataDir,
+      config.factorioDir,
+      join(config.factorioDir, "saves"),
+    ], logger);
     return { logger, db: openDb(join(config.dataDir, "panel.db")) };
   });
   const log = logger = core.logger;
@@ -164,14 +172,24 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   // Closed last (shutdown steps run in reverse).
   onClose(() => db.close());
   const bus = new EventBus(log);
-  const accounts = new Accounts(db, { bus, log, now, sessionDays: config.sessionDays, dataDir: config.dataDir });
+  const accounts = new Accounts(db, {
+    bus,
+    log,
+    now,
+    sessionDays: config.sessionDays,
+    dataDir: config.dataDir,
+  });
   const activity = new ActivityLog(db, now, config.activityDays);
   // Before the database closes: the last counts of refused sign-ins.
   onClose(() => activity.flush());
   const tokens = new ApiTokens(db, now);
   const access = new Access(accounts, tokens, bus, now);
   accounts.revokeTokens = (userId) => tokens.revokeAll(userId);
-  const secondFactor = new SecondFactor(db, accounts, { now, log, requiredForAdmins: config.require2faAdmins });
+  const secondFactor = new SecondFactor(db, accounts, {
+    now,
+    log,
+    requiredForAdmins: config.require2faAdmins,
+  });
   const passkeys = new Passkeys(db, now);
   secondFactor.extraMethods.push((userId) => (passkeys.count(userId) > 0 ? ["passkey"] : []));
   bus.on("console.command", (e) =>
@@ -183,8 +201,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       action: "console",
       detail: e.text,
       status: e.allowed ? 200 : 403,
-    })
-  );
+    }));
   const paths = factorioPaths(config);
   // The directory lease and the versions ask ctx.serverState (not the game directly), so area tests can
   // pose a game state; until ctx exists, the game's own.
@@ -196,8 +213,19 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const hub = new Hub(bus, log);
   const push = await build("push notifications", () => PushService.open({ config, db, log, now }));
   onClose(() => push.close());
-  const alerts = await build("alerts", () =>
-    new Alerts({ config, bus, log, db, now, push: push.notifier, diskPaths: [join(config.factorioDir, "saves"), config.dataDir] }));
+  const alerts = await build(
+    "alerts",
+    () =>
+      new Alerts({
+        config,
+        bus,
+        log,
+        db,
+        now,
+        push: push.notifier,
+        diskPaths: [join(config.factorioDir, "saves"), config.dataDir],
+      }),
+  );
   onClose(() => alerts.close());
   // Built after the alerts, which turn its failures into alerts; started by run.ts before it listens.
   const https = new CertificateManager({ config, bus, log, now });
@@ -253,7 +281,14 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   onClose(() => versions.close());
   connectVersionsToHub(versions, bus, hub);
-  const updater = new Updater({ versions, game, ops: gameOps, bus, log, warnings: config.updateWarnings.map(Number) });
+  const updater = new Updater({
+    versions,
+    game,
+    ops: gameOps,
+    bus,
+    log,
+    warnings: config.updateWarnings.map(Number),
+  });
   const portal = new ModPortal({
     portalUrl: config.modPortalUrl,
     authUrl: config.authUrl,
@@ -275,7 +310,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     bus.emit("alert", {
       kind: "factorio-update",
       title: PUSH_MSG.titleUpdate,
-      body: `Factorio ${m.info.latest} is out (${m.info.channel}); the server has ${m.info.current}. Update it from Controls.`,
+      body:
+        `Factorio ${m.info.latest} is out (${m.info.channel}); the server has ${m.info.current}. Update it from Controls.`,
       key: m.info.latest,
       url: "/",
     });
@@ -321,7 +357,16 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     log,
     db,
     now,
-    game: { get state() { return game.state; }, get pid() { return game.pid; }, rcon: (c) => game.rcon(c), online: () => players.online() },
+    game: {
+      get state() {
+        return game.state;
+      },
+      get pid() {
+        return game.pid;
+      },
+      rcon: (c) => game.rcon(c),
+      online: () => players.online(),
+    },
     diskPaths: [paths.saves, config.backupsDir],
     backupTimes: () => backups.list().map((b) => ({ at: Date.parse(b.created), detail: b.reason })),
   });
@@ -334,7 +379,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     tokens.sweep();
     secondFactor.sweep();
     // Sockets opened with an API token carry "token:<id>" as their session id.
-    hub.sweep((id) => id.startsWith("token:") ? tokens.live(Number(id.slice(6))) : accounts.sessions.get(id) !== undefined);
+    hub.sweep((id) =>
+      id.startsWith("token:") ? tokens.live(Number(id.slice(6))) : accounts.sessions.get(id) !== undefined
+    );
   }, 10 * 60_000);
   onClose(() => clearInterval(sweep));
 
@@ -381,12 +428,17 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   built.ctx = ctx;
   // An import brings its own users (and writes through the services above).
   if (opts.beforeBootstrap) await build("the import", () => opts.beforeBootstrap!(ctx));
-  const generatedAdmin = await build("the first admin", () => accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD")));
+  const generatedAdmin = await build(
+    "the first admin",
+    () => accounts.bootstrap(opts.adminPassword ?? Deno.env.get("PANEL_ADMIN_PASSWORD")),
+  );
   activity.sweep();
   // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).
   if (config.factorioVersion && !versions.gameFound()) {
     log.info("No game found: installing Factorio", { version: config.factorioVersion });
-    versions.install(config.factorioVersion, { activate: true }).catch((e) => log.error("The first-start install could not start", { error: String(e) }));
+    versions.install(config.factorioVersion, { activate: true }).catch((e) =>
+      log.error("The first-start install could not start", { error: String(e) })
+    );
   }
   return { ctx, bootstrap: { generatedAdmin } };
 }

@@ -8,7 +8,7 @@ import { type AppContext, createContext } from "./context.ts";
 import { createApp } from "../http/app.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
 import { StartupError } from "../lib/errors.ts";
-import { describeFsmImport, type FsmSource, FsmImportError, planFsmImport, readFsm } from "../migrate/fsm.ts";
+import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "../migrate/fsm.ts";
 import { dryRunTargets, importFsm } from "../migrate/targets.ts";
 import { exportCommand, importBeforeStart, openImport } from "../transfer/cli.ts";
 import type { OpenedArchive } from "../transfer/archive.ts";
@@ -18,7 +18,11 @@ import { generatedPasswordLines, lowPortHint, startupLines } from "./startup.ts"
 /** The machine's addresses; an empty list where the system will not tell (the panel still starts). */
 function networkInterfaces(): { family: string; address: string; internal?: boolean }[] {
   try {
-    return Deno.networkInterfaces().map((i) => ({ family: i.family, address: i.address, internal: i.address.startsWith("127.") }));
+    return Deno.networkInterfaces().map((i) => ({
+      family: i.family,
+      address: i.address,
+      internal: i.address.startsWith("127."),
+    }));
   } catch {
     return [];
   }
@@ -97,7 +101,12 @@ export async function main(): Promise<number> {
   let server: CertificateServer | undefined;
   /** Stops answering: lets the requests in hand finish, for 5 s at most. */
   const closeServer = async () => {
-    if (server) await Promise.race([server.shutdown().catch(() => {}), new Promise<void>((r) => setTimeout(r, 5000))]);
+    if (server) {
+      await Promise.race([
+        server.shutdown().catch(() => {}),
+        new Promise<void>((r) => setTimeout(r, 5000)),
+      ]);
+    }
   };
   // Heard before the panel says it listens: a SIGTERM sent as soon as it does (a service manager, a
   // test) must shut it down cleanly, not end it as the signal's default would.
@@ -131,11 +140,17 @@ export async function main(): Promise<number> {
     const why = e instanceof Deno.errors.AddrInUse
       ? `port ${config.port} is already in use (choose another with --port)`
       : e instanceof Deno.errors.PermissionDenied
-      ? `not allowed to listen on ${config.bind}:${config.port}${config.port > 0 && config.port < 1024 ? `. ${lowPortHint()}` : ""}`
+      ? `not allowed to listen on ${config.bind}:${config.port}${
+        config.port > 0 && config.port < 1024 ? `. ${lowPortHint()}` : ""
+      }`
       : (e as Error).message;
     console.error(`factorio-panel: cannot listen on ${config.bind}:${config.port}: ${why}`);
     if (bootstrap.generatedAdmin) {
-      console.error(`The admin's generated password is in ${join(config.dataDir, INITIAL_PASSWORD_FILE)}; the next start prints it too.`);
+      console.error(
+        `The admin's generated password is in ${
+          join(config.dataDir, INITIAL_PASSWORD_FILE)
+        }; the next start prints it too.`,
+      );
     }
     await ctx.close();
     return 1;
@@ -143,25 +158,31 @@ export async function main(): Promise<number> {
   const port = server.addr.port;
   const scheme = server.served() ? "https" : "http";
   const https = ctx.https.state();
-  console.log(startupLines({
-    scheme,
-    https: https.mode === "off" ? undefined : {
-      names: https.mode === "acme" ? https.acme.domains : [],
-      waiting: scheme === "http" ? https.last_error?.message ?? "not got yet" : null,
-      plainHttpPort: config.acmeHttpPort,
-      plainHttpProblem: ctx.https.plainHttpProblem(),
-    },
-    bind: config.bind,
-    port,
-    interfaces: networkInterfaces(),
-    factorioDir: config.factorioDir,
-    // The game's own paths: a version the panel installed lives under <factorio-dir>/versions.
-    factorioBinary: ctx.paths.binary,
-    binaryFound: existsSync(ctx.paths.binary),
-  }).join("\n"));
+  console.log(
+    startupLines({
+      scheme,
+      https: https.mode === "off" ? undefined : {
+        names: https.mode === "acme" ? https.acme.domains : [],
+        waiting: scheme === "http" ? https.last_error?.message ?? "not got yet" : null,
+        plainHttpPort: config.acmeHttpPort,
+        plainHttpProblem: ctx.https.plainHttpProblem(),
+      },
+      bind: config.bind,
+      port,
+      interfaces: networkInterfaces(),
+      factorioDir: config.factorioDir,
+      // The game's own paths: a version the panel installed lives under <factorio-dir>/versions.
+      factorioBinary: ctx.paths.binary,
+      binaryFound: existsSync(ctx.paths.binary),
+    }).join("\n"),
+  );
   ctx.log.info("Listening", { bind: config.bind, port, scheme });
   if (bootstrap.generatedAdmin) {
-    console.log(generatedPasswordLines(bootstrap.generatedAdmin, join(config.dataDir, INITIAL_PASSWORD_FILE)).join("\n"));
+    console.log(
+      generatedPasswordLines(bootstrap.generatedAdmin, join(config.dataDir, INITIAL_PASSWORD_FILE)).join(
+        "\n",
+      ),
+    );
   }
 
   try {

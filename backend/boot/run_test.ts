@@ -70,7 +70,16 @@ Deno.test("a part that cannot be built ends the start with one line naming it; n
     // The push keys' file is a folder: reading it fails (as an I/O error would), and the panel must not
     // replace it with new keys.
     mkdirSync(join(dataDir, "vapid-keys.json"));
-    const panel = panelCommand(["--data-dir", dataDir, "--factorio-dir", factorioDir, "--port", "0", "--bind", "127.0.0.1"]);
+    const panel = panelCommand([
+      "--data-dir",
+      dataDir,
+      "--factorio-dir",
+      factorioDir,
+      "--port",
+      "0",
+      "--bind",
+      "127.0.0.1",
+    ]);
     const out = await new Deno.Command(panel.cmd, {
       args: panel.args,
       cwd: ROOT,
@@ -83,7 +92,10 @@ Deno.test("a part that cannot be built ends the start with one line naming it; n
     assert.equal(out.code, 1);
     assert.doesNotMatch(stdout, /listening on/);
     assert.equal(stderr.length, 1, stderr.join("\n"));
-    assert.match(stderr[0], /^factorio-panel: could not start: push notifications: .*vapid-keys\.json could not be read/);
+    assert.match(
+      stderr[0],
+      /^factorio-panel: could not start: push notifications: .*vapid-keys\.json could not be read/,
+    );
   });
 });
 
@@ -92,11 +104,28 @@ Deno.test("with no request at all, the services begin their own work: --factorio
   try {
     await withDirs("panel-run", async (dataDir, factorioDir) => {
       const panel = await startPanelProcess({
-        args: ["--data-dir", dataDir, "--factorio-dir", factorioDir, "--factorio-com-url", fake.url, "--factorio-version", "latest", "--port", "0", "--bind", "127.0.0.1"],
+        args: [
+          "--data-dir",
+          dataDir,
+          "--factorio-dir",
+          factorioDir,
+          "--factorio-com-url",
+          fake.url,
+          "--factorio-version",
+          "latest",
+          "--port",
+          "0",
+          "--bind",
+          "127.0.0.1",
+        ],
         env: { PANEL_ADMIN_PASSWORD: PASSWORD },
       });
       try {
-        await until("the first-start install", () => existsSync(join(factorioDir, "versions", "2.1.12", "bin", "x64", "factorio")), 120_000);
+        await until(
+          "the first-start install",
+          () => existsSync(join(factorioDir, "versions", "2.1.12", "bin", "x64", "factorio")),
+          120_000,
+        );
       } finally {
         assert.equal(await panel.stop(), 0, panel.output());
       }

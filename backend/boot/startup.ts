@@ -35,7 +35,9 @@ function hostPart(host: string): string {
 }
 
 /** The addresses to open the panel at: localhost first, then each LAN address when bound to all. */
-export function panelUrls(f: Pick<StartupFacts, "scheme" | "bind" | "port" | "interfaces">): { local: string; lan: string[] } {
+export function panelUrls(
+  f: Pick<StartupFacts, "scheme" | "bind" | "port" | "interfaces">,
+): { local: string; lan: string[] } {
   const url = (host: string) => `${f.scheme}://${hostPart(host)}:${f.port}`;
   if (!ANY.has(f.bind)) return { local: url(f.bind), lan: [] };
   const lan = f.interfaces
@@ -51,10 +53,16 @@ export function startupLines(f: StartupFacts): string[] {
   const h = f.https;
   if (h && h.names.length > 0 && f.scheme === "https") {
     const port = f.port === 443 ? "" : `:${f.port}`;
-    lines.push(`  Over HTTPS as: ${h.names.filter((n) => !n.startsWith("*.")).map((n) => `https://${n}${port}`).join(", ")}`);
+    lines.push(
+      `  Over HTTPS as: ${
+        h.names.filter((n) => !n.startsWith("*.")).map((n) => `https://${n}${port}`).join(", ")
+      }`,
+    );
   }
   if (h?.waiting) {
-    lines.push(`  No HTTPS certificate yet (${h.waiting}): plain HTTP until one comes; see Settings > HTTPS.`);
+    lines.push(
+      `  No HTTPS certificate yet (${h.waiting}): plain HTTP until one comes; see Settings > HTTPS.`,
+    );
   }
   if (h?.plainHttpProblem) {
     lines.push(`  Cannot listen on port ${h.plainHttpPort} (--acme-http-port): ${h.plainHttpProblem}.`);
@@ -96,10 +104,15 @@ function execPath(): string {
  * The first admin's generated password, printed at every start until it is changed: a first start that
  * failed (the port was taken) exited before printing it, and a service manager's log scrolls.
  */
-export function generatedPasswordLines(admin: { username: string; password: string; created: boolean }, file: string): string[] {
+export function generatedPasswordLines(
+  admin: { username: string; password: string; created: boolean },
+  file: string,
+): string[] {
   return [
     "",
-    admin.created ? "First start: created the user admin." : "The user admin still has the password generated at the first start.",
+    admin.created
+      ? "First start: created the user admin."
+      : "The user admin still has the password generated at the first start.",
     `  Username: ${admin.username}`,
     `  Password: ${admin.password}`,
     `The password is also in ${file} (readable only by you).`,

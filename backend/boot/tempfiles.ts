@@ -67,8 +67,13 @@ export function removeStaleTempFiles(dirs: string[], log: Logger): SweepResult {
   };
   for (const dir of dirs) visit(dir, 1);
   if (result.removed.length) {
-    log.info("Removed temp files left by an earlier run", { count: result.removed.length, files: result.removed.slice(0, 20) });
+    log.info("Removed temp files left by an earlier run", {
+      count: result.removed.length,
+      files: result.removed.slice(0, 20),
+    });
   }
-  for (const r of result.restored) log.warn("Put back what an interrupted pack load or scenario conversion left aside", { path: r });
+  for (const r of result.restored) {
+    log.warn("Put back what an interrupted pack load or scenario conversion left aside", { path: r });
+  }
   return result;
 }

@@ -2,7 +2,15 @@
 // them, and only them.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPanel } from "../../tests/support/harness.ts";
@@ -28,7 +36,12 @@ Deno.test("start-up removes stale upload, download, atomic-write and staging lef
   const staging = join(dataDir, "mod-packs", ".friends2.new-00112233aabb");
   mkdirSync(staging);
   writeFileSync(join(staging, "x_1.0.0.zip"), "zip");
-  const keep = [join(saves, "world.zip"), join(saves, ".notes.tmp"), join(mods, "mod-list.json"), join(saves, "a.tmp.zip")];
+  const keep = [
+    join(saves, "world.zip"),
+    join(saves, ".notes.tmp"),
+    join(mods, "mod-list.json"),
+    join(saves, "a.tmp.zip"),
+  ];
   for (const f of keep) writeFileSync(f, "{}");
   const p = await startPanel({ dataDir, args: ["--factorio-dir", factorio] });
   try {

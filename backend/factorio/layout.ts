@@ -43,7 +43,9 @@ export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBina
   const root = config.factorioDir;
   const mods = join(root, "mods");
   const configDir = join(root, "config");
-  const dirOf = (active: ReturnType<typeof activeVersion>) => (active ? versionDir(root, active.version) : null);
+  const dirOf = (
+    active: ReturnType<typeof activeVersion>,
+  ) => (active ? versionDir(root, active.version) : null);
   // Asked on every mod list request (its cache's paths): joined again only when the active version changes.
   const dataOf = keptFor((active: ReturnType<typeof activeVersion>) => join(dirOf(active) ?? root, "data"));
   const data = () => dataOf(activeVersion(root));

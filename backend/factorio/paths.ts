@@ -25,7 +25,9 @@ export function safeName(input: unknown, what: string, rules: NameRules = {}): s
   if (unsafe) throw new Invalid(unsafe);
   let name = input.trim();
   if (name.includes("/") || name.includes("\\")) throw new Invalid(`${what} must not contain / or \\`);
-  if (name === "." || name === ".." || name.includes("..")) throw new Invalid(`${what} must not contain ".."`);
+  if (name === "." || name === ".." || name.includes("..")) {
+    throw new Invalid(`${what} must not contain ".."`);
+  }
   if (name.startsWith(".")) throw new Invalid(`${what} must not start with a dot`);
   if (/[<>:"|?*]/.test(name)) throw new Invalid(`${what} must not contain any of < > : " | ? *`);
   if (rules.ext && !name.toLowerCase().endsWith(rules.ext.toLowerCase())) name += rules.ext;
@@ -62,10 +64,14 @@ export function saveFileName(input: unknown, opts: { what?: string; creating?: b
   const what = opts.what ?? "Save name";
   const name = safeName(input, what, { ext: ".zip", forbidAutosavePrefix: opts.creating });
   if (name.toLowerCase().endsWith(".tmp.zip")) {
-    throw new Invalid(`${what} must not end in .tmp.zip: the game uses such names for saves it is still writing`);
+    throw new Invalid(
+      `${what} must not end in .tmp.zip: the game uses such names for saves it is still writing`,
+    );
   }
   if (opts.creating && name.slice(0, -".zip".length).trim().toLowerCase() === LOAD_LATEST_NAME) {
-    throw new Invalid(`${what} must not be "Load Latest": that entry of the list means "start from the newest save"`);
+    throw new Invalid(
+      `${what} must not be "Load Latest": that entry of the list means "start from the newest save"`,
+    );
   }
   return name;
 }

@@ -12,8 +12,24 @@ Deno.test("safeName accepts plain names and adds the extension", () => {
 
 Deno.test("safeName refuses traversal, separators, control characters and reserved names", () => {
   const bad = [
-    "", "   ", "..", ".", "../x", "a/../b", "a/b", "a\\b", "/etc/passwd", "x\u0000y", "x\ny", "x\u007f",
-    ".hidden", "a..b", "con:1", "a*b", "x".repeat(300), ".zip",
+    "",
+    "   ",
+    "..",
+    ".",
+    "../x",
+    "a/../b",
+    "a/b",
+    "a\\b",
+    "/etc/passwd",
+    "x\u0000y",
+    "x\ny",
+    "x\u007f",
+    ".hidden",
+    "a..b",
+    "con:1",
+    "a*b",
+    "x".repeat(300),
+    ".zip",
   ];
   for (const name of bad) {
     assert.throws(() => safeName(name, "Save name", { ext: ".zip" }), Invalid, JSON.stringify(name));
@@ -23,7 +39,10 @@ Deno.test("safeName refuses traversal, separators, control characters and reserv
 });
 
 Deno.test("safeName refuses the game's autosave names only when asked", () => {
-  assert.throws(() => safeName("_autosave1", "Save name", { ext: ".zip", forbidAutosavePrefix: true }), /_autosave/);
+  assert.throws(
+    () => safeName("_autosave1", "Save name", { ext: ".zip", forbidAutosavePrefix: true }),
+    /_autosave/,
+  );
   assert.throws(() => safeName("_AUTOSAVE3.zip", "Save name", { forbidAutosavePrefix: true }), /_autosave/);
   assert.equal(safeName("_autosave1.zip", "Save name"), "_autosave1.zip");
 });
@@ -38,13 +57,34 @@ Deno.test("inside keeps the result directly in the directory", () => {
 Deno.test("saveFileName: one set of rules for every saves route", () => {
   assert.equal(saveFileName("world"), "world.zip");
   assert.equal(saveFileName("world.zip"), "world.zip");
-  assert.equal(saveFileName("_autosave3"), "_autosave3.zip", "existing autosaves may be downloaded and deleted");
+  assert.equal(
+    saveFileName("_autosave3"),
+    "_autosave3.zip",
+    "existing autosaves may be downloaded and deleted",
+  );
   assert.equal(saveFileName("Load Latest"), "Load Latest.zip", "only a name: it never matches a listed file");
-  for (const bad of ["../world", "a/b", "a\\b", "..", "x\u0000", "\u001b[31m", ".world", "", "w.tmp", "W.TMP.zip"]) {
+  for (
+    const bad of [
+      "../world",
+      "a/b",
+      "a\\b",
+      "..",
+      "x\u0000",
+      "\u001b[31m",
+      ".world",
+      "",
+      "w.tmp",
+      "W.TMP.zip",
+    ]
+  ) {
     assert.throws(() => saveFileName(bad), Invalid, JSON.stringify(bad));
   }
-  assert.throws(() => saveFileName(undefined, { what: "Savefile Name" }), { message: "Savefile Name is required" });
-  for (const reserved of ["_autosave1", "_AUTOSAVE2.zip", "Load Latest", "load latest.zip", " LOAD LATEST "]) {
+  assert.throws(() => saveFileName(undefined, { what: "Savefile Name" }), {
+    message: "Savefile Name is required",
+  });
+  for (
+    const reserved of ["_autosave1", "_AUTOSAVE2.zip", "Load Latest", "load latest.zip", " LOAD LATEST "]
+  ) {
     assert.throws(() => saveFileName(reserved, { creating: true }), Invalid, reserved);
   }
   assert.equal(saveFileName("my autosave", { creating: true }), "my autosave.zip");

@@ -37,7 +37,12 @@ export class HealthAlerts {
 
   observe(server: HealthServer, h: HealthNow): void {
     let s = this.#state.get(server.id);
-    if (!s) this.#state.set(server.id, s = { lowCount: 0, lowAlerted: false, lowQuietUntil: 0, hungAlerted: false, memoryAlerted: false });
+    if (!s) {
+      this.#state.set(
+        server.id,
+        s = { lowCount: 0, lowAlerted: false, lowQuietUntil: 0, hungAlerted: false, memoryAlerted: false },
+      );
+    }
     const at = Date.parse(h.at);
     const { rules } = this;
     // A stopped game's own alerts (stopped, crashed) say what matters; these start afresh with the next run.
@@ -54,17 +59,29 @@ export class HealthAlerts {
         s.lowCount++;
         if (!s.lowAlerted && s.lowCount >= rules.upsSamples && at >= s.lowQuietUntil) {
           s.lowAlerted = true;
-          this.#emit("low-ups", "Low UPS", `The game runs at ${h.ups} UPS, below ${rules.upsBelow}, for ${s.lowCount} samples in a row.`, {
-            UPS: String(h.ups),
-            Threshold: String(rules.upsBelow),
-          }, "low");
+          this.#emit(
+            "low-ups",
+            "Low UPS",
+            `The game runs at ${h.ups} UPS, below ${rules.upsBelow}, for ${s.lowCount} samples in a row.`,
+            {
+              UPS: String(h.ups),
+              Threshold: String(rules.upsBelow),
+            },
+            "low",
+          );
         }
       } else {
         s.lowCount = 0;
         if (s.lowAlerted) {
           s.lowAlerted = false;
           s.lowQuietUntil = at + rules.upsCooldownMs;
-          this.#emit("low-ups", "UPS recovered", `The game runs at ${h.ups} UPS again (threshold ${rules.upsBelow}).`, { UPS: String(h.ups) }, "recovered");
+          this.#emit(
+            "low-ups",
+            "UPS recovered",
+            `The game runs at ${h.ups} UPS again (threshold ${rules.upsBelow}).`,
+            { UPS: String(h.ups) },
+            "recovered",
+          );
         }
       }
     } else if (h.ups_state === "paused") {
@@ -75,7 +92,15 @@ export class HealthAlerts {
     const silentFor = h.no_answer_since ? at - Date.parse(h.no_answer_since) : 0;
     if (rules.hungMs > 0 && h.ups_state === "no-answer" && silentFor >= rules.hungMs && !s.hungAlerted) {
       s.hungAlerted = true;
-      this.#emit("hung", "Game not answering", `The game's process runs but its console has not answered for ${Math.round(silentFor / 1000)} s: it may be hung.`, {}, "hung");
+      this.#emit(
+        "hung",
+        "Game not answering",
+        `The game's process runs but its console has not answered for ${
+          Math.round(silentFor / 1000)
+        } s: it may be hung.`,
+        {},
+        "hung",
+      );
     } else if (s.hungAlerted && h.ups_state !== "no-answer") {
       s.hungAlerted = false;
       this.#emit("hung", "Game answering again", "The game's console answers again.", {}, "answering");
@@ -84,17 +109,29 @@ export class HealthAlerts {
     if (rules.memoryBytes > 0 && h.memory_bytes !== null) {
       if (h.memory_bytes > rules.memoryBytes && !s.memoryAlerted) {
         s.memoryAlerted = true;
-        this.#emit("memory-high", "High memory", `The game uses ${mib(h.memory_bytes)}, above ${mib(rules.memoryBytes)}.`, {
-          Memory: mib(h.memory_bytes),
-          Threshold: mib(rules.memoryBytes),
-        }, "high");
+        this.#emit(
+          "memory-high",
+          "High memory",
+          `The game uses ${mib(h.memory_bytes)}, above ${mib(rules.memoryBytes)}.`,
+          {
+            Memory: mib(h.memory_bytes),
+            Threshold: mib(rules.memoryBytes),
+          },
+          "high",
+        );
       } else if (h.memory_bytes < rules.memoryBytes * 0.95) {
         s.memoryAlerted = false;
       }
     }
   }
 
-  #emit(kind: "low-ups" | "hung" | "memory-high", title: string, body: string, details: Record<string, string>, key: string): void {
+  #emit(
+    kind: "low-ups" | "hung" | "memory-high",
+    title: string,
+    body: string,
+    details: Record<string, string>,
+    key: string,
+  ): void {
     // The recovered message is its own key: it must not be merged into the alert it answers.
     this.bus.emit("alert", { kind, title, body, details, key, url: "/" });
   }

@@ -33,9 +33,17 @@ function setup(rules: Partial<ConstructorParameters<typeof HealthAlerts>[1]> = {
   const bus = new EventBus();
   const told: string[] = [];
   bus.on("alert", (a) => told.push(a.title));
-  const alerts = new HealthAlerts(bus, { upsBelow: 50, upsSamples: 3, upsCooldownMs: 600_000, hungMs: 30_000, memoryBytes: 0, ...rules });
+  const alerts = new HealthAlerts(bus, {
+    upsBelow: 50,
+    upsSamples: 3,
+    upsCooldownMs: 600_000,
+    hungMs: 30_000,
+    memoryBytes: 0,
+    ...rules,
+  });
   let sec = 0;
-  const feed = (over: Partial<HealthNow>, step = 10) => alerts.observe(DEFAULT_SERVER, sample((sec += step), over));
+  const feed = (over: Partial<HealthNow>, step = 10) =>
+    alerts.observe(DEFAULT_SERVER, sample(sec += step, over));
   return { told, feed };
 }
 

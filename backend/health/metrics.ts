@@ -76,15 +76,60 @@ export interface ServerHealth {
   diskFreeBytes: number | null;
 }
 
-const FAMILIES: { name: string; help: string; type: MetricType; value: (h: ServerHealth) => number | null }[] = [
-  { name: "factorio_server_up", help: "1 while the game server's process runs.", type: "gauge", value: (h) => (h.up ? 1 : 0) },
-  { name: "factorio_paused", help: "1 while the game answers and its clock stands still (auto_pause with nobody online).", type: "gauge", value: (h) => (h.up ? (h.paused ? 1 : 0) : null) },
-  { name: "factorio_ups", help: "Game updates per second (60 when the game keeps up).", type: "gauge", value: (h) => h.ups },
-  { name: "factorio_players_online", help: "Players connected to the game.", type: "gauge", value: (h) => h.playersOnline },
-  { name: "factorio_map_age_seconds", help: "Age of the map, in game seconds.", type: "gauge", value: (h) => h.mapAgeSeconds },
-  { name: "factorio_process_cpu_seconds_total", help: "CPU time used by the game process (user and system), in seconds.", type: "counter", value: (h) => h.cpuSecondsTotal },
-  { name: "factorio_process_resident_memory_bytes", help: "Resident memory of the game process, in bytes.", type: "gauge", value: (h) => h.residentMemoryBytes },
-  { name: "factorio_disk_free_bytes", help: "Free space where the server's saves and backups are, in bytes.", type: "gauge", value: (h) => h.diskFreeBytes },
+const FAMILIES: {
+  name: string;
+  help: string;
+  type: MetricType;
+  value: (h: ServerHealth) => number | null;
+}[] = [
+  {
+    name: "factorio_server_up",
+    help: "1 while the game server's process runs.",
+    type: "gauge",
+    value: (h) => (h.up ? 1 : 0),
+  },
+  {
+    name: "factorio_paused",
+    help: "1 while the game answers and its clock stands still (auto_pause with nobody online).",
+    type: "gauge",
+    value: (h) => (h.up ? (h.paused ? 1 : 0) : null),
+  },
+  {
+    name: "factorio_ups",
+    help: "Game updates per second (60 when the game keeps up).",
+    type: "gauge",
+    value: (h) => h.ups,
+  },
+  {
+    name: "factorio_players_online",
+    help: "Players connected to the game.",
+    type: "gauge",
+    value: (h) => h.playersOnline,
+  },
+  {
+    name: "factorio_map_age_seconds",
+    help: "Age of the map, in game seconds.",
+    type: "gauge",
+    value: (h) => h.mapAgeSeconds,
+  },
+  {
+    name: "factorio_process_cpu_seconds_total",
+    help: "CPU time used by the game process (user and system), in seconds.",
+    type: "counter",
+    value: (h) => h.cpuSecondsTotal,
+  },
+  {
+    name: "factorio_process_resident_memory_bytes",
+    help: "Resident memory of the game process, in bytes.",
+    type: "gauge",
+    value: (h) => h.residentMemoryBytes,
+  },
+  {
+    name: "factorio_disk_free_bytes",
+    help: "Free space where the server's saves and backups are, in bytes.",
+    type: "gauge",
+    value: (h) => h.diskFreeBytes,
+  },
 ];
 
 /** The metric families of these servers: a sample per server where its value is known. */

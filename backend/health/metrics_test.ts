@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { formatMetrics, type MetricFamily, type ServerHealth, serverFamilies } from "./metrics.ts";
+import { formatMetrics, type MetricFamily, serverFamilies, type ServerHealth } from "./metrics.ts";
 
 interface Read {
   help: Map<string, string>;
@@ -60,23 +60,55 @@ function read(text: string): Read {
 }
 
 const game = (server: string, over: Partial<ServerHealth> = {}): ServerHealth => ({
-  server, up: true, paused: false, ups: 59.8, playersOnline: 3, mapAgeSeconds: 397737, cpuSecondsTotal: 1234,
-  residentMemoryBytes: 1.5e9, diskFreeBytes: 5e10, ...over,
+  server,
+  up: true,
+  paused: false,
+  ups: 59.8,
+  playersOnline: 3,
+  mapAgeSeconds: 397737,
+  cpuSecondsTotal: 1234,
+  residentMemoryBytes: 1.5e9,
+  diskFreeBytes: 5e10,
+  ...over,
 });
 
 Deno.test("servers' health as metric families: names and units by Prometheus' conventions, a server label, nothing for what is unknown", () => {
-  const text = formatMetrics(serverFamilies([game("1"), game("2", { up: false, paused: false, ups: null, playersOnline: null, mapAgeSeconds: null, cpuSecondsTotal: null, residentMemoryBytes: null })]));
+  const text = formatMetrics(
+    serverFamilies([
+      game("1"),
+      game("2", {
+        up: false,
+        paused: false,
+        ups: null,
+        playersOnline: null,
+        mapAgeSeconds: null,
+        cpuSecondsTotal: null,
+        residentMemoryBytes: null,
+      }),
+    ]),
+  );
   const r = read(text);
   for (const [name, type] of r.type) {
     assert.match(name, /^factorio_/);
-    assert.equal(type === "counter", name.endsWith("_total"), `${name}: counters and only counters end in _total`);
+    assert.equal(
+      type === "counter",
+      name.endsWith("_total"),
+      `${name}: counters and only counters end in _total`,
+    );
     assert.ok(r.help.get(name), `${name} has help`);
   }
   assert.deepEqual([...r.type.keys()], [
-    "factorio_server_up", "factorio_paused", "factorio_ups", "factorio_players_online", "factorio_map_age_seconds",
-    "factorio_process_cpu_seconds_total", "factorio_process_resident_memory_bytes", "factorio_disk_free_bytes",
+    "factorio_server_up",
+    "factorio_paused",
+    "factorio_ups",
+    "factorio_players_online",
+    "factorio_map_age_seconds",
+    "factorio_process_cpu_seconds_total",
+    "factorio_process_resident_memory_bytes",
+    "factorio_disk_free_bytes",
   ]);
-  const of = (name: string) => r.samples.filter((s) => s.name === name).map((s) => [s.labels.server, s.value]);
+  const of = (name: string) =>
+    r.samples.filter((s) => s.name === name).map((s) => [s.labels.server, s.value]);
   assert.deepEqual(of("factorio_server_up"), [["1", 1], ["2", 0]]);
   assert.deepEqual(of("factorio_ups"), [["1", 59.8]], "a stopped game has no UPS sample, not a 0");
   assert.deepEqual(of("factorio_paused"), [["1", 0]]);
@@ -87,11 +119,24 @@ Deno.test("servers' health as metric families: names and units by Prometheus' co
 Deno.test("escaping: help text, label values with quotes, backslashes, line feeds and any Unicode read back as given", () => {
   const awkward = 'Jean "Luc"\\ \n ünïcødé 🚂 {a=b},c="d"';
   const families: MetricFamily[] = [
-    { name: "x_total", help: "line one\nback\\slash \"quoted\"", type: "counter", samples: [{ labels: { server: awkward, b: "" }, value: 3 }] },
-    { name: "y", help: "", type: "gauge", samples: [{ labels: {}, value: NaN }, { labels: { k: "v" }, value: Infinity }, { labels: { k: "w" }, value: -0.5e-7 }] },
+    {
+      name: "x_total",
+      help: 'line one\nback\\slash "quoted"',
+      type: "counter",
+      samples: [{ labels: { server: awkward, b: "" }, value: 3 }],
+    },
+    {
+      name: "y",
+      help: "",
+      type: "gauge",
+      samples: [{ labels: {}, value: NaN }, { labels: { k: "v" }, value: Infinity }, {
+        labels: { k: "w" },
+        value: -0.5e-7,
+      }],
+    },
   ];
   const r = read(formatMetrics(families));
-  assert.equal(r.help.get("x_total"), "line one\nback\\slash \"quoted\"");
+  assert.equal(r.help.get("x_total"), 'line one\nback\\slash "quoted"');
   assert.deepEqual(r.samples[0].labels, { server: awkward, b: "" });
   assert.ok(Number.isNaN(r.samples[1].value));
   assert.equal(r.samples[2].value, Infinity);
@@ -99,7 +144,12 @@ Deno.test("escaping: help text, label values with quotes, backslashes, line feed
 });
 
 Deno.test("one family per name: samples given under one name twice come out together; conflicts and bad names throw", () => {
-  const a: MetricFamily = { name: "g", help: "a gauge", type: "gauge", samples: [{ labels: { server: "1" }, value: 1 }] };
+  const a: MetricFamily = {
+    name: "g",
+    help: "a gauge",
+    type: "gauge",
+    samples: [{ labels: { server: "1" }, value: 1 }],
+  };
   const b: MetricFamily = { name: "h", help: "another", type: "gauge", samples: [{ labels: {}, value: 2 }] };
   const text = formatMetrics([a, b, { ...a, samples: [{ labels: { server: "2" }, value: 3 }] }]);
   assert.deepEqual(read(text).samples.map((s) => [s.name, s.value]), [["g", 1], ["g", 3], ["h", 2]]);
@@ -107,8 +157,14 @@ Deno.test("one family per name: samples given under one name twice come out toge
   assert.throws(() => formatMetrics([a, { ...a, type: "counter" }]), /both a gauge and a counter/);
   assert.throws(() => formatMetrics([{ ...a, name: "1bad" }]), /not a metric name/);
   assert.throws(() => formatMetrics([{ ...a, name: "bad-name" }]), /not a metric name/);
-  assert.throws(() => formatMetrics([{ ...a, samples: [{ labels: { "bad-label": "x" }, value: 1 }] }]), /not a label name/);
-  assert.throws(() => formatMetrics([{ ...a, samples: [{ labels: { __name__: "x" }, value: 1 }] }]), /not a label name/);
+  assert.throws(
+    () => formatMetrics([{ ...a, samples: [{ labels: { "bad-label": "x" }, value: 1 }] }]),
+    /not a label name/,
+  );
+  assert.throws(
+    () => formatMetrics([{ ...a, samples: [{ labels: { __name__: "x" }, value: 1 }] }]),
+    /not a label name/,
+  );
   assert.equal(formatMetrics([]), "");
 });
 

@@ -37,7 +37,8 @@ export interface ProcessSample {
 export class PsUnavailable extends Error {}
 
 async function run(cmd: string, args: string[]): Promise<{ out: string; err: string }> {
-  const done = await new Deno.Command(cmd, { args, stdin: "null", stdout: "piped", stderr: "piped" }).output();
+  const done = await new Deno.Command(cmd, { args, stdin: "null", stdout: "piped", stderr: "piped" })
+    .output();
   return { out: new TextDecoder().decode(done.stdout), err: new TextDecoder().decode(done.stderr) };
 }
 
@@ -45,7 +46,12 @@ async function run(cmd: string, args: string[]): Promise<{ out: string; err: str
 export function parsePsUsage(line: string): ProcessUsage | null {
   const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s*(\S*)\s*$/.exec(line);
   if (!m) return null;
-  return { pid: Number(m[1]), cpuSeconds: Number(m[2]), rssBytes: Number(m[3]) * 1024, cgroup: m[4] === "-" ? "" : m[4] };
+  return {
+    pid: Number(m[1]),
+    cpuSeconds: Number(m[2]),
+    rssBytes: Number(m[3]) * 1024,
+    cgroup: m[4] === "-" ? "" : m[4],
+  };
 }
 
 /** CPU time and resident memory of `pids`, with one ps. Throws PsUnavailable when ps cannot tell. */
@@ -56,7 +62,11 @@ export async function sampleProcesses(pids: readonly number[]): Promise<ProcessS
   try {
     answer = await run("ps", ["-o", "pid=,times=,rss=,cgroup=", "-p", wanted.join(",")]);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new PsUnavailable("`ps` (procps) is not installed: the games' CPU and memory cannot be measured.");
+    if (e instanceof Deno.errors.NotFound) {
+      throw new PsUnavailable(
+        "`ps` (procps) is not installed: the games' CPU and memory cannot be measured.",
+      );
+    }
     throw e;
   }
   const usage = new Map<number, ProcessUsage>();
@@ -67,7 +77,11 @@ export async function sampleProcesses(pids: readonly number[]): Promise<ProcessS
   // procps exits 1 with nothing on stderr when no pid matched; the panel's own pid always does, so an
   // empty answer with a complaint is a ps that refuses the options (BusyBox's).
   if (!usage.has(Deno.pid)) {
-    throw new PsUnavailable(`\`ps\` here cannot report CPU time and memory (it answered "${answer.err.trim().split("\n")[0].slice(0, 120)}"). Install procps.`);
+    throw new PsUnavailable(
+      `\`ps\` here cannot report CPU time and memory (it answered "${
+        answer.err.trim().split("\n")[0].slice(0, 120)
+      }"). Install procps.`,
+    );
   }
   const panelCgroup = usage.get(Deno.pid)!.cgroup;
   if (!pids.includes(Deno.pid)) usage.delete(Deno.pid);
@@ -154,7 +168,13 @@ export function cgroupFiles(field: string, v2Root = "/sys/fs/cgroup"): CgroupFil
   const v2 = entries.find((m) => m[1] === "0" && m[2] === "");
   if (v2) {
     const dir = v2Root + (v2[3] === "/" ? "" : v2[3]);
-    return { path: v2[3], memory: `${dir}/memory.current`, limit: `${dir}/memory.max`, cpu: `${dir}/cpu.stat`, v2: true };
+    return {
+      path: v2[3],
+      memory: `${dir}/memory.current`,
+      limit: `${dir}/memory.max`,
+      cpu: `${dir}/cpu.stat`,
+      v2: true,
+    };
   }
   const memory = entries.find((m) => m[2].split(",").includes("memory"));
   const cpu = entries.find((m) => m[2].split(",").includes("cpuacct"));
@@ -174,7 +194,9 @@ export async function readCgroup(usage: ProcessUsage, panelCgroup: string): Prom
   if (!files) return null;
   // Hybrid hosts mount v2 at /sys/fs/cgroup/unified; pure v2 hosts at /sys/fs/cgroup. Both are asked.
   const hybrid = files.v2 ? cgroupFiles(usage.cgroup, "/sys/fs/cgroup/unified") : null;
-  const names = [files.memory, files.limit, files.cpu, hybrid?.memory, hybrid?.limit, hybrid?.cpu].filter((f): f is string => f !== null && f !== undefined);
+  const names = [files.memory, files.limit, files.cpu, hybrid?.memory, hybrid?.limit, hybrid?.cpu].filter((
+    f,
+  ): f is string => f !== null && f !== undefined);
   const { out } = await run("grep", ["-s", "-H", "", ...names]);
   const lines = out.split("\n");
   const valueOf = (file: string | null, key?: string): number | null => {

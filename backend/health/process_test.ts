@@ -3,7 +3,7 @@
 // test's own where the machine lets it make one.
 
 import assert from "node:assert/strict";
-import { CpuMeter, cgroupFiles, parsePsUsage, readCgroup, sampleProcesses } from "./process.ts";
+import { cgroupFiles, CpuMeter, parsePsUsage, readCgroup, sampleProcesses } from "./process.ts";
 import { DENO } from "../../scripts/launcher.mjs";
 
 const MiB = 1024 * 1024;
@@ -70,9 +70,17 @@ Deno.test("ps: CPU time and resident memory of several processes in one call; a 
 });
 
 Deno.test("ps lines, with and without a cgroup", () => {
-  assert.deepEqual(parsePsUsage("  4242      81 14116 -"), { pid: 4242, cpuSeconds: 81, rssBytes: 14116 * 1024, cgroup: "" });
+  assert.deepEqual(parsePsUsage("  4242      81 14116 -"), {
+    pid: 4242,
+    cpuSeconds: 81,
+    rssBytes: 14116 * 1024,
+    cgroup: "",
+  });
   assert.deepEqual(parsePsUsage("28153 0 4236 4:memory:/process_api/a7e1,2:cpuacct:/x"), {
-    pid: 28153, cpuSeconds: 0, rssBytes: 4236 * 1024, cgroup: "4:memory:/process_api/a7e1,2:cpuacct:/x",
+    pid: 28153,
+    cpuSeconds: 0,
+    rssBytes: 4236 * 1024,
+    cgroup: "4:memory:/process_api/a7e1,2:cpuacct:/x",
   });
   assert.equal(parsePsUsage("PID TIME RSS CGROUP"), null);
 });
@@ -96,7 +104,10 @@ Deno.test("CPU %: over the last minute, within 100/W points for W seconds of rea
   exact.add(0, 100.25);
   exact.add(10_000, 104.75);
   const e = exact.current();
-  assert.ok(e.state === "measured" && e.settled && Math.abs(e.percent - 45) < 1e-9 && e.error < 1e-4, JSON.stringify(e));
+  assert.ok(
+    e.state === "measured" && e.settled && Math.abs(e.percent - 45) < 1e-9 && e.error < 1e-4,
+    JSON.stringify(e),
+  );
 });
 
 Deno.test("cgroup files: v2 at the given root, v1 in the memory and cpuacct hierarchies", () => {
@@ -107,7 +118,11 @@ Deno.test("cgroup files: v2 at the given root, v1 in the memory and cpuacct hier
     cpu: "/sys/fs/cgroup/system.slice/factorio.service/cpu.stat",
     v2: true,
   });
-  assert.equal(cgroupFiles("0::/")?.memory, "/sys/fs/cgroup/memory.current", "a container's own namespace: its root");
+  assert.equal(
+    cgroupFiles("0::/")?.memory,
+    "/sys/fs/cgroup/memory.current",
+    "a container's own namespace: its root",
+  );
   assert.deepEqual(cgroupFiles("12:pids:/a,6:cpu,cpuacct:/docker/abc,4:memory:/docker/abc"), {
     path: "/docker/abc",
     memory: "/sys/fs/cgroup/memory/docker/abc/memory.usage_in_bytes",
@@ -123,16 +138,26 @@ Deno.test("cgroup files: v2 at the given root, v1 in the memory and cpuacct hier
  * A cgroup the test makes (root, a writable hierarchy: v1 memory and cpuacct, or v2 with the memory
  * controller), through sh: Deno refuses writes under /sys as it refuses reads. Null when it cannot.
  */
-async function makeCgroup(name: string): Promise<{ dirs: string[]; limit: (bytes: number) => Promise<boolean>; remove: () => Promise<boolean> } | null> {
-  const sh = async (script: string) => (await new Deno.Command("sh", { args: ["-c", script], stdout: "null", stderr: "null" }).output()).success;
+async function makeCgroup(
+  name: string,
+): Promise<
+  { dirs: string[]; limit: (bytes: number) => Promise<boolean>; remove: () => Promise<boolean> } | null
+> {
+  const sh = async (script: string) =>
+    (await new Deno.Command("sh", { args: ["-c", script], stdout: "null", stderr: "null" }).output()).success;
   const attempts = [
-    { dirs: [`/sys/fs/cgroup/memory/${name}`, `/sys/fs/cgroup/cpuacct/${name}`], limitFile: "memory.limit_in_bytes" },
+    {
+      dirs: [`/sys/fs/cgroup/memory/${name}`, `/sys/fs/cgroup/cpuacct/${name}`],
+      limitFile: "memory.limit_in_bytes",
+    },
     { dirs: [`/sys/fs/cgroup/${name}`], limitFile: "memory.max" },
   ];
   for (const a of attempts) {
     // Succeeds once every directory is gone.
     const remove = () => sh(a.dirs.map((d) => `{ ! test -e '${d}' || rmdir '${d}'; }`).join(" && "));
-    if (await sh(a.dirs.map((d) => `mkdir '${d}'`).join(" && ") + ` && test -e '${a.dirs[0]}/${a.limitFile}'`)) {
+    if (
+      await sh(a.dirs.map((d) => `mkdir '${d}'`).join(" && ") + ` && test -e '${a.dirs[0]}/${a.limitFile}'`)
+    ) {
       return { dirs: a.dirs, limit: (bytes) => sh(`echo ${bytes} > '${a.dirs[0]}/${a.limitFile}'`), remove };
     }
     await remove();
@@ -147,7 +172,8 @@ const canMakeCgroups = await (async () => {
 })();
 
 Deno.test({
-  name: "cgroup: a game in a cgroup of its own is read from its files: memory in use, its limit, exact CPU time",
+  name:
+    "cgroup: a game in a cgroup of its own is read from its files: memory in use, its limit, exact CPU time",
   ignore: !canMakeCgroups, // needs root and a writable cgroup hierarchy (not in every container)
   async fn() {
     const group = (await makeCgroup(`factorio-panel-test-${Deno.pid}`))!;
@@ -165,7 +191,12 @@ Deno.test({
       assert.ok(cg.memoryBytes !== null && cg.memoryBytes >= 100 * MiB, `${cg.memoryBytes! / MiB} MiB`);
       assert.ok(cg.cpuSeconds !== null && cg.cpuSeconds > 0 && cg.cpuSeconds < 60, String(cg.cpuSeconds));
       // The panel's own cgroup is not the game's own.
-      const panel = await readCgroup({ pid: Deno.pid, cpuSeconds: 0, rssBytes: 0, cgroup: sample.panelCgroup }, sample.panelCgroup);
+      const panel = await readCgroup({
+        pid: Deno.pid,
+        cpuSeconds: 0,
+        rssBytes: 0,
+        cgroup: sample.panelCgroup,
+      }, sample.panelCgroup);
       assert.ok(panel === null || panel.own === false);
     } finally {
       await end(w.child);

@@ -121,7 +121,8 @@ export class HealthSampler {
 
   /** The last round's figures of a server (a stopped one's until the first round). */
   latest(server: HealthServer = DEFAULT_SERVER): HealthNow {
-    return this.#latest.get(server.id) ?? emptyNow(server, this.deps.game.state, this.deps.now(), this.deps.settings().exact_ups);
+    return this.#latest.get(server.id) ??
+      emptyNow(server, this.deps.game.state, this.deps.now(), this.deps.settings().exact_ups);
   }
 
   /** The last round's figures as the metrics module takes them. */
@@ -150,7 +151,9 @@ export class HealthSampler {
   /** One round over every server; rounds never overlap (a slow one makes the next wait). */
   round(): Promise<void> {
     if (this.#running) return this.#running;
-    this.#running = this.#round().catch((e) => this.deps.log.warn("Health sampling failed", { error: String(e) }))
+    this.#running = this.#round().catch((e) =>
+      this.deps.log.warn("Health sampling failed", { error: String(e) })
+    )
       .finally(() => (this.#running = null));
     return this.#running;
   }
@@ -165,7 +168,15 @@ export class HealthSampler {
     const pid = game.state === "running" ? game.pid : null;
     // Another run (or another clock) says nothing about this one.
     if (!m || m.pid !== pid || m.clock !== clock) {
-      m = { clock, ups: new UpsEstimator(clock), cpu: new CpuMeter(), pid, pending: null, cpuSecondsTotal: null, players: null };
+      m = {
+        clock,
+        ups: new UpsEstimator(clock),
+        cpu: new CpuMeter(),
+        pid,
+        pending: null,
+        cpuSecondsTotal: null,
+        players: null,
+      };
       this.#meters.set(server.id, m);
     }
     const disk = await this.#diskFree();
@@ -177,7 +188,10 @@ export class HealthSampler {
       return;
     }
     // One ps for every game's pid (one game today).
-    const [usage, reading] = await Promise.all([this.#ps([pid]), readClock(clock, (cmd) => this.#ask(m!, () => game.rcon(cmd)), now)]);
+    const [usage, reading] = await Promise.all([
+      this.#ps([pid]),
+      readClock(clock, (cmd) => this.#ask(m!, () => game.rcon(cmd)), now),
+    ]);
     const proc = usage?.usage.get(pid) ?? null;
     if (proc) {
       m.cpu.add(usage!.at, proc.cpuSeconds);
@@ -205,7 +219,11 @@ export class HealthSampler {
       memory_bytes: proc?.rssBytes ?? null,
       disk_free_bytes: disk,
       players_online: m.players?.length ?? null,
-      map_age_s: reading.value === null ? null : clock === "tick" ? Math.floor(reading.value / 60) : reading.value,
+      map_age_s: reading.value === null
+        ? null
+        : clock === "tick"
+        ? Math.floor(reading.value / 60)
+        : reading.value,
     };
     this.#record(server, h);
   }
@@ -236,10 +254,16 @@ export class HealthSampler {
     if (m.pending) return Promise.reject(new Error("the game has not answered the last question yet"));
     const asked = fn();
     m.pending = asked;
-    asked.then(() => m.pending === asked && (m.pending = null), () => m.pending === asked && (m.pending = null));
+    asked.then(
+      () => m.pending === asked && (m.pending = null),
+      () => m.pending === asked && (m.pending = null),
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("no answer in time")), Math.min(ANSWER_WAIT_MS, this.deps.intervalMs));
+      timer = setTimeout(
+        () => reject(new Error("no answer in time")),
+        Math.min(ANSWER_WAIT_MS, this.deps.intervalMs),
+      );
     });
     return Promise.race([asked, late]).finally(() => clearTimeout(timer));
   }
@@ -250,7 +274,9 @@ export class HealthSampler {
     } catch (e) {
       if (!this.#psWarned) {
         this.#psWarned = true;
-        this.deps.log.warn(e instanceof PsUnavailable ? e.message : `Could not measure the game's CPU and memory: ${e}`);
+        this.deps.log.warn(
+          e instanceof PsUnavailable ? e.message : `Could not measure the game's CPU and memory: ${e}`,
+        );
       }
       return null;
     }
@@ -292,4 +318,3 @@ function emptyNow(server: HealthServer, state: ServerState, at: number, exact: b
     map_age_s: null,
   };
 }
-

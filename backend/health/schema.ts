@@ -26,7 +26,11 @@ export const HEALTH_MIGRATION = {
       n INTEGER NOT NULL,
       up_n INTEGER NOT NULL,
       paused_n INTEGER NOT NULL,
-      ${SERIES.map((s) => `${s}_n INTEGER NOT NULL, ${s}_sum REAL, ${s}_min REAL, ${s}_max REAL`).join(",\n      ")},
+      ${
+    SERIES.map((s) => `${s}_n INTEGER NOT NULL, ${s}_sum REAL, ${s}_min REAL, ${s}_max REAL`).join(
+      ",\n      ",
+    )
+  },
       PRIMARY KEY (server, tier, at)
     ) WITHOUT ROWID;
     CREATE TABLE health_events (

@@ -8,7 +8,13 @@ import type { Logger } from "../lib/log.ts";
 import type { Db } from "../store/db.ts";
 import type { HealthHistory, HealthRange } from "../../shared/contract/health.ts";
 import { HealthStore } from "./store.ts";
-import { DEFAULT_SERVER, HealthSampler, type HealthServer, HealthSettingsFile, type SampledGame } from "./sampler.ts";
+import {
+  DEFAULT_SERVER,
+  HealthSampler,
+  type HealthServer,
+  HealthSettingsFile,
+  type SampledGame,
+} from "./sampler.ts";
 import { HealthAlerts } from "./alerts.ts";
 
 export interface HealthDeps {
@@ -54,15 +60,32 @@ export class Health {
     });
     const key = DEFAULT_SERVER.key;
     this.#unsubscribe.push(bus.on("server.status", ({ status, previous, exit }) => {
-      if (status.status === "running" && previous !== "running") this.store.mark(key, now(), "start", status.savefile);
-      if (exit) this.store.mark(key, now(), exit.reason === "stopped" || exit.reason === "killed" ? "stop" : "crash", exit.reason);
+      if (status.status === "running" && previous !== "running") {
+        this.store.mark(key, now(), "start", status.savefile);
+      }
+      if (exit) {
+        this.store.mark(
+          key,
+          now(),
+          exit.reason === "stopped" || exit.reason === "killed" ? "stop" : "crash",
+          exit.reason,
+        );
+      }
     }));
     this.#unsubscribe.push(bus.on("factorio.versions", (m) => {
-      if (m.kind === "update" && m.update.phase === "done") this.store.mark(key, now(), "update", `${m.update.from} → ${m.update.to}`);
+      if (m.kind === "update" && m.update.phase === "done") {
+        this.store.mark(key, now(), "update", `${m.update.from} → ${m.update.to}`);
+      }
     }));
     this.sampler.start();
     // Old points go once an hour, in small batches.
-    this.#purge = setInterval(() => void this.store.purge(now()).catch((e) => log.warn("Could not purge health points", { error: String(e) })), 3600_000);
+    this.#purge = setInterval(
+      () =>
+        void this.store.purge(now()).catch((e) =>
+          log.warn("Could not purge health points", { error: String(e) })
+        ),
+      3600_000,
+    );
   }
 
   /** The points of a range with every mark, backups included. */

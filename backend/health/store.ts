@@ -79,7 +79,9 @@ const keep = (fn: "MIN" | "MAX", col: string) =>
   `${col} = ${fn}(COALESCE(${col}, excluded.${col}), COALESCE(excluded.${col}, ${col}))`;
 
 const UPSERT = `
-  INSERT INTO health_points (server, tier, at, n, up_n, paused_n, ${SERIES.map((s) => `${s}_n, ${s}_sum, ${s}_min, ${s}_max`).join(", ")})
+  INSERT INTO health_points (server, tier, at, n, up_n, paused_n, ${
+  SERIES.map((s) => `${s}_n, ${s}_sum, ${s}_min, ${s}_max`).join(", ")
+})
   VALUES (?, ?, ?, 1, ?, ?, ${SERIES.map(() => "?, ?, ?, ?").join(", ")})
   ON CONFLICT (server, tier, at) DO UPDATE SET
     n = n + 1, up_n = up_n + excluded.up_n, paused_n = paused_n + excluded.paused_n,
@@ -130,7 +132,14 @@ export class HealthStore {
           return v === null || !Number.isFinite(v) ? [0, null, null, null] : [1, v, v, v];
         });
         for (const [tier, { stepMs }] of TIERS.entries()) {
-          this.#upsert.run(server, tier, Math.floor(s.at / stepMs) * stepMs, s.up ? 1 : 0, s.paused ? 1 : 0, ...values);
+          this.#upsert.run(
+            server,
+            tier,
+            Math.floor(s.at / stepMs) * stepMs,
+            s.up ? 1 : 0,
+            s.paused ? 1 : 0,
+            ...values,
+          );
         }
       }
     });
@@ -155,10 +164,16 @@ export class HealthStore {
       at: [],
       up: [],
       paused: [],
-      series: Object.fromEntries(SERIES.map((s) => [s, { avg: [], min: [], max: [] }])) as unknown as HealthPoints["series"],
+      series: Object.fromEntries(
+        SERIES.map((s) => [s, { avg: [], min: [], max: [] }]),
+      ) as unknown as HealthPoints["series"],
       events: (this.#events.all(server, from, now) as unknown as HealthEvent[]).map((e) => ({ ...e })),
     };
-    const columns = [out.up, out.paused, ...SERIES.flatMap((s) => [out.series[s].avg, out.series[s].min, out.series[s].max])];
+    const columns = [
+      out.up,
+      out.paused,
+      ...SERIES.flatMap((s) => [out.series[s].avg, out.series[s].min, out.series[s].max]),
+    ];
     const point = (at: number, row: (number | null)[] | null) => {
       out.at.push(at);
       for (let i = 0; i < columns.length; i++) columns[i].push(row ? row[i + 1] : null);
@@ -182,8 +197,9 @@ export class HealthStore {
    */
   async purge(now = Date.now()): Promise<number> {
     let deleted = 0;
-    const servers = (this.db.prepare("SELECT DISTINCT server FROM health_points").all() as { server: number }[])
-      .map((r) => r.server);
+    const servers =
+      (this.db.prepare("SELECT DISTINCT server FROM health_points").all() as { server: number }[])
+        .map((r) => r.server);
     const batches: [string, (number | string)[]][] = [];
     for (const server of servers) {
       for (const [tier, { keepMs }] of TIERS.entries()) {

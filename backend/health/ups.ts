@@ -82,8 +82,12 @@ export class UpsEstimator {
     const windowStart = all.findIndex((r) => r.at >= reading.at - this.#rules.windowMs - WINDOW_SLACK_MS);
     const runValue = all.slice(windowStart).find((r) => r.value !== null)?.value ?? null;
     let runStart = windowStart;
-    while (runStart > 0 && (all[runStart - 1].value === null || all[runStart - 1].value === runValue)) runStart--;
-    if (windowStart > 0) this.#readings = [...(runStart < windowStart ? [all[runStart]] : []), ...all.slice(windowStart)];
+    while (runStart > 0 && (all[runStart - 1].value === null || all[runStart - 1].value === runValue)) {
+      runStart--;
+    }
+    if (windowStart > 0) {
+      this.#readings = [...(runStart < windowStart ? [all[runStart]] : []), ...all.slice(windowStart)];
+    }
   }
 
   current(): UpsReading {
@@ -153,7 +157,11 @@ export type Exec = (command: string) => Promise<string>;
  * answer is not a tick: the first Lua command of a save is held back with the achievements warning (the
  * answer up to 2.0; 2.1 answers nothing and says it on the console) and runs when sent again.
  */
-export async function readClock(clock: Clock, exec: Exec, now: () => number = Date.now): Promise<ClockReading> {
+export async function readClock(
+  clock: Clock,
+  exec: Exec,
+  now: () => number = Date.now,
+): Promise<ClockReading> {
   let sent = now();
   let value: number | null;
   try {

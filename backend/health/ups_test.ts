@@ -7,7 +7,13 @@ import { hostGame } from "../../tests/fake-factorio/hosted.ts";
 import { LUA_WARNING } from "../../tests/fake-factorio/server.ts";
 
 /** Feeds readings taken every `stepMs` from `fromMs`, with the clock a function of wall time. */
-function feed(e: UpsEstimator, fromMs: number, toMs: number, stepMs: number, value: (ms: number) => number | null) {
+function feed(
+  e: UpsEstimator,
+  fromMs: number,
+  toMs: number,
+  stepMs: number,
+  value: (ms: number) => number | null,
+) {
   for (let t = fromMs; t <= toMs; t += stepMs) e.add({ at: t, value: value(t) });
 }
 
@@ -20,7 +26,7 @@ Deno.test("parsing /time and the tick answers", () => {
   assert.equal(parseMapAge("1 second"), 1);
   assert.equal(parseMapAge("0 seconds"), 0);
   assert.equal(parseMapAge("2 days, 1 hour, 1 minute and 1 second"), 2 * 86400 + 3661);
-  assert.equal(parseMapAge("Unknown command \"time\"."), null);
+  assert.equal(parseMapAge('Unknown command "time".'), null);
   assert.equal(parseMapAge(""), null);
   assert.equal(parseTick("123456\n"), 123456);
   assert.equal(parseTick(LUA_WARNING), null);
@@ -59,10 +65,14 @@ Deno.test("a clock that stands still is a pause; the estimate after it leaves th
     feed(e, 120_000 + step, 300_000, step, (ms) => (ms < 125_000 ? running(ms) : stood));
     const paused = e.current();
     assert.equal(paused.state, "paused");
-    if (paused.state === "paused") assert.ok(paused.since >= 125_000 && paused.since <= 125_000 + step, String(paused.since));
+    if (paused.state === "paused") {
+      assert.ok(paused.since >= 125_000 && paused.since <= 125_000 + step, String(paused.since));
+    }
     // Going again within the next step: the readings after it give 60 UPS, not an average with the pause.
     const resume = 300_000 + step / 2;
-    const again = (ms: number) => (ms < resume ? stood : stood + Math.floor(((ms - resume) / 1000) * perSecond));
+    const again = (
+      ms: number,
+    ) => (ms < resume ? stood : stood + Math.floor(((ms - resume) / 1000) * perSecond));
     feed(e, 300_000 + step, 300_000 + 3 * step, step, again);
     const r = e.current();
     assert.equal(r.state, "running", JSON.stringify(r));
@@ -117,7 +127,10 @@ Deno.test("the clocks read from the simulated game: the tick past the achievemen
       const age = await readClock("map-age", exec);
       assert.ok(age.value !== null && age.value >= 3605 && age.value < 3605 + 5, JSON.stringify(age));
       const first = await readClock("tick", exec);
-      assert.ok(first.value !== null && first.value >= 3605 * 60, `the warning was answered by sending again: ${JSON.stringify(first)}`);
+      assert.ok(
+        first.value !== null && first.value >= 3605 * 60,
+        `the warning was answered by sending again: ${JSON.stringify(first)}`,
+      );
       if (version === "2.0") {
         // The 2.0 warning is the RCON answer; nothing on the console.
         assert.ok(!game.game.lines.some((l) => l.includes("[WARNING]")));

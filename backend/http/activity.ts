@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppContext } from "../boot/context.ts";
 import { ACTIVITY_LIMIT_DEFAULT, activityCsv, type ActivityLog } from "../activity/log.ts";
 import { Invalid } from "../lib/errors.ts";
-import { changesState, type Env, otherForm, route, type Route } from "./routes.ts";
+import { changesState, type Env, otherForm, type Route, route } from "./routes.ts";
 
 /**
  * Records each state-changing request once the answer is known (also errors: onError has set the
@@ -31,7 +31,11 @@ export function recordActivity(
     // Someone not signed in, refused by the sign-in limit: counted, not a record each (a flood of them
     // would fill the log and the disk).
     if (!session && c.res.status === 429) {
-      log.recordRefused({ address: c.get("clientAddress"), username, userAgent: c.req.header("user-agent") ?? "" });
+      log.recordRefused({
+        address: c.get("clientAddress"),
+        username,
+        userAgent: c.req.header("user-agent") ?? "",
+      });
       return;
     }
     const target = c.req.path !== route.path ? decodeURIComponent(c.req.path) : "";
@@ -68,7 +72,9 @@ export function activityRoutes(ctx: AppContext): Route[] {
       if (!Number.isInteger(limit) || limit < 1) throw new Invalid("limit must be a whole number above 0");
       // Paging: the id of the oldest record of the page before, for the records older than it.
       const before = q.before === undefined ? undefined : Number(q.before);
-      if (before !== undefined && (!Number.isSafeInteger(before) || before < 1)) throw new Invalid("before must be the id of a record");
+      if (before !== undefined && (!Number.isSafeInteger(before) || before < 1)) {
+        throw new Invalid("before must be the id of a record");
+      }
       const entries = ctx.activity.query({
         user: q.user?.trim() || undefined,
         action: q.action?.trim() || undefined,

@@ -19,8 +19,14 @@ export function alertRoutes(ctx: AppContext): Route[] {
     // Channels hold webhook secrets and reach everyone: panel admins only.
     route("GET /api/notifications/channels", () => channels.list()),
     route("POST /api/notifications/channels", async (_c, { body }) => channels.create(body)),
-    route("POST /api/notifications/channels/:id/test", async (c) => await channels.test(channelId(c.req.param("id")))),
-    route("POST /api/notifications/channels/:id/delete", (c) => channels.delete(channelId(c.req.param("id")))),
+    route(
+      "POST /api/notifications/channels/:id/test",
+      async (c) => await channels.test(channelId(c.req.param("id"))),
+    ),
+    route(
+      "POST /api/notifications/channels/:id/delete",
+      (c) => channels.delete(channelId(c.req.param("id"))),
+    ),
     route("POST /api/notifications/channels/:id", async (c, { body }) => {
       const id = channelId(c.req.param("id"));
       return channels.update(id, body);

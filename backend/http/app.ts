@@ -9,7 +9,15 @@ import type { MiddlewareHandler } from "hono";
 import type { AppContext } from "../boot/context.ts";
 import { changesState, type Ctx, type Env, type Input, type Route } from "./routes.ts";
 import { readInput } from "./body.ts";
-import { authorize, clientOf, fromOwnSite, hostRefusal, jsonMessage, overTls, requestSession } from "./guards.ts";
+import {
+  authorize,
+  clientOf,
+  fromOwnSite,
+  hostRefusal,
+  jsonMessage,
+  overTls,
+  requestSession,
+} from "./guards.ts";
 import { activityRoutes, recordActivity } from "./activity.ts";
 import { secondFactorRoutes } from "./secondfactor.ts";
 import { areaOfPath, HttpError, isNoSpace } from "../lib/errors.ts";
@@ -68,7 +76,12 @@ const AREAS: ((ctx: AppContext) => Route[])[] = [
 // An answer carries the headers that act on it. Referrer-Policy and X-Frame-Options act on documents
 // only; an API answer is never one. X-Factorio-Panel tells the PWA an error is the panel's own, not a
 // reverse proxy's 502 while the panel is down, so errors and documents carry it.
-const DOCUMENT_HEADERS = { "X-Factorio-Panel": "1", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" };
+const DOCUMENT_HEADERS = {
+  "X-Factorio-Panel": "1",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+  "X-Frame-Options": "DENY",
+};
 const API_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 const API_ERROR_HEADERS = { ...API_HEADERS, "X-Factorio-Panel": "1" };
 const API_OWN_CACHE_HEADERS = { "X-Content-Type-Options": "nosniff", "X-Factorio-Panel": "1" };
@@ -103,10 +116,18 @@ export function createApp(ctx: AppContext): PanelApp {
     }
     if (isNoSpace(err)) {
       // 507: the disk is full; the message says where, so the admin knows what to free.
-      ctx.log.error("No space left on the device", { method: c.req.method, path: c.req.path, error: String(err) });
+      ctx.log.error("No space left on the device", {
+        method: c.req.method,
+        path: c.req.path,
+        error: String(err),
+      });
       return jsonMessage(PANEL_MSG.noSpace(areaOfPath(c.req.path)), 507);
     }
-    ctx.log.error("Unhandled error", { method: c.req.method, path: c.req.path, error: String(err?.stack ?? err) });
+    ctx.log.error("Unhandled error", {
+      method: c.req.method,
+      path: c.req.path,
+      error: String(err?.stack ?? err),
+    });
     return jsonMessage(PANEL_MSG.internalError, 500);
   });
 
@@ -126,7 +147,9 @@ export function createApp(ctx: AppContext): PanelApp {
       c.set("secure", client.secure);
       c.set("session", null);
       // /metrics takes an API token too (Prometheus' bearer_token).
-      const resolved = api || c.req.path === "/ws" || c.req.path === "/metrics" ? sessionOfRequest(c, client.address) : { session: null };
+      const resolved = api || c.req.path === "/ws" || c.req.path === "/metrics"
+        ? sessionOfRequest(c, client.address)
+        : { session: null };
       if ("refuse" in resolved) c.res = jsonMessage(resolved.refuse.message, resolved.refuse.status);
       else {
         c.set("session", resolved.session);
@@ -160,16 +183,21 @@ export function createApp(ctx: AppContext): PanelApp {
       return answer(c, route);
     };
     // State changes are recorded once their answer is known, refusals and errors included; reads are not.
-    if (changesState(route)) app.on(route.method, route.path, recordActivity(ctx.activity, route, ctx.log.warn), guard);
-    else app.on(route.method, route.path, guard);
+    if (changesState(route)) {
+      app.on(route.method, route.path, recordActivity(ctx.activity, route, ctx.log.warn), guard);
+    } else app.on(route.method, route.path, guard);
   }
 
   app.get(
     "/ws",
     async (c, next) => {
-      if (c.get("session")?.via !== "token" && !fromOwnSite(c, ctx.config)) return c.json(PANEL_MSG.crossSiteRefused, 403);
+      if (c.get("session")?.via !== "token" && !fromOwnSite(c, ctx.config)) {
+        return c.json(PANEL_MSG.crossSiteRefused, 403);
+      }
       if (!c.get("session")) return c.json(PANEL_MSG.notSignedIn, 401);
-      if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return c.json("Expected a WebSocket upgrade", 426);
+      if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+        return c.json("Expected a WebSocket upgrade", 426);
+      }
       return await next();
     },
     upgradeWebSocket((c) => {

@@ -33,7 +33,10 @@ Deno.test({
         headers: { ...headers, "Content-Type": "application/json" },
         body: "{}",
       });
-      assert.deepEqual([r.status, await r.json()], [507, PANEL_MSG.noSpace(`the backups folder (${backups})`)]);
+      assert.deepEqual([r.status, await r.json()], [
+        507,
+        PANEL_MSG.noSpace(`the backups folder (${backups})`),
+      ]);
       const list = await (await fetch(panel.url + "/api/backups", { headers })).json();
       assert.deepEqual(list, [], "no backup is listed");
       assert.ok(panel.alive());

@@ -39,9 +39,13 @@ async function readText(c: Ctx, limit: number): Promise<string> {
  */
 export async function readJson(c: Ctx, limit = JSON_LIMIT): Promise<unknown> {
   const type = (c.req.header("content-type") ?? "").toLowerCase();
-  if (type !== "" && !type.startsWith("application/json")) throw new UnsupportedMediaType(PANEL_MSG.jsonExpected);
+  if (type !== "" && !type.startsWith("application/json")) {
+    throw new UnsupportedMediaType(PANEL_MSG.jsonExpected);
+  }
   const declared = Number(c.req.header("content-length"));
-  if (Number.isFinite(declared) && declared > limit) throw new PayloadTooLarge(PANEL_MSG.bodyTooLarge(formatBytes(limit)));
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new PayloadTooLarge(PANEL_MSG.bodyTooLarge(formatBytes(limit)));
+  }
   const text = await readText(c, limit);
   if (text.trim() === "") return undefined;
   // Bytes without a type: not JSON as far as the sender said.
@@ -59,7 +63,11 @@ export async function readJson(c: Ctx, limit = JSON_LIMIT): Promise<unknown> {
  * a missing body is a body without fields. Keys match the schema's case-insensitively, as the old panel's
  * JSON decoder did ("filename" for "fileName").
  */
-export async function readInput(c: Ctx, def: RouteDef, domainChecked = false): Promise<{ body: unknown; query: unknown }> {
+export async function readInput(
+  c: Ctx,
+  def: RouteDef,
+  domainChecked = false,
+): Promise<{ body: unknown; query: unknown }> {
   let body: unknown;
   if (def.body && domainChecked) body = await readJson(c);
   else if (def.body) {
@@ -121,7 +129,9 @@ function problem(issue: z.core.$ZodRawIssue): string {
     if (issue.input === undefined) return `${field} is required`;
     return `${field} must be ${KINDS[issue.expected] ?? issue.expected}`;
   }
-  if (issue.code === "invalid_value") return `${field} must be one of: ${issue.values.map(String).join(", ")}`;
+  if (issue.code === "invalid_value") {
+    return `${field} must be one of: ${issue.values.map(String).join(", ")}`;
+  }
   if (issue.code === "invalid_union") return `${field} is not valid`;
   return `${field}: ${issue.message ?? "not valid"}`;
 }

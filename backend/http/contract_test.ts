@@ -77,7 +77,11 @@ Deno.test("GET /api/openapi.json: signed-in callers get an OpenAPI 3.1 document 
     assert.equal(typeof doc.info.title, "string");
     assert.ok(doc.components.securitySchemes.session && doc.components.securitySchemes.token);
     const served = new Set<string>();
-    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: object }>>)) {
+    for (
+      const [path, methods] of Object.entries(
+        doc.paths as Record<string, Record<string, { responses: object }>>,
+      )
+    ) {
       assert.ok(path.startsWith("/api/"), path);
       for (const [method, op] of Object.entries(methods)) {
         assert.ok(["get", "post", "put", "delete"].includes(method), `${method} ${path}`);

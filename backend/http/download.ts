@@ -6,6 +6,9 @@
  */
 export function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, "_");
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase());
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase(),
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

@@ -26,7 +26,8 @@ export interface Client {
  */
 export function clientOf(config: Config): (req: Request, info: unknown) => Client {
   return (req, info) => {
-    const address = (info as Partial<Deno.ServeHandlerInfo<Deno.NetAddr>> | undefined)?.remoteAddr?.hostname ?? "unknown";
+    const address =
+      (info as Partial<Deno.ServeHandlerInfo<Deno.NetAddr>> | undefined)?.remoteAddr?.hostname ?? "unknown";
     const tls = overTls(req);
     if (!config.trustProxy) return { address, secure: tls };
     let client = address;
@@ -107,7 +108,10 @@ export function authorize(route: Route, session: SessionInfo): string | null {
  * wildcard `*.example.org` covers the names one level under it). Behind a trusted reverse proxy the proxy
  * chooses which names reach the panel.
  */
-export function hostRefusal(config: Config, httpsNames: () => string[] = () => config.httpsDomains): (req: Request) => Response | null {
+export function hostRefusal(
+  config: Config,
+  httpsNames: () => string[] = () => config.httpsDomains,
+): (req: Request) => Response | null {
   const names = new Set(["localhost", config.bind.toLowerCase()]);
   try {
     const host = Deno.hostname().toLowerCase();

@@ -32,7 +32,11 @@ Deno.test("UPS from /time: paused while nobody is online (auto_pause), about 60 
     assert.equal((await health(c)).ups_state, "stopped");
     await startGame(c);
     // auto_pause: the simulator's clock stands still with nobody online.
-    const paused = await until("paused", async () => (await health(c)).ups_state === "paused" && health(c), 40_000);
+    const paused = await until(
+      "paused",
+      async () => (await health(c)).ups_state === "paused" && health(c),
+      40_000,
+    );
     assert.equal(paused.ups, null);
     await p.ctx.game.rcon("/fake-join alice");
     // The map-age window is 60 s; the figure is shown once it is within 2% (50 s).
@@ -47,9 +51,14 @@ Deno.test("UPS from /time: paused while nobody is online (auto_pause), about 60 
     assert.ok(h.disk_free_bytes! > 0);
     // Memory and CPU of the game's own process, as ps sees it.
     const pid = p.ctx.game.pid!;
-    const ps = new TextDecoder().decode((await new Deno.Command("ps", { args: ["-o", "rss=", "-p", String(pid)] }).output()).stdout);
+    const ps = new TextDecoder().decode(
+      (await new Deno.Command("ps", { args: ["-o", "rss=", "-p", String(pid)] }).output()).stdout,
+    );
     const rss = Number(ps.trim()) * 1024;
-    assert.ok(h.memory_bytes! > rss / 2 && h.memory_bytes! < rss * 2, `memory ${h.memory_bytes} vs ps ${rss}`);
+    assert.ok(
+      h.memory_bytes! > rss / 2 && h.memory_bytes! < rss * 2,
+      `memory ${h.memory_bytes} vs ps ${rss}`,
+    );
     assert.ok(h.cpu_percent !== null && h.cpu_percent >= 0 && h.cpu_percent < 50, `cpu ${h.cpu_percent}`);
     // A thread of the game kept busy: its CPU share climbs (a loaded test machine may give it less than a core).
     assert.equal(await p.ctx.game.rcon("/fake-cpu on"), "One thread of the game is busy.");
@@ -71,7 +80,16 @@ Deno.test("UPS from /time: paused while nobody is online (auto_pause), about 60 
 Deno.test("exact UPS: low-UPS alert after N samples, recovered message, hung alert and answering again, high memory, through a channel", async () => {
   const fake = await startFakeAlerts();
   try {
-    await withHealthPanel(["--alert-ups-below", "45", "--alert-ups-samples", "3", "--alert-hung-seconds", "3", "--alert-memory-mb", "1"], async (p) => {
+    await withHealthPanel([
+      "--alert-ups-below",
+      "45",
+      "--alert-ups-samples",
+      "3",
+      "--alert-hung-seconds",
+      "3",
+      "--alert-memory-mb",
+      "1",
+    ], async (p) => {
       const c = await p.login();
       const url = fake.discordUrl("health");
       await addChannel(c, { type: "discord", name: "health", url, events: ["low-ups", "hung"] });
@@ -90,10 +108,15 @@ Deno.test("exact UPS: low-UPS alert after N samples, recovered message, hung ale
         return h.ups_state === "running" && h.exact_ups && Math.abs(h.ups! - 60) < 1 && h;
       }, 40_000);
       assert.ok(full.ups_error! < 1.2);
-      const titles = () => fake.delivered(pathOf(url)).map((r: { json: { embeds: { title: string }[] } }) => r.json.embeds[0].title);
+      const titles = () =>
+        fake.delivered(pathOf(url)).map((r: { json: { embeds: { title: string }[] } }) =>
+          r.json.embeds[0].title
+        );
       await p.ctx.game.rcon("/fake-ups 30");
       await until("the low-UPS alert", () => titles().includes("Low UPS"), 40_000);
-      const low = fake.delivered(pathOf(url)).find((r: { json: { embeds: { title: string }[] } }) => r.json.embeds[0].title === "Low UPS");
+      const low = fake.delivered(pathOf(url)).find((r: { json: { embeds: { title: string }[] } }) =>
+        r.json.embeds[0].title === "Low UPS"
+      );
       assert.match(low!.json.embeds[0].description, /below 45, for 3 samples in a row/);
       await p.ctx.game.rcon("/fake-ups 60");
       await until("the recovered message", () => titles().includes("UPS recovered"), 40_000);
@@ -154,7 +177,10 @@ Deno.test("public status: 404 until an admin opts in; then JSON, page and badge 
     }
     await startGame(c);
     await p.ctx.game.rcon("/fake-join alice");
-    const on = await c.post("/api/health/settings", { public_status: true, public_address: "play.example.org:34197" });
+    const on = await c.post("/api/health/settings", {
+      public_status: true,
+      public_address: "play.example.org:34197",
+    });
     assert.equal(on.status, 200, on.text);
     await until("alice in a sample", () => p.ctx.health.sampler.players()?.includes("alice"), 20_000);
     let r = await fetch(`${p.url}/status/default.json`);
@@ -162,7 +188,18 @@ Deno.test("public status: 404 until an admin opts in; then JSON, page and badge 
     assert.match(r.headers.get("cache-control")!, /public, max-age=\d+/);
     const etag = r.headers.get("etag")!;
     const body = await r.json();
-    assert.deepEqual(Object.keys(body).sort(), ["address", "name", "paused", "players", "players_online", "server", "state", "ups", "uptime_s", "version"]);
+    assert.deepEqual(Object.keys(body).sort(), [
+      "address",
+      "name",
+      "paused",
+      "players",
+      "players_online",
+      "server",
+      "state",
+      "ups",
+      "uptime_s",
+      "version",
+    ]);
     assert.equal(body.state, "running");
     assert.deepEqual(body.players, ["alice"]);
     assert.equal(body.address, "play.example.org:34197");

@@ -90,16 +90,27 @@ Deno.test("--https-domain: a certificate from the CA by HTTP-01 at start, kept o
 
       const dir = join(first.dataDir, "https");
       assert.equal(mode(dir), 0o700);
-      for (const f of ["acme/key.pem", "acme/account.key", "acme/account.json"]) assert.equal(mode(join(dir, f)), 0o600, f);
+      for (const f of ["acme/key.pem", "acme/account.key", "acme/account.json"]) {
+        assert.equal(mode(join(dir, f)), 0o600, f);
+      }
       const account = JSON.parse(readFileSync(join(dir, "acme/account.json"), "utf8"));
-      await assertNoSecrets(admin, [secretOf(join(dir, "acme/key.pem")), secretOf(join(dir, "acme/account.key")), account.url]);
+      await assertNoSecrets(admin, [
+        secretOf(join(dir, "acme/key.pem")),
+        secretOf(join(dir, "acme/account.key")),
+        account.url,
+      ]);
 
       // The plain-HTTP listener: the CA's check was answered there; everything else goes to HTTPS, on the
       // port the HTTPS listener says it has (443 is left out).
       const redirect = () =>
         // node:http: fetch would send its own Host.
         new Promise<string | undefined>((resolve, reject) => {
-          http.get({ host: "127.0.0.1", port: pebble.httpPort, path: "/saves?x=1", headers: { Host: "panel.test" } }, (res) => {
+          http.get({
+            host: "127.0.0.1",
+            port: pebble.httpPort,
+            path: "/saves?x=1",
+            headers: { Host: "panel.test" },
+          }, (res) => {
             assert.equal(res.statusCode, 308);
             res.resume();
             resolve(res.headers.location);
@@ -162,7 +173,11 @@ Deno.test("Settings > HTTPS: DNS-01 through DuckDNS, the token kept owner-only a
     const token = join(p.dataDir, "https", "dns-token");
     assert.equal(mode(token), 0o600);
     assert.equal(readFileSync(token, "utf8").trim(), DUCK_TOKEN);
-    await assertNoSecrets(admin, [DUCK_TOKEN, secretOf(join(p.dataDir, "https/acme/key.pem")), secretOf(join(p.dataDir, "https/acme/account.key"))]);
+    await assertNoSecrets(admin, [
+      DUCK_TOKEN,
+      secretOf(join(p.dataDir, "https/acme/key.pem")),
+      secretOf(join(p.dataDir, "https/acme/account.key")),
+    ]);
     assert.ok(!r.text.includes(DUCK_TOKEN));
 
     // Renew now: a new certificate with the kept token.
@@ -180,10 +195,17 @@ Deno.test("Settings > HTTPS: DNS-01 through DuckDNS, the token kept owner-only a
 Deno.test("Settings > HTTPS: DNS-01 through Cloudflare (the zone found by name); a wrong token answers why and keeps nothing", async () => {
   await withDnsPanel(async (p, dns) => {
     const admin = await p.login();
-    const settings = { domains: ["panel.example.test", "*.panel.example.test"], challenge: "dns-01", dns_provider: "cloudflare" };
+    const settings = {
+      domains: ["panel.example.test", "*.panel.example.test"],
+      challenge: "dns-01",
+      dns_provider: "cloudflare",
+    };
     const wrong = await admin.post("/api/https", { ...settings, dns_token: "not-the-token" });
     assert.equal(wrong.status, 424, wrong.text);
-    assert.match(wrong.body, /^No certificate: Cloudflare refused: Authentication error \(check the API token/);
+    assert.match(
+      wrong.body,
+      /^No certificate: Cloudflare refused: Authentication error \(check the API token/,
+    );
     assert.equal((await stateOf(admin)).mode, "off");
     assert.ok(!existsSync(join(p.dataDir, "https", "dns-token")), "a refused token is not kept");
     assert.ok(!existsSync(join(p.dataDir, "https", "settings.json")));
@@ -221,48 +243,68 @@ Deno.test("a check that fails answers 424 with the CA's reason and keeps nothing
     assert.match(r.body, /^No certificate: The CA could not confirm myhome\.duckdns\.org: .*No TXT record/);
 
     // HTTP-01 for a name whose address is not this machine: the CA says where it could not connect.
-    const a = await fetch(`${pebble.challtestsrv}/add-a`, { method: "POST", body: JSON.stringify({ host: "elsewhere.test", addresses: ["127.0.0.2"] }) });
+    const a = await fetch(`${pebble.challtestsrv}/add-a`, {
+      method: "POST",
+      body: JSON.stringify({ host: "elsewhere.test", addresses: ["127.0.0.2"] }),
+    });
     await a.body?.cancel();
     const elsewhere = await admin.post("/api/https", { domains: ["elsewhere.test"] });
     assert.equal(elsewhere.status, 424, elsewhere.text);
-    assert.match(elsewhere.body, /^No certificate: The CA could not confirm elsewhere\.test: .*127\.0\.0\.2.*connection refused/);
+    assert.match(
+      elsewhere.body,
+      /^No certificate: The CA could not confirm elsewhere\.test: .*127\.0\.0\.2.*connection refused/,
+    );
 
     const state = await stateOf(admin);
     assert.equal(state.mode, "off");
     assert.equal(state.certificate, null);
-    for (const f of ["settings.json", "dns-token", "acme/cert.pem"]) assert.ok(!existsSync(join(p.dataDir, "https", f)), f);
+    for (const f of ["settings.json", "dns-token", "acme/cert.pem"]) {
+      assert.ok(!existsSync(join(p.dataDir, "https", f)), f);
+    }
   });
 });
 
-Deno.test("bad settings answer 400 with what to change, and change nothing", withPanel(async (p: TestPanel) => {
-  const admin = await p.login();
-  const cases: [unknown, RegExp][] = [
-    [{ domains: [] }, /at least one domain/],
-    [{ domains: ["not a domain!"] }, /is not a domain name/],
-    [{ domains: ["192.168.1.5"] }, /is an address, not a name.*--local-ca/],
-    [{ domains: ["panel"] }, /full domain name/],
-    [{ domains: ["*.example.org"] }, /wildcard.*DNS-01/],
-    [{ domains: ["a.example.org"], challenge: "dns-01" }, /DNS service/],
-    [{ domains: ["a.example.org"], challenge: "dns-01", dns_provider: "duckdns", dns_token: "t" }, /DuckDNS holds only names ending in \.duckdns\.org/],
-    [{ domains: ["x.duckdns.org"], challenge: "dns-01", dns_provider: "duckdns" }, /needs the DuckDNS API token/],
-    [{ domains: ["x.duckdns.org"], challenge: "dns-01", dns_provider: "duckdns", dns_token: "two words" }, /token/],
-    [{ domains: ["a.example.org"], email: "nobody" }, /e-mail address/],
-    [{ domains: ["a.example.org"], challenge: "tls-alpn-01" }, /http-01 or dns-01/],
-    [{ domains: ["a.example.org"], challenge: "dns-01", dns_provider: "route53" }, /duckdns or cloudflare/],
-    [{ domains: "a.example.org b" }, /full domain name/],
-  ];
-  for (const [body, pattern] of cases) {
-    const r = await admin.post("/api/https", body);
-    assert.equal(r.status, 400, JSON.stringify(body));
-    assert.match(r.body, pattern, JSON.stringify(body));
-  }
-  assert.equal((await admin.post("/api/https/renew")).status, 409);
-  const state = await stateOf(admin);
-  assert.equal(state.mode, "off");
-  assert.ok(!existsSync(join(p.dataDir, "https", "settings.json")));
-  // The local CA's download is there only with --local-ca.
-  assert.equal((await p.client().get("/ca.crt")).status, 404);
-}));
+Deno.test(
+  "bad settings answer 400 with what to change, and change nothing",
+  withPanel(async (p: TestPanel) => {
+    const admin = await p.login();
+    const cases: [unknown, RegExp][] = [
+      [{ domains: [] }, /at least one domain/],
+      [{ domains: ["not a domain!"] }, /is not a domain name/],
+      [{ domains: ["192.168.1.5"] }, /is an address, not a name.*--local-ca/],
+      [{ domains: ["panel"] }, /full domain name/],
+      [{ domains: ["*.example.org"] }, /wildcard.*DNS-01/],
+      [{ domains: ["a.example.org"], challenge: "dns-01" }, /DNS service/],
+      [
+        { domains: ["a.example.org"], challenge: "dns-01", dns_provider: "duckdns", dns_token: "t" },
+        /DuckDNS holds only names ending in \.duckdns\.org/,
+      ],
+      [
+        { domains: ["x.duckdns.org"], challenge: "dns-01", dns_provider: "duckdns" },
+        /needs the DuckDNS API token/,
+      ],
+      [
+        { domains: ["x.duckdns.org"], challenge: "dns-01", dns_provider: "duckdns", dns_token: "two words" },
+        /token/,
+      ],
+      [{ domains: ["a.example.org"], email: "nobody" }, /e-mail address/],
+      [{ domains: ["a.example.org"], challenge: "tls-alpn-01" }, /http-01 or dns-01/],
+      [{ domains: ["a.example.org"], challenge: "dns-01", dns_provider: "route53" }, /duckdns or cloudflare/],
+      [{ domains: "a.example.org b" }, /full domain name/],
+    ];
+    for (const [body, pattern] of cases) {
+      const r = await admin.post("/api/https", body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.match(r.body, pattern, JSON.stringify(body));
+    }
+    assert.equal((await admin.post("/api/https/renew")).status, 409);
+    const state = await stateOf(admin);
+    assert.equal(state.mode, "off");
+    assert.ok(!existsSync(join(p.dataDir, "https", "settings.json")));
+    // The local CA's download is there only with --local-ca.
+    assert.equal((await p.client().get("/ca.crt")).status, 404);
+  }),
+);
 
 Deno.test("an ACME server whose certificate the panel does not trust: 424 saying so (--acme-ca-file is how to trust it)", async () => {
   await withCa(async (pebble) => {
@@ -271,7 +313,10 @@ Deno.test("an ACME server whose certificate the panel does not trust: 424 saying
       const admin = await p.login();
       const r = await admin.post("/api/https", { domains: ["panel.test"] });
       assert.equal(r.status, 424, r.text);
-      assert.match(r.body, /^No certificate: Could not reach 127\.0\.0\.1:\d+: .*(certificate|UnknownIssuer)/i);
+      assert.match(
+        r.body,
+        /^No certificate: Could not reach 127\.0\.0\.1:\d+: .*(certificate|UnknownIssuer)/i,
+      );
     }, { args })();
   });
 });

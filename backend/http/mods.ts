@@ -11,7 +11,7 @@ import { MSG, PANEL_MSG } from "../../shared/messages.ts";
 import { validateLogin } from "../../shared/validation.ts";
 import { receiveUpload } from "./upload.ts";
 import { contentDisposition } from "./download.ts";
-import { type Ctx, failed, type Input, jsonText, route, routeCheckedByDomain, type Route } from "./routes.ts";
+import { type Ctx, failed, type Input, jsonText, type Route, route, routeCheckedByDomain } from "./routes.ts";
 import type { ModUpdateRequest } from "../../shared/contract/mods.ts";
 
 function requiredName(body: { name: string }): string {
@@ -43,7 +43,6 @@ export function modRoutes(ctx: AppContext): Route[] {
     return mods.install(dir, body.modName, body.downloadUrl);
   };
 
-
   /** A mod zip uploaded as the multipart field mod_file; answers the folder's mods. */
   const upload = async (c: Ctx, dir: ModDir) => {
     ensureDir(dir.dir);
@@ -69,7 +68,11 @@ export function modRoutes(ctx: AppContext): Route[] {
    * (installed, already there, switched, failed, and the message) comes with ?detail=1, which the
    * panel's own page asks for to show each mod's outcome.
    */
-  const installMultiple = async (c: Ctx, dir: ModDir, { body, query }: { body: unknown; query: Input<"POST /api/mods/portal/install/multiple">["query"] }) => {
+  const installMultiple = async (
+    c: Ctx,
+    dir: ModDir,
+    { body, query }: { body: unknown; query: Input<"POST /api/mods/portal/install/multiple">["query"] },
+  ) => {
     ensureDir(dir.dir);
     const result = await mods.installMultiple(dir, body);
     if (result.failed.length === 0) return result;
@@ -123,7 +126,10 @@ export function modRoutes(ctx: AppContext): Route[] {
     route("GET /api/mods/portal/info/:name", async (c) => await mods.portalInfo(c.req.param("name"))),
     route("GET /api/mods/portal/progress", () => portal.progress()),
     route("POST /api/mods/portal/install", (_c, { body }) => install(live, body)),
-    routeCheckedByDomain("POST /api/mods/portal/install/multiple", (c, input) => installMultiple(c, live, input)),
+    routeCheckedByDomain(
+      "POST /api/mods/portal/install/multiple",
+      (c, input) => installMultiple(c, live, input),
+    ),
 
     // ---- Mod packs ----
     route("GET /api/mods/packs/list", async () => await mods.packs.list()),
@@ -164,6 +170,9 @@ export function modRoutes(ctx: AppContext): Route[] {
     }),
     route("POST /api/mods/packs/:pack/mod/upload", (c) => upload(c, pack(c))),
     route("POST /api/mods/packs/:pack/portal/install", (c, { body }) => install(pack(c), body)),
-    routeCheckedByDomain("POST /api/mods/packs/:pack/portal/install/multiple", (c, input) => installMultiple(c, pack(c), input)),
+    routeCheckedByDomain(
+      "POST /api/mods/packs/:pack/portal/install/multiple",
+      (c, input) => installMultiple(c, pack(c), input),
+    ),
   ];
 }

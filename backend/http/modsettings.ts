@@ -12,7 +12,7 @@ import { contentDisposition } from "./download.ts";
 import { receiveUpload } from "./upload.ts";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { route, type Route, routeCheckedByDomain } from "./routes.ts";
+import { type Route, route, routeCheckedByDomain } from "./routes.ts";
 
 export function modSettingsRoutes(ctx: AppContext): Route[] {
   const paths = factorioPaths(ctx.config);
@@ -20,7 +20,11 @@ export function modSettingsRoutes(ctx: AppContext): Route[] {
   // The one live folder of the context: its lock, its info.json cache and its pins.
   const live = ctx.mods.live;
   // The file an upload replaced is kept in the data dir (one copy), not in the game's mods folder.
-  const settings = new ModSettingsService(live, () => game.version(), join(ctx.config.dataDir, "mod-settings.previous.dat"));
+  const settings = new ModSettingsService(
+    live,
+    () => game.version(),
+    join(ctx.config.dataDir, "mod-settings.previous.dat"),
+  );
 
   return [
     route("GET /api/mods/settings", () => settings.read()),
@@ -52,7 +56,9 @@ export function modSettingsRoutes(ctx: AppContext): Route[] {
       try {
         size = statSync(settings.path).size;
       } catch {
-        throw new NotFound("There is no mod-settings.dat yet: the game writes one when it first starts with mods.");
+        throw new NotFound(
+          "There is no mod-settings.dat yet: the game writes one when it first starts with mods.",
+        );
       }
       const chunks = fileChunks(settings.path)[Symbol.asyncIterator]();
       const body = new ReadableStream<Uint8Array>({

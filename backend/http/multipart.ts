@@ -69,7 +69,10 @@ export async function readMultipart(
     if (failure) throw failure.error;
   };
   /** Hands `bytes` (a view of `buf`) to `sink` once its previous piece was taken; does not wait for it. */
-  const deliver = async (sink: (bytes: Uint8Array) => Promise<void> | void, bytes: Uint8Array): Promise<void> => {
+  const deliver = async (
+    sink: (bytes: Uint8Array) => Promise<void> | void,
+    bytes: Uint8Array,
+  ): Promise<void> => {
     await landed();
     const r = sink(bytes);
     if (r) {
@@ -194,7 +197,10 @@ class ByteSource {
   }
 
   /** Reads into `buf` from `at`; answers the buffer to use from now on (a BYOB read moves its memory). */
-  async readInto(buf: Uint8Array<ArrayBuffer>, at: number): Promise<{ buf: Uint8Array<ArrayBuffer>; n: number }> {
+  async readInto(
+    buf: Uint8Array<ArrayBuffer>,
+    at: number,
+  ): Promise<{ buf: Uint8Array<ArrayBuffer>; n: number }> {
     if (this.#byob) {
       const { value } = await this.#byob.read(new Uint8Array(buf.buffer, at, buf.length - at));
       // Done or not, the bytes come back as a view of the same memory (the old view is detached).
@@ -272,7 +278,9 @@ function parsePartHeaders(text: string): PartInfo {
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(":");
     if (colon <= 0) throw new MultipartError("a part has a malformed header");
-    if (line.slice(0, colon).trim().toLowerCase() === "content-disposition") disposition = line.slice(colon + 1);
+    if (line.slice(0, colon).trim().toLowerCase() === "content-disposition") {
+      disposition = line.slice(colon + 1);
+    }
   }
   if (disposition === null) throw new MultipartError("a part has no Content-Disposition");
   const params = parseParams(disposition.slice(disposition.indexOf(";") + 1));

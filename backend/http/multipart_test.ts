@@ -90,45 +90,65 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 // Data that keeps nearly matching a delimiter: CR, LF, dashes, and the letters boundaries are made of.
 const tricky = fc.oneof(
   fc.uint8Array({ maxLength: 3000 }),
-  fc.array(fc.constantFrom(13, 10, 45, 45, 45, 87, 101, 98, 75, 105, 116), { maxLength: 3000 }).map((a) => new Uint8Array(a)),
+  fc.array(fc.constantFrom(13, 10, 45, 45, 45, 87, 101, 98, 75, 105, 116), { maxLength: 3000 }).map((a) =>
+    new Uint8Array(a)
+  ),
   fc.integer({ min: 200_000, max: 700_000 }).map((n) => new Uint8Array(n).map((_, i) => (i * 131) % 251)),
 );
 const partArb = fc.record({
   name: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !/[\r\n"%\\]/.test(s)),
-  filename: fc.option(fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !/[\r\n"%\\/]/.test(s)), { nil: null }),
+  filename: fc.option(fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !/[\r\n"%\\/]/.test(s)), {
+    nil: null,
+  }),
   data: tricky,
 }).map((p) =>
   // A text field is text, and the encoder writes its line breaks as CRLF (the HTML form rules).
   p.filename === null
-    ? { ...p, data: new TextEncoder().encode(new TextDecoder().decode(p.data).replace(/\r\n|\r|\n/g, "\r\n")) }
+    ? {
+      ...p,
+      data: new TextEncoder().encode(new TextDecoder().decode(p.data).replace(/\r\n|\r|\n/g, "\r\n")),
+    }
     : p
 );
 
 Deno.test("every part comes out as the runtime's FormData put it in, however the body is cut and read", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(partArb, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), async (parts, cuts, bytes) => {
-      const { body, boundary } = await encode(parts);
-      const got = await decode(streamOf(body, cuts, bytes), boundary);
-      assert.equal(got.length, parts.length);
-      for (const [i, p] of parts.entries()) {
-        assert.equal(got[i].name, p.name);
-        assert.equal(got[i].filename, p.filename);
-        assert.ok(sameBytes(got[i].data, p.data), `part ${i}: ${got[i].data.length} bytes, sent ${p.data.length}`);
-      }
-    }),
+    fc.asyncProperty(
+      fc.array(partArb, { minLength: 1, maxLength: 4 }),
+      fc.array(fc.nat(), { maxLength: 12 }),
+      fc.boolean(),
+      async (parts, cuts, bytes) => {
+        const { body, boundary } = await encode(parts);
+        const got = await decode(streamOf(body, cuts, bytes), boundary);
+        assert.equal(got.length, parts.length);
+        for (const [i, p] of parts.entries()) {
+          assert.equal(got[i].name, p.name);
+          assert.equal(got[i].filename, p.filename);
+          assert.ok(
+            sameBytes(got[i].data, p.data),
+            `part ${i}: ${got[i].data.length} bytes, sent ${p.data.length}`,
+          );
+        }
+      },
+    ),
     { numRuns: 60 },
   );
 });
 
 Deno.test("a body cut anywhere before the closing boundary is an error, never a shorter part", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(partArb, { minLength: 1, maxLength: 3 }), fc.nat(), fc.boolean(), async (parts, at, bytes) => {
-      const { body, boundary } = await encode(parts);
-      // The closing "--" of the last delimiter is what says the form is whole.
-      const end = body.length - 4; // ...--boundary--\r\n
-      const cut = body.slice(0, at % end);
-      await assert.rejects(decode(streamOf(cut, [], bytes), boundary), MultipartError);
-    }),
+    fc.asyncProperty(
+      fc.array(partArb, { minLength: 1, maxLength: 3 }),
+      fc.nat(),
+      fc.boolean(),
+      async (parts, at, bytes) => {
+        const { body, boundary } = await encode(parts);
+        // The closing "--" of the last delimiter is what says the form is whole.
+        const end = body.length - 4; // ...--boundary--\r\n
+        const cut = body.slice(0, at % end);
+        await assert.rejects(decode(streamOf(cut, [], bytes), boundary), MultipartError);
+      },
+    ),
     { numRuns: 60 },
   );
 });
@@ -144,7 +164,11 @@ Deno.test("hostile bodies end in a MultipartError: garbage, endless headers, a h
   ];
   for (const body of bad) {
     for (const bytes of [true, false]) {
-      await assert.rejects(decode(streamOf(body, [7, 300, 5000], bytes), "b"), MultipartError, new TextDecoder().decode(body.slice(0, 40)));
+      await assert.rejects(
+        decode(streamOf(body, [7, 300, 5000], bytes), "b"),
+        MultipartError,
+        new TextDecoder().decode(body.slice(0, 40)),
+      );
     }
   }
   await fc.assert(
@@ -164,15 +188,19 @@ Deno.test("boundaries: quoted or not, at most 70 characters", () => {
 
 Deno.test("file names: RFC 5987 filename* wins, paths are kept for the caller to drop", async () => {
   const body = new TextEncoder().encode(
-    "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.zip\"; filename*=UTF-8''%C3%A9t%C3%A9.zip\r\n\r\nx\r\n" +
-      "--b\r\nContent-Disposition: form-data; name=\"g\"; filename=\"dir/b.zip\"\r\n\r\ny\r\n--b--\r\n",
+    '--b\r\nContent-Disposition: form-data; name="f"; filename="a.zip"; filename*=UTF-8\'\'%C3%A9t%C3%A9.zip\r\n\r\nx\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="g"; filename="dir/b.zip"\r\n\r\ny\r\n--b--\r\n',
   );
   const got = await decode(streamOf(body, [], true), "b");
   assert.deepEqual(got.map((p) => p.filename), ["été.zip", "dir/b.zip"]);
 });
 
 /** Reads with a sink that takes its time (as a file write does) and checks what the reader promises it. */
-async function decodeSlowly(stream: ReadableStream<Uint8Array>, boundary: string, failAt = -1): Promise<Part[]> {
+async function decodeSlowly(
+  stream: ReadableStream<Uint8Array>,
+  boundary: string,
+  failAt = -1,
+): Promise<Part[]> {
   const found: { name: string; filename: string | null; chunks: Uint8Array[] }[] = [];
   let inFlight = 0;
   let calls = 0;
@@ -198,29 +226,47 @@ async function decodeSlowly(stream: ReadableStream<Uint8Array>, boundary: string
 
 Deno.test("a sink that takes its time gets every piece in order, one at a time, unchanged until it is done", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(partArb, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), async (parts, cuts, bytes) => {
-      const { body, boundary } = await encode(parts);
-      const got = await decodeSlowly(streamOf(body, cuts, bytes), boundary);
-      assert.equal(got.length, parts.length);
-      for (const [i, p] of parts.entries()) assert.ok(sameBytes(got[i].data, p.data), `part ${i}`);
-    }),
+    fc.asyncProperty(
+      fc.array(partArb, { minLength: 1, maxLength: 3 }),
+      fc.array(fc.nat(), { maxLength: 12 }),
+      fc.boolean(),
+      async (parts, cuts, bytes) => {
+        const { body, boundary } = await encode(parts);
+        const got = await decodeSlowly(streamOf(body, cuts, bytes), boundary);
+        assert.equal(got.length, parts.length);
+        for (const [i, p] of parts.entries()) assert.ok(sameBytes(got[i].data, p.data), `part ${i}`);
+      },
+    ),
     { numRuns: 30 },
   );
 });
 
 Deno.test("a sink that fails while the reader reads on ends the read with its own error", async () => {
   const big = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 131) % 251);
-  const { body, boundary } = await encode([{ name: "savefile", filename: "a.zip", data: big }, { name: "x", filename: null, data: new Uint8Array([65]) }]);
+  const { body, boundary } = await encode([{ name: "savefile", filename: "a.zip", data: big }, {
+    name: "x",
+    filename: null,
+    data: new Uint8Array([65]),
+  }]);
   for (const failAt of [0, 1, 5]) {
-    await assert.rejects(decodeSlowly(streamOf(body, [70_000, 300_000, 1_000_000, 2_000_000], true), boundary, failAt), /the sink failed/);
+    await assert.rejects(
+      decodeSlowly(streamOf(body, [70_000, 300_000, 1_000_000, 2_000_000], true), boundary, failAt),
+      /the sink failed/,
+    );
   }
 });
 
 Deno.test("what follows the closing boundary is read to the end; a body cut there still gives whole parts", async () => {
-  const { body, boundary } = await encode([{ name: "savefile", filename: "a.zip", data: new Uint8Array(5000).fill(1) }]);
+  const { body, boundary } = await encode([{
+    name: "savefile",
+    filename: "a.zip",
+    data: new Uint8Array(5000).fill(1),
+  }]);
   const withEpilogue = new Uint8Array([...body, ...new TextEncoder().encode("\r\nsome epilogue\r\n")]);
   let finished = false;
-  const counted = streamOf(withEpilogue, [4000, body.length + 3], true).pipeThrough(new TransformStream({ flush: () => void (finished = true) }));
+  const counted = streamOf(withEpilogue, [4000, body.length + 3], true).pipeThrough(
+    new TransformStream({ flush: () => void (finished = true) }),
+  );
   const got = await decode(counted, boundary);
   assert.equal(got[0].data.length, 5000);
   assert.ok(finished, "the body was left unread after the closing boundary");

@@ -28,14 +28,26 @@ Deno.test({
         const r = await fetch(panel.url + path, { method: "POST", headers, body: form });
         return [r.status, await r.json()];
       };
-      assert.deepEqual(await upload("/api/saves/upload", "savefile", "big.zip"), [507, PANEL_MSG.noSpace("the saves")]);
-      assert.deepEqual(await upload("/api/mods/upload", "mod_file", "big_1.0.0.zip"), [507, PANEL_MSG.noSpace("the mods")]);
+      assert.deepEqual(await upload("/api/saves/upload", "savefile", "big.zip"), [
+        507,
+        PANEL_MSG.noSpace("the saves"),
+      ]);
+      assert.deepEqual(await upload("/api/mods/upload", "mod_file", "big_1.0.0.zip"), [
+        507,
+        PANEL_MSG.noSpace("the mods"),
+      ]);
       const settings = await fetch(panel.url + "/api/settings/update", {
         method: "POST",
         headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ name: "A much longer server name ".repeat(20), description: "x".repeat(4000) }),
+        body: JSON.stringify({
+          name: "A much longer server name ".repeat(20),
+          description: "x".repeat(4000),
+        }),
       });
-      assert.deepEqual([settings.status, await settings.json()], [507, PANEL_MSG.noSpace("the server settings")]);
+      assert.deepEqual([settings.status, await settings.json()], [
+        507,
+        PANEL_MSG.noSpace("the server settings"),
+      ]);
       // Nothing partial: the saves list is still empty and the old settings are whole.
       const list = await (await fetch(panel.url + "/api/saves/list", { headers })).json();
       assert.ok(!list.some((s: { name: string }) => s.name === "big.zip"));

@@ -25,7 +25,9 @@ export function passkeyRoutes(ctx: AppContext): Route[] {
     route("GET /api/user/passkeys", (c) => passkeys.list(sessionOf(c).user.id), { beforeEnrolment: true }),
     route("POST /api/user/passkeys/options", async (c) =>
       // The library's option types are interfaces (no index signature); the contract describes them loosely.
-      (await passkeys.registrationOptions(sessionOf(c).user, relyingParty(c, ctx))) as AnswerOf<"POST /api/user/passkeys/options">, { beforeEnrolment: true }),
+      (await passkeys.registrationOptions(sessionOf(c).user, relyingParty(c, ctx))) as AnswerOf<
+        "POST /api/user/passkeys/options"
+      >, { beforeEnrolment: true }),
     route("POST /api/user/passkeys", async (c, { body }) => {
       const added = await passkeys.register(sessionOf(c).user, body, relyingParty(c, ctx));
       c.set("activity", { detail: added.name });
@@ -39,7 +41,12 @@ export function passkeyRoutes(ctx: AppContext): Route[] {
       passkeys.remove(sessionOf(c).user.id, c.req.param("id") ?? "");
       return passkeys.list(sessionOf(c).user.id);
     }, { beforeEnrolment: true }),
-    route("POST /api/login/passkey/options", async (c) => ({ ...await passkeys.loginOptions(secondFactor.pendingUser(pendingOf(c)), relyingParty(c, ctx)) })),
+    route(
+      "POST /api/login/passkey/options",
+      async (c) => ({
+        ...await passkeys.loginOptions(secondFactor.pendingUser(pendingOf(c)), relyingParty(c, ctx)),
+      }),
+    ),
     route("POST /api/login/passkey", async (c, { body }) => {
       const pending = pendingOf(c);
       const pendingUser = secondFactor.pendingUser(pending);

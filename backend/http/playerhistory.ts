@@ -21,7 +21,9 @@ export function playerHistoryRoutes(ctx: AppContext): Route[] {
     route("GET /api/players/online-counts", (c) => {
       const raw = c.req.query("hours") ?? "24";
       const hours = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-      if (!(hours >= 1 && hours <= 24 * 365)) throw new Invalid("hours must be a whole number from 1 to 8760.");
+      if (!(hours >= 1 && hours <= 24 * 365)) {
+        throw new Invalid("hours must be a whole number from 1 to 8760.");
+      }
       return store.counts(ctx.now() - hours * 3600_000);
     }),
   ];

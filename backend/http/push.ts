@@ -4,7 +4,7 @@
 import type { AppContext } from "../boot/context.ts";
 import { NotFound } from "../lib/errors.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
-import { route, type Route, sessionOf } from "./routes.ts";
+import { type Route, route, sessionOf } from "./routes.ts";
 
 function deviceId(raw: string): number {
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;

@@ -7,7 +7,7 @@ import type { SessionInfo } from "../auth/accounts.ts";
 import type { Role } from "../../shared/api.ts";
 import type { ActivityNote } from "../activity/log.ts";
 import type { z } from "zod";
-import { contract, type Contract, type RouteKey } from "../../shared/contract/index.ts";
+import { type Contract, contract, type RouteKey } from "../../shared/contract/index.ts";
 import type { Method, RouteDef } from "../../shared/contract/route.ts";
 
 export interface Env {
@@ -115,7 +115,11 @@ export function routeCheckedByDomain<K extends RouteKey>(
 }
 
 /** The route `key` of the contract served by `handler`. */
-export function route<K extends RouteKey>(key: K, handler: Handler<K>, opts: { beforeEnrolment?: true } = {}): Route {
+export function route<K extends RouteKey>(
+  key: K,
+  handler: Handler<K>,
+  opts: { beforeEnrolment?: true } = {},
+): Route {
   const def: RouteDef = contract[key];
   const space = key.indexOf(" ");
   return {

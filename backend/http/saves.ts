@@ -8,7 +8,7 @@ import { inside } from "../factorio/paths.ts";
 import { MSG } from "../../shared/messages.ts";
 import { NotFound } from "../lib/errors.ts";
 import type { SaveFile } from "../factorio/saves/service.ts";
-import { type Ctx, type Route, jsonText, route } from "./routes.ts";
+import { type Ctx, jsonText, type Route, route } from "./routes.ts";
 
 export function saveRoutes(ctx: AppContext): Route[] {
   const { saves } = ctx;
@@ -49,7 +49,10 @@ export function saveRoutes(ctx: AppContext): Route[] {
 }
 
 /** One byte range of a Range header ("bytes=a-b", "bytes=a-", "bytes=-n"); null for none or several. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | "unsatisfiable" | null {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | "unsatisfiable" | null {
   const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
   if (!m || (m[1] === "" && m[2] === "")) return null;
   let start: number;
@@ -114,7 +117,10 @@ export async function sendFile(c: Ctx, save: SaveFile): Promise<Response> {
   };
   const range = parseRange(c.req.header("range"), save.size);
   if (range === "unsatisfiable") {
-    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${save.size}` } });
+    return new Response(null, {
+      status: 416,
+      headers: { ...headers, "Content-Range": `bytes */${save.size}` },
+    });
   }
   if (range) {
     const length = range.end - range.start + 1;

@@ -14,7 +14,11 @@ export const PENDING_COOKIE = "authentication-2fa";
 const PENDING_PATH = "/api/login";
 
 /** What POST /api/login answers when the password was right and a second step is due. */
-export function secondStepAnswer(c: Ctx, pending: string, methods: SecondFactorRequired["methods"]): SecondFactorRequired {
+export function secondStepAnswer(
+  c: Ctx,
+  pending: string,
+  methods: SecondFactorRequired["methods"],
+): SecondFactorRequired {
   setCookie(c, PENDING_COOKIE, pending, {
     path: PENDING_PATH,
     httpOnly: true,
@@ -30,7 +34,12 @@ export function pendingOf(c: Ctx): string | undefined {
 }
 
 export function clearPending(c: Ctx): void {
-  deleteCookie(c, PENDING_COOKIE, { path: PENDING_PATH, secure: c.get("secure"), httpOnly: true, sameSite: "Strict" });
+  deleteCookie(c, PENDING_COOKIE, {
+    path: PENDING_PATH,
+    secure: c.get("secure"),
+    httpOnly: true,
+    sameSite: "Strict",
+  });
 }
 
 export function secondFactorRoutes(ctx: AppContext): Route[] {
@@ -50,7 +59,9 @@ export function secondFactorRoutes(ctx: AppContext): Route[] {
       const id = sessionOf(c).user.id;
       return secondFactor.status(id, ctx.passkeys.count(id));
     }, { beforeEnrolment: true }),
-    route("POST /api/user/2fa/totp/setup", async (c) => await secondFactor.startTotp(sessionOf(c).user), { beforeEnrolment: true }),
+    route("POST /api/user/2fa/totp/setup", async (c) => await secondFactor.startTotp(sessionOf(c).user), {
+      beforeEnrolment: true,
+    }),
     route("POST /api/user/2fa/totp/confirm", async (c, { body }) => {
       return { recovery_codes: await secondFactor.confirmTotp(sessionOf(c).user, body) };
     }, { beforeEnrolment: true }),

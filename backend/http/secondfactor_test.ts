@@ -8,7 +8,9 @@ import { ACCESS_MSG, type TwoFactorStatus } from "../../shared/access.ts";
 const START = Date.parse("2026-06-01T10:00:00Z"); // a step boundary (divisible by 30 s)
 
 function codeAt(secret: string, at: number): string {
-  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: at });
+  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: at,
+  });
 }
 
 /** Turns TOTP on for the signed-in admin; answers the secret and the recovery codes. */
@@ -60,11 +62,21 @@ Deno.test("TOTP: enrol with a code, then sign-in needs the second step; codes wi
     const admin = await p.login();
     const { secret } = await enrol(admin, () => now);
     const status = (await admin.get("/api/user/2fa")).body as TwoFactorStatus;
-    assert.deepEqual(status, { totp: true, recovery_codes_left: 10, passkeys: 0, required_for_admins: false });
+    assert.deepEqual(status, {
+      totp: true,
+      recovery_codes_left: 10,
+      passkeys: 0,
+      required_for_admins: false,
+    });
     await passwordStep(p);
 
     // The phone's clock 30 s behind or ahead still works; 60 s off does not.
-    for (const [offset, good] of [[-60_000, false], [60_000, false], [-30_000, true], [30_000, true], [0, true]] as const) {
+    for (
+      const [offset, good] of [[-60_000, false], [60_000, false], [-30_000, true], [30_000, true], [
+        0,
+        true,
+      ]] as const
+    ) {
       now += 120_000; // a fresh step each time, so no code is a replay
       const { c, cookie } = await pendingOf(p);
       const r = await secondStep(c, cookie, { code: codeAt(secret, now + offset) });
@@ -104,9 +116,15 @@ Deno.test("recovery codes work once each, in any case and with or without the da
     const { codes } = await enrol(admin, () => now);
     assert.equal(new Set(codes).size, 10);
     const stored = JSON.stringify(p.ctx.db.prepare("SELECT * FROM recovery_codes").all());
-    assert.ok(codes.every((code) => !stored.includes(code) && !stored.includes(code.replace("-", ""))), "stored hashed");
+    assert.ok(
+      codes.every((code) => !stored.includes(code) && !stored.includes(code.replace("-", ""))),
+      "stored hashed",
+    );
     let { c, cookie } = await pendingOf(p);
-    assert.equal((await secondStep(c, cookie, { recovery_code: codes[0].toUpperCase().replace("-", " ") })).status, 200);
+    assert.equal(
+      (await secondStep(c, cookie, { recovery_code: codes[0].toUpperCase().replace("-", " ") })).status,
+      200,
+    );
     ({ c, cookie } = await pendingOf(p));
     assert.equal((await secondStep(c, cookie, { recovery_code: codes[0] })).status, 401, "used already");
     assert.equal((await secondStep(c, cookie, { recovery_code: codes[1] })).status, 200);
@@ -131,7 +149,10 @@ Deno.test("the second step is rate-limited like the first, needs the pending coo
     assert.equal(limited.status, 429, "even the right code is refused while over the limit");
     assert.ok(Number(limited.headers.get("retry-after")) > 0);
     // The limit holds for the password step too (one counter per user), and passes with time.
-    assert.equal((await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD })).status, 429);
+    assert.equal(
+      (await p.client().post("/api/login", { username: "admin", password: ADMIN_PASSWORD })).status,
+      429,
+    );
     now += 16 * 60_000;
     const again = await pendingOf(p);
     assert.equal((await secondStep(again.c, again.cookie, { code: codeAt(secret, now) })).status, 200);
@@ -150,7 +171,9 @@ Deno.test("second steps sent all at once are counted like one after another: 10 
   await withPanel(async (p) => {
     const { secret } = await enrol(await p.login(), () => now);
     const { c, cookie } = await pendingOf(p);
-    const answers = await Promise.all(Array.from({ length: 30 }, () => secondStep(c, cookie, { code: "123456" })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => secondStep(c, cookie, { code: "123456" })),
+    );
     const counts = { 401: 0, 429: 0 } as Record<number, number>;
     for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
     assert.deepEqual(counts, { 401: 10, 429: 20 });
@@ -170,8 +193,13 @@ Deno.test("at most 10 wrong codes per user and window from every address togethe
         body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
       });
       assert.equal(res.status, 200, await res.clone().text());
-      const cookie = res.headers.getSetCookie().find((l) => l.startsWith("authentication-2fa="))!.split(";")[0];
-      return (body: unknown) => p.client().post("/api/login/second-factor", body, { headers: { Cookie: cookie, "X-Forwarded-For": address } });
+      const cookie = res.headers.getSetCookie().find((l) =>
+        l.startsWith("authentication-2fa=")
+      )!.split(";")[0];
+      return (body: unknown) =>
+        p.client().post("/api/login/second-factor", body, {
+          headers: { Cookie: cookie, "X-Forwarded-For": address },
+        });
     };
     // A second address where the password was right too, before any wrong code.
     const elsewhere = await pendingFrom("10.9.0.2");
@@ -180,7 +208,13 @@ Deno.test("at most 10 wrong codes per user and window from every address togethe
     // correct password reset the count that held the second steps.
     for (let round = 0; round < 3; round++) {
       const step = await pendingFrom("10.9.0.1");
-      for (let i = 0; i < 4 && checked < 10; i++, checked++) assert.equal((await step({ code: "123456" })).status, 401, `code ${checked + 1}`);
+      for (let i = 0; i < 4 && checked < 10; i++, checked++) {
+        assert.equal(
+          (await step({ code: "123456" })).status,
+          401,
+          `code ${checked + 1}`,
+        );
+      }
     }
     assert.equal(checked, 10);
     const held = await (await pendingFrom("10.9.0.1"))({ code: codeAt(secret, now) });
@@ -222,11 +256,25 @@ Deno.test("--require-2fa-admins: an admin without a second factor can only set o
     assert.equal((await admin.get("/api/user/status")).status, 200);
     assert.equal(((await admin.get("/api/user/2fa")).body as TwoFactorStatus).required_for_admins, true);
     // Until then an admin cannot even add users, so none can be added to get around it.
-    assert.equal((await admin.post("/api/user/add", { username: "x", email: "x@y.z", password: "p", password_confirmation: "p" })).status, 403);
+    assert.equal(
+      (await admin.post("/api/user/add", {
+        username: "x",
+        email: "x@y.z",
+        password: "p",
+        password_confirmation: "p",
+      })).status,
+      403,
+    );
     const { secret } = await enrol(admin, () => now);
     assert.equal((await admin.get("/api/server/status")).status, 200);
     assert.equal((await admin.get("/api/user/status")).body.must_enrol, undefined);
-    const op = { username: "olga", role: "operator", email: "o@e.org", password: "pw-olga-long", password_confirmation: "pw-olga-long" };
+    const op = {
+      username: "olga",
+      role: "operator",
+      email: "o@e.org",
+      password: "pw-olga-long",
+      password_confirmation: "pw-olga-long",
+    };
     assert.equal((await admin.post("/api/user/add", op)).status, 200);
     const olga = await p.login("olga", "pw-olga-long");
     assert.equal((await olga.get("/api/server/status")).status, 200);

@@ -9,13 +9,17 @@ import { Invalid, Locked, NotFound } from "../lib/errors.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import type { StartRequest } from "../../shared/api.ts";
 import { firstError, portNumber, validateStart } from "../../shared/validation.ts";
-import { type Route, jsonText, reply, route, sessionOf } from "./routes.ts";
+import { jsonText, reply, type Route, route, sessionOf } from "./routes.ts";
 
 /** Parses and checks a start request with the words of the start form (shared/validation.ts). */
 export function parseStartRequest(body: Record<string, unknown>): StartRequest {
   const problem = firstError(validateStart(body));
   if (problem) throw new Invalid(problem);
-  return { bindip: String(body.bindip).trim(), port: portNumber(body.port), savefile: String(body.savefile).trim() };
+  return {
+    bindip: String(body.bindip).trim(),
+    port: portNumber(body.port),
+    savefile: String(body.savefile).trim(),
+  };
 }
 
 /** Lines GET /api/log/tail answers by default, and at most (?lines=N). */
@@ -43,15 +47,24 @@ export function serverRoutes(ctx: AppContext): Route[] {
       // The old API's answer to a start while the game runs (its ServerOff routes): 423.
       if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
       const request = parseStartRequest(body);
-      ctx.log.info("Start requested", { user: sessionOf(c).user.username, save: request.savefile, port: request.port });
-      const { status, message } = await ctx.gameOps.run("start", () => game.start(request, { remember: true }));
+      ctx.log.info("Start requested", {
+        user: sessionOf(c).user.username,
+        save: request.savefile,
+        port: request.port,
+      });
+      const { status, message } = await ctx.gameOps.run(
+        "start",
+        () => game.start(request, { remember: true }),
+      );
       return reply(c, message, status as 200 | 202);
     }),
     control("GET /api/server/stop", "Save & stop", () => ctx.gameOps.run("save & stop", () => game.stop())),
     control("GET /api/server/kill", "Kill", () => game.kill()),
     route("POST /api/server/restart", async (c) => {
       ctx.log.info("Restart requested", { user: sessionOf(c).user.username });
-      const { status, message } = await ctx.gameOps.run("a restart", () => game.restart(), { restarts: true });
+      const { status, message } = await ctx.gameOps.run("a restart", () => game.restart(), {
+        restarts: true,
+      });
       return reply(c, message, status as 200 | 202);
     }),
     route("GET /api/log/tail", async (c) => {
@@ -64,7 +77,10 @@ export function serverRoutes(ctx: AppContext): Route[] {
       const body = await gameLogFile(game);
       if (!body) throw new NotFound("There is no log yet: the game has not run.");
       return new Response(body, {
-        headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Disposition": contentDisposition("factorio-current.log") },
+        headers: {
+          "Content-Type": "text/plain; charset=utf-8",
+          "Content-Disposition": contentDisposition("factorio-current.log"),
+        },
       });
     }),
   ];

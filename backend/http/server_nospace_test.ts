@@ -13,8 +13,9 @@ import { factorioPaths } from "../factorio/layout.ts";
 import { rmSync } from "node:fs";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
-const canMount = new Deno.Command("unshare", { args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp"] })
-  .outputSync().success;
+const canMount =
+  new Deno.Command("unshare", { args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp"] })
+    .outputSync().success;
 
 /** Runs `script` with sh outside the panel; the panel's private tmpfs is reached through /proc/PID/root. */
 function sh(script: string): void {
@@ -48,7 +49,11 @@ Deno.test({
       assert.equal(login.status, 200, login.text);
       const status = async () => (await c.get("/api/server/status")).body.status as string;
       const start = async () => {
-        const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: "world.zip" });
+        const r = await c.post("/api/server/start", {
+          bindip: "127.0.0.1",
+          port: await freeUdpPort(),
+          savefile: "world.zip",
+        });
         assert.equal(r.status, 200, r.text);
       };
 

@@ -98,7 +98,9 @@ async function precompressed(
     try {
       const st = await Deno.stat(file + ext);
       // The build gives the copy its file's mtime; setting it loses the sub-millisecond part, hence the slack.
-      if (st.isFile && (st.mtime?.getTime() ?? 0) >= mtime - 1000) return { path: file + ext, size: st.size, encoding };
+      if (st.isFile && (st.mtime?.getTime() ?? 0) >= mtime - 1000) {
+        return { path: file + ext, size: st.size, encoding };
+      }
     } catch {
       // no such copy: try the next coding, or send the file as it is
     }
@@ -110,7 +112,8 @@ async function precompressed(
 function notModified(c: Ctx, etag: string, mtime: Date): boolean {
   const inm = c.req.header("if-none-match");
   if (inm !== undefined) {
-    return inm.trim() === "*" || inm.split(",").some((t) => t.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
+    return inm.trim() === "*" ||
+      inm.split(",").some((t) => t.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
   }
   const ims = c.req.header("if-modified-since");
   if (ims === undefined) return false;
@@ -171,7 +174,10 @@ export function staticHandler(staticDir: string) {
       return new Response(fh.readable, { headers });
     } catch {
       if (isAppRoute) {
-        return c.text("The web app is not built yet. Start the panel with `npm start`, which builds it.", 503);
+        return c.text(
+          "The web app is not built yet. Start the panel with `npm start`, which builds it.",
+          503,
+        );
       }
       return c.text("Not found", 404);
     }

@@ -28,7 +28,14 @@ Deno.test("the built app is served: files, index.html for app routes, 404 for mi
     const sw = await fetch(p.url + "/sw.js");
     assert.equal(sw.headers.get("Cache-Control"), "no-cache", "a new service worker is picked up at once");
     await sw.body?.cancel();
-    for (const path of ["/assets/missing.js", "/%2e%2e/outside-secret.txt", "/..%2foutside-secret.txt", "/%00.js"]) {
+    for (
+      const path of [
+        "/assets/missing.js",
+        "/%2e%2e/outside-secret.txt",
+        "/..%2foutside-secret.txt",
+        "/%00.js",
+      ]
+    ) {
       const r = await fetch(p.url + path);
       assert.ok(r.status === 404 || r.status === 400, `${path}: ${r.status}`);
       assert.doesNotMatch(await r.text(), /secret/);
@@ -61,7 +68,10 @@ Deno.test("precompressed copies are served to clients that take them; index.html
   writeFileSync(join(dist, "index.html"), html);
   writeFileSync(join(dist, "assets", "app-abc123.js"), js);
   writeFileSync(join(dist, "sw.js"), "self.x=1;".repeat(200));
-  writeFileSync(join(dist, "manifest.webmanifest"), JSON.stringify({ name: "Factorio Panel", pad: "x".repeat(2000) }));
+  writeFileSync(
+    join(dist, "manifest.webmanifest"),
+    JSON.stringify({ name: "Factorio Panel", pad: "x".repeat(2000) }),
+  );
   compressDir(dist);
   const p = await startPanel({ args: ["--static-dir", dist] });
   try {
@@ -123,7 +133,11 @@ Deno.test("/login gets login.html (the pre-rendered sign-in card) when built; ev
   writeFileSync(join(dist, "index.html"), "<!doctype html><title>app</title>");
   const p = await startPanel({ args: ["--static-dir", dist] });
   try {
-    assert.match(await (await fetch(p.url + "/login")).text(), /<title>app<\/title>/, "without login.html, index.html");
+    assert.match(
+      await (await fetch(p.url + "/login")).text(),
+      /<title>app<\/title>/,
+      "without login.html, index.html",
+    );
     writeFileSync(join(dist, "login.html"), '<!doctype html><title>app</title><div id="login-shell"></div>');
     const login = await fetch(p.url + "/login");
     assert.match(await login.text(), /login-shell/);
@@ -144,7 +158,10 @@ async function browserHash(text: string): Promise<string> {
 
 Deno.test("an HTML file's own inline scripts are allowed by their hashes in its CSP, and nothing else is", async () => {
   const dist = mkdtempSync(join(tmpdir(), "dist-"));
-  writeFileSync(join(dist, "index.html"), '<!doctype html><title>app</title><script type="module" src="/assets/a.js"></script>');
+  writeFileSync(
+    join(dist, "index.html"),
+    '<!doctype html><title>app</title><script type="module" src="/assets/a.js"></script>',
+  );
   const first = 'document.body.dataset.ready = "1";\r\nconsole.log("$&")';
   writeFileSync(
     join(dist, "login.html"),
@@ -161,12 +178,18 @@ Deno.test("an HTML file's own inline scripts are allowed by their hashes in its 
   };
   try {
     // The HTML parser reads CR LF as LF, and the browser hashes what it parsed.
-    assert.equal(await scriptSrc("/login"), `'self' 'sha256-${await browserHash(first.replace("\r\n", "\n"))}'`);
+    assert.equal(
+      await scriptSrc("/login"),
+      `'self' 'sha256-${await browserHash(first.replace("\r\n", "\n"))}'`,
+    );
     assert.equal(await scriptSrc("/"), "'self'", "no inline script, no hash");
     assert.equal(await scriptSrc("/mods"), "'self'");
     // A new build's login.html: its script, and no longer the old one.
     const second = "console.log(2)";
-    writeFileSync(join(dist, "login.html"), `<!doctype html><div id="login-shell"></div><script type="module" async>${second}</script>`);
+    writeFileSync(
+      join(dist, "login.html"),
+      `<!doctype html><div id="login-shell"></div><script type="module" async>${second}</script>`,
+    );
     utimesSync(join(dist, "login.html"), new Date(), new Date(Date.now() + 5000));
     assert.equal(await scriptSrc("/login"), `'self' 'sha256-${await browserHash(second)}'`);
   } finally {

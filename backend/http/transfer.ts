@@ -8,7 +8,6 @@ import { importArchiveFile, importOldPanel, previewOldPanel } from "../transfer/
 import { TRANSFER_MSG } from "../../shared/transfer.ts";
 import { type Route, route } from "./routes.ts";
 
-
 export function transferRoutes(ctx: AppContext): Route[] {
   return [
     route("GET /api/import/status", () => ({ available: panelIsFresh(ctx) })),
@@ -26,7 +25,10 @@ export function transferRoutes(ctx: AppContext): Route[] {
         missingMessage: TRANSFER_MSG.archiveRequired,
       });
       try {
-        return await ctx.gameOps.run("import", () => importArchiveFile(ctx, file.tempPath, c.get("session")?.id));
+        return await ctx.gameOps.run(
+          "import",
+          () => importArchiveFile(ctx, file.tempPath, c.get("session")?.id),
+        );
       } finally {
         await file.discard();
       }

@@ -14,43 +14,70 @@ function archiveForm(bytes: Uint8Array): FormData {
   return f;
 }
 
-Deno.test("a set-up panel does not offer the import: 409 on every import route, before the upload is read", withPanel(async (p) => {
-  const c = await p.login();
-  assert.deepEqual((await c.get("/api/import/status")).body, { available: false });
-  for (const path of ["/api/import/old-panel/preview", "/api/import/old-panel"]) {
-    const r = await c.post(path, { dir: "/nowhere" });
-    assert.deepEqual([r.status, r.body], [409, TRANSFER_MSG.notFresh], path);
-  }
-  const up = await c.request("POST", "/api/import/archive", { body: archiveForm(new Uint8Array(1000)) });
-  assert.deepEqual([up.status, up.body], [409, TRANSFER_MSG.notFresh]);
-}));
+Deno.test(
+  "a set-up panel does not offer the import: 409 on every import route, before the upload is read",
+  withPanel(async (p) => {
+    const c = await p.login();
+    assert.deepEqual((await c.get("/api/import/status")).body, { available: false });
+    for (const path of ["/api/import/old-panel/preview", "/api/import/old-panel"]) {
+      const r = await c.post(path, { dir: "/nowhere" });
+      assert.deepEqual([r.status, r.body], [409, TRANSFER_MSG.notFresh], path);
+    }
+    const up = await c.request("POST", "/api/import/archive", { body: archiveForm(new Uint8Array(1000)) });
+    assert.deepEqual([up.status, up.body], [409, TRANSFER_MSG.notFresh]);
+  }),
+);
 
-Deno.test("a new panel: a bad folder or archive gets a clear 400 and changes nothing", withPanel(async (p) => {
-  // The first-start admin still has the generated password (what bootstrap leaves without PANEL_ADMIN_PASSWORD).
-  writeFileSync(join(p.dataDir, INITIAL_PASSWORD_FILE), "generated\n");
-  const c = await p.login();
-  assert.deepEqual((await c.get("/api/import/status")).body, { available: true });
-  const before = readdirSync(p.dataDir).sort();
+Deno.test(
+  "a new panel: a bad folder or archive gets a clear 400 and changes nothing",
+  withPanel(async (p) => {
+    // The first-start admin still has the generated password (what bootstrap leaves without PANEL_ADMIN_PASSWORD).
+    writeFileSync(join(p.dataDir, INITIAL_PASSWORD_FILE), "generated\n");
+    const c = await p.login();
+    assert.deepEqual((await c.get("/api/import/status")).body, { available: true });
+    const before = readdirSync(p.dataDir).sort();
 
-  const noDir = await c.post("/api/import/old-panel/preview", { dir: " " });
-  assert.deepEqual([noDir.status, noDir.body], [400, TRANSFER_MSG.dirRequired]);
-  // Said in words a person reads, not as the system's error code (ENOENT...).
-  const missing = await c.post("/api/import/old-panel", { dir: join(p.dataDir, "nowhere") });
-  assert.deepEqual([missing.status, missing.body], [400, `Nothing was imported. There is no folder ${join(p.dataDir, "nowhere")} on the panel's machine.`]);
-  const notOld = await c.post("/api/import/old-panel/preview", { dir: p.dataDir });
-  assert.equal(notOld.status, 400);
-  assert.equal(notOld.body, `Nothing was imported. There is no conf.json in ${p.dataDir}, so it is not the old panel's folder. Give the folder factorio-server-manager runs from (it holds conf.json).`);
-  const aFile = await c.post("/api/import/old-panel/preview", { dir: join(p.dataDir, INITIAL_PASSWORD_FILE) });
-  assert.match(aFile.body, /^Nothing was imported\. .*initial-admin-password is a file, not the old panel's folder/);
-  for (const r of [missing, notOld, aFile]) assert.doesNotMatch(r.body, /ENOENT|ENOTDIR|EISDIR|no such file/);
+    const noDir = await c.post("/api/import/old-panel/preview", { dir: " " });
+    assert.deepEqual([noDir.status, noDir.body], [400, TRANSFER_MSG.dirRequired]);
+    // Said in words a person reads, not as the system's error code (ENOENT...).
+    const missing = await c.post("/api/import/old-panel", { dir: join(p.dataDir, "nowhere") });
+    assert.deepEqual([missing.status, missing.body], [
+      400,
+      `Nothing was imported. There is no folder ${join(p.dataDir, "nowhere")} on the panel's machine.`,
+    ]);
+    const notOld = await c.post("/api/import/old-panel/preview", { dir: p.dataDir });
+    assert.equal(notOld.status, 400);
+    assert.equal(
+      notOld.body,
+      `Nothing was imported. There is no conf.json in ${p.dataDir}, so it is not the old panel's folder. Give the folder factorio-server-manager runs from (it holds conf.json).`,
+    );
+    const aFile = await c.post("/api/import/old-panel/preview", {
+      dir: join(p.dataDir, INITIAL_PASSWORD_FILE),
+    });
+    assert.match(
+      aFile.body,
+      /^Nothing was imported\. .*initial-admin-password is a file, not the old panel's folder/,
+    );
+    for (const r of [missing, notOld, aFile]) {
+      assert.doesNotMatch(r.body, /ENOENT|ENOTDIR|EISDIR|no such file/);
+    }
 
-  const junk = await c.request("POST", "/api/import/archive", { body: archiveForm(new TextEncoder().encode("not a zip at all".repeat(50))) });
-  assert.equal(junk.status, 400);
-  assert.match(junk.body, /^The archive cannot be imported: it is not a readable zip .*Nothing was changed\.$/);
-  const none = await c.request("POST", "/api/import/archive", { body: new FormData() });
-  assert.deepEqual([none.status, none.body], [400, TRANSFER_MSG.archiveRequired]);
+    const junk = await c.request("POST", "/api/import/archive", {
+      body: archiveForm(new TextEncoder().encode("not a zip at all".repeat(50))),
+    });
+    assert.equal(junk.status, 400);
+    assert.match(
+      junk.body,
+      /^The archive cannot be imported: it is not a readable zip .*Nothing was changed\.$/,
+    );
+    const none = await c.request("POST", "/api/import/archive", { body: new FormData() });
+    assert.deepEqual([none.status, none.body], [400, TRANSFER_MSG.archiveRequired]);
 
-  assert.deepEqual((await c.get("/api/user/list")).body.map((u: { username: string }) => u.username), ["admin"]);
-  assert.deepEqual(readdirSync(p.dataDir).sort(), before, "no upload left behind");
-  assert.deepEqual((await c.get("/api/import/status")).body, { available: true });
-}));
+    assert.deepEqual(
+      (await c.get("/api/user/list")).body.map((u: { username: string }) => u.username),
+      ["admin"],
+    );
+    assert.deepEqual(readdirSync(p.dataDir).sort(), before, "no upload left behind");
+    assert.deepEqual((await c.get("/api/import/status")).body, { available: true });
+  }),
+);

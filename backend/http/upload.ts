@@ -47,12 +47,13 @@ export interface UploadOptions {
   missingMessage: string;
 }
 
-
 /** Receives exactly one file from a multipart/form-data request. */
 export async function receiveUpload(c: Context, opts: UploadOptions): Promise<UploadedFile> {
   const type = c.req.header("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
-    throw new UnsupportedMediaType(`Expected a multipart/form-data upload with the file in the field "${opts.field}"`);
+    throw new UnsupportedMediaType(
+      `Expected a multipart/form-data upload with the file in the field "${opts.field}"`,
+    );
   }
   const declared = Number(c.req.header("content-length"));
   if (Number.isFinite(declared) && declared > opts.maxBytes + 64 * 1024) {
@@ -82,7 +83,9 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
         file = current;
         return async (bytes) => {
           current.size += bytes.length;
-          if (current.size > opts.maxBytes) throw new PayloadTooLarge(`The file is too large (limit ${formatBytes(opts.maxBytes)})`);
+          if (current.size > opts.maxBytes) {
+            throw new PayloadTooLarge(`The file is too large (limit ${formatBytes(opts.maxBytes)})`);
+          }
           if (!out) {
             wrote = true;
             out = await Deno.open(tempPath, { write: true, createNew: true, mode: 0o644 });
@@ -104,7 +107,9 @@ export async function receiveUpload(c: Context, opts: UploadOptions): Promise<Up
       if (flushFailed) throw flushFailed;
       await (out as Deno.FsFile | null)?.syncData();
     } catch (e) {
-      if (e instanceof MultipartError) throw new Invalid(`The upload is incomplete or malformed: ${e.message}`);
+      if (e instanceof MultipartError) {
+        throw new Invalid(`The upload is incomplete or malformed: ${e.message}`);
+      }
       throw e;
     } finally {
       await flushing;

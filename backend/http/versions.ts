@@ -5,7 +5,7 @@
 import type { AppContext } from "../boot/context.ts";
 import { Invalid } from "../lib/errors.ts";
 import { EXACT_VERSION } from "../../shared/factorio-versions.ts";
-import { type Route, reply, route, sessionOf } from "./routes.ts";
+import { reply, type Route, route, sessionOf } from "./routes.ts";
 
 export function versionRoutes(ctx: AppContext): Route[] {
   const { versions, updater } = ctx;
@@ -24,7 +24,9 @@ export function versionRoutes(ctx: AppContext): Route[] {
     }),
     route("DELETE /api/factorio/versions/:version", (c) => {
       const version = c.req.param("version") ?? "";
-      if (!EXACT_VERSION.test(version)) throw new Invalid("The version must be an exact version like 2.0.77.");
+      if (!EXACT_VERSION.test(version)) {
+        throw new Invalid("The version must be an exact version like 2.0.77.");
+      }
       return versions.remove(version);
     }),
     route("POST /api/factorio/check", async () => await versions.checkUpdate(true)),

@@ -52,7 +52,10 @@ interface AxiosRequest {
  * page gets the reason at once. axios itself still turns the request into JSON and parses the answer.
  */
 let client: { pem: string | null; http: Deno.HttpClient } | null = null;
-const defaults = acme.axios.defaults as unknown as { adapter: unknown; acmeSettings: { retryMaxAttempts: number } };
+const defaults = acme.axios.defaults as unknown as {
+  adapter: unknown;
+  acmeSettings: { retryMaxAttempts: number };
+};
 defaults.acmeSettings.retryMaxAttempts = 0;
 defaults.adapter = async (config: AxiosRequest) => {
   const url = config.url ?? "";
@@ -76,7 +79,10 @@ defaults.adapter = async (config: AxiosRequest) => {
     // refused (os error 111)": the URL is said once already, the layers' names say nothing to a person.
     const why = e instanceof DOMException && e.name === "TimeoutError"
       ? `no answer within ${TIMEOUT_MS / 1000} s`
-      : (cause instanceof Error ? cause.message : (e as Error).message).replace(/^error sending request for url \([^)]*\): /, "")
+      : (cause instanceof Error ? cause.message : (e as Error).message).replace(
+        /^error sending request for url \([^)]*\): /,
+        "",
+      )
         .replace(/^client error \((Connect|SendRequest)\): /, "");
     let host = url;
     try {
@@ -142,13 +148,19 @@ async function accountClient(o: AcmeAccountOptions): Promise<acme.Client> {
     }
     // The key first: an account URL without its key is useless, a key without the URL is looked up again.
     writeSecretFile(keyFile, accountKey);
-    writeJsonAtomic(infoFile, { directory_url: o.directoryUrl, url: client.getAccountUrl(), email: o.email }, 0o600);
+    writeJsonAtomic(
+      infoFile,
+      { directory_url: o.directoryUrl, url: client.getAccountUrl(), email: o.email },
+      0o600,
+    );
     o.log.info("Made an account with the ACME CA", { directory: o.directoryUrl });
   } else if (stored!.email !== o.email) {
     try {
       await client.updateAccount({ contact });
     } catch (e) {
-      throw e instanceof AcmeError ? e : new AcmeError(`The CA refused the new e-mail address: ${reasonOf(e)}`);
+      throw e instanceof AcmeError
+        ? e
+        : new AcmeError(`The CA refused the new e-mail address: ${reasonOf(e)}`);
     }
     writeJsonAtomic(infoFile, { ...stored, email: o.email }, 0o600);
   }
@@ -173,7 +185,9 @@ export async function obtainCertificate(
   try {
     authorizations = await client.getAuthorizations(order);
   } catch (e) {
-    throw e instanceof AcmeError ? e : new AcmeError(`The CA did not give the checks for the order: ${reasonOf(e)}`);
+    throw e instanceof AcmeError
+      ? e
+      : new AcmeError(`The CA did not give the checks for the order: ${reasonOf(e)}`);
   }
   // One name at a time: DuckDNS holds one TXT value per domain, and the CA's reason then names the name.
   for (const authz of authorizations) {
@@ -215,4 +229,3 @@ export async function obtainCertificate(
     throw e instanceof AcmeError ? e : new AcmeError(`The CA did not issue the certificate: ${reasonOf(e)}`);
   }
 }
-

@@ -28,7 +28,9 @@ export function readCertificate(chainPem: string): ParsedCertificate {
   }
   const notBefore = Date.parse(x.validFrom);
   const notAfter = Date.parse(x.validTo);
-  const names = (x.subjectAltName ?? "").split(/,\s*/).filter(Boolean).map((n) => n.replace(/^(DNS|IP Address):/, ""));
+  const names = (x.subjectAltName ?? "").split(/,\s*/).filter(Boolean).map((n) =>
+    n.replace(/^(DNS|IP Address):/, "")
+  );
   return {
     notBefore,
     notAfter,
@@ -53,7 +55,9 @@ export function keyProblem(chainPem: string, keyPem: string): string | null {
     return "the key file holds no readable private key (PEM)";
   }
   try {
-    return new X509Certificate(pemBlocks(chainPem)[0]).checkPrivateKey(key) ? null : "the key does not belong to the certificate";
+    return new X509Certificate(pemBlocks(chainPem)[0]).checkPrivateKey(key)
+      ? null
+      : "the key does not belong to the certificate";
   } catch (e) {
     return `the certificate cannot be read (${(e as Error).message})`;
   }

@@ -28,12 +28,18 @@ async function call(label: string, url: string, init: RequestInit = {}): Promise
     return await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (e) {
     // Not the URL: DuckDNS's holds the token.
-    const why = e instanceof DOMException && e.name === "TimeoutError" ? `no answer within ${TIMEOUT_MS / 1000} s` : (e as Error).message;
+    const why = e instanceof DOMException && e.name === "TimeoutError"
+      ? `no answer within ${TIMEOUT_MS / 1000} s`
+      : (e as Error).message;
     throw new DnsError(`Could not reach ${label}: ${why}`);
   }
 }
 
-export function dnsService(provider: DnsProvider, token: string, urls: { duckdns: string; cloudflare: string }): DnsService {
+export function dnsService(
+  provider: DnsProvider,
+  token: string,
+  urls: { duckdns: string; cloudflare: string },
+): DnsService {
   return provider === "duckdns" ? duckDns(token, urls.duckdns) : cloudflare(token, urls.cloudflare);
 }
 
@@ -42,13 +48,21 @@ function duckDns(token: string, base: string): DnsService {
   const label = DNS_PROVIDER_LABELS.duckdns;
   const update = async (name: string, txt: string, clear: boolean) => {
     const sub = name.replace(/^\*\./, "").replace(/\.duckdns\.org$/, "").split(".").pop()!;
-    const q = new URLSearchParams({ domains: sub, token, txt, verbose: "true", ...(clear ? { clear: "true" } : {}) });
+    const q = new URLSearchParams({
+      domains: sub,
+      token,
+      txt,
+      verbose: "true",
+      ...(clear ? { clear: "true" } : {}),
+    });
     const res = await call(label, `${base.replace(/\/$/, "")}/update?${q}`);
     const text = (await res.text()).slice(0, 200);
     if (!res.ok) throw new DnsError(`${label} answered HTTP ${res.status}`);
     // "OK" or "KO" on the first line: KO means the token or the subdomain is wrong.
     if (!text.startsWith("OK")) {
-      throw new DnsError(`${label} refused to set the record for ${sub}.duckdns.org: check the token and that the subdomain is yours`);
+      throw new DnsError(
+        `${label} refused to set the record for ${sub}.duckdns.org: check the token and that the subdomain is yours`,
+      );
     }
   };
   return {
@@ -81,8 +95,11 @@ function cloudflare(token: string, base: string): DnsService {
       // not JSON: the status says it
     }
     if (!res.ok || answer.success === false) {
-      const why = (answer.errors ?? []).map((e) => e.message).filter(Boolean).join("; ") || `HTTP ${res.status}`;
-      const hint = res.status === 401 || res.status === 403 ? " (check the API token: it needs Zone > DNS > Edit for this domain's zone)" : "";
+      const why = (answer.errors ?? []).map((e) => e.message).filter(Boolean).join("; ") ||
+        `HTTP ${res.status}`;
+      const hint = res.status === 401 || res.status === 403
+        ? " (check the API token: it needs Zone > DNS > Edit for this domain's zone)"
+        : "";
       throw new DnsError(`${label} refused: ${why}${hint}`);
     }
     return answer.result;
@@ -92,7 +109,9 @@ function cloudflare(token: string, base: string): DnsService {
     const labels = name.split(".");
     for (let i = 0; i < labels.length - 1; i++) {
       const candidate = labels.slice(i).join(".");
-      const zones = await api("GET", `/zones?${new URLSearchParams({ name: candidate })}`) as { id: string }[] | undefined;
+      const zones = await api("GET", `/zones?${new URLSearchParams({ name: candidate })}`) as
+        | { id: string }[]
+        | undefined;
       if (zones && zones.length > 0) return zones[0].id;
     }
     throw new DnsError(`${label} has no zone for ${name} that this token can see`);
@@ -108,7 +127,14 @@ function cloudflare(token: string, base: string): DnsService {
         content: value,
         ttl: 60,
       }) as { id: string };
-      return { name, remove: async () => void await api("DELETE", `/zones/${encodeURIComponent(zone)}/dns_records/${encodeURIComponent(made.id)}`) };
+      return {
+        name,
+        remove: async () =>
+          void await api(
+            "DELETE",
+            `/zones/${encodeURIComponent(zone)}/dns_records/${encodeURIComponent(made.id)}`,
+          ),
+      };
     },
   };
 }

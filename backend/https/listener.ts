@@ -117,7 +117,9 @@ export function serveWithCertificates(o: ListenerOptions): CertificateServer {
         return listen(cert, port);
       } catch (e) {
         if (stopping) throw e;
-        if (attempt === 20) o.log.error("Cannot listen again with the new certificate; trying on", { port, error: String(e) });
+        if (attempt === 20) {
+          o.log.error("Cannot listen again with the new certificate; trying on", { port, error: String(e) });
+        }
         await new Promise<void>((r) => setTimeout(r, wait));
         wait = Math.min(wait * 2, 1000);
       }

@@ -75,7 +75,9 @@ function start(first: ServedCertificate | null, ca: string): Running {
   };
 }
 
-async function openSocket(r: Running): Promise<{ ws: WebSocket; ask(text: string): Promise<string>; closed: Promise<number> }> {
+async function openSocket(
+  r: Running,
+): Promise<{ ws: WebSocket; ask(text: string): Promise<string>; closed: Promise<number> }> {
   const ws = new WebSocket(`wss://${r.url}/ws`, { client: r.client });
   const closed = new Promise<number>((resolve) => ws.addEventListener("close", (e) => resolve(e.code)));
   await new Promise((resolve, reject) => {

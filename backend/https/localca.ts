@@ -8,7 +8,13 @@
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 import { AsnConvert } from "@peculiar/asn1-schema";
-import { GeneralName, GeneralSubtree, GeneralSubtrees, id_ce_nameConstraints, NameConstraints } from "@peculiar/asn1-x509";
+import {
+  GeneralName,
+  GeneralSubtree,
+  GeneralSubtrees,
+  id_ce_nameConstraints,
+  NameConstraints,
+} from "@peculiar/asn1-x509";
 import { isIP } from "node:net";
 
 x509.cryptoProvider.set(crypto);
@@ -106,7 +112,9 @@ export function machineNames(): string[] {
 }
 
 function nameConstraints(hostname: string): x509.Extension {
-  const dns = [...new Set([...LAN_SUFFIXES, ...(hostname && !isIP(hostname) ? [hostname.toLowerCase()] : [])])];
+  const dns = [
+    ...new Set([...LAN_SUFFIXES, ...(hostname && !isIP(hostname) ? [hostname.toLowerCase()] : [])]),
+  ];
   const subtrees = [
     ...dns.map((d) => new GeneralSubtree({ base: new GeneralName({ dNSName: d }) })),
     // A CIDR string is an address and its mask (RFC 5280 4.2.1.10).
@@ -122,7 +130,9 @@ export async function createCa(hostname: string, now: number): Promise<Pair> {
   const label = hostname ? ` on ${hostname.replace(/[,=+<>#;"\\]/g, "")}` : "";
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
-    name: `CN=Factorio Panel local CA${label} (${new Date(now).toISOString().slice(0, 10)}), O=Factorio Panel`,
+    name: `CN=Factorio Panel local CA${label} (${
+      new Date(now).toISOString().slice(0, 10)
+    }), O=Factorio Panel`,
     notBefore: new Date(now - 60_000),
     notAfter: new Date(now + CA_DAYS * DAY),
     keys,
@@ -140,7 +150,9 @@ export async function createCa(hostname: string, now: number): Promise<Pair> {
 /** A certificate for `names` (DNS names and addresses) signed by `ca`: the leaf followed by the CA. */
 export async function issueLeaf(ca: Pair, names: string[], now: number): Promise<Pair> {
   const caCert = new x509.X509Certificate(ca.cert);
-  const caKey = await crypto.subtle.importKey("pkcs8", x509.PemConverter.decode(ca.key)[0], ALG, false, ["sign"]);
+  const caKey = await crypto.subtle.importKey("pkcs8", x509.PemConverter.decode(ca.key)[0], ALG, false, [
+    "sign",
+  ]);
   const keys = await crypto.subtle.generateKey(ALG, true, ["sign", "verify"]) as CryptoKeyPair;
   const leaf = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
@@ -155,7 +167,9 @@ export async function issueLeaf(ca: Pair, names: string[], now: number): Promise
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth], false),
-      new x509.SubjectAlternativeNameExtension(names.map((v) => ({ type: isIP(v) ? "ip" as const : "dns" as const, value: v }))),
+      new x509.SubjectAlternativeNameExtension(
+        names.map((v) => ({ type: isIP(v) ? "ip" as const : "dns" as const, value: v })),
+      ),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
       await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey),
     ],

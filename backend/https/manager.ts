@@ -122,13 +122,25 @@ export class CertificateManager {
     this.#httpsPort = deps.config.port;
     this.#page = this.#readPageSettings();
     const c = deps.config;
-    this.#mode = c.httpsCert ? "files" : c.localCa ? "local-ca" : c.httpsDomains.length > 0 || this.#page ? "acme" : "off";
+    this.#mode = c.httpsCert
+      ? "files"
+      : c.localCa
+      ? "local-ca"
+      : c.httpsDomains.length > 0 || this.#page
+      ? "acme"
+      : "off";
   }
 
   /** The option that fixed the mode on the command line, or null when the page may set it. */
   get #fixedBy(): HttpsState["fixed_by"] {
     const c = this.#config;
-    return c.httpsCert ? "--https-cert" : c.localCa ? "--local-ca" : c.httpsDomains.length > 0 ? "--https-domain" : null;
+    return c.httpsCert
+      ? "--https-cert"
+      : c.localCa
+      ? "--local-ca"
+      : c.httpsDomains.length > 0
+      ? "--https-domain"
+      : null;
   }
 
   /** The ACME settings in force: the command line's when it names domains, else the page's, else the defaults. */
@@ -198,7 +210,9 @@ export class CertificateManager {
     ensureDir(this.#dir, 0o700);
     if (this.#mode === "files") {
       const loaded = await this.#readFiles();
-      if (typeof loaded === "string") throw new StartupError(`Cannot serve --https-cert/--https-key: ${loaded}`);
+      if (typeof loaded === "string") {
+        throw new StartupError(`Cannot serve --https-cert/--https-key: ${loaded}`);
+      }
       this.#current = loaded;
       this.#watchFiles();
       return;
@@ -216,7 +230,9 @@ export class CertificateManager {
     const a = this.#acme;
     const c = this.#config;
     const renewing = this.#mode === "acme" || this.#mode === "local-ca";
-    const next = renewing && this.#current ? this.#retryAt ?? renewalTime(this.#current.served.notBefore, this.#current.served.notAfter) : this.#retryAt;
+    const next = renewing && this.#current
+      ? this.#retryAt ?? renewalTime(this.#current.served.notBefore, this.#current.served.notAfter)
+      : this.#retryAt;
     return {
       mode: this.#mode,
       fixed_by: this.#fixedBy,
@@ -253,15 +269,25 @@ export class CertificateManager {
    */
   async configure(body: Record<string, unknown>): Promise<HttpsState> {
     const fixed = this.#fixedBy;
-    if (fixed) throw new Conflict(`HTTPS is set on the command line (${fixed}): change it there and restart the panel.`);
+    if (fixed) {
+      throw new Conflict(
+        `HTTPS is set on the command line (${fixed}): change it there and restart the panel.`,
+      );
+    }
     const settings = this.#parseSettings(body);
     const token = body.dns_token;
-    if (token !== undefined && (typeof token !== "string" || token.trim() === "" || token.length > 4096 || UNSAFE_TEXT.test(token) || /\s/.test(token.trim()))) {
+    if (
+      token !== undefined &&
+      (typeof token !== "string" || token.trim() === "" || token.length > 4096 || UNSAFE_TEXT.test(token) ||
+        /\s/.test(token.trim()))
+    ) {
       throw new Invalid("The DNS API token must be the token as the DNS service shows it (no spaces).");
     }
     const newToken = typeof token === "string" ? token.trim() : null;
     if (settings.challenge === "dns-01" && !newToken && this.#dnsToken() === null) {
-      throw new Invalid(`The DNS-01 check needs the ${DNS_PROVIDER_LABELS[settings.dns_provider!]} API token.`);
+      throw new Invalid(
+        `The DNS-01 check needs the ${DNS_PROVIDER_LABELS[settings.dns_provider!]} API token.`,
+      );
     }
     await this.#exclusive(async () => {
       if (settings.challenge === "http-01") this.#startResponder();
@@ -287,9 +313,13 @@ export class CertificateManager {
 
   /** POST /api/https/renew: a new certificate now (ACME, the local CA); 424 with the reason when refused. */
   async renewNow(): Promise<HttpsState> {
-    if (this.#mode === "off") throw new Conflict("The panel has no certificate to renew: set up HTTPS first.");
+    if (this.#mode === "off") {
+      throw new Conflict("The panel has no certificate to renew: set up HTTPS first.");
+    }
     if (this.#mode === "files") {
-      throw new Conflict("The certificate comes from the files of --https-cert and --https-key: whoever writes them renews it (the panel reads them again when they change).");
+      throw new Conflict(
+        "The certificate comes from the files of --https-cert and --https-key: whoever writes them renews it (the panel reads them again when they change).",
+      );
     }
     await this.#renew("now").catch((e) => {
       throw this.#answerOf(e);
@@ -332,7 +362,11 @@ export class CertificateManager {
 
   /** Runs `work` unless a certificate is being obtained already (409). */
   #exclusive(work: () => Promise<void>): Promise<void> {
-    if (this.#working) return Promise.reject(new Conflict("A certificate is being obtained right now: wait for it to finish."));
+    if (this.#working) {
+      return Promise.reject(
+        new Conflict("A certificate is being obtained right now: wait for it to finish."),
+      );
+    }
     const run = work().finally(() => (this.#working = null));
     this.#working = run;
     return run;
@@ -355,10 +389,16 @@ export class CertificateManager {
         const reason = (e as Error).message;
         this.#failures++;
         const left = this.#current ? this.#current.served.notAfter - this.#now() : Infinity;
-        const wait = Math.max(10_000, Math.min(RETRY_MS[Math.min(this.#failures, RETRY_MS.length) - 1], left / 4));
+        const wait = Math.max(
+          10_000,
+          Math.min(RETRY_MS[Math.min(this.#failures, RETRY_MS.length) - 1], left / 4),
+        );
         this.#retryAt = this.#now() + wait;
         this.#lastError = { message: reason, at: new Date(this.#now()).toISOString() };
-        this.#log.error("Could not get an HTTPS certificate", { reason, next_try: new Date(this.#retryAt).toISOString() });
+        this.#log.error("Could not get an HTTPS certificate", {
+          reason,
+          next_try: new Date(this.#retryAt).toISOString(),
+        });
         // The admin who asked sees the reason in the answer; the panel's own attempts are alerted.
         if (why !== "now" && !this.#closed) {
           const failure: CertificateFailure = {
@@ -388,17 +428,28 @@ export class CertificateManager {
         throw new CertificateError(
           c.acmeHttpPort === 0
             ? "The HTTP-01 check needs the plain-HTTP listener, which --acme-http-port 0 turns off: use DNS-01, or give a port."
-            : `The HTTP-01 check needs port ${c.acmeHttpPort}, where the panel cannot listen: ${this.#responderProblem ?? "not started"}.`,
+            : `The HTTP-01 check needs port ${c.acmeHttpPort}, where the panel cannot listen: ${
+              this.#responderProblem ?? "not started"
+            }.`,
         );
       }
       solver = { type: "http-01", set: (t, k) => responder.set(t, k), remove: (t) => responder.remove(t) };
     } else {
       const token = newToken ?? this.#dnsToken();
-      if (!token) throw new CertificateError(`The DNS-01 check needs the ${DNS_PROVIDER_LABELS[s.dns_provider!]} API token: set it on Settings > HTTPS or with --acme-dns-token-file.`);
+      if (!token) {
+        throw new CertificateError(
+          `The DNS-01 check needs the ${
+            DNS_PROVIDER_LABELS[s.dns_provider!]
+          } API token: set it on Settings > HTTPS or with --acme-dns-token-file.`,
+        );
+      }
       const { dnsService } = await dnsModule();
       solver = {
         type: "dns-01",
-        service: dnsService(s.dns_provider!, token, { duckdns: c.duckdnsUrl, cloudflare: c.cloudflareApiUrl }),
+        service: dnsService(s.dns_provider!, token, {
+          duckdns: c.duckdnsUrl,
+          cloudflare: c.cloudflareApiUrl,
+        }),
         waitMs: c.acmeDnsWait * 1000,
       };
     }
@@ -415,11 +466,21 @@ export class CertificateManager {
     const started = this.#now();
     try {
       const pair = await obtainCertificate(
-        { directoryUrl: c.acmeDirectoryUrl, caPem, email: s.email, dir: join(this.#dir, "acme"), log: this.#log },
+        {
+          directoryUrl: c.acmeDirectoryUrl,
+          caPem,
+          email: s.email,
+          dir: join(this.#dir, "acme"),
+          log: this.#log,
+        },
         s.domains,
         solver,
       );
-      this.#log.info("Got an HTTPS certificate", { names: s.domains.join(","), challenge: s.challenge, ms: this.#now() - started });
+      this.#log.info("Got an HTTPS certificate", {
+        names: s.domains.join(","),
+        challenge: s.challenge,
+        ms: this.#now() - started,
+      });
       return pair;
     } catch (e) {
       if (e instanceof AcmeError || e instanceof DnsError) throw new CertificateError(e.message);
@@ -433,7 +494,9 @@ export class CertificateManager {
     const dir = join(this.#dir, "acme");
     ensureDir(dir, 0o700);
     const loaded = await this.#parse(pair.cert, pair.key);
-    if (typeof loaded === "string") throw new CertificateError(`The CA's certificate cannot be served: ${loaded}`);
+    if (typeof loaded === "string") {
+      throw new CertificateError(`The CA's certificate cannot be served: ${loaded}`);
+    }
     // The key first: a certificate beside an old key would not load, an old certificate beside a new key neither.
     writeSecretFile(join(dir, "key.pem"), pair.key);
     writeFileAtomic(join(dir, "cert.pem"), pair.cert);
@@ -451,7 +514,10 @@ export class CertificateManager {
       return null;
     }
     const wanted = [...this.#acme.domains].sort().join(",");
-    if (issued.directory_url !== this.#config.acmeDirectoryUrl || [...issued.names ?? []].sort().join(",") !== wanted) return null;
+    if (
+      issued.directory_url !== this.#config.acmeDirectoryUrl ||
+      [...issued.names ?? []].sort().join(",") !== wanted
+    ) return null;
     const kept = await this.#readKept(dir);
     return kept && kept.served.notAfter > this.#now() ? kept : null;
   }
@@ -484,7 +550,10 @@ export class CertificateManager {
     }
     const problem = keyProblem(cert, key);
     if (problem) return problem;
-    return { served: { cert, key, notBefore: parsed.notBefore, notAfter: parsed.notAfter }, facts: parsed.facts };
+    return {
+      served: { cert, key, notBefore: parsed.notBefore, notAfter: parsed.notAfter },
+      facts: parsed.facts,
+    };
   }
 
   /** Serves `loaded` from now on: the listener hears of it. */
@@ -523,7 +592,9 @@ export class CertificateManager {
       const have = new Set(this.#current?.facts.names.map((n) => n.toLowerCase()) ?? []);
       return machineNames().some((n) => !have.has(n.toLowerCase()));
     };
-    if (this.#current && !this.#current.served.cert.includes(cert.trim().split("\n").slice(1, -1).join("\n"))) this.#current = null;
+    if (
+      this.#current && !this.#current.served.cert.includes(cert.trim().split("\n").slice(1, -1).join("\n"))
+    ) this.#current = null;
   }
 
   async #renewLocal(): Promise<void> {
@@ -535,7 +606,9 @@ export class CertificateManager {
     const pair = await issueLeaf({ cert: this.#ca!.cert, key }, names, this.#now());
     this.#stillOpen();
     const loaded = await this.#parse(pair.cert, pair.key);
-    if (typeof loaded === "string") throw new CertificateError(`The local CA's certificate cannot be served: ${loaded}`);
+    if (typeof loaded === "string") {
+      throw new CertificateError(`The local CA's certificate cannot be served: ${loaded}`);
+    }
     writeSecretFile(join(dir, "key.pem"), pair.key);
     writeFileAtomic(join(dir, "cert.pem"), pair.cert);
     this.#log.info("Made a certificate for this machine with the local CA", { names: names.join(",") });
@@ -585,7 +658,9 @@ export class CertificateManager {
         for await (const _ of this.#watcher!) this.#filesMayHaveChanged();
       })().catch(() => {});
     } catch (e) {
-      this.#log.warn("Cannot watch the certificate files; they are looked at every 10 s", { error: String(e) });
+      this.#log.warn("Cannot watch the certificate files; they are looked at every 10 s", {
+        error: String(e),
+      });
     }
     this.#poll = setInterval(() => {
       if (this.#stampFiles() !== this.#fileStamp) this.#filesMayHaveChanged();
@@ -603,14 +678,24 @@ export class CertificateManager {
     if (stamp === this.#fileStamp) return;
     const loaded = await this.#readFiles();
     if (typeof loaded === "string") {
-      this.#lastError = { message: `The new --https-cert/--https-key files cannot be served yet: ${loaded}`, at: new Date(this.#now()).toISOString() };
-      this.#log.warn("The certificate files changed but cannot be served; keeping the current certificate", { why: loaded });
+      this.#lastError = {
+        message: `The new --https-cert/--https-key files cannot be served yet: ${loaded}`,
+        at: new Date(this.#now()).toISOString(),
+      };
+      this.#log.warn("The certificate files changed but cannot be served; keeping the current certificate", {
+        why: loaded,
+      });
       return;
     }
     this.#fileStamp = stamp;
-    if (loaded.served.cert === this.#current?.served.cert && loaded.served.key === this.#current?.served.key) return;
+    if (
+      loaded.served.cert === this.#current?.served.cert && loaded.served.key === this.#current?.served.key
+    ) return;
     this.#lastError = null;
-    this.#log.info("Read the certificate files again", { names: loaded.facts.names.join(","), not_after: loaded.facts.not_after });
+    this.#log.info("Read the certificate files again", {
+      names: loaded.facts.names.join(","),
+      not_after: loaded.facts.not_after,
+    });
     this.#serve(loaded);
   }
 
@@ -643,7 +728,10 @@ export class CertificateManager {
         : e instanceof Deno.errors.AddrInUse
         ? "another program uses it"
         : (e as Error).message;
-      this.#log.warn("Cannot listen for plain HTTP (HTTP-01 check, redirect to HTTPS)", { port, why: this.#responderProblem });
+      this.#log.warn("Cannot listen for plain HTTP (HTTP-01 check, redirect to HTTPS)", {
+        port,
+        why: this.#responderProblem,
+      });
     }
   }
 
@@ -682,15 +770,21 @@ export class CertificateManager {
   #parseSettings(body: Record<string, unknown>): PageSettings {
     const raw = body.domains;
     const list = typeof raw === "string" ? raw.split(/[\s,]+/) : Array.isArray(raw) ? raw : null;
-    if (!list || !list.every((d) => typeof d === "string")) throw new Invalid("domains must be a list of domain names.");
-    const domains = [...new Set((list as string[]).map((d) => d.trim().toLowerCase().replace(/\.$/, "")).filter(Boolean))];
+    if (!list || !list.every((d) => typeof d === "string")) {
+      throw new Invalid("domains must be a list of domain names.");
+    }
+    const domains = [
+      ...new Set((list as string[]).map((d) => d.trim().toLowerCase().replace(/\.$/, "")).filter(Boolean)),
+    ];
     if (domains.length > 100) throw new Invalid("At most 100 names fit one certificate.");
     const email = body.email === undefined || body.email === null ? "" : body.email;
     if (typeof email !== "string" || (email.trim() !== "" && emailProblem(email.trim()))) {
       throw new Invalid(`The e-mail address ${emailProblem(String(email))}.`);
     }
     const challenge = body.challenge ?? "http-01";
-    if (!(ACME_CHALLENGES as readonly unknown[]).includes(challenge)) throw new Invalid("challenge must be http-01 or dns-01.");
+    if (!(ACME_CHALLENGES as readonly unknown[]).includes(challenge)) {
+      throw new Invalid("challenge must be http-01 or dns-01.");
+    }
     const provider = body.dns_provider ?? null;
     if (provider !== null && !(DNS_PROVIDERS as readonly unknown[]).includes(provider)) {
       throw new Invalid("dns_provider must be duckdns or cloudflare.");
@@ -723,4 +817,3 @@ function hostName(): string {
     return "";
   }
 }
-

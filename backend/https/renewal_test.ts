@@ -15,7 +15,9 @@ const serial = (s: string) => s.toUpperCase().replace(/^0+/, "");
 
 Deno.test("a renewal while a WebSocket of the panel is open over HTTPS: it keeps working, new connections get the new certificate once it closes", async () => {
   const pebble = await startPebble({ validitySeconds: 20 });
-  const p = await startPanel({ args: ["--https-domain", "panel.test", "--allowed-origins", "https://panel.test", ...pebble.args] });
+  const p = await startPanel({
+    args: ["--https-domain", "panel.test", "--allowed-origins", "https://panel.test", ...pebble.args],
+  });
   const { app } = createApp(p.ctx);
   let server: ReturnType<typeof serveWithCertificates> | undefined;
   let proxy: ReturnType<typeof connectProxy> | undefined;
@@ -39,7 +41,10 @@ Deno.test("a renewal while a WebSocket of the panel is open over HTTPS: it keeps
     const base = `panel.test:${server.addr.port}`;
     const admin = await p.login();
 
-    const status = await fetch(`https://${base}/api/user/status`, { client, headers: { Cookie: admin.cookie! } });
+    const status = await fetch(`https://${base}/api/user/status`, {
+      client,
+      headers: { Cookie: admin.cookie! },
+    });
     assert.equal(status.status, 200);
     await status.body?.cancel();
     assert.equal(serial((await handshake(server.addr.port, root, "panel.test")).serial), firstSerial);
@@ -74,7 +79,10 @@ Deno.test("a renewal while a WebSocket of the panel is open over HTTPS: it keeps
     await until("the new certificate to be served", () => server!.swaps === 1);
     assert.equal(server.served()?.cert, renewed.cert);
     assert.equal(serial((await handshake(server.addr.port, root, "panel.test")).serial), renewedSerial);
-    const again = await fetch(`https://${base}/api/user/status`, { client, headers: { Cookie: admin.cookie! } });
+    const again = await fetch(`https://${base}/api/user/status`, {
+      client,
+      headers: { Cookie: admin.cookie! },
+    });
     assert.equal(again.status, 200);
     await again.body?.cancel();
   } finally {
@@ -99,8 +107,13 @@ Deno.test("a renewal that fails is an alert on the admins' channels, with the re
       await until("the alert", () => fake.delivered(pathOf(url)).length > 0, 30_000);
       const embed = fake.delivered(pathOf(url))[0].json.embeds[0];
       assert.equal(embed.title, "HTTPS certificate renewal failed");
-      assert.match(embed.description, /^Could not reach 127\.0\.0\.1:\d+: tcp connect error: Connection refused.* The certificate it serves ends in 0 days \(/);
-      const fields = Object.fromEntries(embed.fields.map((f: { name: string; value: string }) => [f.name, f.value]));
+      assert.match(
+        embed.description,
+        /^Could not reach 127\.0\.0\.1:\d+: tcp connect error: Connection refused.* The certificate it serves ends in 0 days \(/,
+      );
+      const fields = Object.fromEntries(
+        embed.fields.map((f: { name: string; value: string }) => [f.name, f.value]),
+      );
       assert.equal(fields.Names, "panel.test");
       assert.equal(fields["Days left"], "0");
       assert.match(fields.Reason, /Connection refused/);

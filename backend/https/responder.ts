@@ -16,15 +16,17 @@ export class ChallengeResponder {
   #tokens = new Map<string, string>();
   #server: Deno.HttpServer<Deno.NetAddr> | null = null;
 
-  constructor(private readonly opts: {
-    port: number;
-    hostname: string;
-    /** The port HTTPS is served on (443 is left out of the address). */
-    httpsPort: () => number;
-    /** The local CA's certificate (PEM), or null without one. */
-    caCertificate: () => string | null;
-    log: Logger;
-  }) {}
+  constructor(
+    private readonly opts: {
+      port: number;
+      hostname: string;
+      /** The port HTTPS is served on (443 is left out of the address). */
+      httpsPort: () => number;
+      /** The local CA's certificate (PEM), or null without one. */
+      caCertificate: () => string | null;
+      log: Logger;
+    },
+  ) {}
 
   /** Listens; throws (AddrInUse, PermissionDenied) when the port cannot be had. */
   start(): void {

@@ -27,7 +27,11 @@ Deno.test("--https-cert/--https-key are read again when they change; a pair that
   const dir = mkdtempSync(join(tmpdir(), "certs-"));
   const now = Date.now();
   const ca = await createCa("", now);
-  const [a, b, c] = [await issueLeaf(ca, ["localhost"], now), await issueLeaf(ca, ["localhost"], now), await issueLeaf(ca, ["localhost"], now)];
+  const [a, b, c] = [
+    await issueLeaf(ca, ["localhost"], now),
+    await issueLeaf(ca, ["localhost"], now),
+    await issueLeaf(ca, ["localhost"], now),
+  ];
   // certbot's layout: live/ holds links into archive/, and a renewal points them at new files.
   for (const [name, pair] of [["1", a], ["2", b], ["3", c]] as const) {
     writeFileSync(join(dir, `cert${name}.pem`), pair.cert);
@@ -42,7 +46,10 @@ Deno.test("--https-cert/--https-key are read again when they change; a pair that
       p.ctx.bus.on("https.certificate", (e) => seen.push(e));
       // The harness serves plain HTTP: a request is HTTPS only when it came over TLS, whatever the options.
       const admin = new Client(p.url, p.url);
-      assert.equal((await admin.post("/api/login", { username: "admin", password: ADMIN_PASSWORD })).status, 200);
+      assert.equal(
+        (await admin.post("/api/login", { username: "admin", password: ADMIN_PASSWORD })).status,
+        200,
+      );
       const state = async () => (await admin.get("/api/https")).body;
       const first = await state();
       assert.equal(first.mode, "files");
@@ -56,7 +63,10 @@ Deno.test("--https-cert/--https-key are read again when they change; a pair that
       renameSync(`${key}.link`, key);
       symlinkSync(join(dir, "cert2.pem"), `${cert}.link`);
       renameSync(`${cert}.link`, cert);
-      await until("the second certificate", async () => (await state()).certificate.serial === serialOf(b.cert));
+      await until(
+        "the second certificate",
+        async () => (await state()).certificate.serial === serialOf(b.cert),
+      );
       assert.equal(seen.at(-1)?.cert, b.cert);
       assert.equal((await state()).last_error, null);
 
@@ -66,7 +76,10 @@ Deno.test("--https-cert/--https-key are read again when they change; a pair that
       assert.equal((await state()).certificate.serial, serialOf(b.cert));
       assert.equal(seen.at(-1)?.cert, b.cert);
       replace(key, c.key);
-      await until("the third certificate", async () => (await state()).certificate.serial === serialOf(c.cert));
+      await until(
+        "the third certificate",
+        async () => (await state()).certificate.serial === serialOf(c.cert),
+      );
       assert.equal((await state()).last_error, null);
       assert.equal(seen.at(-1)?.cert, c.cert);
     }, { args: ["--https-cert", cert, "--https-key", key] })();
@@ -88,11 +101,15 @@ Deno.test("--local-ca: a name-constrained CA kept owner-only, a certificate for 
     const state = (await admin.get("/api/https")).body;
     assert.equal(state.mode, "local-ca");
     assert.equal(state.fixed_by, "--local-ca");
-    assert.match(state.local_ca.subject, /^CN=Factorio Panel local CA.*\(\d{4}-\d\d-\d\d\), O=Factorio Panel$/);
+    assert.match(
+      state.local_ca.subject,
+      /^CN=Factorio Panel local CA.*\(\d{4}-\d\d-\d\d\), O=Factorio Panel$/,
+    );
     assert.equal(state.local_ca.download_path, "/ca.crt");
     for (const n of ["localhost", "127.0.0.1"]) assert.ok(state.certificate.names.includes(n), n);
     assert.equal(state.certificate.issuer, state.local_ca.subject);
-    const days = (Date.parse(state.certificate.not_after) - Date.parse(state.certificate.not_before)) / 86_400_000;
+    const days = (Date.parse(state.certificate.not_after) - Date.parse(state.certificate.not_before)) /
+      86_400_000;
     assert.ok(days <= 398, `${days} days`);
     leafSerial = state.certificate.serial;
 
@@ -115,10 +132,17 @@ Deno.test("--local-ca: a name-constrained CA kept owner-only, a certificate for 
     assert.equal(other.status, 308);
     await other.body?.cancel();
     assert.equal(state.acme.http_listening, true);
-    assert.ok(!(await admin.get("/api/https")).text.includes(readFileSync(join(dir, "ca.key"), "utf8").split("\n")[1]));
+    assert.ok(
+      !(await admin.get("/api/https")).text.includes(
+        readFileSync(join(dir, "ca.key"), "utf8").split("\n")[1],
+      ),
+    );
 
     // It may vouch only for LAN names and private addresses.
-    const text = new TextDecoder().decode((await new Deno.Command("openssl", { args: ["x509", "-noout", "-text", "-in", join(dir, "ca.pem")] }).output()).stdout);
+    const text = new TextDecoder().decode(
+      (await new Deno.Command("openssl", { args: ["x509", "-noout", "-text", "-in", join(dir, "ca.pem")] })
+        .output()).stdout,
+    );
     assert.match(text, /Name Constraints: critical[^]*DNS:lan[^]*IP:192\.168\.0\.0\/255\.255\.0\.0/);
 
     // A TLS client that trusts the CA accepts the certificate the panel serves.

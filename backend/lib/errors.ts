@@ -99,9 +99,16 @@ export class InstallError extends Error {}
 
 /** True for "no space left on the device" from node:fs, Deno or SQLite (full disk). */
 export function isNoSpace(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    i++
+  ) {
     if (e.code === "ENOSPC" || e.code === "SQLITE_FULL") return true;
-    if (typeof e.message === "string" && /no space left on device|os error 28|database or disk is full/i.test(e.message)) {
+    if (
+      typeof e.message === "string" &&
+      /no space left on device|os error 28|database or disk is full/i.test(e.message)
+    ) {
       return true;
     }
     e = e.cause as typeof e;

@@ -27,7 +27,14 @@ export interface PanelEvents {
   /** Getting or renewing the HTTPS certificate failed (alerts/panel.ts alerts admins). */
   "https.failed": CertificateFailure;
   /** Console text someone sent over /ws, and whether their role let it through (the activity log). */
-  "console.command": { username: string; via: string; address: string; userAgent: string; text: string; allowed: boolean };
+  "console.command": {
+    username: string;
+    via: string;
+    address: string;
+    userAgent: string;
+    text: string;
+    allowed: boolean;
+  };
 }
 
 export type EventName = keyof PanelEvents;
@@ -41,7 +48,7 @@ export class EventBus {
   /** Subscribes; returns the function that unsubscribes. */
   on<K extends EventName>(name: K, listener: Listener<K>): () => void {
     let set = this.#listeners.get(name);
-    if (!set) this.#listeners.set(name, (set = new Set()));
+    if (!set) this.#listeners.set(name, set = new Set());
     set.add(listener as Listener<never>);
     return () => set!.delete(listener as Listener<never>);
   }

@@ -172,7 +172,10 @@ export class FolderCache<T> {
    * `watchFs` is for tests (a machine out of inotify watches, a watch that reports nothing); Deno.watchFs
    * otherwise. `now` is for tests too.
    */
-  constructor(private readonly opts: FolderCacheOptions<T>, hooks: { watchFs?: typeof Deno.watchFs; now?: () => number } = {}) {
+  constructor(
+    private readonly opts: FolderCacheOptions<T>,
+    hooks: { watchFs?: typeof Deno.watchFs; now?: () => number } = {},
+  ) {
     this.watchFs = hooks.watchFs ?? Deno.watchFs;
     this.now = hooks.now ?? Date.now;
   }

@@ -11,11 +11,13 @@ Deno.test("a missing path in a folder unchanged for a while: seen as soon as it 
   const old = new Date(Date.now() - 60_000);
   try {
     const path = join(dir, "mod-list.json");
-    for (const make of [
-      () => Deno.writeTextFileSync(path, "{}"),
-      () => Deno.renameSync(aside, path),
-      () => Deno.symlinkSync(join(dir, "target"), path),
-    ]) {
+    for (
+      const make of [
+        () => Deno.writeTextFileSync(path, "{}"),
+        () => Deno.renameSync(aside, path),
+        () => Deno.symlinkSync(join(dir, "target"), path),
+      ]
+    ) {
       Deno.writeTextFileSync(join(dir, "target"), "{}");
       Deno.writeTextFileSync(aside, "{}");
       Deno.utimeSync(dir, old, old); // the folder settled long ago: the cheap check is trusted
@@ -124,7 +126,12 @@ async function eventually<T>(cache: FolderCache<T>, ok: (v: T) => boolean): Prom
 Deno.test("contents: an in-place edit is reported by the watch on the file's folder", async () => {
   const { dir, file } = await settledFile("first");
   let builds = 0;
-  const cache = new FolderCache({ watch: [], stamps: [], contents: [file], build: () => (builds++, Promise.resolve(Deno.readTextFileSync(file))) });
+  const cache = new FolderCache({
+    watch: [],
+    stamps: [],
+    contents: [file],
+    build: () => (builds++, Promise.resolve(Deno.readTextFileSync(file))),
+  });
   try {
     assert.equal(await cache.get(), "first");
     assert.equal(cache.peek(), "first", "kept: the file is not stamped while its folder is watched");
@@ -142,7 +149,12 @@ Deno.test("contents: without a watch (none left) the file is stamped, and an edi
   const noWatch = (() => {
     throw new Error("inotify watch limit reached");
   }) as typeof Deno.watchFs;
-  const cache = new FolderCache({ watch: [dir], stamps: [], contents: [file], build: () => Promise.resolve(Deno.readTextFileSync(file)) }, {
+  const cache = new FolderCache({
+    watch: [dir],
+    stamps: [],
+    contents: [file],
+    build: () => Promise.resolve(Deno.readTextFileSync(file)),
+  }, {
     watchFs: noWatch,
   });
   try {
@@ -168,14 +180,27 @@ Deno.test("contents: a file whose folder appears later, and a new list of files,
       return "-";
     }
   };
-  const cache = new FolderCache({ watch: [], stamps: [], contents: () => contents, build: () => Promise.resolve(contents.map(read).join(" ")) });
+  const cache = new FolderCache({
+    watch: [],
+    stamps: [],
+    contents: () => contents,
+    build: () => Promise.resolve(contents.map(read).join(" ")),
+  });
   try {
     assert.equal(await cache.get(), "first -");
     Deno.mkdirSync(join(dir, "data", "base"), { recursive: true });
     Deno.writeTextFileSync(later, "base");
-    assert.equal(await cache.get(), "first base", "stamped while its folder is missing: seen by the next get");
+    assert.equal(
+      await cache.get(),
+      "first base",
+      "stamped while its folder is missing: seen by the next get",
+    );
     Deno.writeTextFileSync(later, "base, edited");
-    assert.equal(await eventually(cache, (v) => v === "first base, edited"), "first base, edited", "then watched");
+    assert.equal(
+      await eventually(cache, (v) => v === "first base, edited"),
+      "first base, edited",
+      "then watched",
+    );
     const other = join(dir, "other.json");
     Deno.writeTextFileSync(other, "other");
     contents = [other];
@@ -196,7 +221,8 @@ async function settledDir(dir = Deno.makeTempDirSync()): Promise<string> {
   return dir;
 }
 
-const entries = (dir: string) => () => Promise.resolve([...Deno.readDirSync(dir)].map((e) => e.name).sort().join(" "));
+const entries = (dir: string) => () =>
+  Promise.resolve([...Deno.readDirSync(dir)].map((e) => e.name).sort().join(" "));
 
 Deno.test("a watched folder: an entry added behind the panel's back is seen once the watch reports it", async () => {
   const dir = await settledDir();
@@ -230,12 +256,19 @@ const deafWatch = (() => {
 Deno.test("a watch that misses changes: the folder is still compared once a second, then on every get", async () => {
   const dir = await settledDir();
   let clock = Date.now();
-  const cache = new FolderCache({ watch: [dir], stamps: [dir], build: entries(dir) }, { watchFs: deafWatch, now: () => clock });
+  const cache = new FolderCache({ watch: [dir], stamps: [dir], build: entries(dir) }, {
+    watchFs: deafWatch,
+    now: () => clock,
+  });
   try {
     assert.equal(await cache.get(), "");
     assert.equal(cache.peek(), "", "trusted");
     Deno.writeTextFileSync(join(dir, "a.zip"), "x");
-    assert.equal(cache.peek(), "", "not stamped on every get while the folder's watch works (this one says nothing)");
+    assert.equal(
+      cache.peek(),
+      "",
+      "not stamped on every get while the folder's watch works (this one says nothing)",
+    );
     clock += 5000;
     assert.equal(cache.peek(), undefined, "the check a second later finds the change");
     assert.equal(await cache.get(), "a.zip");
@@ -271,11 +304,19 @@ Deno.test("a watched folder removed and made again is seen, and watched anew", a
     assert.equal(await eventually(cache, (v) => v === "(none)"), "(none)");
     Deno.mkdirSync(dir);
     Deno.writeTextFileSync(join(dir, "new.zip"), "x");
-    assert.equal(await cache.get(), "new.zip", "no watch while it was missing: stamped, seen by the next get");
+    assert.equal(
+      await cache.get(),
+      "new.zip",
+      "no watch while it was missing: stamped, seen by the next get",
+    );
     await settledDir(dir);
     assert.equal(await cache.get(), "new.zip");
     Deno.writeTextFileSync(join(dir, "other.zip"), "x");
-    assert.equal(await eventually(cache, (v) => v === "new.zip other.zip"), "new.zip other.zip", "watched again");
+    assert.equal(
+      await eventually(cache, (v) => v === "new.zip other.zip"),
+      "new.zip other.zip",
+      "watched again",
+    );
   } finally {
     await cache.close();
     Deno.removeSync(parent, { recursive: true });

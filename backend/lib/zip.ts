@@ -45,7 +45,11 @@ function u64(b: Uint8Array, o: number): number {
 }
 
 export class ZipReader {
-  private constructor(private readonly fh: FileHandle, readonly fileSize: number, readonly entries: ZipEntry[]) {}
+  private constructor(
+    private readonly fh: FileHandle,
+    readonly fileSize: number,
+    readonly entries: ZipEntry[],
+  ) {}
 
   static async open(path: string): Promise<ZipReader> {
     const fh = await open(path, "r");
@@ -133,11 +137,18 @@ export class ZipReader {
       },
     });
     if (entry.method === 0) return raw;
-    return raw.pipeThrough(new DecompressionStream("deflate-raw") as unknown as TransformStream<Uint8Array, Uint8Array>);
+    return raw.pipeThrough(
+      new DecompressionStream("deflate-raw") as unknown as TransformStream<Uint8Array, Uint8Array>,
+    );
   }
 }
 
-async function readExactly(fh: FileHandle, buf: Uint8Array, position: number, fileSize: number): Promise<void> {
+async function readExactly(
+  fh: FileHandle,
+  buf: Uint8Array,
+  position: number,
+  fileSize: number,
+): Promise<void> {
   if (position < 0 || position + buf.length > fileSize) throw new ZipError("offset outside the file");
   let off = 0;
   while (off < buf.length) {
@@ -165,7 +176,9 @@ async function readCentralDirectory(fh: FileHandle, fileSize: number): Promise<Z
   let cdOffset = u32(tail, eocd + 16);
   const loc = eocd - 20;
   const hasLocator = loc >= 0 && u32(tail, loc) === SIG_ZIP64_LOCATOR;
-  if (!hasLocator && (cdSize === 0xffffffff || cdOffset === 0xffffffff)) throw new ZipError("zip64 locator missing");
+  if (!hasLocator && (cdSize === 0xffffffff || cdOffset === 0xffffffff)) {
+    throw new ZipError("zip64 locator missing");
+  }
   if (hasLocator && (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff)) {
     const z64Offset = u64(tail, loc + 8);
     const z64 = new Uint8Array(56);
@@ -330,7 +343,9 @@ async function* deflate(source: AsyncIterable<Uint8Array>): AsyncIterable<Uint8A
  * sizes. Entries carry data descriptors (the CRC is known only at the end); zip64 records are used only
  * where a size or offset needs them.
  */
-export function zipStream(sources: Iterable<ZipSource> | AsyncIterable<ZipSource>): ReadableStream<Uint8Array> {
+export function zipStream(
+  sources: Iterable<ZipSource> | AsyncIterable<ZipSource>,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   async function* generate(): AsyncIterable<Uint8Array> {
     const written: Written[] = [];

@@ -51,7 +51,9 @@ function unreadable(file: string, e: unknown): string {
     return `The panel may not read ${file} (permission denied). Let the panel's user read the old panel's folder, or copy the folder where it can.`;
   }
   if (code === "EISDIR") return `${file} is a folder, not the old panel's configuration file.`;
-  if (e instanceof SyntaxError) return `${file} is not the old panel's configuration: it is not valid JSON (${e.message}).`;
+  if (e instanceof SyntaxError) {
+    return `${file} is not the old panel's configuration: it is not valid JSON (${e.message}).`;
+  }
   return `Cannot read ${file}: ${(e as Error).message}`;
 }
 
@@ -61,10 +63,16 @@ export function readFsm(dir: string): FsmSource {
   // The path of conf.json itself stands for its folder.
   if (basename(root) === "conf.json" && existsSync(root) && statSync(root).isFile()) root = dirname(root);
   if (!existsSync(root)) throw new FsmImportError(`There is no folder ${root} on the panel's machine.`);
-  if (!statSync(root).isDirectory()) throw new FsmImportError(`${root} is a file, not the old panel's folder (the one holding its conf.json).`);
+  if (!statSync(root).isDirectory()) {
+    throw new FsmImportError(
+      `${root} is a file, not the old panel's folder (the one holding its conf.json).`,
+    );
+  }
   const confFile = join(root, "conf.json");
   if (!existsSync(confFile)) {
-    throw new FsmImportError(`There is no conf.json in ${root}, so it is not the old panel's folder. Give the folder factorio-server-manager runs from (it holds conf.json).`);
+    throw new FsmImportError(
+      `There is no conf.json in ${root}, so it is not the old panel's folder. Give the folder factorio-server-manager runs from (it holds conf.json).`,
+    );
   }
   let conf: Record<string, unknown>;
   try {
@@ -84,7 +92,9 @@ export function readFsm(dir: string): FsmSource {
   const packs: FsmSource["packs"] = [];
   if (existsSync(packsDir) && statSync(packsDir).isDirectory()) {
     for (const e of readdirSync(packsDir, { withFileTypes: true })) {
-      if (e.isDirectory() && !e.name.startsWith(".")) packs.push({ name: e.name, path: join(packsDir, e.name) });
+      if (e.isDirectory() && !e.name.startsWith(".")) {
+        packs.push({ name: e.name, path: join(packsDir, e.name) });
+      }
     }
     packs.sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -129,7 +139,9 @@ function readUsers(file: string): Pick<FsmSource, "users" | "refused"> {
       const alive = columns.includes("deleted_at") ? "WHERE deleted_at IS NULL" : "";
       rows = db.prepare(`SELECT * FROM users ${alive} ORDER BY id`).all() as Record<string, unknown>[];
     } catch (e) {
-      throw new FsmImportError(`${file} is not a readable user database of the old panel: ${(e as Error).message}`);
+      throw new FsmImportError(
+        `${file} is not a readable user database of the old panel: ${(e as Error).message}`,
+      );
     }
     const users: FsmUser[] = [];
     const refused: FsmSource["refused"] = [];
@@ -165,7 +177,6 @@ export function roleFor(fsmRole: string): Role {
   return fsmRole.trim().toLowerCase() === "admin" ? "admin" : "operator";
 }
 
-
 export interface FsmImportTargets {
   /** Whether a user of this name exists (names compare without case, as the panel's do). */
   userExists(username: string): boolean;
@@ -185,45 +196,73 @@ export interface FsmImportReport {
 }
 
 /** What an import of `src` would do to `to` (nothing is changed). */
-export function planFsmImport(src: FsmSource, to: Pick<FsmImportTargets, "userExists" | "packsDir" | "portalLoggedIn">): FsmImportReport {
+export function planFsmImport(
+  src: FsmSource,
+  to: Pick<FsmImportTargets, "userExists" | "packsDir" | "portalLoggedIn">,
+): FsmImportReport {
   const offered: string[] = [];
   if (src.settings.factorioDir) offered.push("--factorio-dir", src.settings.factorioDir);
   if (src.settings.bind) offered.push("--bind", src.settings.bind);
   if (src.settings.port) offered.push("--port", String(src.settings.port));
   if (src.settings.rconPort) offered.push("--rcon-port", String(src.settings.rconPort));
   return {
-    users: src.users.map((u) => ({ username: u.username, role: roleFor(u.fsmRole), action: to.userExists(u.username) ? "exists" : "import" })),
-    packs: src.packs.map((p) => ({ name: p.name, action: existsSync(join(to.packsDir, p.name)) ? "exists" : "import" })),
+    users: src.users.map((u) => ({
+      username: u.username,
+      role: roleFor(u.fsmRole),
+      action: to.userExists(u.username) ? "exists" : "import",
+    })),
+    packs: src.packs.map((p) => ({
+      name: p.name,
+      action: existsSync(join(to.packsDir, p.name)) ? "exists" : "import",
+    })),
     credentials: !src.credentials ? "none" : to.portalLoggedIn() ? "exists" : "import",
     offered,
   };
 }
 
 /** Imports what the plan says; returns the plan it carried out. */
-export async function applyFsmImport(src: FsmSource, to: FsmImportTargets, copyPack: (from: string, to: string) => Promise<void>): Promise<FsmImportReport> {
+export async function applyFsmImport(
+  src: FsmSource,
+  to: FsmImportTargets,
+  copyPack: (from: string, to: string) => Promise<void>,
+): Promise<FsmImportReport> {
   const plan = planFsmImport(src, to);
   for (const [i, u] of src.users.entries()) {
     if (plan.users[i].action !== "import") continue;
-    to.addUser({ username: u.username, passwordHash: FSM_HASH_PREFIX + u.bcrypt, role: plan.users[i].role, email: u.email });
+    to.addUser({
+      username: u.username,
+      passwordHash: FSM_HASH_PREFIX + u.bcrypt,
+      role: plan.users[i].role,
+      email: u.email,
+    });
   }
   for (const [i, p] of src.packs.entries()) {
     if (plan.packs[i].action === "import") await copyPack(p.path, join(to.packsDir, p.name));
   }
-  if (plan.credentials === "import" && src.credentials) to.savePortalCredentials(src.credentials.username, src.credentials.token);
+  if (plan.credentials === "import" && src.credentials) {
+    to.savePortalCredentials(src.credentials.username, src.credentials.token);
+  }
   return plan;
 }
 
 /** The plan in words, one line each, for the console. */
 export function describeFsmImport(src: FsmSource, plan: FsmImportReport, dryRun: boolean): string[] {
-  const verb = (a: string) => (a === "import" ? (dryRun ? "would import" : "imported") : "already here, left as it is");
+  const verb = (
+    a: string,
+  ) => (a === "import" ? (dryRun ? "would import" : "imported") : "already here, left as it is");
   const lines = [`Old panel in ${src.dir}:`];
   for (const u of plan.users) lines.push(`  user ${u.username} (${u.role}): ${verb(u.action)}`);
   // Written as \uXXXX, a name's line breaks and hidden characters show instead of acting.
-  for (const u of src.refused) lines.push(`  user "${visibleText(u.username)}": left out (${u.why}); add them again on the Users page`);
+  for (const u of src.refused) {
+    lines.push(`  user "${visibleText(u.username)}": left out (${u.why}); add them again on the Users page`);
+  }
   for (const p of plan.packs) lines.push(`  mod pack ${p.name}: ${verb(p.action)}`);
   if (plan.credentials !== "none") lines.push(`  mod portal login: ${verb(plan.credentials)}`);
-  if (plan.offered.length) lines.push(`  It ran with these settings; to use them here, start with: ${plan.offered.join(" ")}`);
-  const changes = plan.users.filter((u) => u.action === "import").length + plan.packs.filter((p) => p.action === "import").length +
+  if (plan.offered.length) {
+    lines.push(`  It ran with these settings; to use them here, start with: ${plan.offered.join(" ")}`);
+  }
+  const changes = plan.users.filter((u) => u.action === "import").length +
+    plan.packs.filter((p) => p.action === "import").length +
     (plan.credentials === "import" ? 1 : 0);
   if (changes === 0) lines.push("  Nothing to import.");
   return lines;

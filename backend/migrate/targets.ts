@@ -11,13 +11,17 @@ import { applyFsmImport, type FsmImportReport, type FsmImportTargets, type FsmSo
 const PACKS = "mod-packs";
 
 /** Targets for a dry run: what is there already, read without changing (or creating) anything. */
-export function dryRunTargets(config: Config): Pick<FsmImportTargets, "userExists" | "packsDir" | "portalLoggedIn"> {
+export function dryRunTargets(
+  config: Config,
+): Pick<FsmImportTargets, "userExists" | "packsDir" | "portalLoggedIn"> {
   const names = new Set<string>();
   const dbFile = join(config.dataDir, "panel.db");
   if (existsSync(dbFile)) {
     const db = new DatabaseSync(dbFile, { readOnly: true });
     try {
-      for (const r of db.prepare("SELECT username FROM users").all() as { username: string }[]) names.add(r.username.toLowerCase());
+      for (const r of db.prepare("SELECT username FROM users").all() as { username: string }[]) {
+        names.add(r.username.toLowerCase());
+      }
     } finally {
       db.close();
     }

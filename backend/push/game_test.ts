@@ -15,7 +15,9 @@ Deno.test("start, crash, Save & Stop and Kill of the simulated game each push th
     const c = await p.login();
     const { sub } = await subscribeDevice(c, fake, { events: ["started", "stopped", "crashed"] });
     const next = async (after: number): Promise<ReceivedPush & { alert: PushPayload }> => {
-      const r = await fake.waitFor((x) => x.subscriptionId === sub.id && x.status === 201, { afterSeq: after });
+      const r = await fake.waitFor((x) => x.subscriptionId === sub.id && x.status === 201, {
+        afterSeq: after,
+      });
       return { ...r, alert: JSON.parse(r.payload!) };
     };
 
@@ -30,7 +32,10 @@ Deno.test("start, crash, Save & Stop and Kill of the simulated game each push th
     const exit = p.ctx.game.status().last_exit!;
     const lastLine = exit.last_lines.findLast((l) => l.trim() !== "")!;
     assert.match(lastLine, /^\s*\d+\.\d{3} Error /);
-    assert.equal(crashed.alert.body, `Exit code 3. Last log line: ${lastLine.trim().replace(/^\d+\.\d{3} /, "")}`);
+    assert.equal(
+      crashed.alert.body,
+      `Exit code 3. Last log line: ${lastLine.trim().replace(/^\d+\.\d{3} /, "")}`,
+    );
     assert.equal(crashed.alert.at, exit.at, "the alert carries the time the game ended");
 
     await startGame(c);
@@ -39,14 +44,20 @@ Deno.test("start, crash, Save & Stop and Kill of the simulated game each push th
     assert.equal((await c.get("/api/server/stop")).status, 200);
     await waitForStatus(p.ctx, "stopped");
     const stopped = await next(again.seq);
-    assert.deepEqual([stopped.alert.title, stopped.alert.body], [PUSH_MSG.titleStopped, "Saved and stopped from the panel."]);
+    assert.deepEqual([stopped.alert.title, stopped.alert.body], [
+      PUSH_MSG.titleStopped,
+      "Saved and stopped from the panel.",
+    ]);
 
     await startGame(c);
     const third = await next(stopped.seq);
     assert.equal((await c.get("/api/server/kill")).status, 200);
     await waitForStatus(p.ctx, "stopped");
     const killed = await next(third.seq);
-    assert.deepEqual([killed.alert.title, killed.alert.body], [PUSH_MSG.titleStopped, "Killed from the panel: the game was not saved."]);
+    assert.deepEqual([killed.alert.title, killed.alert.body], [
+      PUSH_MSG.titleStopped,
+      "Killed from the panel: the game was not saved.",
+    ]);
     await p.ctx.push.notifier.settled();
     assert.equal(fake.delivered(sub.id).length, 6, "one alert per change, no more");
   } finally {

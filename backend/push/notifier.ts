@@ -25,7 +25,9 @@ export const MAX_QUEUED_PER_DEVICE = 20;
 export function deliveryFor(kind: PushEvent | "test"): DeliveryOptions {
   if (kind === "test") return { ttl: 300, urgency: "high" };
   if (CRITICAL_EVENTS.includes(kind)) return { ttl: 24 * 3600, urgency: "high" };
-  if (kind === "started" || kind === "player-joined" || kind === "player-left") return { ttl: 3600, urgency: "normal" };
+  if (kind === "started" || kind === "player-joined" || kind === "player-left") {
+    return { ttl: 3600, urgency: "normal" };
+  }
   return { ttl: 6 * 3600, urgency: "normal" };
 }
 
@@ -37,7 +39,14 @@ export function tagOf(kind: PushEvent | "test"): string {
 
 /** The push message for an alert. */
 export function payloadFor(alert: DispatchedAlert): PushPayload {
-  return { kind: alert.kind, title: alert.title, body: alert.body, tag: tagOf(alert.kind), url: alert.url, at: alert.at };
+  return {
+    kind: alert.kind,
+    title: alert.title,
+    body: alert.body,
+    tag: tagOf(alert.kind),
+    url: alert.url,
+    at: alert.at,
+  };
 }
 
 interface Job {
@@ -85,7 +94,7 @@ export class Notifier extends TargetQueues<DeviceQueue> implements AlertConsumer
   enqueue(deviceId: number, payload: PushPayload, options: DeliveryOptions): void {
     if (this.abort.signal.aborted) return;
     let q = this.queues.get(deviceId);
-    if (!q) this.queues.set(deviceId, (q = { jobs: [], busy: false }));
+    if (!q) this.queues.set(deviceId, q = { jobs: [], busy: false });
     q.jobs.push({ payload, options, attempts: 0, queuedAt: this.deps.now() });
     if (q.jobs.length > MAX_QUEUED_PER_DEVICE) {
       const dropped = q.jobs.splice(0, q.jobs.length - MAX_QUEUED_PER_DEVICE);
@@ -103,7 +112,12 @@ export class Notifier extends TargetQueues<DeviceQueue> implements AlertConsumer
     if (!row) return null;
     const result = await this.deps.sender.send(row, payload, options, this.abort.signal);
     const now = this.deps.now();
-    const fields = { device: row.id, user: row.user_id, service: serviceHost(row.endpoint), kind: payload.kind };
+    const fields = {
+      device: row.id,
+      user: row.user_id,
+      service: serviceHost(row.endpoint),
+      kind: payload.kind,
+    };
     switch (result.kind) {
       case "delivered":
         this.deps.store.delivered(row.id, now);
@@ -151,7 +165,11 @@ export class Notifier extends TargetQueues<DeviceQueue> implements AlertConsumer
           continue;
         }
         const wait = Math.min(Math.max(delay, result.retryAfterMs ?? 0), 3600_000);
-        this.deps.log.info("Will retry a push notification", { device: deviceId, attempt: job.attempts, in_ms: wait });
+        this.deps.log.info("Will retry a push notification", {
+          device: deviceId,
+          attempt: job.attempts,
+          in_ms: wait,
+        });
         q.timer = setTimeout(() => {
           q.timer = undefined;
           void this.#drain(deviceId, q);

@@ -30,7 +30,12 @@ export function parseQuietHours(value: unknown): QuietHours | null {
 
 /** The minute of the day (0..1439) at `at` in time zone `tz`. */
 export function minuteOfDay(at: number, tz: string): number {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: tz, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: tz,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  })
     .formatToParts(new Date(at));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
   return get("hour") * 60 + get("minute");

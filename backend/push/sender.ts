@@ -59,14 +59,28 @@ export class PushSender {
 
   readonly timeoutMs: number;
 
-  async send(target: PushTarget, payload: PushPayload, opts: DeliveryOptions, signal?: AbortSignal): Promise<SendResult> {
-    let details: { endpoint: string; method: string; headers: Record<string, string | number>; body: Uint8Array | null };
+  async send(
+    target: PushTarget,
+    payload: PushPayload,
+    opts: DeliveryOptions,
+    signal?: AbortSignal,
+  ): Promise<SendResult> {
+    let details: {
+      endpoint: string;
+      method: string;
+      headers: Record<string, string | number>;
+      body: Uint8Array | null;
+    };
     try {
       details = webpush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         JSON.stringify(payload),
         {
-          vapidDetails: { subject: this.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
+          vapidDetails: {
+            subject: this.subject,
+            publicKey: this.keys.publicKey,
+            privateKey: this.keys.privateKey,
+          },
           TTL: opts.ttl,
           urgency: opts.urgency,
           topic: opts.topic,
@@ -84,7 +98,9 @@ export class PushSender {
       const to = await pushTarget(details.endpoint, this.#privateHosts);
       head = await postOnce(to, details.headers, details.body ?? new Uint8Array(), this.#caCerts, abort);
     } catch (e) {
-      if (e instanceof PushTargetRefused) return { kind: "rejected", status: 0, error: `not sent: ${e.message}` };
+      if (e instanceof PushTargetRefused) {
+        return { kind: "rejected", status: 0, error: `not sent: ${e.message}` };
+      }
       const why = timeout.aborted ? `no answer within ${this.timeoutMs / 1000} s` : (e as Error).message;
       return { kind: "retry", status: null, retryAfterMs: null, error: `push service unreachable: ${why}` };
     }
@@ -115,7 +131,8 @@ function postOnce(
       agent: false,
       signal,
       // The addresses pushTarget checked (an IP address in the URL is used as it is, also checked).
-      lookup: (_host, _opts, answer) => answer(null, to.addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))),
+      lookup: (_host, _opts, answer) =>
+        answer(null, to.addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))),
     }, (res) => {
       resolve({ status: res.statusCode ?? 0, retryAfter: [res.headers["retry-after"]].flat()[0] ?? null });
       res.destroy();

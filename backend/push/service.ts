@@ -55,7 +55,10 @@ export class PushService {
       if (dropped > 0) deps.log.warn("New VAPID keys: removed the old push subscriptions", { dropped });
     }
     const caCerts = deps.config.pushCaFile ? [readFileSync(deps.config.pushCaFile, "utf8")] : undefined;
-    this.#sender = new PushSender(keys, deps.config.pushSubject, { caCerts, privateHosts: deps.config.pushPrivateHosts });
+    this.#sender = new PushSender(keys, deps.config.pushSubject, {
+      caCerts,
+      privateHosts: deps.config.pushPrivateHosts,
+    });
     this.notifier = new Notifier({ store: this.store, sender: this.#sender, log: deps.log, now: deps.now });
   }
 
@@ -71,8 +74,13 @@ export class PushService {
     const sub = body.subscription;
     if (typeof sub !== "object" || sub === null) throw new Invalid(PUSH_MSG.subscriptionRequired);
     const { endpoint, keys } = sub as Record<string, unknown>;
-    if (typeof endpoint !== "string" || !isPushEndpoint(endpoint)) throw new Invalid(PUSH_MSG.endpointInvalid);
-    const { p256dh, auth } = (typeof keys === "object" && keys !== null ? keys : {}) as Record<string, unknown>;
+    if (typeof endpoint !== "string" || !isPushEndpoint(endpoint)) {
+      throw new Invalid(PUSH_MSG.endpointInvalid);
+    }
+    const { p256dh, auth } = (typeof keys === "object" && keys !== null ? keys : {}) as Record<
+      string,
+      unknown
+    >;
     if (!isP256PublicKey(p256dh) || !isAuthSecret(auth)) throw new Invalid(PUSH_MSG.keysInvalid);
     const name = body.name === undefined ? deviceName(userAgent) : checkName(body.name);
     const events = body.events === undefined ? [...DEFAULT_PUSH_EVENTS] : checkEvents(body.events);
@@ -144,15 +152,38 @@ export class PushService {
     return await Promise.all(rows.map(async (row): Promise<PushTestResult> => {
       const result = await this.notifier.send(
         row.id,
-        { kind: "test", title: PUSH_MSG.titleTest, body: PUSH_MSG.bodyTest, tag: tagOf("test"), url: "/notifications", at },
+        {
+          kind: "test",
+          title: PUSH_MSG.titleTest,
+          body: PUSH_MSG.bodyTest,
+          tag: tagOf("test"),
+          url: "/notifications",
+          at,
+        },
         deliveryFor("test"),
       );
-      if (result === null) return { id: row.id, name: row.name, ok: false, status: null, message: PUSH_MSG.deviceNotFound };
-      if (result.kind === "delivered") {
-        return { id: row.id, name: row.name, ok: true, status: result.status, message: `Sent to ${row.name} (push service answered ${result.status}).` };
+      if (result === null) {
+        return { id: row.id, name: row.name, ok: false, status: null, message: PUSH_MSG.deviceNotFound };
       }
-      const removed = result.kind === "gone" ? " The device was removed: enable notifications on it again." : "";
-      return { id: row.id, name: row.name, ok: false, status: result.status, message: `${row.name}: ${result.error}.${removed}` };
+      if (result.kind === "delivered") {
+        return {
+          id: row.id,
+          name: row.name,
+          ok: true,
+          status: result.status,
+          message: `Sent to ${row.name} (push service answered ${result.status}).`,
+        };
+      }
+      const removed = result.kind === "gone"
+        ? " The device was removed: enable notifications on it again."
+        : "";
+      return {
+        id: row.id,
+        name: row.name,
+        ok: false,
+        status: result.status,
+        message: `${row.name}: ${result.error}.${removed}`,
+      };
     }));
   }
 
@@ -201,7 +232,9 @@ function isAuthSecret(value: unknown): boolean {
 
 function checkName(value: unknown): string {
   const name = typeof value === "string" ? value.trim() : "";
-  if (name.length < 1 || name.length > DEVICE_NAME_MAX) throw new Invalid(PUSH_MSG.nameInvalid(DEVICE_NAME_MAX));
+  if (name.length < 1 || name.length > DEVICE_NAME_MAX) {
+    throw new Invalid(PUSH_MSG.nameInvalid(DEVICE_NAME_MAX));
+  }
   const unsafe = unsafeTextError(value as string, "A device name");
   if (unsafe) throw new Invalid(`${unsafe}.`);
   return name;

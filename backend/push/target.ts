@@ -60,7 +60,8 @@ function ipv6(text: string): number[] | null {
   if (tail) {
     const v4 = ipv4(tail[1]);
     if (!v4) return null;
-    t = t.slice(0, tail.index + 1) + `${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
+    t = t.slice(0, tail.index + 1) +
+      `${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
   }
   if (!/^[0-9a-f:]+$/i.test(t) || t.split("::").length > 2) return null;
   const [head, rest] = t.split("::");
@@ -112,7 +113,9 @@ export function isPublicAddress(address: string): boolean {
   const embedded = (hi: number, lo: number) => [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
   // ::ffff:a.b.c.d (IPv4-mapped) and 64:ff9b::a.b.c.d (NAT64) reach an IPv4 address: judge that one.
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return v4Public(embedded(g[6], g[7]));
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4Public(embedded(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) {
+    return v4Public(embedded(g[6], g[7]));
+  }
   // 6to4 (2002::/16) carries its IPv4 address in the next 32 bits.
   if (g[0] === 0x2002) return v4Public(embedded(g[1], g[2]));
   // Teredo (2001::/32) and documentation (2001:db8::/32) are no push service.

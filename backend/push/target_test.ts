@@ -16,15 +16,48 @@ import { PUSH_MSG } from "../../shared/messages.ts";
 const MiB = 1024 * 1024;
 
 Deno.test("public addresses, and the ones that are not", () => {
-  for (const a of ["8.8.8.8", "142.250.185.74", "2a00:1450:4001:82b::200a", "2606:4700::6810:84e5", "::ffff:8.8.8.8", "64:ff9b::808:808"]) {
+  for (
+    const a of [
+      "8.8.8.8",
+      "142.250.185.74",
+      "2a00:1450:4001:82b::200a",
+      "2606:4700::6810:84e5",
+      "::ffff:8.8.8.8",
+      "64:ff9b::808:808",
+    ]
+  ) {
     assert.equal(isPublicAddress(a), true, a);
   }
   for (
     const a of [
-      "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1",
-      "0.0.0.0", "224.0.0.1", "255.255.255.255", "198.18.0.1", "192.0.2.1",
-      "::", "::1", "fe80::1", "fe80::1%eth0", "fc00::1", "fd12:3456::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:10.1.2.3",
-      "64:ff9b::a00:1", "2002:c0a8:101::1", "2001:db8::1", "2001:0:4136:e378::1", "100::1", "not an address",
+      "127.0.0.1",
+      "127.8.9.10",
+      "10.0.0.1",
+      "172.16.5.4",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "224.0.0.1",
+      "255.255.255.255",
+      "198.18.0.1",
+      "192.0.2.1",
+      "::",
+      "::1",
+      "fe80::1",
+      "fe80::1%eth0",
+      "fc00::1",
+      "fd12:3456::1",
+      "ff02::1",
+      "::ffff:127.0.0.1",
+      "::ffff:10.1.2.3",
+      "64:ff9b::a00:1",
+      "2002:c0a8:101::1",
+      "2001:db8::1",
+      "2001:0:4136:e378::1",
+      "100::1",
+      "not an address",
     ]
   ) {
     assert.equal(isPublicAddress(a), false, a);
@@ -82,7 +115,10 @@ Deno.test("a stored device whose host is no longer allowed gets nothing: checked
       const again = await p.login();
       const before = fake.received().length;
       const [result] = (await again.post("/api/push/test", {})).body;
-      assert.deepEqual([result.ok, result.message], [false, "Desk: not sent: the push service's address is on this machine or a private network."]);
+      assert.deepEqual([result.ok, result.message], [
+        false,
+        "Desk: not sent: the push service's address is on this machine or a private network.",
+      ]);
       assert.equal(fake.received().length, before, "no request reached the address");
     }, { args: ["--push-ca-file", CA_FILE], dataDir: first.dataDir })();
   } finally {
@@ -99,7 +135,11 @@ Deno.test("what a push service answers is not shown to the caller", async () => 
       const { sub } = await subscribeDevice(c, fake, { name: "Desk" });
       fake.respondWith(sub.id, 400, 1, {}, "<html>router admin: password=hunter2</html>");
       const [result] = (await c.post("/api/push/test", {})).body;
-      assert.deepEqual([result.ok, result.status, result.message], [false, 400, "Desk: push service answered 400."]);
+      assert.deepEqual([result.ok, result.status, result.message], [
+        false,
+        400,
+        "Desk: push service answered 400.",
+      ]);
       const devices = (await c.get("/api/push/devices")).text;
       assert.ok(!devices.includes("hunter2"), "nor is it kept as the device's last error");
     }, pushPanel())();
@@ -113,7 +153,19 @@ Deno.test("two devices answering 1 GiB each leave the panel's memory bounded", a
   try {
     await withDirs("panel-push-answers", async (dataDir, factorioDir) => {
       const panel = await startPanelProcess({
-        args: ["--data-dir", dataDir, "--factorio-dir", factorioDir, "--port", "0", "--bind", "127.0.0.1", "--factorio-update-check-hours", "0", ...FAKE_PUSH_ARGS],
+        args: [
+          "--data-dir",
+          dataDir,
+          "--factorio-dir",
+          factorioDir,
+          "--port",
+          "0",
+          "--bind",
+          "127.0.0.1",
+          "--factorio-update-check-hours",
+          "0",
+          ...FAKE_PUSH_ARGS,
+        ],
         env: { PANEL_ADMIN_PASSWORD: ADMIN_PASSWORD },
       });
       try {
@@ -124,9 +176,18 @@ Deno.test("two devices answering 1 GiB each leave the panel's memory bounded", a
         }
         const { value: r, baseline, peak } = await peakRss(panel.pid, () => c.post("/api/push/test", {}));
         assert.equal(r.status, 200, r.text);
-        assert.deepEqual(r.body.map((x: { message: string }) => x.message), ["Phone: push service answered 500.", "Tablet: push service answered 500."]);
-        assert.ok(peak - baseline < 100 * MiB, `resident memory grew by ${Math.round((peak - baseline) / MiB)} MiB`);
-        assert.ok(fake.bodyBytesSent < 64 * MiB, `the panel let go of the answers (${Math.round(fake.bodyBytesSent / MiB)} MiB taken)`);
+        assert.deepEqual(r.body.map((x: { message: string }) => x.message), [
+          "Phone: push service answered 500.",
+          "Tablet: push service answered 500.",
+        ]);
+        assert.ok(
+          peak - baseline < 100 * MiB,
+          `resident memory grew by ${Math.round((peak - baseline) / MiB)} MiB`,
+        );
+        assert.ok(
+          fake.bodyBytesSent < 64 * MiB,
+          `the panel let go of the answers (${Math.round(fake.bodyBytesSent / MiB)} MiB taken)`,
+        );
       } finally {
         await panel.stop();
       }

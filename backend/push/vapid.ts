@@ -63,14 +63,21 @@ export async function loadOrCreateVapidKeys(dataDir: string, log: Logger): Promi
     }
     const aside = `${file}.unusable-${Date.now()}`;
     renameSync(file, aside);
-    log.error(`${VAPID_FILE} is not a valid key pair; kept it as ${aside} and made new keys. Devices must enable notifications again.`);
+    log.error(
+      `${VAPID_FILE} is not a valid key pair; kept it as ${aside} and made new keys. Devices must enable notifications again.`,
+    );
   }
   // A P-256 key pair as VAPID wants it (what web-push's generateVAPIDKeys makes), without loading
   // web-push at start: the uncompressed public point (0x04, x, y) and the 32-byte private scalar.
-  const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
+  const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+    "sign",
+    "verify",
+  ]);
   const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
   const [x, y, d] = [jwk.x, jwk.y, jwk.d].map((v) => Buffer.from(v ?? "", "base64url"));
-  if (x.length !== 32 || y.length !== 32 || d.length !== 32) throw new Error("could not make a P-256 key pair");
+  if (x.length !== 32 || y.length !== 32 || d.length !== 32) {
+    throw new Error("could not make a P-256 key pair");
+  }
   const point = Buffer.concat([Buffer.from([4]), x, y]);
   const keys = { publicKey: point.toString("base64url"), privateKey: d.toString("base64url") };
   writeSecretFile(file, JSON.stringify({ ...keys, created_at: new Date().toISOString() }, null, 2) + "\n");

@@ -62,7 +62,11 @@ Deno.test("an unusable key file is kept aside, new keys are made, and the old de
     const c = await p.login();
     const newKey = (await c.get("/api/push/key")).body.publicKey;
     assert.notEqual(newKey, oldKey);
-    assert.deepEqual((await c.get("/api/push/devices")).body, [], "subscriptions bound to the old key cannot work");
+    assert.deepEqual(
+      (await c.get("/api/push/devices")).body,
+      [],
+      "subscriptions bound to the old key cannot work",
+    );
     const aside = readdirSync(dir).filter((n) => n.startsWith(`${VAPID_FILE}.unusable-`));
     assert.equal(aside.length, 1);
     assert.equal(Deno.readTextFileSync(join(dir, aside[0])), '{"publicKey": "truncated');

@@ -246,7 +246,9 @@ export function openDb(path: string, migrations: Migration[] = MIGRATIONS): Db {
     db = new DatabaseSync(path);
     if (!fresh) {
       const check = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
-      if (check[0]?.quick_check !== "ok") throw new Error(check.map((r) => r.quick_check).slice(0, 3).join("; "));
+      if (check[0]?.quick_check !== "ok") {
+        throw new Error(check.map((r) => r.quick_check).slice(0, 3).join("; "));
+      }
       // A file with a header and no tables: what a copy of panel.db taken while the panel ran holds when
       // everything since the last checkpoint was in panel.db-wal and the copy left that file behind.
       if ((db.prepare("SELECT COUNT(*) AS n FROM sqlite_master").get() as { n: number }).n === 0) {

@@ -37,7 +37,9 @@ function realDb(): Uint8Array {
   const dir = mkdtempSync(join(tmpdir(), "panel-db-"));
   const db = openDb(join(dir, "real.db"));
   db.exec("PRAGMA journal_mode = DELETE");
-  db.prepare("INSERT INTO users (username, password_hash, role, email, created_at, updated_at) VALUES ('owner', 'x', 'admin', '', 0, 0)").run();
+  db.prepare(
+    "INSERT INTO users (username, password_hash, role, email, created_at, updated_at) VALUES ('owner', 'x', 'admin', '', 0, 0)",
+  ).run();
   db.close();
   const bytes = readFileSync(join(dir, "real.db"));
   rmSync(dir, { recursive: true, force: true });
@@ -48,19 +50,31 @@ function realDb(): Uint8Array {
 function walOnlyDb(): Uint8Array {
   const dir = mkdtempSync(join(tmpdir(), "panel-db-"));
   const db = openDb(join(dir, "panel.db"));
-  db.prepare("INSERT INTO users (username, password_hash, role, email, created_at, updated_at) VALUES ('owner', 'x', 'admin', '', 0, 0)").run();
+  db.prepare(
+    "INSERT INTO users (username, password_hash, role, email, created_at, updated_at) VALUES ('owner', 'x', 'admin', '', 0, 0)",
+  ).run();
   const bytes = readFileSync(join(dir, "panel.db"));
   db.close();
   rmSync(dir, { recursive: true, force: true });
   return bytes;
 }
 
-for (const [what, bytes, why] of [
-  ["an empty (0-byte)", new Uint8Array(0), /is empty \(0 bytes\)/],
-  ["a WAL-only copy of a", walOnlyDb(), /has no tables, so its users are gone \(a copy taken while the panel ran also needs .*panel\.db-wal\)/],
-  ["a non-database", "this is not SQLite at all, just some text that got here".repeat(20), /cannot be read/],
-  ["a truncated", realDb().subarray(0, 5000), /cannot be read/],
-] as const) {
+for (
+  const [what, bytes, why] of [
+    ["an empty (0-byte)", new Uint8Array(0), /is empty \(0 bytes\)/],
+    [
+      "a WAL-only copy of a",
+      walOnlyDb(),
+      /has no tables, so its users are gone \(a copy taken while the panel ran also needs .*panel\.db-wal\)/,
+    ],
+    [
+      "a non-database",
+      "this is not SQLite at all, just some text that got here".repeat(20),
+      /cannot be read/,
+    ],
+    ["a truncated", realDb().subarray(0, 5000), /cannot be read/],
+  ] as const
+) {
   Deno.test(`${what} panel.db: one line naming the file and the remedy, no new admin, the file untouched`, async () => {
     const before = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
     const r = await startWith(bytes);

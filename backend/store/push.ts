@@ -72,7 +72,8 @@ export class PushSubscriptionStore {
 
   /** Every subscription that wants any of `events`. */
   wantingAny(events: readonly PushEvent[]): PushSubscriptionRow[] {
-    return (this.db.prepare(`SELECT ${COLUMNS} FROM push_subscriptions ORDER BY id`).all() as unknown as PushSubscriptionRow[])
+    return (this.db.prepare(`SELECT ${COLUMNS} FROM push_subscriptions ORDER BY id`)
+      .all() as unknown as PushSubscriptionRow[])
       .filter((r) => eventsOf(r).some((e) => events.includes(e)));
   }
 
@@ -108,21 +109,35 @@ export class PushSubscriptionStore {
          user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth, name = excluded.name,
          user_agent = excluded.user_agent, events = excluded.events, created_at = excluded.created_at,
          last_success_at = NULL, last_failure_at = NULL, last_error = NULL`,
-    ).run(s.userId, s.endpoint, s.p256dh, s.auth, s.name, s.userAgent.slice(0, 300), s.events.join(","), s.now);
+    ).run(
+      s.userId,
+      s.endpoint,
+      s.p256dh,
+      s.auth,
+      s.name,
+      s.userAgent.slice(0, 300),
+      s.events.join(","),
+      s.now,
+    );
     return this.byEndpoint(s.endpoint)!;
   }
 
   update(id: number, change: { name?: string; events?: PushEvent[]; quiet?: QuietHours | null }): void {
     if (change.quiet !== undefined) {
       const q = change.quiet;
-      this.db.prepare("UPDATE push_subscriptions SET quiet_start = ?, quiet_end = ?, quiet_tz = ? WHERE id = ?")
+      this.db.prepare(
+        "UPDATE push_subscriptions SET quiet_start = ?, quiet_end = ?, quiet_tz = ? WHERE id = ?",
+      )
         .run(q?.start ?? null, q?.end ?? null, q?.tz ?? null, id);
     }
     if (change.name !== undefined) {
       this.db.prepare("UPDATE push_subscriptions SET name = ? WHERE id = ?").run(change.name, id);
     }
     if (change.events !== undefined) {
-      this.db.prepare("UPDATE push_subscriptions SET events = ? WHERE id = ?").run(change.events.join(","), id);
+      this.db.prepare("UPDATE push_subscriptions SET events = ? WHERE id = ?").run(
+        change.events.join(","),
+        id,
+      );
     }
   }
 

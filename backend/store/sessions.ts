@@ -26,7 +26,9 @@ export interface SessionListRow {
 export class SessionStore {
   constructor(private readonly db: Db) {}
 
-  insert(s: { tokenHash: string; userId: number; now: number; expiresAt: number; ip: string; userAgent: string }) {
+  insert(
+    s: { tokenHash: string; userId: number; now: number; expiresAt: number; ip: string; userAgent: string },
+  ) {
     this.db.prepare(
       `INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at, ip, user_agent)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -41,7 +43,8 @@ export class SessionStore {
 
   /** True when the user has a session opened from `ip`. */
   hasAddress(userId: number, ip: string): boolean {
-    return this.db.prepare("SELECT 1 FROM sessions WHERE user_id = ? AND ip = ? LIMIT 1").get(userId, ip) !== undefined;
+    return this.db.prepare("SELECT 1 FROM sessions WHERE user_id = ? AND ip = ? LIMIT 1").get(userId, ip) !==
+      undefined;
   }
 
   touch(tokenHash: string, now: number, expiresAt: number): void {

@@ -49,7 +49,11 @@ export class UserStore {
   }
 
   setPassword(id: number, passwordHash: string, now: number): void {
-    this.db.prepare("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?").run(passwordHash, now, id);
+    this.db.prepare("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?").run(
+      passwordHash,
+      now,
+      id,
+    );
   }
 
   delete(id: number): void {

@@ -68,7 +68,11 @@ export function targetOf(ctx: AppContext): PlanTarget {
       return !row ? "none" : fresh && row.username === "admin" ? "first-admin" : "exists";
     },
     scheduleNames: new Set(new ScheduleStore(ctx.db).all().map((s) => s.name)),
-    channelKeys: new Set((ctx.db.prepare("SELECT type, name FROM alert_channels").all() as { type: string; name: string }[]).map((c) => `${c.type}\n${c.name}`)),
+    channelKeys: new Set(
+      (ctx.db.prepare("SELECT type, name FROM alert_channels").all() as { type: string; name: string }[]).map(
+        (c) => `${c.type}\n${c.name}`,
+      ),
+    ),
     dataDir: ctx.config.dataDir,
     packsDir: ctx.mods.packs.root,
     savesDir: ctx.paths.saves,
@@ -81,19 +85,37 @@ export function planImport(t: PlanTarget, a: OpenedArchive): ImportPlan {
   return {
     users: a.users.map((u) => {
       const state = t.user(u.username);
-      return { username: u.username, role: u.role, action: state === "first-admin" ? "replace-first-admin" : has(state === "exists") };
+      return {
+        username: u.username,
+        role: u.role,
+        action: state === "first-admin" ? "replace-first-admin" : has(state === "exists"),
+      };
     }),
     schedules: a.schedules.map((s) => ({ name: s.name, action: has(t.scheduleNames.has(s.name)) })),
-    channels: a.channels.map((c) => ({ name: c.name, action: has(t.channelKeys.has(`${c.type}\n${c.name}`)) })),
+    channels: a.channels.map((c) => ({
+      name: c.name,
+      action: has(t.channelKeys.has(`${c.type}\n${c.name}`)),
+    })),
     settings: [...a.settings.keys()].map((f) => ({ name: f, action: has(existsSync(join(t.dataDir, f))) })),
-    packs: a.manifest.contents.mod_packs.map((p) => ({ name: p, action: has(existsSync(join(t.packsDir, p))) })),
+    packs: a.manifest.contents.mod_packs.map((p) => ({
+      name: p,
+      action: has(existsSync(join(t.packsDir, p))),
+    })),
     saves: a.saves.map((s) => ({ name: s.name, action: has(existsSync(join(t.savesDir, s.name))) })),
     backups: a.backups.map((b) => ({ name: b.name, action: has(existsSync(join(t.backupsDir, b.name))) })),
   };
 }
 
 export function changes(plan: ImportPlan): number {
-  const items = [plan.users, plan.schedules, plan.channels, plan.settings, plan.packs, plan.saves, plan.backups].flat();
+  const items = [
+    plan.users,
+    plan.schedules,
+    plan.channels,
+    plan.settings,
+    plan.packs,
+    plan.saves,
+    plan.backups,
+  ].flat();
   return items.filter((x: { action: string }) => x.action !== "exists").length;
 }
 
@@ -104,12 +126,18 @@ interface Staged {
 
 /** Carries the plan out. Throws ImportRefused (nothing changed) for a panel in use without `merge`. */
 /** `keepSession`: the session of the admin importing from the browser, which stays signed in. */
-export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { merge: boolean; keepSession?: string }): Promise<ImportReport> {
+export async function applyImport(
+  ctx: AppContext,
+  a: OpenedArchive,
+  opts: { merge: boolean; keepSession?: string },
+): Promise<ImportReport> {
   const plan = planImport(targetOf(ctx), a);
   const report: ImportReport = { ...plan, passwords: [], adminPasswordReplaced: false };
   if (changes(plan) === 0) return report;
   if (!opts.merge && !panelIsFresh(ctx)) {
-    throw new ImportRefused("This panel already has users, so nothing was imported. Import into a new panel (an empty --data-dir), or add --import-merge to add what is not here yet.");
+    throw new ImportRefused(
+      "This panel already has users, so nothing was imported. Import into a new panel (an empty --data-dir), or add --import-merge to add what is not here yet.",
+    );
   }
   const hashes = new Map<string, string>();
   for (const [i, u] of a.users.entries()) {
@@ -123,14 +151,24 @@ export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { mer
   const staged: Staged[] = [];
   const stagedDirs: Staged[] = [];
   try {
-    const stageFile = async (entry: OpenedArchive["saves"][number]["entry"], target: string, mode = 0o644) => {
+    const stageFile = async (
+      entry: OpenedArchive["saves"][number]["entry"],
+      target: string,
+      mode = 0o644,
+    ) => {
       mkdirSync(dirname(target), { recursive: true });
       const temp = tempPathFor(target);
       staged.push({ temp, target });
       await a.extract(entry, temp, mode);
     };
-    for (const [i, s] of a.saves.entries()) if (plan.saves[i].action === "import") await stageFile(s.entry, inside(ctx.paths.saves, s.name));
-    for (const [i, b] of a.backups.entries()) if (plan.backups[i].action === "import") await stageFile(b.entry, inside(ctx.config.backupsDir, b.name), 0o600);
+    for (const [i, s] of a.saves.entries()) {
+      if (plan.saves[i].action === "import") await stageFile(s.entry, inside(ctx.paths.saves, s.name));
+    }
+    for (const [i, b] of a.backups.entries()) {
+      if (plan.backups[i].action === "import") {
+        await stageFile(b.entry, inside(ctx.config.backupsDir, b.name), 0o600);
+      }
+    }
     for (const p of plan.packs) {
       if (p.action !== "import") continue;
       const target = inside(ctx.mods.packs.root, p.name);
@@ -152,7 +190,12 @@ export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { mer
         if (action === "exists") continue;
         if (action === "replace-first-admin") {
           const row = ctx.accounts.users.byName(u.username)!;
-          ctx.db.prepare("UPDATE users SET role = ?, email = ?, updated_at = ? WHERE id = ?").run(u.role, u.email, now, row.id);
+          ctx.db.prepare("UPDATE users SET role = ?, email = ?, updated_at = ? WHERE id = ?").run(
+            u.role,
+            u.email,
+            now,
+            row.id,
+          );
           if (u.password_hash) {
             ctx.accounts.users.setPassword(row.id, u.password_hash, now);
             report.adminPasswordReplaced = true;
@@ -160,7 +203,12 @@ export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { mer
           addSecondFactors(ctx, row.id, u);
           continue;
         }
-        const id = ctx.accounts.users.insert({ username: u.username, passwordHash: u.password_hash ?? hashes.get(u.username)!, role: u.role, email: u.email }, now);
+        const id = ctx.accounts.users.insert({
+          username: u.username,
+          passwordHash: u.password_hash ?? hashes.get(u.username)!,
+          role: u.role,
+          email: u.email,
+        }, now);
         addSecondFactors(ctx, id, u);
       }
       for (const [i, s] of a.schedules.entries()) {
@@ -173,8 +221,18 @@ export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { mer
         ctx.db.prepare(
           `INSERT INTO alert_channels (type, name, url, topic, priority, token, secret, events, enabled, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(c.type, c.name, url, c.topic ?? null, c.priority ?? null, c.token ?? null,
-          c.type === "webhook" ? (c.secret ?? randomBytes(32).toString("base64url")) : null, c.events.join(","), url && c.enabled ? 1 : 0, now);
+        ).run(
+          c.type,
+          c.name,
+          url,
+          c.topic ?? null,
+          c.priority ?? null,
+          c.token ?? null,
+          c.type === "webhook" ? (c.secret ?? randomBytes(32).toString("base64url")) : null,
+          c.events.join(","),
+          url && c.enabled ? 1 : 0,
+          now,
+        );
       }
     });
   } catch (e) {
@@ -200,47 +258,84 @@ export async function applyImport(ctx: AppContext, a: OpenedArchive, opts: { mer
   }
   if (plan.saves.some((s) => s.action === "import")) ctx.saves.changed();
   if (plan.backups.some((b) => b.action === "import")) await ctx.backups.index.repair(ctx.config.backupsDir);
-  for (const u of plan.users) if (u.action === "import") ctx.bus.emit("users.changed", { action: "added", username: u.username });
+  for (const u of plan.users) {
+    if (u.action === "import") ctx.bus.emit("users.changed", { action: "added", username: u.username });
+  }
   ctx.log.info("Imported an export archive", { file: a.path, changes: changes(plan) });
   return report;
 }
 
 function addSecondFactors(ctx: AppContext, userId: number, u: ExportedUser): void {
   if (u.totp) {
-    ctx.db.prepare("INSERT OR REPLACE INTO totp (user_id, secret, confirmed_at, last_step) VALUES (?, ?, ?, ?)")
+    ctx.db.prepare(
+      "INSERT OR REPLACE INTO totp (user_id, secret, confirmed_at, last_step) VALUES (?, ?, ?, ?)",
+    )
       .run(userId, u.totp.secret, u.totp.confirmed_at ?? null, u.totp.last_step ?? 0);
   }
   for (const r of u.recovery_codes ?? []) {
-    ctx.db.prepare("INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?, ?, ?)").run(userId, r.code_hash, r.used_at ?? null);
+    ctx.db.prepare("INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?, ?, ?)").run(
+      userId,
+      r.code_hash,
+      r.used_at ?? null,
+    );
   }
   for (const p of u.passkeys ?? []) {
     ctx.db.prepare(
       "INSERT OR IGNORE INTO passkeys (id, user_id, name, public_key, counter, transports, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ).run(p.id, userId, p.name, new Uint8Array(Buffer.from(p.public_key, "base64")), p.counter, p.transports ?? "", p.created_at, p.last_used_at ?? null);
+    ).run(
+      p.id,
+      userId,
+      p.name,
+      new Uint8Array(Buffer.from(p.public_key, "base64")),
+      p.counter,
+      p.transports ?? "",
+      p.created_at,
+      p.last_used_at ?? null,
+    );
   }
 }
 
 /** The plan or the report in words, one line each, for the console and the first-run screen. */
-export function describeImport(a: OpenedArchive, r: ImportPlan & Partial<ImportReport>, dryRun: boolean): string[] {
+export function describeImport(
+  a: OpenedArchive,
+  r: ImportPlan & Partial<ImportReport>,
+  dryRun: boolean,
+): string[] {
   const m = a.manifest;
   const verb = (x: string) =>
-    x === "exists" ? "already here, left as it is" : x === "replace-first-admin" ? (dryRun ? "would take over the first-start admin" : "took over the first-start admin") : dryRun ? "would import" : "imported";
+    x === "exists"
+      ? "already here, left as it is"
+      : x === "replace-first-admin"
+      ? (dryRun ? "would take over the first-start admin" : "took over the first-start admin")
+      : dryRun
+      ? "would import"
+      : "imported";
   const lines = [`Export of panel ${m.panel_version} made ${m.created}${m.secrets ? ", with secrets" : ""}:`];
   for (const u of r.users) lines.push(`  user ${u.username} (${u.role}): ${verb(u.action)}`);
   for (const s of r.schedules) lines.push(`  schedule ${s.name}: ${verb(s.action)}`);
-  for (const c of r.channels) lines.push(`  alert channel ${c.name}: ${verb(c.action)}${!m.secrets && c.action === "import" ? " (disabled: enter its URL again under Notifications)" : ""}`);
+  for (const c of r.channels) {
+    lines.push(
+      `  alert channel ${c.name}: ${verb(c.action)}${
+        !m.secrets && c.action === "import" ? " (disabled: enter its URL again under Notifications)" : ""
+      }`,
+    );
+  }
   for (const s of r.settings) lines.push(`  settings ${s.name}: ${verb(s.action)}`);
   for (const p of r.packs) lines.push(`  mod pack ${p.name}: ${verb(p.action)}`);
   for (const s of r.saves) lines.push(`  save ${s.name}: ${verb(s.action)}`);
   for (const b of r.backups) lines.push(`  backup ${b.name}: ${verb(b.action)}`);
   if (changes(r) === 0) lines.push("  Nothing to import.");
   if (r.passwords?.length) {
-    lines.push("  The archive has no passwords (made without --export-secrets). New passwords, shown only now:");
+    lines.push(
+      "  The archive has no passwords (made without --export-secrets). New passwords, shown only now:",
+    );
     for (const p of r.passwords) lines.push(`    ${p.username}: ${p.password}`);
     lines.push("  Give each user theirs; they can change it under Account.");
   } else if (dryRun && !m.secrets && r.users.some((u) => u.action === "import")) {
     lines.push("  The archive has no passwords: imported users get new passwords, printed once.");
   }
-  if (r.adminPasswordReplaced) lines.push("  The first-start admin now has the archive's password: sign in with it from now on.");
+  if (r.adminPasswordReplaced) {
+    lines.push("  The first-start admin now has the archive's password: sign in with it from now on.");
+  }
   return lines;
 }

@@ -22,12 +22,12 @@ import {
   MANIFEST,
   type Manifest,
   PACKS_PREFIX,
+  safeRelative,
   SAVES_PREFIX,
   SCHEDULES,
   SECRET_SETTINGS_FILES,
   SETTINGS_FILES,
   SETTINGS_PREFIX,
-  safeRelative,
   USERS,
 } from "./format.ts";
 
@@ -56,7 +56,11 @@ function expected(m: Manifest, name: string): { size: number; sha256: string } {
   return f;
 }
 
-async function hashed(zip: ZipReader, entry: ZipEntry, sink?: (chunk: Uint8Array) => Promise<void>): Promise<{ size: number; sha256: string }> {
+async function hashed(
+  zip: ZipReader,
+  entry: ZipEntry,
+  sink?: (chunk: Uint8Array) => Promise<void>,
+): Promise<{ size: number; sha256: string }> {
   const hash = createHash("sha256");
   let size = 0;
   for await (const chunk of await zip.stream(entry)) {
@@ -73,12 +77,16 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
   try {
     zip = await ZipReader.open(path);
   } catch (e) {
-    if (e instanceof ZipError) throw new ArchiveError(`it is not a readable zip (damaged or cut short: ${e.message})`);
+    if (e instanceof ZipError) {
+      throw new ArchiveError(`it is not a readable zip (damaged or cut short: ${e.message})`);
+    }
     throw new ArchiveError((e as Error).message);
   }
   try {
     const manifestEntry = zip.find(MANIFEST);
-    if (!manifestEntry) throw new ArchiveError("it has no manifest.json, so it is not an export of this panel");
+    if (!manifestEntry) {
+      throw new ArchiveError("it has no manifest.json, so it is not an export of this panel");
+    }
     let manifest: Manifest;
     try {
       manifest = checkManifest(JSON.parse(new TextDecoder().decode(await zip.read(manifestEntry, 16 << 20))));
@@ -97,7 +105,9 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
       const parts: Uint8Array[] = [];
       const isJson = entry.name.startsWith("panel/");
       const got = await hashed(zip, entry, isJson ? async (c) => void parts.push(c) : undefined);
-      if (got.size !== want.size || got.sha256 !== want.sha256) throw new ArchiveError(`${entry.name} is damaged (it does not match its checksum)`);
+      if (got.size !== want.size || got.sha256 !== want.sha256) {
+        throw new ArchiveError(`${entry.name} is damaged (it does not match its checksum)`);
+      }
       if (isJson) {
         if (got.size > JSON_MAX) throw new ArchiveError(`${entry.name} is too large`);
         const bytes = new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer());
@@ -133,20 +143,28 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
       if (n === USERS || n === SCHEDULES || n === CHANNELS) continue;
       if (n.startsWith(SETTINGS_PREFIX)) {
         const f = n.slice(SETTINGS_PREFIX.length);
-        if (![...SETTINGS_FILES, ...SECRET_SETTINGS_FILES].includes(f as never)) throw new ArchiveError(`${n} is not a panel setting`);
+        if (![...SETTINGS_FILES, ...SECRET_SETTINGS_FILES].includes(f as never)) {
+          throw new ArchiveError(`${n} is not a panel setting`);
+        }
         a.settings.set(f, new TextEncoder().encode(JSON.stringify(json.get(n), null, 2) + "\n"));
       } else if (n.startsWith(PACKS_PREFIX)) {
         const [pack, ...rest] = n.slice(PACKS_PREFIX.length).split("/");
         const name = named(() => packName(pack));
-        if (name !== pack || !safeRelative(rest.join("/"))) throw new ArchiveError(`${n}: not a name the panel accepts`);
+        if (name !== pack || !safeRelative(rest.join("/"))) {
+          throw new ArchiveError(`${n}: not a name the panel accepts`);
+        }
         a.packs.set(pack, [...(a.packs.get(pack) ?? []), { rest: rest.join("/"), entry }]);
       } else if (n.startsWith(SAVES_PREFIX)) {
         const name = n.slice(SAVES_PREFIX.length);
-        if (named(() => saveFileName(name)) !== name) throw new ArchiveError(`${n}: not a name the panel accepts`);
+        if (named(() => saveFileName(name)) !== name) {
+          throw new ArchiveError(`${n}: not a name the panel accepts`);
+        }
         a.saves.push({ name, entry });
       } else if (n.startsWith(BACKUPS_PREFIX)) {
         const name = n.slice(BACKUPS_PREFIX.length);
-        if (named(() => safeName(name, "Backup", { ext: ".zip" })) !== name) throw new ArchiveError(`${n}: not a name the panel accepts`);
+        if (named(() => safeName(name, "Backup", { ext: ".zip" })) !== name) {
+          throw new ArchiveError(`${n}: not a name the panel accepts`);
+        }
         a.backups.push({ name, entry });
       } else {
         throw new ArchiveError(`${n} is not something this panel exports`);
@@ -163,7 +181,9 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
       if (!ok) throw new ArchiveError(`the mod pack name ${JSON.stringify(p)} is not one the panel accepts`);
     }
     for (const p of a.packs.keys()) {
-      if (!manifest.contents.mod_packs.includes(p)) throw new ArchiveError(`mod pack ${p} is not in the manifest`);
+      if (!manifest.contents.mod_packs.includes(p)) {
+        throw new ArchiveError(`mod pack ${p} is not in the manifest`);
+      }
     }
     return a;
   } catch (e) {
@@ -173,7 +193,13 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
   }
 }
 
-async function extractChecked(zip: ZipReader, m: Manifest, entry: ZipEntry, target: string, mode: number): Promise<void> {
+async function extractChecked(
+  zip: ZipReader,
+  m: Manifest,
+  entry: ZipEntry,
+  target: string,
+  mode: number,
+): Promise<void> {
   const want = expected(m, entry.name);
   const fh = await open(target, "wx", mode);
   try {

@@ -7,7 +7,7 @@ import type { Config } from "../boot/config.ts";
 import type { AppContext } from "../boot/context.ts";
 import { StartupError } from "../lib/errors.ts";
 import { describeExport, ExportError, exportPanel } from "./export.ts";
-import { type OpenedArchive, openArchive } from "./archive.ts";
+import { openArchive, type OpenedArchive } from "./archive.ts";
 import { ArchiveError } from "./format.ts";
 import { applyImport, describeImport, ImportRefused, planImport } from "./apply.ts";
 import { dryRunTarget } from "./dryrun.ts";
@@ -15,11 +15,18 @@ import { dryRunTarget } from "./dryrun.ts";
 /** `--export FILE`: the exit code. */
 export async function exportCommand(config: Config, file: string): Promise<number> {
   try {
-    const m = await exportPanel(config, file, { secrets: config.exportSecrets, saves: config.exportSaves, backups: config.exportBackups });
+    const m = await exportPanel(config, file, {
+      secrets: config.exportSecrets,
+      saves: config.exportSaves,
+      backups: config.exportBackups,
+    });
     console.log(describeExport(file, m).join("\n"));
     return 0;
   } catch (e) {
-    if (!(e instanceof ExportError) && !(e instanceof Deno.errors.NotFound) && !(e instanceof Deno.errors.PermissionDenied)) throw e;
+    if (
+      !(e instanceof ExportError) && !(e instanceof Deno.errors.NotFound) &&
+      !(e instanceof Deno.errors.PermissionDenied)
+    ) throw e;
     console.error(`factorio-panel: nothing was exported. ${(e as Error).message}`);
     return 1;
   }
@@ -50,9 +57,13 @@ export async function openImport(config: Config, file: string): Promise<OpenedAr
 /** Runs in createContext's beforeBootstrap: imports, prints what it did. */
 export async function importBeforeStart(ctx: AppContext, a: OpenedArchive): Promise<void> {
   try {
-    console.log(describeImport(a, await applyImport(ctx, a, { merge: ctx.config.importMerge }), false).join("\n"));
+    console.log(
+      describeImport(a, await applyImport(ctx, a, { merge: ctx.config.importMerge }), false).join("\n"),
+    );
   } catch (e) {
-    if (e instanceof ImportRefused || e instanceof ArchiveError) throw new StartupError(`nothing was imported. ${e.message}`);
+    if (e instanceof ImportRefused || e instanceof ArchiveError) {
+      throw new StartupError(`nothing was imported. ${e.message}`);
+    }
     throw e;
   } finally {
     await a.close();

@@ -17,17 +17,35 @@ export function dryRunTarget(config: Config): PlanTarget {
   if (existsSync(dbFile)) {
     const db = new DatabaseSync(dbFile, { readOnly: true });
     try {
-      const has = (t: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t) !== undefined;
-      if (has("users")) for (const r of db.prepare("SELECT username FROM users").all()) users.add(String(r.username).toLowerCase());
-      if (has("schedules")) for (const r of db.prepare("SELECT name FROM schedules").all()) scheduleNames.add(String(r.name));
-      if (has("alert_channels")) for (const r of db.prepare("SELECT type, name FROM alert_channels").all()) channelKeys.add(`${r.type}\n${r.name}`);
+      const has = (t: string) =>
+        db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t) !== undefined;
+      if (has("users")) {
+        for (const r of db.prepare("SELECT username FROM users").all()) {
+          users.add(String(r.username).toLowerCase());
+        }
+      }
+      if (has("schedules")) {
+        for (const r of db.prepare("SELECT name FROM schedules").all()) scheduleNames.add(String(r.name));
+      }
+      if (has("alert_channels")) {
+        for (const r of db.prepare("SELECT type, name FROM alert_channels").all()) {
+          channelKeys.add(`${r.type}\n${r.name}`);
+        }
+      }
     } finally {
       db.close();
     }
   }
-  const fresh = users.size === 0 || (users.size === 1 && users.has("admin") && existsSync(join(config.dataDir, INITIAL_PASSWORD_FILE)));
+  const fresh = users.size === 0 ||
+    (users.size === 1 && users.has("admin") && existsSync(join(config.dataDir, INITIAL_PASSWORD_FILE)));
   return {
-    user: (name) => (!users.has(name.toLowerCase()) ? "none" : fresh && name.toLowerCase() === "admin" ? "first-admin" : "exists"),
+    user: (
+      name,
+    ) => (!users.has(name.toLowerCase())
+      ? "none"
+      : fresh && name.toLowerCase() === "admin"
+      ? "first-admin"
+      : "exists"),
     scheduleNames,
     channelKeys,
     dataDir: config.dataDir,

@@ -45,8 +45,13 @@ export class ExportError extends Error {}
 
 type Row = Record<string, unknown>;
 
-function readRows(dbFile: string, secrets: boolean): { users: ExportedUser[]; schedules: ExportedSchedule[]; channels: ExportedChannel[] } {
-  if (!existsSync(dbFile)) throw new ExportError(`There is no panel database at ${dbFile}: check --data-dir.`);
+function readRows(
+  dbFile: string,
+  secrets: boolean,
+): { users: ExportedUser[]; schedules: ExportedSchedule[]; channels: ExportedChannel[] } {
+  if (!existsSync(dbFile)) {
+    throw new ExportError(`There is no panel database at ${dbFile}: check --data-dir.`);
+  }
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(dbFile, { readOnly: true });
@@ -55,29 +60,46 @@ function readRows(dbFile: string, secrets: boolean): { users: ExportedUser[]; sc
   }
   try {
     const all = (sql: string, ...p: (number | string)[]) => db.prepare(sql).all(...p) as Row[];
-    const users = all("SELECT id, username, password_hash, role, email FROM users ORDER BY id").map((r): ExportedUser => {
-      const u: ExportedUser = { username: String(r.username), role: r.role as ExportedUser["role"], email: String(r.email) };
-      if (!secrets) return u;
-      const id = Number(r.id);
-      u.password_hash = String(r.password_hash);
-      const totp = all("SELECT secret, confirmed_at, last_step FROM totp WHERE user_id = ?", id)[0];
-      if (totp) u.totp = { secret: String(totp.secret), confirmed_at: totp.confirmed_at as number | null, last_step: Number(totp.last_step) };
-      const codes = all("SELECT code_hash, used_at FROM recovery_codes WHERE user_id = ? ORDER BY id", id);
-      if (codes.length) u.recovery_codes = codes.map((c) => ({ code_hash: String(c.code_hash), used_at: c.used_at as number | null }));
-      const keys = all("SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at", id);
-      if (keys.length) {
-        u.passkeys = keys.map((k) => ({
-          id: String(k.id),
-          name: String(k.name),
-          public_key: Buffer.from(k.public_key as Uint8Array).toString("base64"),
-          counter: Number(k.counter),
-          transports: String(k.transports),
-          created_at: Number(k.created_at),
-          last_used_at: k.last_used_at as number | null,
-        }));
-      }
-      return u;
-    });
+    const users = all("SELECT id, username, password_hash, role, email FROM users ORDER BY id").map(
+      (r): ExportedUser => {
+        const u: ExportedUser = {
+          username: String(r.username),
+          role: r.role as ExportedUser["role"],
+          email: String(r.email),
+        };
+        if (!secrets) return u;
+        const id = Number(r.id);
+        u.password_hash = String(r.password_hash);
+        const totp = all("SELECT secret, confirmed_at, last_step FROM totp WHERE user_id = ?", id)[0];
+        if (totp) {
+          u.totp = {
+            secret: String(totp.secret),
+            confirmed_at: totp.confirmed_at as number | null,
+            last_step: Number(totp.last_step),
+          };
+        }
+        const codes = all("SELECT code_hash, used_at FROM recovery_codes WHERE user_id = ? ORDER BY id", id);
+        if (codes.length) {
+          u.recovery_codes = codes.map((c) => ({
+            code_hash: String(c.code_hash),
+            used_at: c.used_at as number | null,
+          }));
+        }
+        const keys = all("SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at", id);
+        if (keys.length) {
+          u.passkeys = keys.map((k) => ({
+            id: String(k.id),
+            name: String(k.name),
+            public_key: Buffer.from(k.public_key as Uint8Array).toString("base64"),
+            counter: Number(k.counter),
+            transports: String(k.transports),
+            created_at: Number(k.created_at),
+            last_used_at: k.last_used_at as number | null,
+          }));
+        }
+        return u;
+      },
+    );
     const schedules = all("SELECT * FROM schedules ORDER BY id").map((s): ExportedSchedule => ({
       name: String(s.name),
       cron: String(s.cron),
@@ -111,13 +133,21 @@ function readRows(dbFile: string, secrets: boolean): { users: ExportedUser[]; sc
 function zipsIn(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile() && !e.name.startsWith(".") && e.name.toLowerCase().endsWith(".zip") && !e.name.toLowerCase().endsWith(".tmp.zip"))
+    .filter((e) =>
+      e.isFile() && !e.name.startsWith(".") && e.name.toLowerCase().endsWith(".zip") &&
+      !e.name.toLowerCase().endsWith(".tmp.zip")
+    )
     .map((e) => e.name)
     .sort();
 }
 
 /** Writes the archive to `file`; answers its manifest. FILE is owner-only when it holds secrets or backups. */
-export async function exportPanel(config: Config, file: string, opts: ExportOptions, now = Date.now()): Promise<Manifest> {
+export async function exportPanel(
+  config: Config,
+  file: string,
+  opts: ExportOptions,
+  now = Date.now(),
+): Promise<Manifest> {
   const rows = readRows(join(config.dataDir, "panel.db"), opts.secrets);
   const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v, null, 2) + "\n");
   const parts: ({ path: string; bytes: Uint8Array } | { path: string; file: string })[] = [
@@ -125,14 +155,21 @@ export async function exportPanel(config: Config, file: string, opts: ExportOpti
     { path: SCHEDULES, bytes: json(rows.schedules) },
     { path: CHANNELS, bytes: json(rows.channels) },
   ];
-  const settings = [...SETTINGS_FILES, ...(opts.secrets ? SECRET_SETTINGS_FILES : [])].filter((f) => existsSync(join(config.dataDir, f)));
-  for (const f of settings) parts.push({ path: SETTINGS_PREFIX + f, bytes: readFileSync(join(config.dataDir, f)) });
+  const settings = [...SETTINGS_FILES, ...(opts.secrets ? SECRET_SETTINGS_FILES : [])].filter((f) =>
+    existsSync(join(config.dataDir, f))
+  );
+  for (const f of settings) {
+    parts.push({ path: SETTINGS_PREFIX + f, bytes: readFileSync(join(config.dataDir, f)) });
+  }
   const packsDir = join(config.dataDir, "mod-packs");
   const packs = existsSync(packsDir)
-    ? readdirSync(packsDir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name).sort()
+    ? readdirSync(packsDir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith("."))
+      .map((e) => e.name).sort()
     : [];
   for (const pack of packs) {
-    for (const rel of await filesUnder(join(packsDir, pack))) parts.push({ path: `${PACKS_PREFIX}${pack}/${rel}`, file: join(packsDir, pack, rel) });
+    for (const rel of await filesUnder(join(packsDir, pack))) {
+      parts.push({ path: `${PACKS_PREFIX}${pack}/${rel}`, file: join(packsDir, pack, rel) });
+    }
   }
   const savesDir = factorioPaths(config).saves;
   const saves = opts.saves ? zipsIn(savesDir) : [];
@@ -171,14 +208,25 @@ export async function exportPanel(config: Config, file: string, opts: ExportOpti
       })();
       const zipped = /\.zip$/i.test(part.path);
       const mtime = "file" in part ? statSync(part.file).mtime : new Date(now);
-      yield { name: part.path, data, mtime, method: zipped ? "store" : "deflate", ...("bytes" in part ? { size: part.bytes.length } : {}) };
+      yield {
+        name: part.path,
+        data,
+        mtime,
+        method: zipped ? "store" : "deflate",
+        ...("bytes" in part ? { size: part.bytes.length } : {}),
+      };
       manifest.files.push({ path: part.path, size, sha256: hash.digest("hex") });
     }
     const m = json(manifest);
     yield { name: MANIFEST, data: m, size: m.length, method: "deflate", mtime: new Date(now) };
   }
   // Backups hold the game's server-settings.json, with its game password and factorio.com token.
-  await writeStreamAtomic(file, zipStream(sources()), undefined, opts.secrets || opts.backups ? 0o600 : 0o644);
+  await writeStreamAtomic(
+    file,
+    zipStream(sources()),
+    undefined,
+    opts.secrets || opts.backups ? 0o600 : 0o644,
+  );
   return manifest;
 }
 

@@ -5,7 +5,14 @@
 import { join } from "node:path";
 import type { AppContext } from "../boot/context.ts";
 import { Conflict, Invalid } from "../lib/errors.ts";
-import { applyFsmImport, describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "../migrate/fsm.ts";
+import {
+  applyFsmImport,
+  describeFsmImport,
+  FsmImportError,
+  type FsmSource,
+  planFsmImport,
+  readFsm,
+} from "../migrate/fsm.ts";
 import { openArchive } from "./archive.ts";
 import { applyImport, describeImport, ImportRefused } from "./apply.ts";
 import { panelIsFresh, requireFresh } from "./fresh.ts";
@@ -43,7 +50,9 @@ function fsmTargets(ctx: AppContext, replaced: { value: boolean }, keepSession?:
         ctx.accounts.users.setPassword(firstAdmin.id, u.passwordHash, now);
         ctx.accounts.users.setRole(firstAdmin.id, u.role, now);
         ctx.db.prepare("UPDATE users SET email = ? WHERE id = ?").run(u.email, firstAdmin.id);
-        ctx.bus.emit("sessions.revoked", { sessionIds: ctx.accounts.sessions.deleteForUser(firstAdmin.id, keepSession) });
+        ctx.bus.emit("sessions.revoked", {
+          sessionIds: ctx.accounts.sessions.deleteForUser(firstAdmin.id, keepSession),
+        });
         rmSync(join(ctx.config.dataDir, INITIAL_PASSWORD_FILE), { force: true });
         replaced.value = true;
       } else ctx.accounts.users.insert(u, ctx.now());
@@ -57,10 +66,18 @@ function fsmTargets(ctx: AppContext, replaced: { value: boolean }, keepSession?:
 export function previewOldPanel(ctx: AppContext, dir: unknown): ImportResult {
   requireFresh(ctx);
   const src = readOld(dir);
-  return { lines: describeFsmImport(src, planFsmImport(src, fsmTargets(ctx, { value: false })), true), passwords: [], admin_password_replaced: false };
+  return {
+    lines: describeFsmImport(src, planFsmImport(src, fsmTargets(ctx, { value: false })), true),
+    passwords: [],
+    admin_password_replaced: false,
+  };
 }
 
-export async function importOldPanel(ctx: AppContext, dir: unknown, keepSession?: string): Promise<ImportResult> {
+export async function importOldPanel(
+  ctx: AppContext,
+  dir: unknown,
+  keepSession?: string,
+): Promise<ImportResult> {
   requireFresh(ctx);
   const src = readOld(dir);
   const replaced = { value: false };
@@ -68,11 +85,19 @@ export async function importOldPanel(ctx: AppContext, dir: unknown, keepSession?
     await ctx.mods.packs.importFolder(to.split("/").pop(), from);
   });
   ctx.log.info("Imported the old panel", { dir: src.dir });
-  return { lines: describeFsmImport(src, report, false), passwords: [], admin_password_replaced: replaced.value };
+  return {
+    lines: describeFsmImport(src, report, false),
+    passwords: [],
+    admin_password_replaced: replaced.value,
+  };
 }
 
 /** Imports an uploaded archive (a temp file the caller removes afterwards); it is checked whole first. */
-export async function importArchiveFile(ctx: AppContext, file: string, keepSession?: string): Promise<ImportResult> {
+export async function importArchiveFile(
+  ctx: AppContext,
+  file: string,
+  keepSession?: string,
+): Promise<ImportResult> {
   requireFresh(ctx);
   let a;
   try {
@@ -84,7 +109,11 @@ export async function importArchiveFile(ctx: AppContext, file: string, keepSessi
   try {
     const r = await applyImport(ctx, a, { merge: false, keepSession });
     // The passwords go in their own list: the page shows them once, apart from the summary.
-    return { lines: describeImport(a, { ...r, passwords: [] }, false), passwords: r.passwords, admin_password_replaced: r.adminPasswordReplaced };
+    return {
+      lines: describeImport(a, { ...r, passwords: [] }, false),
+      passwords: r.passwords,
+      admin_password_replaced: r.adminPasswordReplaced,
+    };
   } catch (e) {
     if (e instanceof ImportRefused) throw new Conflict(e.message);
     if (e instanceof ArchiveError) throw new Invalid(TRANSFER_MSG.archiveUnusable(e.message));

@@ -7,9 +7,16 @@
 // its own; saves and backups are zips already and are stored, not compressed again.
 
 import { isRole, type Role } from "../../shared/api.ts";
-import { scheduleProblem, type ScheduleInput } from "../../shared/backups.ts";
-import { CHANNEL_TYPES, type ChannelType, isAlertEvent, type AlertEvent } from "../../shared/alerts.ts";
-import { channelTokenProblem, channelUrl, firstError, UNSAFE_TEXT, usernameProblem, validateChannel } from "../../shared/validation.ts";
+import { type ScheduleInput, scheduleProblem } from "../../shared/backups.ts";
+import { type AlertEvent, CHANNEL_TYPES, type ChannelType, isAlertEvent } from "../../shared/alerts.ts";
+import {
+  channelTokenProblem,
+  channelUrl,
+  firstError,
+  UNSAFE_TEXT,
+  usernameProblem,
+  validateChannel,
+} from "../../shared/validation.ts";
 import { CHANNEL_MSG } from "../../shared/messages.ts";
 import { parseCron } from "../factorio/schedules/cron.ts";
 import { importedHashProblem } from "../auth/password.ts";
@@ -85,26 +92,47 @@ export interface ExportedChannel {
 
 export class ArchiveError extends Error {}
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === "string";
 const strList = (v: unknown): v is string[] => Array.isArray(v) && v.every(str);
 
 export function checkManifest(v: unknown): Manifest {
-  if (!isObj(v) || v.format !== FORMAT) throw new ArchiveError("it is not an export of this panel (manifest.json names another format)");
+  if (!isObj(v) || v.format !== FORMAT) {
+    throw new ArchiveError("it is not an export of this panel (manifest.json names another format)");
+  }
   const version = v.format_version;
-  if (typeof version !== "number" || !Number.isInteger(version) || version < 1) throw new ArchiveError("its manifest has no format version");
+  if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
+    throw new ArchiveError("its manifest has no format version");
+  }
   if (version > FORMAT_VERSION) {
     throw new ArchiveError(
-      `it was made by a newer panel (${str(v.panel_version) ? v.panel_version : "unknown version"}, archive format ${version}); ` +
+      `it was made by a newer panel (${
+        str(v.panel_version) ? v.panel_version : "unknown version"
+      }, archive format ${version}); ` +
         `this panel reads format ${FORMAT_VERSION}. Update this panel first.`,
     );
   }
   const c = v.contents;
-  const lists = ["users", "schedules", "alert_channels", "settings", "mod_packs", "saves", "backups"] as const;
-  if (!isObj(c) || !lists.every((k) => strList(c[k])) || typeof v.secrets !== "boolean" || !str(v.created) || !str(v.panel_version)) {
+  const lists = [
+    "users",
+    "schedules",
+    "alert_channels",
+    "settings",
+    "mod_packs",
+    "saves",
+    "backups",
+  ] as const;
+  if (
+    !isObj(c) || !lists.every((k) => strList(c[k])) || typeof v.secrets !== "boolean" || !str(v.created) ||
+    !str(v.panel_version)
+  ) {
     throw new ArchiveError("its manifest is incomplete");
   }
-  if (!Array.isArray(v.files) || !v.files.every((f) => isObj(f) && str(f.path) && typeof f.size === "number" && str(f.sha256))) {
+  if (
+    !Array.isArray(v.files) ||
+    !v.files.every((f) => isObj(f) && str(f.path) && typeof f.size === "number" && str(f.sha256))
+  ) {
     throw new ArchiveError("its manifest's file list is damaged");
   }
   return v as unknown as Manifest;
@@ -125,15 +153,25 @@ export function checkUsers(v: unknown): ExportedUser[] {
     if (nameProblem) bad(USERS, i, nameProblem);
     if (seen.has(name.toLowerCase())) bad(USERS, i, `${name} is there twice`);
     seen.add(name.toLowerCase());
-    if (u.password_hash !== undefined && (!str(u.password_hash) || u.password_hash === "")) bad(USERS, i, "a damaged password hash");
+    if (u.password_hash !== undefined && (!str(u.password_hash) || u.password_hash === "")) {
+      bad(USERS, i, "a damaged password hash");
+    }
     // Checked at each sign-in with the cost it names: only the panel's own parameters come in.
     const hashProblem = u.password_hash === undefined ? null : importedHashProblem(u.password_hash);
     if (hashProblem) bad(USERS, i, `the password hash of ${name} ${hashProblem}`);
-    if (u.totp !== undefined && (!isObj(u.totp) || !str(u.totp.secret))) bad(USERS, i, "a damaged second factor");
-    if (u.recovery_codes !== undefined && (!Array.isArray(u.recovery_codes) || !u.recovery_codes.every((r) => isObj(r) && str(r.code_hash)))) {
+    if (u.totp !== undefined && (!isObj(u.totp) || !str(u.totp.secret))) {
+      bad(USERS, i, "a damaged second factor");
+    }
+    if (
+      u.recovery_codes !== undefined &&
+      (!Array.isArray(u.recovery_codes) || !u.recovery_codes.every((r) => isObj(r) && str(r.code_hash)))
+    ) {
       bad(USERS, i, "damaged recovery codes");
     }
-    if (u.passkeys !== undefined && (!Array.isArray(u.passkeys) || !u.passkeys.every((p) => isObj(p) && str(p.id) && str(p.public_key)))) {
+    if (
+      u.passkeys !== undefined &&
+      (!Array.isArray(u.passkeys) || !u.passkeys.every((p) => isObj(p) && str(p.id) && str(p.public_key)))
+    ) {
       bad(USERS, i, "damaged passkeys");
     }
     return u as unknown as ExportedUser;
@@ -162,19 +200,33 @@ export function checkSchedules(v: unknown): ExportedSchedule[] {
 export function checkChannels(v: unknown): ExportedChannel[] {
   if (!Array.isArray(v)) throw new ArchiveError(`${CHANNELS} is not a list`);
   return v.map((c, i) => {
-    if (!isObj(c) || !(CHANNEL_TYPES as readonly unknown[]).includes(c.type) || !str(c.name)) bad(CHANNELS, i, "not a channel");
-    if (!Array.isArray(c.events) || !c.events.every(isAlertEvent) || typeof c.enabled !== "boolean") bad(CHANNELS, i, "damaged events");
+    if (!isObj(c) || !(CHANNEL_TYPES as readonly unknown[]).includes(c.type) || !str(c.name)) {
+      bad(CHANNELS, i, "not a channel");
+    }
+    if (!Array.isArray(c.events) || !c.events.every(isAlertEvent) || typeof c.enabled !== "boolean") {
+      bad(CHANNELS, i, "damaged events");
+    }
     if (c.url !== undefined && !str(c.url)) bad(CHANNELS, i, "a damaged URL");
-    if (c.priority !== undefined && c.priority !== null && typeof c.priority !== "number") bad(CHANNELS, i, CHANNEL_MSG.priorityInvalid);
-    const problem = firstError(validateChannel(c)) ?? (str(c.secret) ? channelTokenProblem(c.secret) : undefined);
+    if (c.priority !== undefined && c.priority !== null && typeof c.priority !== "number") {
+      bad(CHANNELS, i, CHANNEL_MSG.priorityInvalid);
+    }
+    const problem = firstError(validateChannel(c)) ??
+      (str(c.secret) ? channelTokenProblem(c.secret) : undefined);
     if (problem) bad(CHANNELS, i, problem);
     // Kept as the API keeps it (absolute, normalised).
-    return { ...c, name: c.name.trim(), ...(str(c.url) && c.url !== "" ? { url: channelUrl(c.url) } : {}) } as unknown as ExportedChannel;
+    return {
+      ...c,
+      name: c.name.trim(),
+      ...(str(c.url) && c.url !== "" ? { url: channelUrl(c.url) } : {}),
+    } as unknown as ExportedChannel;
   });
 }
 
 /** A relative path inside a mod pack: plain segments, none hidden, none "..". */
 export function safeRelative(rest: string): boolean {
   const parts = rest.split("/");
-  return parts.length <= 8 && parts.every((p) => p !== "" && p !== "." && p !== ".." && !p.startsWith(".") && !p.includes("\\") && !UNSAFE_TEXT.test(p));
+  return parts.length <= 8 &&
+    parts.every((p) =>
+      p !== "" && p !== "." && p !== ".." && !p.startsWith(".") && !p.includes("\\") && !UNSAFE_TEXT.test(p)
+    );
 }

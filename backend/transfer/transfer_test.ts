@@ -3,7 +3,17 @@
 // mod pack, a save) is exported, and the archive imported into fresh panels, with and without secrets.
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -21,9 +31,14 @@ const HOOK = "http://127.0.0.1:9/api/webhooks/1234/discord-secret-token-abcdef";
 async function runOnce(args: string[]): Promise<{ code: number; out: string }> {
   const panel = panelCommand(args);
   const r = await new Deno.Command(panel.cmd, {
-    args: panel.args, cwd: ROOT, stdout: "piped", stderr: "piped", env: { NO_COLOR: "1" },
+    args: panel.args,
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
     // A command that should end, not start a panel: a guard so a wrong start fails instead of hanging.
-    signal: AbortSignal.timeout(120_000) })
+    signal: AbortSignal.timeout(120_000),
+  })
     .output();
   return { code: r.code, out: new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr) };
 }
@@ -32,7 +47,11 @@ function dirs(root: string, name: string) {
   const data = join(root, name, "data");
   const factorio = join(root, name, "factorio");
   mkdirSync(join(factorio, "saves"), { recursive: true });
-  return { data, factorio, args: ["--port", "0", "--bind", "127.0.0.1", "--data-dir", data, "--factorio-dir", factorio] };
+  return {
+    data,
+    factorio,
+    args: ["--port", "0", "--bind", "127.0.0.1", "--data-dir", data, "--factorio-dir", factorio],
+  };
 }
 
 /** Everything the archive should carry, as the API shows it. */
@@ -46,14 +65,23 @@ async function state(c: Client) {
   const channels = (await get("/api/notifications/channels")) as Record<string, unknown>[];
   return {
     users: await get("/api/user/list"),
-    schedules: schedules.map(({ name, cron, condition, enabled, tasks, run_missed }) => ({ name, cron, condition, enabled, tasks, run_missed })),
+    schedules: schedules.map(({ name, cron, condition, enabled, tasks, run_missed }) => ({
+      name,
+      cron,
+      condition,
+      enabled,
+      tasks,
+      run_missed,
+    })),
     channels: channels.map(({ type, name, events }) => ({ type, name, events })),
     channelsEnabled: channels.map((ch) => ch.enabled),
     backupSettings: await get("/api/backups/settings"),
     whitelist: ((await get("/api/players")) as { use_whitelist: boolean }).use_whitelist,
     packs: ((await get("/api/mods/packs/list")) as { name: string }[]).map((p) => p.name),
     saves: ((await get("/api/saves/list")) as { name: string }[]).map((s) => s.name),
-    backups: ((await get("/api/backups")) as { id: string; save: string; sha256: string }[]).map((b) => [b.id, b.save, b.sha256].join(" ")),
+    backups: ((await get("/api/backups")) as { id: string; save: string; sha256: string }[]).map((b) =>
+      [b.id, b.save, b.sha256].join(" ")
+    ),
   };
 }
 
@@ -61,7 +89,10 @@ async function setUp(root: string) {
   const src = dirs(root, "old");
   copyFileSync(join(ROOT, "tests/fixtures/saves/test_1_1.zip"), join(src.factorio, "saves", "world.zip"));
   mkdirSync(join(src.data, "mod-packs", "weekend", "sub"), { recursive: true });
-  writeFileSync(join(src.data, "mod-packs", "weekend", "mod-list.json"), JSON.stringify({ mods: [{ name: "base", enabled: true }] }));
+  writeFileSync(
+    join(src.data, "mod-packs", "weekend", "mod-list.json"),
+    JSON.stringify({ mods: [{ name: "base", enabled: true }] }),
+  );
   writeFileSync(join(src.data, "mod-packs", "weekend", "sub", "notes.txt"), "pack notes");
   const panel = await startPanelProcess({ args: src.args, env: { PANEL_ADMIN_PASSWORD: PASSWORD } });
   try {
@@ -70,13 +101,37 @@ async function setUp(root: string) {
       const r = await c.post(p, body);
       assert.ok(r.status < 300, `${p}: ${r.status} ${r.text}`);
     };
-    await ok("/api/user/add", { username: "alice", email: "alice@example.org", password: "alice password", password_confirmation: "alice password", role: "operator" });
-    await ok("/api/user/add", { username: "bob", email: "bob@example.org", password: "bob's password", password_confirmation: "bob's password", role: "viewer" });
-    await ok("/api/schedules", {
-      name: "Nightly restart", cron: "0 4 * * *", condition: "always", enabled: true, run_missed: false,
-      tasks: [{ type: "warn", text: "Restart in", countdown_s: 60, delay_s: 0 }, { type: "restart", delay_s: 0 }],
+    await ok("/api/user/add", {
+      username: "alice",
+      email: "alice@example.org",
+      password: "alice password",
+      password_confirmation: "alice password",
+      role: "operator",
     });
-    await ok("/api/notifications/channels", { type: "discord", name: "Our Discord", url: HOOK, events: ["crashed", "started"] });
+    await ok("/api/user/add", {
+      username: "bob",
+      email: "bob@example.org",
+      password: "bob's password",
+      password_confirmation: "bob's password",
+      role: "viewer",
+    });
+    await ok("/api/schedules", {
+      name: "Nightly restart",
+      cron: "0 4 * * *",
+      condition: "always",
+      enabled: true,
+      run_missed: false,
+      tasks: [{ type: "warn", text: "Restart in", countdown_s: 60, delay_s: 0 }, {
+        type: "restart",
+        delay_s: 0,
+      }],
+    });
+    await ok("/api/notifications/channels", {
+      type: "discord",
+      name: "Our Discord",
+      url: HOOK,
+      events: ["crashed", "started"],
+    });
     await ok("/api/backups/settings", { min_free_mb: 123 });
     await ok("/api/players/whitelist/use", { enabled: true });
     await ok("/api/backups", { include: [], save: "world.zip" });
@@ -84,7 +139,8 @@ async function setUp(root: string) {
     const bob = await panel.login("bob", "bob's password");
     const setup = await bob.post("/api/user/2fa/totp/setup");
     const totpSecret = setup.body.secret as string;
-    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(totpSecret), digits: 6, period: 30 }).generate();
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(totpSecret), digits: 6, period: 30 })
+      .generate();
     assert.equal((await bob.post("/api/user/2fa/totp/confirm", { code })).status, 200);
     return { src, totpSecret, before: await state(c) };
   } finally {
@@ -96,7 +152,9 @@ async function archiveText(file: string): Promise<string> {
   const zip = await ZipReader.open(file);
   try {
     let text = "";
-    for (const e of zip.entries) if (!e.name.endsWith(".zip")) text += new TextDecoder().decode(await zip.read(e, 1 << 20));
+    for (const e of zip.entries) {
+      if (!e.name.endsWith(".zip")) text += new TextDecoder().decode(await zip.read(e, 1 << 20));
+    }
     return text;
   } finally {
     await zip.close();
@@ -112,7 +170,9 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     const passkeyId = "YWxpY2UtcGhvbmUtY3JlZGVudGlhbA";
     const db = new DatabaseSync(join(src.data, "panel.db"));
     const alice = db.prepare("SELECT id FROM users WHERE username = 'alice'").get() as { id: number };
-    db.prepare("INSERT INTO passkeys (id, user_id, name, public_key, counter, transports, created_at) VALUES (?, ?, ?, ?, 3, 'internal', ?)")
+    db.prepare(
+      "INSERT INTO passkeys (id, user_id, name, public_key, counter, transports, created_at) VALUES (?, ?, ?, ?, 3, 'internal', ?)",
+    )
       .run(passkeyId, alice.id, "Alice's phone", new Uint8Array([165, 1, 2, 3, 38, 32, 1]), Date.now());
     db.close();
     assert.deepEqual(before.saves.includes("world.zip"), true);
@@ -158,11 +218,25 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     await panel.login("alice", pw("alice")!);
     await panel.login("bob", pw("bob")!); // no second factor without the secrets
     const after = await state(admin);
-    assert.deepEqual({ ...after, channelsEnabled: null, backups: null }, { ...before, channelsEnabled: null, backups: null });
+    assert.deepEqual({ ...after, channelsEnabled: null, backups: null }, {
+      ...before,
+      channelsEnabled: null,
+      backups: null,
+    });
     assert.deepEqual(after.backups, [], "backups only when asked");
-    assert.deepEqual(after.channelsEnabled, [false], "a channel without its URL cannot send: it comes disabled");
-    assert.equal(readFileSync(join(dst.data, "mod-packs", "weekend", "sub", "notes.txt"), "utf8"), "pack notes");
-    assert.deepEqual(readFileSync(join(dst.factorio, "saves", "world.zip")), readFileSync(join(src.factorio, "saves", "world.zip")));
+    assert.deepEqual(
+      after.channelsEnabled,
+      [false],
+      "a channel without its URL cannot send: it comes disabled",
+    );
+    assert.equal(
+      readFileSync(join(dst.data, "mod-packs", "weekend", "sub", "notes.txt"), "utf8"),
+      "pack notes",
+    );
+    assert.deepEqual(
+      readFileSync(join(dst.factorio, "saves", "world.zip")),
+      readFileSync(join(src.factorio, "saves", "world.zip")),
+    );
     await panel.stop();
 
     // The same import again: nothing twice.
@@ -177,9 +251,20 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     panel = await startPanelProcess({ args: [...dst2.args, "--import", secret] });
     const admin2 = await panel.login("admin", PASSWORD);
     const bobLogin = await panel.client().post("/api/login", { username: "bob", password: "bob's password" });
-    assert.deepEqual(bobLogin.body, { second_factor: true, methods: ["totp", "recovery"] }, "bob's TOTP came along");
-    const aliceLogin = await panel.client().post("/api/login", { username: "alice", password: "alice password" });
-    assert.deepEqual(aliceLogin.body, { second_factor: true, methods: ["passkey"] }, "alice's passkey came along");
+    assert.deepEqual(
+      bobLogin.body,
+      { second_factor: true, methods: ["totp", "recovery"] },
+      "bob's TOTP came along",
+    );
+    const aliceLogin = await panel.client().post("/api/login", {
+      username: "alice",
+      password: "alice password",
+    });
+    assert.deepEqual(
+      aliceLogin.body,
+      { second_factor: true, methods: ["passkey"] },
+      "alice's passkey came along",
+    );
     const after2 = await state(admin2);
     assert.equal(before.backups.length, 1);
     assert.deepEqual({ ...after2, saves: before.saves }, before);
@@ -195,7 +280,10 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     panel = await startPanelProcess({ args: [...dst2.args, "--import", plain, "--import-merge"] });
     assert.match(panel.output(), /save world\.zip: imported/);
     assert.match(panel.output(), /user bob \(viewer\): already here, left as it is/);
-    assert.deepEqual({ ...(await state(await panel.login("admin", PASSWORD))), backups: before.backups }, before);
+    assert.deepEqual(
+      { ...(await state(await panel.login("admin", PASSWORD))), backups: before.backups },
+      before,
+    );
     await panel.stop();
     panel = null;
 
@@ -230,15 +318,34 @@ Deno.test("--import of an archive from a newer panel: refused with a clear messa
   const root = mkdtempSync(join(tmpdir(), "transfer-newer-"));
   try {
     const manifest = new TextEncoder().encode(JSON.stringify({
-      format: "factorio-panel-export", format_version: 99, panel_version: "9.0.0", created: new Date().toISOString(), secrets: false,
-      contents: { users: [], schedules: [], alert_channels: [], settings: [], mod_packs: [], saves: [], backups: [] }, files: [],
+      format: "factorio-panel-export",
+      format_version: 99,
+      panel_version: "9.0.0",
+      created: new Date().toISOString(),
+      secrets: false,
+      contents: {
+        users: [],
+        schedules: [],
+        alert_channels: [],
+        settings: [],
+        mod_packs: [],
+        saves: [],
+        backups: [],
+      },
+      files: [],
     }));
     const file = join(root, "newer.zip");
-    await writeStreamAtomic(file, zipStream([{ name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" }]));
+    await writeStreamAtomic(
+      file,
+      zipStream([{ name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" }]),
+    );
     const target = dirs(root, "new");
     const r = await runOnce([...target.args, "--import", file]);
     assert.equal(r.code, 1, r.out);
-    assert.match(r.out, /nothing was imported\. .*newer\.zip: it was made by a newer panel \(9\.0\.0, archive format 99\); this panel reads format 1\. Update this panel first\./);
+    assert.match(
+      r.out,
+      /nothing was imported\. .*newer\.zip: it was made by a newer panel \(9\.0\.0, archive format 99\); this panel reads format 1\. Update this panel first\./,
+    );
     assert.ok(!existsSync(target.data));
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -246,7 +353,10 @@ Deno.test("--import of an archive from a newer panel: refused with a clear messa
 });
 
 /** An archive as --export writes one (manifest last, every entry with its checksum), holding `rows`. */
-async function archiveWith(file: string, rows: { schedules?: unknown[]; channels?: unknown[]; users?: unknown[] }): Promise<void> {
+async function archiveWith(
+  file: string,
+  rows: { schedules?: unknown[]; channels?: unknown[]; users?: unknown[] },
+): Promise<void> {
   const entries: { name: string; data: Uint8Array }[] = [];
   const add = (name: string, value: unknown[] | undefined) => {
     if (value) entries.push({ name, data: new TextEncoder().encode(JSON.stringify(value)) });
@@ -254,45 +364,117 @@ async function archiveWith(file: string, rows: { schedules?: unknown[]; channels
   add("panel/users.json", rows.users);
   add("panel/schedules.json", rows.schedules);
   add("panel/alert-channels.json", rows.channels);
-  const names = (v: unknown[] | undefined, key: string) => (v ?? []).map((r) => String((r as Record<string, unknown>)[key]));
+  const names = (v: unknown[] | undefined, key: string) =>
+    (v ?? []).map((r) => String((r as Record<string, unknown>)[key]));
   const manifest = new TextEncoder().encode(JSON.stringify({
-    format: "factorio-panel-export", format_version: 1, panel_version: "1.0.0", created: new Date().toISOString(), secrets: true,
+    format: "factorio-panel-export",
+    format_version: 1,
+    panel_version: "1.0.0",
+    created: new Date().toISOString(),
+    secrets: true,
     contents: {
-      users: names(rows.users, "username"), schedules: names(rows.schedules, "name"), alert_channels: names(rows.channels, "name"),
-      settings: [], mod_packs: [], saves: [], backups: [],
+      users: names(rows.users, "username"),
+      schedules: names(rows.schedules, "name"),
+      alert_channels: names(rows.channels, "name"),
+      settings: [],
+      mod_packs: [],
+      saves: [],
+      backups: [],
     },
-    files: entries.map((e) => ({ path: e.name, size: e.data.length, sha256: createHash("sha256").update(new TextDecoder().decode(e.data)).digest("hex") })),
+    files: entries.map((e) => ({
+      path: e.name,
+      size: e.data.length,
+      sha256: createHash("sha256").update(new TextDecoder().decode(e.data)).digest("hex"),
+    })),
   }));
-  await writeStreamAtomic(file, zipStream([
-    ...entries.map((e) => ({ ...e, size: e.data.length, method: "deflate" as const })),
-    { name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" as const },
-  ]));
+  await writeStreamAtomic(
+    file,
+    zipStream([
+      ...entries.map((e) => ({ ...e, size: e.data.length, method: "deflate" as const })),
+      { name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" as const },
+    ]),
+  );
 }
 
 Deno.test("--import refuses what the API refuses (URLs, names, schedule texts, a cron that does not parse), and changes nothing", async () => {
   const root = mkdtempSync(join(tmpdir(), "transfer-hostile-"));
   try {
     const schedule = {
-      name: "Nightly", cron: "0 4 * * *", condition: "always", enabled: true, run_missed: false,
+      name: "Nightly",
+      cron: "0 4 * * *",
+      condition: "always",
+      enabled: true,
+      run_missed: false,
       tasks: [{ type: "command", delay_s: 0, text: "/save" }],
     };
-    const channel = { type: "webhook", name: "Hook", url: "https://hooks.example.org/x", events: ["crashed"], enabled: true, priority: null, secret: "s3cret" };
+    const channel = {
+      type: "webhook",
+      name: "Hook",
+      url: "https://hooks.example.org/x",
+      events: ["crashed"],
+      enabled: true,
+      priority: null,
+      secret: "s3cret",
+    };
     const cases: [string, Parameters<typeof archiveWith>[1], RegExp][] = [
-      ["file URL", { channels: [{ ...channel, url: "file:///etc/passwd" }] }, /alert-channels\.json, entry 1: The URL must be a full http:\/\/ or https:\/\/ address/],
-      ["gopher URL", { channels: [{ ...channel, url: "gopher://127.0.0.1:6379/_FLUSHALL" }] }, /entry 1: The URL must be a full http/],
-      ["URL with credentials", { channels: [{ ...channel, url: "https://user:pw@hooks.example.org/x" }] }, /entry 1: The URL must be a full http/],
-      ["channel name with a newline", { channels: [{ ...channel, name: "Hook\nError Server crashed" }] }, /entry 1: A channel name must be one line/],
-      ["channel name with a bidi override", { channels: [{ ...channel, name: "Hook\u202Eexe" }] }, /entry 1: A channel name must be one line/],
-      ["ntfy topic", { channels: [{ ...channel, type: "ntfy", topic: "a b", priority: 3 }] }, /entry 1: An ntfy topic is/],
-      ["schedule name with a newline", { schedules: [{ ...schedule, name: "Nightly\n   1.000 Error Server crashed" }] }, /schedules\.json, entry 1: The name must be one line/],
+      [
+        "file URL",
+        { channels: [{ ...channel, url: "file:///etc/passwd" }] },
+        /alert-channels\.json, entry 1: The URL must be a full http:\/\/ or https:\/\/ address/,
+      ],
+      [
+        "gopher URL",
+        { channels: [{ ...channel, url: "gopher://127.0.0.1:6379/_FLUSHALL" }] },
+        /entry 1: The URL must be a full http/,
+      ],
+      [
+        "URL with credentials",
+        { channels: [{ ...channel, url: "https://user:pw@hooks.example.org/x" }] },
+        /entry 1: The URL must be a full http/,
+      ],
+      [
+        "channel name with a newline",
+        { channels: [{ ...channel, name: "Hook\nError Server crashed" }] },
+        /entry 1: A channel name must be one line/,
+      ],
+      [
+        "channel name with a bidi override",
+        { channels: [{ ...channel, name: "Hook\u202Eexe" }] },
+        /entry 1: A channel name must be one line/,
+      ],
+      [
+        "ntfy topic",
+        { channels: [{ ...channel, type: "ntfy", topic: "a b", priority: 3 }] },
+        /entry 1: An ntfy topic is/,
+      ],
+      ["schedule name with a newline", {
+        schedules: [{ ...schedule, name: "Nightly\n   1.000 Error Server crashed" }],
+      }, /schedules\.json, entry 1: The name must be one line/],
       [
         "schedule command with a newline",
-        { schedules: [{ ...schedule, tasks: [{ type: "command", delay_s: 0, text: "/save\n  12.345 Error Util.cpp:83: Server crashed" }] }] },
+        {
+          schedules: [{
+            ...schedule,
+            tasks: [{
+              type: "command",
+              delay_s: 0,
+              text: "/save\n  12.345 Error Util.cpp:83: Server crashed",
+            }],
+          }],
+        },
         /schedules\.json, entry 1: Task 1: the text must be one line without control or text-direction characters/,
       ],
-      ["warning with a bidi isolate", { schedules: [{ ...schedule, tasks: [{ type: "warn", delay_s: 0, text: "Restart \u2067soon" }] }] }, /entry 1: Task 1: the text must be one line/],
-      ["cron that does not parse", { schedules: [{ ...schedule, cron: "99 * * * *" }] }, /schedules\.json, entry 1: The cron expression "99 \* \* \* \*" is not valid/],
-      ["username with a newline", { users: [{ username: "eve\nadmin", role: "viewer", email: "eve@example.org" }] }, /users\.json, entry 1: Username must be/],
+      ["warning with a bidi isolate", {
+        schedules: [{ ...schedule, tasks: [{ type: "warn", delay_s: 0, text: "Restart \u2067soon" }] }],
+      }, /entry 1: Task 1: the text must be one line/],
+      [
+        "cron that does not parse",
+        { schedules: [{ ...schedule, cron: "99 * * * *" }] },
+        /schedules\.json, entry 1: The cron expression "99 \* \* \* \*" is not valid/,
+      ],
+      ["username with a newline", {
+        users: [{ username: "eve\nadmin", role: "viewer", email: "eve@example.org" }],
+      }, /users\.json, entry 1: Username must be/],
     ];
     for (const [what, rows, message] of cases) {
       const file = join(root, "hostile.zip");
@@ -320,22 +502,51 @@ Deno.test("--import refuses what the API refuses (URLs, names, schedule texts, a
 Deno.test("--import of users whose password hashes are dearer than the panel's own: refused, naming the user, nothing changed", async () => {
   const root = mkdtempSync(join(tmpdir(), "transfer-hash-"));
   try {
-    for (const [hash, why] of [
-      // N = 2^20: 1 GiB and seconds of a core for every wrong sign-in.
-      [`scrypt$1048576$8$1$${btoa("s".repeat(16))}$${btoa("k".repeat(32))}`, /the password hash of eve is a scrypt hash with N=1048576, r=8, p=1; the panel takes only N=32768, r=8, p=1/],
-      [`fsm-bcrypt$$2b$31$${"a".repeat(53)}`, /the password hash of eve is a bcrypt hash of cost 31; the panel takes at most 12/],
-    ] as const) {
-      const users = new TextEncoder().encode(JSON.stringify([{ username: "eve", role: "admin", email: "", password_hash: hash }]));
+    for (
+      const [hash, why] of [
+        // N = 2^20: 1 GiB and seconds of a core for every wrong sign-in.
+        [
+          `scrypt$1048576$8$1$${btoa("s".repeat(16))}$${btoa("k".repeat(32))}`,
+          /the password hash of eve is a scrypt hash with N=1048576, r=8, p=1; the panel takes only N=32768, r=8, p=1/,
+        ],
+        [
+          `fsm-bcrypt$$2b$31$${"a".repeat(53)}`,
+          /the password hash of eve is a bcrypt hash of cost 31; the panel takes at most 12/,
+        ],
+      ] as const
+    ) {
+      const users = new TextEncoder().encode(
+        JSON.stringify([{ username: "eve", role: "admin", email: "", password_hash: hash }]),
+      );
       const manifest = new TextEncoder().encode(JSON.stringify({
-        format: "factorio-panel-export", format_version: 1, panel_version: "0.1.0", created: new Date().toISOString(), secrets: true,
-        contents: { users: ["eve"], schedules: [], alert_channels: [], settings: [], mod_packs: [], saves: [], backups: [] },
-        files: [{ path: "panel/users.json", size: users.length, sha256: createHash("sha256").update(users).digest("hex") }],
+        format: "factorio-panel-export",
+        format_version: 1,
+        panel_version: "0.1.0",
+        created: new Date().toISOString(),
+        secrets: true,
+        contents: {
+          users: ["eve"],
+          schedules: [],
+          alert_channels: [],
+          settings: [],
+          mod_packs: [],
+          saves: [],
+          backups: [],
+        },
+        files: [{
+          path: "panel/users.json",
+          size: users.length,
+          sha256: createHash("sha256").update(users).digest("hex"),
+        }],
       }));
       const file = join(root, "dear.zip");
-      await writeStreamAtomic(file, zipStream([
-        { name: "panel/users.json", data: users, size: users.length, method: "deflate" },
-        { name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" },
-      ]));
+      await writeStreamAtomic(
+        file,
+        zipStream([
+          { name: "panel/users.json", data: users, size: users.length, method: "deflate" },
+          { name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" },
+        ]),
+      );
       const target = dirs(root, "new");
       const r = await runOnce([...target.args, "--import", file]);
       assert.equal(r.code, 1, r.out);

@@ -184,7 +184,9 @@ export class Hub {
 
   /** Closes the connections of sessions that no longer pass `stillValid` (expired sessions). */
   sweep(stillValid: (sessionId: string) => boolean): void {
-    for (const c of this.#clients) if (!stillValid(c.sessionId)) c.close(WS_CLOSE.signedOut, "Session expired");
+    for (const c of this.#clients) {
+      if (!stillValid(c.sessionId)) c.close(WS_CLOSE.signedOut, "Session expired");
+    }
   }
 
   closeAll(): void {
@@ -231,7 +233,9 @@ export class Hub {
             if (replay.length > 0) client.send({ room_name: value, message: replay.join("\n") });
             return;
           }
-          for (const line of this.#replay.get(value)?.() ?? []) client.send({ room_name: value, message: line });
+          for (const line of this.#replay.get(value)?.() ?? []) {
+            client.send({ room_name: value, message: line });
+          }
         } else if (type === "unsubscribe" && isRoomName(value)) {
           client.rooms.delete(value);
         } else if (type === "command" && this.#command && value.trim() !== "") {

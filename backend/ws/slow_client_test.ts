@@ -7,7 +7,12 @@ import { TestSocket } from "../../tests/support/ws.ts";
 import { WS_MAX_BUFFERED } from "./hub.ts";
 
 /** Completes a WebSocket handshake over raw TCP, subscribes to `room`, and then never reads again. */
-async function stalledClient(url: string, cookie: string, room: string, batch = false): Promise<Deno.TcpConn> {
+async function stalledClient(
+  url: string,
+  cookie: string,
+  room: string,
+  batch = false,
+): Promise<Deno.TcpConn> {
   const { hostname, port } = new URL(url);
   const conn = await Deno.connect({ hostname, port: Number(port) });
   const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
@@ -33,7 +38,12 @@ async function stalledClient(url: string, cookie: string, room: string, batch = 
   }
   assert.match(head, /^HTTP\/1\.1 101/);
   // One masked text frame (clients must mask), then silence.
-  const payload = new TextEncoder().encode(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: room, ...(batch ? { batch: true } : {}) } }));
+  const payload = new TextEncoder().encode(
+    JSON.stringify({
+      room_name: "",
+      controls: { type: "subscribe", value: room, ...(batch ? { batch: true } : {}) },
+    }),
+  );
   const mask = crypto.getRandomValues(new Uint8Array(4));
   const frame = new Uint8Array(2 + 4 + payload.length);
   frame[0] = 0x81;
@@ -63,46 +73,56 @@ async function floodUntilDropped(p: TestPanel, pause: number): Promise<number> {
   return i;
 }
 
-Deno.test("a client that never reads is dropped; the others keep receiving", withPanel(async (p) => {
-  const c = await p.login();
-  const good = await TestSocket.connect(c);
-  const slow = await stalledClient(p.url, c.cookie!, "gamelog");
-  try {
-    good.subscribe("gamelog");
-    await good.waitFor(() => p.ctx.hub.roomSize("gamelog") === 2, "both clients in the room");
+Deno.test(
+  "a client that never reads is dropped; the others keep receiving",
+  withPanel(async (p) => {
+    const c = await p.login();
+    const good = await TestSocket.connect(c);
+    const slow = await stalledClient(p.url, c.cookie!, "gamelog");
+    try {
+      good.subscribe("gamelog");
+      await good.waitFor(() => p.ctx.hub.roomSize("gamelog") === 2, "both clients in the room");
 
-    // 1 MiB every 20 ms: a reading client on a busy machine (it shares the panel's process here) keeps
-    // up; bursts with no pause at all dropped the reader too once (its buffer is bounded the same way).
-    const lines = await floodUntilDropped(p, 20);
-    p.ctx.bus.emit("server.log", { line: "last" });
-    await good.waitForMessage("gamelog", (m) => m === "last", 60_000);
-    assert.equal(p.ctx.hub.clientCount, 1, "the stalled client was dropped");
-    assert.equal(good.closed, null);
-    const received = good.messages.filter((m) => m.room_name === "gamelog").length;
-    assert.equal(received, lines + 1, "the reading client got every line");
-  } finally {
-    slow.close();
-    await good.close();
-  }
-}));
+      // 1 MiB every 20 ms: a reading client on a busy machine (it shares the panel's process here) keeps
+      // up; bursts with no pause at all dropped the reader too once (its buffer is bounded the same way).
+      const lines = await floodUntilDropped(p, 20);
+      p.ctx.bus.emit("server.log", { line: "last" });
+      await good.waitForMessage("gamelog", (m) => m === "last", 60_000);
+      assert.equal(p.ctx.hub.clientCount, 1, "the stalled client was dropped");
+      assert.equal(good.closed, null);
+      const received = good.messages.filter((m) => m.room_name === "gamelog").length;
+      assert.equal(received, lines + 1, "the reading client got every line");
+    } finally {
+      slow.close();
+      await good.close();
+    }
+  }),
+);
 
-Deno.test("batched: a client that never reads is dropped; a batching reader gets every line, in order", withPanel(async (p) => {
-  const c = await p.login();
-  const good = await TestSocket.connect(c);
-  const slow = await stalledClient(p.url, c.cookie!, "gamelog", true);
-  try {
-    good.subscribe("gamelog", { batch: true });
-    await good.waitFor(() => p.ctx.hub.roomSize("gamelog") === 2, "both clients in the room");
-    const lines = await floodUntilDropped(p, 20);
-    p.ctx.bus.emit("server.log", { line: "last" });
-    const got = () => good.messages.filter((m) => m.room_name === "gamelog").flatMap((m) => m.message.split("\n"));
-    await good.waitFor(() => got().at(-1) === "last", "the last line", 60_000);
-    assert.equal(p.ctx.hub.clientCount, 1, "the stalled client was dropped");
-    assert.equal(good.closed, null);
-    assert.deepEqual(got().map((l) => l.split(" ")[0]), [...Array.from({ length: lines }, (_, i) => String(i)), "last"]);
-    assert.ok(good.messages.length < lines, "lines travel in batches");
-  } finally {
-    slow.close();
-    await good.close();
-  }
-}));
+Deno.test(
+  "batched: a client that never reads is dropped; a batching reader gets every line, in order",
+  withPanel(async (p) => {
+    const c = await p.login();
+    const good = await TestSocket.connect(c);
+    const slow = await stalledClient(p.url, c.cookie!, "gamelog", true);
+    try {
+      good.subscribe("gamelog", { batch: true });
+      await good.waitFor(() => p.ctx.hub.roomSize("gamelog") === 2, "both clients in the room");
+      const lines = await floodUntilDropped(p, 20);
+      p.ctx.bus.emit("server.log", { line: "last" });
+      const got = () =>
+        good.messages.filter((m) => m.room_name === "gamelog").flatMap((m) => m.message.split("\n"));
+      await good.waitFor(() => got().at(-1) === "last", "the last line", 60_000);
+      assert.equal(p.ctx.hub.clientCount, 1, "the stalled client was dropped");
+      assert.equal(good.closed, null);
+      assert.deepEqual(got().map((l) => l.split(" ")[0]), [
+        ...Array.from({ length: lines }, (_, i) => String(i)),
+        "last",
+      ]);
+      assert.ok(good.messages.length < lines, "lines travel in batches");
+    } finally {
+      slow.close();
+      await good.close();
+    }
+  }),
+);

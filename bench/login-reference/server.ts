@@ -7,7 +7,11 @@ const files: Record<string, [Uint8Array, string]> = {
   "/login": [gzipSync(Deno.readFileSync(dir + "index.html")), "text/html; charset=utf-8"],
   "/app.js": [gzipSync(Deno.readFileSync(dir + "app.js")), "text/javascript"],
 };
-Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`) }, (req) => {
+Deno.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
+}, (req) => {
   const path = new URL(req.url).pathname;
   if (path === "/api/login") return Response.json({ username: "admin" });
   if (path === "/api/server/status") return Response.json({ status: "stopped", running: false });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { lazy, type ReactNode, Suspense, useEffect } from "react";
 import { BrowserRouter, Route, Routes } from "react-router-dom";
 import { Box, CircularProgress, CssBaseline, ThemeProvider } from "@mui/material";
 import { theme } from "./theme.ts";
@@ -72,9 +72,25 @@ export function AppRoutes() {
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route path="/login" element={<Login />} />
-        <Route element={<RequireAuth><Layout banner={<Suspense fallback={null}><ConnectionBanner /></Suspense>} /></RequireAuth>}>
+        <Route
+          element={
+            <RequireAuth>
+              <Layout
+                banner={
+                  <Suspense fallback={null}>
+                    <ConnectionBanner />
+                  </Suspense>
+                }
+              />
+            </RequireAuth>
+          }
+        >
           {PAGE_ROUTES.map((r) => (
-            <Route key={r.path} path={r.path} element={<Suspense fallback={<Loading />}>{r.element}</Suspense>} />
+            <Route
+              key={r.path}
+              path={r.path}
+              element={<Suspense fallback={<Loading />}>{r.element}</Suspense>}
+            />
           ))}
           <Route path="*" element={<NotFound />} />
         </Route>

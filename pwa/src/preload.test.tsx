@@ -6,7 +6,11 @@ import { lazyReady, preloadable } from "./preload.ts";
 const Page = ({ word }: { word: string }) => <p>{word} page</p>;
 
 function inSuspense(Comp: ComponentType<{ word: string }>) {
-  return render(<Suspense fallback={<p>loading</p>}><Comp word="controls" /></Suspense>);
+  return render(
+    <Suspense fallback={<p>loading</p>}>
+      <Comp word="controls" />
+    </Suspense>,
+  );
 }
 
 describe("lazyReady", () => {

@@ -36,7 +36,10 @@ export const controlsModule = preloadable(() => import("./pages/Controls/Control
  * React.lazy (suspending until it arrives). `pick` must return the same component each time.
  */
 // deno-lint-ignore no-explicit-any
-export function lazyReady<M, P extends Record<string, any>>(module: Preloadable<M>, pick: (m: M) => ComponentType<P>): ComponentType<P> {
+export function lazyReady<M, P extends Record<string, any>>(
+  module: Preloadable<M>,
+  pick: (m: M) => ComponentType<P>,
+): ComponentType<P> {
   const Lazy = lazy(() => module.load().then((m) => ({ default: pick(m) })));
   return function Ready(props: P) {
     const m = module.now();

@@ -25,7 +25,12 @@ function render(cache: EmotionCache, node: ReactNode): string {
 
 const FIELDS = {
   username: { label: "Username", autoComplete: "username", error: MSG.usernameRequired },
-  password: { label: "Password", autoComplete: "current-password", type: "password", error: MSG.passwordRequired },
+  password: {
+    label: "Password",
+    autoComplete: "current-password",
+    type: "password",
+    error: MSG.passwordRequired,
+  },
 } as const;
 
 function field(name: keyof typeof FIELDS, state: ShellFieldState) {
@@ -55,16 +60,38 @@ export function renderLoginShell(): { html: string; css: string; templates: stri
     cache,
     <>
       <CssBaseline />
-      <LoginCard shell username={{ name: "username", value: "" }} password={{ name: "password", value: "" }} extra={<PasskeyButton label="Use a passkey" onSignedIn={() => {}} />} />
+      <LoginCard
+        shell
+        username={{ name: "username", value: "" }}
+        password={{ name: "password", value: "" }}
+        extra={<PasskeyButton label="Use a passkey" onSignedIn={() => {}} />}
+      />
     </>,
   );
   // Rendered into the same cache, so their styles are in `css` too; the script copies classes from them.
   const parts: string[] = [];
   for (const name of ["username", "password"] as const) {
-    for (const state of SHELL_STATES) parts.push(`<div data-field="${name}" data-state="${state}">${render(cache, field(name, state))}</div>`);
+    for (const state of SHELL_STATES) {
+      parts.push(
+        `<div data-field="${name}" data-state="${state}">${render(cache, field(name, state))}</div>`,
+      );
+    }
   }
-  parts.push(`<div data-state="busy">${render(cache, <Button type="button" color="primary" size="large" disabled>Sign In</Button>)}</div>`);
-  parts.push(`<div data-state="flash">${render(cache, <Alert variant="filled" severity="error" role="none" data-testid="flash" sx={{ cursor: "pointer" }}>-</Alert>)}</div>`);
+  parts.push(
+    `<div data-state="busy">${
+      render(cache, <Button type="button" color="primary" size="large" disabled>Sign In</Button>)
+    }</div>`,
+  );
+  parts.push(
+    `<div data-state="flash">${
+      render(
+        cache,
+        <Alert variant="filled" severity="error" role="none" data-testid="flash" sx={{ cursor: "pointer" }}>
+          -
+        </Alert>,
+      )
+    }</div>`,
+  );
   const flashRegion = render(cache, <Flash />);
   // On the server emotion keeps each inserted rule's text in cache.inserted, and also writes <style> tags
   // into the markup beside the elements. Those move to the head too: in the markup they would sit between

@@ -139,4 +139,8 @@ export const theme = createTheme({
   },
 });
 
-export const insetBox = { backgroundColor: factorio.inset, boxShadow: insetShadow, borderRadius: "2px" } as const;
+export const insetBox = {
+  backgroundColor: factorio.inset,
+  boxShadow: insetShadow,
+  borderRadius: "2px",
+} as const;

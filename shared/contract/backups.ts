@@ -68,7 +68,8 @@ export const backupRoutes = {
     summary: "Back up a save now (the running one unless named), with what `include` asks (remembered)",
     role: "operator",
     body: z.object({
-      include: z.array(z.enum(BACKUP_INCLUDES, { error: INCLUDE_INVALID }), { error: INCLUDE_INVALID }).optional(),
+      include: z.array(z.enum(BACKUP_INCLUDES, { error: INCLUDE_INVALID }), { error: INCLUDE_INVALID })
+        .optional(),
       save: z.string().optional(),
     }),
     answer: Backup,

@@ -52,7 +52,13 @@ export const HealthHistory = z.object({
   at: z.array(z.number()),
   up: Column,
   paused: Column,
-  series: z.object({ ups: SeriesPoints, cpu: SeriesPoints, memory: SeriesPoints, players: SeriesPoints, disk: SeriesPoints }),
+  series: z.object({
+    ups: SeriesPoints,
+    cpu: SeriesPoints,
+    memory: SeriesPoints,
+    players: SeriesPoints,
+    disk: SeriesPoints,
+  }),
   events: z.array(z.object({ at: z.number(), kind: HealthEventKind, detail: z.string() })),
 }).meta({ id: "HealthHistory" });
 export type HealthHistory = z.infer<typeof HealthHistory>;
@@ -77,7 +83,8 @@ export const healthRoutes = {
     answer: HealthNow,
   },
   "GET /api/health/history": {
-    summary: "Health points over ?range= (hour, day, week or 90d) with starts, stops, crashes, updates and backups",
+    summary:
+      "Health points over ?range= (hour, day, week or 90d) with starts, stops, crashes, updates and backups",
     role: "viewer",
     query: z.object({ range: z.string().optional() }),
     answer: HealthHistory,
@@ -94,4 +101,3 @@ export const healthRoutes = {
     answer: HealthSettings,
   },
 } satisfies Routes;
-

@@ -16,7 +16,13 @@ test.describe.configure({ timeout: 240_000 });
 
 async function addUser(url: string, username: string, role: string) {
   const api = await adminApi(url);
-  await api("POST", "/api/user/add", { username, role, email: `${username}@example.org`, password: PASSWORD, password_confirmation: PASSWORD });
+  await api("POST", "/api/user/add", {
+    username,
+    role,
+    email: `${username}@example.org`,
+    password: PASSWORD,
+    password_confirmation: PASSWORD,
+  });
 }
 
 async function startFromControls(page: Page, port: number): Promise<void> {
@@ -35,12 +41,18 @@ test("an operator restarts the server but cannot open user management", async ({
   await startFromControls(page, gamePort);
   // Restart: save & stop, then start again.
   await page.getByRole("button", { name: "Save & Stop Server" }).click();
-  await expect(page.getByTestId("flash").filter({ hasText: PANEL_MSG.serverStopped })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("flash").filter({ hasText: PANEL_MSG.serverStopped })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByTestId("server-state")).toHaveText("Stopped");
   await startFromControls(page, gamePort);
   // The restart route, called from the operator's signed-in page.
   const restarted = await page.evaluate(async () => {
-    const r = await fetch("/api/server/restart", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const r = await fetch("/api/server/restart", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     return r.status;
   });
   expect(restarted).toBe(200);
@@ -91,7 +103,8 @@ test("a viewer sees the console but cannot send", async ({ page, panel, gamePort
   // A command sent by hand over the socket is refused by the server, and the console says so.
   await page.evaluate(() => {
     const ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/ws");
-    ws.onopen = () => ws.send(JSON.stringify({ room_name: "", controls: { type: "command", value: "/ban alice" } }));
+    ws.onopen = () =>
+      ws.send(JSON.stringify({ room_name: "", controls: { type: "command", value: "/ban alice" } }));
   });
   await expect.poll(async () => (await api("GET", "/api/activity?action=console"))[0]?.status).toBe(403);
   await expect(log).not.toContainText("vic> /ban alice");
@@ -201,7 +214,11 @@ test("Activity page: what happened in words, pages of older records, filters and
   await addUser(panel.url, "olga", "operator");
   const api = await adminApi(panel.url);
   const schedule = await api("POST", "/api/schedules", {
-    name: "Nightly restart", cron: "0 4 * * *", condition: "always", enabled: false, tasks: [{ type: "command", text: "/save" }],
+    name: "Nightly restart",
+    cron: "0 4 * * *",
+    condition: "always",
+    enabled: false,
+    tasks: [{ type: "command", text: "/save" }],
   });
   await api("POST", `/api/schedules/${schedule.id}/run`);
   // More than a page of records: 55 tries to delete saves that are not there.
@@ -249,7 +266,8 @@ test("Activity page: what happened in words, pages of older records, filters and
   await page.screenshot({ path: "test-results/access-users-390.png", fullPage: true });
   await users.getByRole("combobox", { name: "Role of olga" }).click();
   await page.getByRole("option", { name: "viewer" }).click();
-  await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.roleChanged("olga", "viewer") })).toBeVisible();
+  await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.roleChanged("olga", "viewer") }))
+    .toBeVisible();
   await users.getByRole("combobox", { name: "Role of admin" }).click();
   await page.getByRole("option", { name: "operator" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: ACCESS_MSG.lastAdmin("admin") })).toBeVisible();
@@ -273,7 +291,8 @@ test("a role taken away while the Users page is open: the page says so instead o
   await page.context().setOffline(false);
   await expect(page.getByText("Only admins manage panel users.")).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("form", { name: "Create User" })).toHaveCount(0);
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }))
+    .toHaveCount(0);
   expect(errors).toEqual([]);
 });
 
@@ -292,14 +311,18 @@ test("API tokens: an admin sees everyone's and revokes one; the page says a pass
     headers: { "Content-Type": "application/json", Origin: panel.url, Cookie: cookie },
     body: JSON.stringify({ name: "olga's backup script", role: "operator", expires_days: 30 }),
   })).json();
-  const status = async () => (await fetch(panel.url + "/api/server/status", { headers: { Authorization: `Bearer ${made.token}` } })).status;
+  const status = async () =>
+    (await fetch(panel.url + "/api/server/status", { headers: { Authorization: `Bearer ${made.token}` } }))
+      .status;
   expect(await status()).toBe(200);
 
   await page.goto("/");
   await signIn(page);
   await goTo(page, "Account");
   const tokens = page.getByRole("region", { name: "API Tokens" });
-  await expect(tokens.getByText("Changing your password revokes your tokens.")).toBeVisible({ timeout: 30_000 });
+  await expect(tokens.getByText("Changing your password revokes your tokens.")).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(tokens.getByText("olga's backup script")).toHaveCount(0);
   await tokens.getByLabel("Everyone's").check();
   await expect(tokens.getByText("olga's backup script · olga")).toBeVisible();
@@ -322,7 +345,9 @@ test.describe("with --require-2fa-admins", () => {
     await page.goto("/saves");
     await signIn(page);
     await expect(page).toHaveURL(/\/account$/);
-    await expect(page.getByText("This panel requires admins to use a second factor")).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText("This panel requires admins to use a second factor")).toBeVisible({
+      timeout: 30_000,
+    });
     await goTo(page, "Saves");
     await expect(page).toHaveURL(/\/account$/);
     await page.getByRole("button", { name: "Set Up Authenticator App" }).click();

@@ -42,7 +42,9 @@ test("a Discord channel gets the test and the crash embed; players' history and 
   const test1 = await fakeAlerts.waitFor((r) => r.path === hookPath && r.status === 204);
   expect(test1.json.embeds[0].title).toBe("Test alert");
   await expect(row).toContainText("HTTP 204");
-  await expect(page.getByText("Sent to Friends Discord (answered HTTP 204).")).toBeHidden({ timeout: 15_000 });
+  await expect(page.getByText("Sent to Friends Discord (answered HTTP 204).")).toBeHidden({
+    timeout: 15_000,
+  });
   await page.screenshot({ path: "test-results/e2e/alerts-channels-desktop.png", fullPage: true });
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: "test-results/e2e/alerts-channels-phone.png", fullPage: true });
@@ -53,14 +55,18 @@ test("a Discord channel gets the test and the crash embed; players' history and 
   await page.getByRole("dialog", { name: "Add channel" }).getByRole("button", { name: "Cancel" }).click();
 
   // The game runs, players come and talk, then it crashes.
-  const start = await page.request.post("/api/server/start", { data: { bindip: "127.0.0.1", port, savefile: "world.zip" } });
+  const start = await page.request.post("/api/server/start", {
+    data: { bindip: "127.0.0.1", port, savefile: "world.zip" },
+  });
   expect(start.status(), await start.text()).toBe(200);
   await rconExec(panel.dataDir, `/fake-join alice "Jean Luc"`);
   await rconExec(panel.dataDir, `/fake-chat "Jean Luc" who took my iron plates?`);
   await rconExec(panel.dataDir, `/fake-leave alice`);
   await rconExec(panel.dataDir, "/fake-crash 3").catch(() => {}); // the game dies before it answers
 
-  const crash = await fakeAlerts.waitFor((r) => r.path === hookPath && r.status === 204 && r.json.embeds[0].title === PUSH_MSG.titleCrashed);
+  const crash = await fakeAlerts.waitFor((r) =>
+    r.path === hookPath && r.status === 204 && r.json.embeds[0].title === PUSH_MSG.titleCrashed
+  );
   expect(crash.json.embeds[0].description).toMatch(/^Exit code 3\./);
   expect(crash.json.embeds[0].color).toBe(0xd32f2f);
 
@@ -69,17 +75,23 @@ test("a Discord channel gets the test and the crash embed; players' history and 
   // A loaded machine: the page, its data and the tail of the game's log may all take a while.
   await expect(table.getByRole("row")).toHaveCount(3, { timeout: 60_000 });
   await expect(table).toContainText("Jean Luc");
-  await expect(page.getByRole("list", { name: "Chat lines" })).toContainText("Jean Luc: who took my iron plates?", { timeout: 30_000 });
+  await expect(page.getByRole("list", { name: "Chat lines" })).toContainText(
+    "Jean Luc: who took my iron plates?",
+    { timeout: 30_000 },
+  );
   await page.getByLabel("Search chat").fill("nothing like this");
   await expect(page.getByText("Nothing said matches.")).toBeVisible();
   await page.getByLabel("Search chat").fill("");
-  await expect(page.getByRole("list", { name: "Chat lines" })).toContainText("Jean Luc: who took my iron plates?");
+  await expect(page.getByRole("list", { name: "Chat lines" })).toContainText(
+    "Jean Luc: who took my iron plates?",
+  );
   await page.screenshot({ path: "test-results/e2e/player-history-phone.png", fullPage: true });
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: "test-results/e2e/player-history-desktop.png", fullPage: true });
 
   await page.goto("/");
-  await expect(page.getByRole("img", { name: /Players online over the last 24 hours: 0 now, at most 2\./ })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("img", { name: /Players online over the last 24 hours: 0 now, at most 2\./ }))
+    .toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: "test-results/e2e/controls-chart-desktop.png", fullPage: true });
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: "test-results/e2e/controls-chart-phone.png", fullPage: true });

@@ -60,7 +60,9 @@ test("create a user, sign in as them, change their password, delete them, sign o
   await users.getByRole("button", { name: "Delete user bob" }).scrollIntoViewIfNeeded();
   const fit = await users.evaluate((table) => {
     const container = table.parentElement!;
-    const cells = [...table.querySelectorAll("th, td")].filter((c) => (c as HTMLElement).offsetParent !== null);
+    const cells = [...table.querySelectorAll("th, td")].filter((c) =>
+      (c as HTMLElement).offsetParent !== null
+    );
     return {
       overflow: container.scrollWidth - container.clientWidth,
       cut: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
@@ -97,7 +99,8 @@ test("create a user, sign in as them, change their password, delete them, sign o
   await signIn(page, "admin", ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Delete user bob" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
-  await expect(page.getByTestId("flash").filter({ hasText: "User: bob successfully removed." })).toBeVisible();
+  await expect(page.getByTestId("flash").filter({ hasText: "User: bob successfully removed." }))
+    .toBeVisible();
   await expect(users.getByRole("row", { name: /bob/ })).toHaveCount(0);
   await signOut(page);
   await page.goto("/user-management");
@@ -138,7 +141,19 @@ test("the sidebar shows the status badge and every link on a desktop", async ({ 
   await signIn(page);
   await expect(page.getByTestId("status-badge")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
-  for (const name of ["Controls", "Saves", "Mods", "Server Settings", "Game Settings", "Console", "Logs", "Users", "Help"]) {
+  for (
+    const name of [
+      "Controls",
+      "Saves",
+      "Mods",
+      "Server Settings",
+      "Game Settings",
+      "Console",
+      "Logs",
+      "Users",
+      "Help",
+    ]
+  ) {
     await expect(page.getByRole("link", { name, exact: true })).toBeVisible();
   }
   await page.screenshot({ path: testInfo.outputPath("desktop-layout.png"), fullPage: true });
@@ -173,7 +188,9 @@ test.describe("code still arriving", () => {
     await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
     release();
     await expect(page.getByRole("heading", { name: "Console", level: 1 })).toBeVisible();
-    expect(await page.evaluate(() => (window as unknown as { loadingSeen: boolean }).loadingSeen)).toBe(false);
+    expect(await page.evaluate(() => (window as unknown as { loadingSeen: boolean }).loadingSeen)).toBe(
+      false,
+    );
   });
 });
 
@@ -191,7 +208,10 @@ test("one browser holding too many live connections: the next tab says why it ge
       for (let i = 0; i < 50; i++) {
         const ws = new WebSocket(`ws://${location.host}/ws`);
         const outcome = await new Promise<number | "open">((resolve) => {
-          ws.onopen = () => ws.send(JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "server_status" } }));
+          ws.onopen = () =>
+            ws.send(
+              JSON.stringify({ room_name: "", controls: { type: "subscribe", value: "server_status" } }),
+            );
           ws.onmessage = () => resolve("open");
           ws.onclose = (e) => resolve(e.code);
         });
@@ -206,10 +226,14 @@ test("one browser holding too many live connections: the next tab says why it ge
   await page.goto("/api/user/status");
   await expect.poll(fill).toEqual({ held: WS_PER_SIGN_IN, refusedWith: WS_TOO_MANY.code });
   await page.goto("/");
-  await expect(page.getByTestId("flash").filter({ hasText: WS_TOO_MANY.reason })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("flash").filter({ hasText: WS_TOO_MANY.reason })).toBeVisible({
+    timeout: 30_000,
+  });
   await page.screenshot({ path: "test-results/ws-too-many-1280.png" });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await expect(page.getByTestId("flash").filter({ hasText: WS_TOO_MANY.reason })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("flash").filter({ hasText: WS_TOO_MANY.reason })).toBeVisible({
+    timeout: 30_000,
+  });
   await page.screenshot({ path: "test-results/ws-too-many-390.png" });
 });

@@ -5,7 +5,7 @@
 // Playwright fixtures, not React: `use` is Playwright's callback, not a hook, and Playwright reads what a
 // fixture needs from its first parameter, which must be a destructuring pattern, `{}` when it needs nothing.
 // deno-lint-ignore-file react-rules-of-hooks no-empty-pattern
-import { test as base, expect, type Page } from "@playwright/test";
+import { expect, type Page, test as base } from "@playwright/test";
 import type { ChildProcess } from "node:child_process";
 import { spawnPanel } from "../../scripts/launcher.mjs";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,10 +23,20 @@ export interface PanelProcess {
   stop(): Promise<void>;
 }
 
-export async function startPanelProcess(opts: { args?: string[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<PanelProcess> {
+export async function startPanelProcess(
+  opts: { args?: string[]; env?: Record<string, string>; dataDir?: string } = {},
+): Promise<PanelProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "panel-e2e-"));
   // Started exactly as `npm start` starts it (scripts/launcher.mjs): the same permissions, the same entry.
-  const child = spawnPanel(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])], {
+  const child = spawnPanel([
+    "--port",
+    "0",
+    "--bind",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    ...(opts.args ?? []),
+  ], {
     env: { ...process.env, PANEL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
   });

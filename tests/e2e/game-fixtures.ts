@@ -5,10 +5,10 @@
 // `gamePort` is a free UDP port for this test (two workers must never both start the game on 34197).
 
 // deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
-import { readFileSync, rmSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test as base, expect, startPanelProcess, type PanelProcess } from "./fixtures.ts";
+import { expect, type PanelProcess, startPanelProcess, test as base } from "./fixtures.ts";
 import {
   createFakeSave,
   type FakeFactorio,
@@ -51,7 +51,9 @@ export const test = base.extend<GameFixtures>({
   },
   panel: async ({ factorio, panelArgs }, use) => {
     const rcon = await rconPortArgs(panelArgs);
-    const panel: PanelProcess = await startPanelProcess({ args: ["--factorio-dir", factorio.dir, ...rcon, ...panelArgs] });
+    const panel: PanelProcess = await startPanelProcess({
+      args: ["--factorio-dir", factorio.dir, ...rcon, ...panelArgs],
+    });
     await use(panel);
     killRecordedGame(panel.dataDir);
     await panel.stop();

@@ -15,8 +15,11 @@ const SHOTS = "test-results/e2e/import";
 async function seriousViolations(page: Page): Promise<string[]> {
   // A flash fading in or out is measured half-transparent: check the page once the notices are gone.
   await expect(page.getByTestId("flash")).toHaveCount(0);
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} at ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | ")}`);
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) =>
+    `${v.id}: ${v.help} at ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | ")}`
+  );
 }
 
 /** A new panel whose admin still has the generated password. */
@@ -38,7 +41,8 @@ test("a new panel imports the old panel's directory: preview, import, sign in wi
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${panel.url}/`);
     await signIn(page, "admin", password);
-    await page.getByTestId("generated-password").getByRole("link", { name: "Import its users and settings" }).click();
+    await page.getByTestId("generated-password").getByRole("link", { name: "Import its users and settings" })
+      .click();
     await expect(page.getByRole("heading", { name: "Import from another panel", level: 1 })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/phone-import.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
@@ -50,11 +54,15 @@ test("a new panel imports the old panel's directory: preview, import, sign in wi
     await form.getByLabel("Folder of the old panel").fill(join(old, "nowhere"));
     await form.getByRole("button", { name: "Preview" }).click();
     const failure = form.getByRole("alert");
-    await expect(failure).toHaveText(`Nothing was imported. There is no folder ${join(old, "nowhere")} on the panel's machine.`);
+    await expect(failure).toHaveText(
+      `Nothing was imported. There is no folder ${join(old, "nowhere")} on the panel's machine.`,
+    );
     await form.getByLabel("Folder of the old panel").fill(join(old, "mod_packs"));
     await expect(failure).toHaveCount(0);
     await form.getByRole("button", { name: "Preview" }).click();
-    await expect(failure).toContainText(`There is no conf.json in ${join(old, "mod_packs")}, so it is not the old panel's folder.`);
+    await expect(failure).toContainText(
+      `There is no conf.json in ${join(old, "mod_packs")}, so it is not the old panel's folder.`,
+    );
     await expect(failure).not.toContainText("ENOENT");
     await expect(page.getByTestId("flash")).toHaveCount(0);
     await page.screenshot({ path: `${SHOTS}/phone-failure.png`, fullPage: true });
@@ -90,7 +98,10 @@ test("a new panel imports the old panel's directory: preview, import, sign in wi
     // Set up now: the import is not offered any more.
     await page.goto(`${panel.url}/import`);
     await expect(page.getByText("This panel is already set up")).toBeVisible();
-    const again = await page.request.post(`${panel.url}/api/import/old-panel`, { data: { dir: old }, headers: { Origin: panel.url } });
+    const again = await page.request.post(`${panel.url}/api/import/old-panel`, {
+      data: { dir: old },
+      headers: { Origin: panel.url },
+    });
     expect(again.status()).toBe(409);
   } finally {
     await panel.stop();
@@ -128,7 +139,9 @@ test("a new panel imports an export archive: users get new passwords shown once;
 
     await form.getByLabel("Export archive").setInputFiles(damaged);
     await form.getByRole("button", { name: "Upload and import" }).click();
-    await expect(form.getByRole("alert").filter({ hasText: "The archive cannot be imported: it is not a readable zip" })).toBeVisible();
+    await expect(
+      form.getByRole("alert").filter({ hasText: "The archive cannot be imported: it is not a readable zip" }),
+    ).toBeVisible();
     await expect(page.getByTestId("flash")).toHaveCount(0);
     await page.screenshot({ path: `${SHOTS}/desktop-failure.png`, fullPage: true });
     const users = await page.request.get(`${panel.url}/api/user/list`);
@@ -150,7 +163,10 @@ test("a new panel imports an export archive: users get new passwords shown once;
     // Still the generated password, but the panel is set up now: the notice no longer offers the import.
     await expect(page.getByTestId("generated-password")).toBeVisible();
     await expect(page.getByRole("link", { name: "Import its users and settings" })).toHaveCount(0);
-    const login = await page.request.post(`${panel.url}/api/login`, { data: { username: "bob", password: bob }, headers: { Origin: panel.url } });
+    const login = await page.request.post(`${panel.url}/api/login`, {
+      data: { username: "bob", password: bob },
+      headers: { Origin: panel.url },
+    });
     expect(login.status()).toBe(200);
   } finally {
     await panel.stop();

@@ -10,7 +10,10 @@ import { MSG } from "../../shared/messages.ts";
 async function holdApp(page: Page): Promise<() => Promise<void>> {
   const held: Route[] = [];
   let open = false;
-  await page.route(/\/assets\/(index|signed-in)-[^/]*\.js$/, (route) => (open ? route.continue() : void held.push(route)));
+  await page.route(
+    /\/assets\/(index|signed-in)-[^/]*\.js$/,
+    (route) => (open ? route.continue() : void held.push(route)),
+  );
   return async () => {
     open = true;
     await Promise.all(held.splice(0).map((r) => r.continue()));

@@ -18,16 +18,20 @@ async function command(tab: Page, text: string) {
   await expect(tab.getByRole("log", { name: "Game log" })).toContainText(`admin> ${text}`);
 }
 
-for (const vp of [
-  { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-  { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
-]) {
+for (
+  const vp of [
+    { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
+  ]
+) {
   test.describe(`${vp.name} ${vp.viewport.width}x${vp.viewport.height}`, () => {
     test.use({ viewport: vp.viewport, isMobile: vp.isMobile, hasTouch: vp.hasTouch });
 
     test("the log is live, searchable, filtered by level, and downloads whole", async ({ page, context, gamePort, panel, factorio }) => {
       await openSignedIn(page, "/");
-      const started = await page.request.post("/api/server/start", { data: { bindip: "127.0.0.1", port: gamePort, savefile: "Load Latest" } });
+      const started = await page.request.post("/api/server/start", {
+        data: { bindip: "127.0.0.1", port: gamePort, savefile: "Load Latest" },
+      });
       expect(started.status()).toBe(200);
       await page.goto("/logs");
       const log = page.getByRole("log", { name: "Factorio log" });
@@ -47,13 +51,17 @@ for (const vp of [
       const search = page.getByRole("searchbox", { name: "Search" });
       await search.fill("alice");
       await expect(page.getByTestId("logs-count")).toHaveText(/^\d+ of \d+ lines$/);
-      for (const text of await log.locator("div").allTextContents()) expect(text.toLowerCase()).toContain("alice");
+      for (const text of await log.locator("div").allTextContents()) {
+        expect(text.toLowerCase()).toContain("alice");
+      }
       await expect(log.locator("mark").first()).toHaveText("alice");
       await page.screenshot({ path: `${SHOTS}/${vp.name}-search.png` });
       await search.fill("");
 
       // Errors only: none yet; a crash brings its Error lines in as they are written.
-      for (const level of ["Info", "Warning", "Panel"]) await page.getByRole("checkbox", { name: new RegExp(`^${level} \\(`) }).uncheck();
+      for (const level of ["Info", "Warning", "Panel"]) {
+        await page.getByRole("checkbox", { name: new RegExp(`^${level} \\(`) }).uncheck();
+      }
       await expect(log).toHaveText("No line matches.");
       // The crash ends the game, and the Console then shows that instead of its log: no echo to wait for.
       await consoleTab.getByRole("textbox", { name: "Command" }).fill("/fake-crash");
@@ -62,12 +70,17 @@ for (const vp of [
       await expect(log).not.toContainText("Hosting game");
       await expect(page.getByRole("checkbox", { name: /^Error \(\d+\)$/ })).toBeChecked();
       await page.screenshot({ path: `${SHOTS}/${vp.name}-errors.png` });
-      for (const level of ["Info", "Warning", "Panel"]) await page.getByRole("checkbox", { name: new RegExp(`^${level} \\(`) }).check();
+      for (const level of ["Info", "Warning", "Panel"]) {
+        await page.getByRole("checkbox", { name: new RegExp(`^${level} \\(`) }).check();
+      }
       await expect(log).toContainText("Hosting game at IP ADDR");
       await page.screenshot({ path: `${SHOTS}/${vp.name}-all.png` });
 
       // Download: the server's file, whole, with the RCON password masked.
-      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download" }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("link", { name: "Download" }).click(),
+      ]);
       expect(new URL(download.url()).pathname).toBe("/api/log/download");
       expect(download.suggestedFilename()).toBe("factorio-current.log");
       const got = readFileSync(await download.path(), "utf8");

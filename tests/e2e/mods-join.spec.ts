@@ -35,25 +35,35 @@ test("2.1: the Mods page says whether vanilla clients can join, recycler include
     await page.screenshot({ path: `test-results/e2e/mods-join-recycler-${name}.png` });
   }
   await switchOff(page, "recycler");
-  await expect(note(page)).toHaveText("Vanilla clients can join: no Space Age content and no other mods are on.");
+  await expect(note(page)).toHaveText(
+    "Vanilla clients can join: no Space Age content and no other mods are on.",
+  );
 
   // The game starts without the expansion: it loads base only.
   const modList = join(factorio.dir, "mods", "mod-list.json");
-  const start = await page.request.post("/api/server/start", { data: { bindip: "127.0.0.1", port: gamePort, savefile: "world.zip" } });
+  const start = await page.request.post("/api/server/start", {
+    data: { bindip: "127.0.0.1", port: gamePort, savefile: "world.zip" },
+  });
   expect(start.status(), await start.text()).toBe(200);
-  await expect.poll(() => readFileSync(join(factorio.dir, "factorio-current.log"), "utf8")).toContain("Hosting game");
+  await expect.poll(() => readFileSync(join(factorio.dir, "factorio-current.log"), "utf8")).toContain(
+    "Hosting game",
+  );
   const log = readFileSync(join(factorio.dir, "factorio-current.log"), "utf8");
   expect(log).toContain("Loading mod base");
   expect(log).not.toMatch(/Loading mod (recycler|quality|space-age|elevated-rails)/);
 
   // While it runs the page still says who can join, and mod-list.json is not written.
   await page.reload();
-  await expect(note(page)).toHaveText("Vanilla clients can join: no Space Age content and no other mods are on.");
+  await expect(note(page)).toHaveText(
+    "Vanilla clients can join: no Space Age content and no other mods are on.",
+  );
   await expect(installed(page).getByRole("switch", { name: "Enable recycler" })).toBeDisabled();
   const before = readFileSync(modList, "utf8");
   const refused = await page.request.post("/api/mods/toggle", { data: { name: "recycler" } });
   expect(refused.status()).toBe(423);
-  expect(await refused.json()).toBe("This is not possible while the Factorio server is running. Stop the server first.");
+  expect(await refused.json()).toBe(
+    "This is not possible while the Factorio server is running. Stop the server first.",
+  );
   expect(readFileSync(modList, "utf8")).toBe(before);
   await page.screenshot({ path: "test-results/e2e/mods-join-running-desktop.png" });
   const stop = await page.request.get("/api/server/stop");

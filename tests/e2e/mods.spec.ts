@@ -81,7 +81,9 @@ test("upload a mod, create a pack, change the mods, load the pack back", async (
   await create.getByRole("button", { name: "Create" }).click();
   await expect(flash(page, "The mod pack Weekend is created.")).toBeVisible();
   await page.getByRole("button", { name: "Show the mods of Weekend" }).click();
-  await expect(page.getByRole("table", { name: "Mods of pack Weekend" }).getByRole("row", { name: /Belt Balancer/ })).toBeVisible();
+  await expect(
+    page.getByRole("table", { name: "Mods of pack Weekend" }).getByRole("row", { name: /Belt Balancer/ }),
+  ).toBeVisible();
 
   // Change the installed mods: switch off Space Age, delete belt-balancer.
   await installed(page).getByRole("switch", { name: "Enable space-age" }).click();
@@ -97,7 +99,10 @@ test("upload a mod, create a pack, change the mods, load the pack back", async (
   await expect(flash(page, "The mod pack Weekend is loaded.")).toBeVisible();
   await expect(installed(page).getByRole("row", { name: /Belt Balancer/ })).toContainText("2.1.3");
   await expect(installed(page).getByRole("switch", { name: "Enable space-age" })).toBeChecked();
-  expect(readdirSync(join(factorioDir, "mods")).filter((f) => !f.startsWith(".")).sort()).toEqual(["belt-balancer_2.1.3.zip", "mod-list.json"]);
+  expect(readdirSync(join(factorioDir, "mods")).filter((f) => !f.startsWith(".")).sort()).toEqual([
+    "belt-balancer_2.1.3.zip",
+    "mod-list.json",
+  ]);
   await page.screenshot({ path: "test-results/e2e/mods-packs-phone.png", fullPage: true });
 });
 
@@ -111,12 +116,17 @@ function makeSave(factorioDir: string, name: string, mods: [string, string][]) {
     "eval",
     `import { buildModZip } from "./tests/fake-portal/catalog.ts";
      for (const [n, v] of ${JSON.stringify(mods)}) {
-       Deno.writeFileSync(${JSON.stringify(join(factorioDir, "mods"))} + "/" + n + "_" + v + ".zip", await buildModZip({ name: n, version: v, factorio_version: "2.0" }));
+       Deno.writeFileSync(${
+      JSON.stringify(join(factorioDir, "mods"))
+    } + "/" + n + "_" + v + ".zip", await buildModZip({ name: n, version: v, factorio_version: "2.0" }));
      }`,
   ], { cwd: ROOT, encoding: "utf8" });
   expect(make.status, make.stderr).toBe(0);
   writeFileSync(zip("mod-list.json"), JSON.stringify({ mods: [{ name: "space-age", enabled: false }] }));
-  const created = spawnSync(join(factorioDir, "bin/x64/factorio"), ["--create", join(factorioDir, "saves", name)], { encoding: "utf8" });
+  const created = spawnSync(join(factorioDir, "bin/x64/factorio"), [
+    "--create",
+    join(factorioDir, "saves", name),
+  ], { encoding: "utf8" });
   expect(created.status, created.stdout + created.stderr).toBe(0);
   for (const f of readdirSync(join(factorioDir, "mods"))) rmSync(zip(f));
 }
@@ -154,7 +164,9 @@ test("load the mods of a save with a mod the portal lacks: the reason in red, ea
   await page.getByRole("button", { name: "Install Mods" }).click();
   const reason = "Some mods could not be installed: my-own-mod 0.1.0.0 (not on the mod portal).";
   await expect(flash(page, reason)).toBeVisible();
-  await expect(list.getByRole("row", { name: /my-own-mod/ })).toContainText("Not installed: not on the mod portal");
+  await expect(list.getByRole("row", { name: /my-own-mod/ })).toContainText(
+    "Not installed: not on the mod portal",
+  );
   await expect(list.getByRole("row", { name: /fp-library/ })).toContainText("Installed");
   await expect(list.getByRole("row", { name: /^base/ })).toContainText("Built in, switched on");
   await expect(page.getByText("Switched off, as the save does not use it: space-age.")).toBeVisible();
@@ -162,7 +174,10 @@ test("load the mods of a save with a mod the portal lacks: the reason in red, ea
   await expect(installed(page).getByRole("row", { name: /Factorio Panel Library/ })).toContainText("1.0.0");
   for (const [width, height, name] of [[390, 844, "phone"], [1280, 800, "desktop"]] as const) {
     await page.setViewportSize({ width, height });
-    await page.screenshot({ path: `test-results/e2e/mods-load-from-save-failed-${name}.png`, fullPage: true });
+    await page.screenshot({
+      path: `test-results/e2e/mods-load-from-save-failed-${name}.png`,
+      fullPage: true,
+    });
   }
 });
 
@@ -178,7 +193,10 @@ test("on a phone every Mods tab shows its whole label, without scrolling", async
         const label = await tab.innerText();
         expect(box.x, `${label} at ${width} px`).toBeGreaterThanOrEqual(area.x - 0.5);
         expect(box.x + box.width, `${label} at ${width} px`).toBeLessThanOrEqual(area.x + area.width + 0.5);
-        expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth), `${label} is not cut at ${width} px`).toBe(true);
+        expect(
+          await tab.evaluate((el) => el.scrollWidth <= el.clientWidth),
+          `${label} is not cut at ${width} px`,
+        ).toBe(true);
       }
     }
     await page.screenshot({ path: `test-results/e2e/mods-tabs-${width}.png` });

@@ -52,7 +52,8 @@ test("edit a mod setting, start and stop the game, the file holds the new value"
   await expect(page.getByTestId("server-state")).toHaveText("Running", { timeout: 90_000 });
   await page.goto("/mods");
   await page.getByRole("tab", { name: "Mod settings" }).click();
-  await expect(page.getByText("The server is running: mod settings can be changed once it is stopped.")).toBeVisible();
+  await expect(page.getByText("The server is running: mod settings can be changed once it is stopped."))
+    .toBeVisible();
   await page.getByRole("tab", { name: /^Map/ }).click();
   await expect(page.getByLabel("Value of tm-count")).toBeDisabled();
   await expect(page.getByLabel("Value of tm-count")).toHaveValue("42");
@@ -68,7 +69,10 @@ test("pin a mod: the pin shows, and unpinning works; the settings tab at phone w
   test.setTimeout(300_000); // runs the game several times; generous on a loaded machine
   await page.setViewportSize({ width: 390, height: 844 });
   writeFileSync(join(factorio.dir, "mods", "test-settings-mod_1.0.0.zip"), await testModZip());
-  writeFileSync(join(factorio.dir, "mods", "mod-settings.dat"), readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-2.0.55.mod-settings.dat")));
+  writeFileSync(
+    join(factorio.dir, "mods", "mod-settings.dat"),
+    readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-2.0.55.mod-settings.dat")),
+  );
   await openSignedIn(page, "/mods");
   await page.getByRole("tab", { name: "Mod settings" }).click();
   await expect(page.getByText("Enable the thing")).toBeVisible();
@@ -82,50 +86,66 @@ test("pin a mod: the pin shows, and unpinning works; the settings tab at phone w
   await expect(row.getByText("pinned")).toHaveCount(0);
 });
 
-test("uploading mod-settings.dat asks first, keeps the file it replaces, and the kept file comes back", async ({ page, factorio }, testInfo) => {
-  test.setTimeout(120_000);
-  const path = join(factorio.dir, "mods", "mod-settings.dat");
-  const current = readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-2.0.55.mod-settings.dat"));
-  const other = readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-1.1.110.mod-settings.dat"));
-  writeFileSync(path, current);
-  await openSignedIn(page, "/mods");
-  await page.getByRole("tab", { name: "Mod settings" }).click();
-  const panel = page.getByRole("region", { name: "Mod settings" });
-  await expect(panel.getByText("last written by Factorio 2.0.55.0")).toBeVisible();
-  const file = { name: "from-my-pc.dat", mimeType: "application/octet-stream", buffer: other };
+test(
+  "uploading mod-settings.dat asks first, keeps the file it replaces, and the kept file comes back",
+  async ({ page, factorio }, testInfo) => {
+    test.setTimeout(120_000);
+    const path = join(factorio.dir, "mods", "mod-settings.dat");
+    const current = readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-2.0.55.mod-settings.dat"));
+    const other = readFileSync(join(ROOT, "tests/fixtures/mod-settings/factorio-1.1.110.mod-settings.dat"));
+    writeFileSync(path, current);
+    await openSignedIn(page, "/mods");
+    await page.getByRole("tab", { name: "Mod settings" }).click();
+    const panel = page.getByRole("region", { name: "Mod settings" });
+    await expect(panel.getByText("last written by Factorio 2.0.55.0")).toBeVisible();
+    const file = { name: "from-my-pc.dat", mimeType: "application/octet-stream", buffer: other };
 
-  // Cancel: nothing changes.
-  await panel.getByLabel("mod-settings.dat file").setInputFiles(file);
-  const dialog = page.getByRole("dialog", { name: "Replace mod-settings.dat" });
-  await expect(dialog).toContainText(
-    "from-my-pc.dat replaces every mod setting shown here (mod-settings.dat, last written by Factorio 2.0.55.0). " +
-      'The current file is kept: "Restore the previous file" brings it back.',
-  );
-  await dialog.getByRole("button", { name: "Cancel" }).click();
-  await expect(dialog).toBeHidden();
-  expect(readFileSync(path)).toEqual(current);
+    // Cancel: nothing changes.
+    await panel.getByLabel("mod-settings.dat file").setInputFiles(file);
+    const dialog = page.getByRole("dialog", { name: "Replace mod-settings.dat" });
+    await expect(dialog).toContainText(
+      "from-my-pc.dat replaces every mod setting shown here (mod-settings.dat, last written by Factorio 2.0.55.0). " +
+        'The current file is kept: "Restore the previous file" brings it back.',
+    );
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    expect(readFileSync(path)).toEqual(current);
 
-  // Replace: the upload is the file now, and the one it replaced is offered back.
-  await panel.getByLabel("mod-settings.dat file").setInputFiles(file);
-  for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: testInfo.outputPath(`modsettings-upload-confirm-${name}.png`) });
-  }
-  await dialog.getByRole("button", { name: "Replace" }).click();
-  await expect(flash(page, "from-my-pc.dat is now the mod settings. The file it replaced is kept.")).toBeVisible();
-  expect(readFileSync(path)).toEqual(other);
-  const kept = panel.getByTestId("previous-mod-settings");
-  await expect(kept).toContainText("written by Factorio 2.0.55.0");
-  for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: testInfo.outputPath(`modsettings-kept-${name}.png`) });
-  }
+    // Replace: the upload is the file now, and the one it replaced is offered back.
+    await panel.getByLabel("mod-settings.dat file").setInputFiles(file);
+    for (
+      const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", {
+        width: 1280,
+        height: 800,
+      }]] as const
+    ) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: testInfo.outputPath(`modsettings-upload-confirm-${name}.png`) });
+    }
+    await dialog.getByRole("button", { name: "Replace" }).click();
+    await expect(flash(page, "from-my-pc.dat is now the mod settings. The file it replaced is kept."))
+      .toBeVisible();
+    expect(readFileSync(path)).toEqual(other);
+    const kept = panel.getByTestId("previous-mod-settings");
+    await expect(kept).toContainText("written by Factorio 2.0.55.0");
+    for (
+      const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", {
+        width: 1280,
+        height: 800,
+      }]] as const
+    ) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: testInfo.outputPath(`modsettings-kept-${name}.png`) });
+    }
 
-  await kept.getByRole("button", { name: "Restore the previous file" }).click();
-  const restore = page.getByRole("dialog", { name: "Restore the previous mod-settings.dat" });
-  await expect(restore).toContainText("It replaces the current one (Factorio 1.1.110.0), which is kept in its place");
-  await restore.getByRole("button", { name: "Restore" }).click();
-  await expect(flash(page, "The previous mod-settings.dat (Factorio 2.0.55.0) is back")).toBeVisible();
-  expect(readFileSync(path)).toEqual(current);
-  await expect(kept).toContainText("written by Factorio 1.1.110.0");
-});
+    await kept.getByRole("button", { name: "Restore the previous file" }).click();
+    const restore = page.getByRole("dialog", { name: "Restore the previous mod-settings.dat" });
+    await expect(restore).toContainText(
+      "It replaces the current one (Factorio 1.1.110.0), which is kept in its place",
+    );
+    await restore.getByRole("button", { name: "Restore" }).click();
+    await expect(flash(page, "The previous mod-settings.dat (Factorio 2.0.55.0) is back")).toBeVisible();
+    expect(readFileSync(path)).toEqual(current);
+    await expect(kept).toContainText("written by Factorio 1.1.110.0");
+  },
+);

@@ -3,12 +3,26 @@
 // says that there is more. Screenshots go to test-results/e2e/navigation/.
 
 import type { Page } from "@playwright/test";
-import { expect, openSignedIn, openSidebar, test } from "./fixtures.ts";
+import { expect, openSidebar, openSignedIn, test } from "./fixtures.ts";
 
 /** Every link an admin sees (pwa/src/nav.tsx). */
 const LINKS = [
-  "Controls", "Console", "Logs", "Server Settings", "Schedules", "Saves", "Backups", "Mods", "Game Settings",
-  "Players", "Player history", "Users", "Activity", "Account", "Notifications", "Help",
+  "Controls",
+  "Console",
+  "Logs",
+  "Server Settings",
+  "Schedules",
+  "Saves",
+  "Backups",
+  "Mods",
+  "Game Settings",
+  "Players",
+  "Player history",
+  "Users",
+  "Activity",
+  "Account",
+  "Notifications",
+  "Help",
 ];
 
 const SHOTS = "test-results/e2e/navigation";
@@ -16,15 +30,19 @@ const SHOTS = "test-results/e2e/navigation";
 async function expectEveryLinkInView(page: Page) {
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link")).toHaveCount(LINKS.length);
-  for (const label of LINKS) await expect(nav.getByRole("link", { name: label, exact: true }), label).toBeInViewport({ ratio: 1 });
+  for (const label of LINKS) {
+    await expect(nav.getByRole("link", { name: label, exact: true }), label).toBeInViewport({ ratio: 1 });
+  }
   await expect(page.getByRole("button", { name: /Logout/ })).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId("nav-more-below")).toHaveCount(0);
 }
 
-for (const vp of [
-  { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-  { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
-]) {
+for (
+  const vp of [
+    { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
+  ]
+) {
   test.describe(`${vp.name} ${vp.viewport.width}x${vp.viewport.height}`, () => {
     test.use({ viewport: vp.viewport, isMobile: vp.isMobile, hasTouch: vp.hasTouch });
 

@@ -39,10 +39,13 @@ const SHOTS = "test-results/e2e/newcomer";
 
 /** axe-core's WCAG 2.x A/AA rules; only serious and critical findings fail. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | ")}`);
+    .map((v) =>
+      `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | ")}`
+    );
 }
 
 /** Visible controls smaller than 44x44 px (inline text links excepted, as WCAG 2.5.8 does). */
@@ -53,13 +56,18 @@ function smallTargets(page: Page): Promise<string[]> {
       "main button, main a[href], main input:not([type=hidden]), main [role=combobox], main [role=tab], header button, .MuiAppBar-root button",
     );
     for (const el of controls) {
-      const target = el.closest<HTMLElement>(".MuiInputBase-root, .MuiButtonBase-root, .MuiSwitch-switchBase") ?? el;
+      const target =
+        el.closest<HTMLElement>(".MuiInputBase-root, .MuiButtonBase-root, .MuiSwitch-switchBase") ?? el;
       const style = getComputedStyle(target);
       if (style.display === "inline" || style.visibility === "hidden") continue;
       const r = target.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
       if (r.width < 43.5 || r.height < 43.5) {
-        found.push(`${el.tagName.toLowerCase()} "${el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+        found.push(
+          `${el.tagName.toLowerCase()} "${
+            el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30)
+          }" ${Math.round(r.width)}x${Math.round(r.height)}`,
+        );
       }
     }
     return found;
@@ -91,14 +99,19 @@ for (const vp of VIEWPORTS) {
           const tiny = await smallTargets(page);
           if (tiny.length) small[label] = tiny;
         }
-        await page.screenshot({ path: `${SHOTS}/${vp.name}-${label.replaceAll(/\W+/g, "-")}.png`, fullPage: true });
+        await page.screenshot({
+          path: `${SHOTS}/${vp.name}-${label.replaceAll(/\W+/g, "-")}.png`,
+          fullPage: true,
+        });
       };
       for (const [path, title] of PAGES) {
         await visit(page, path, title);
         await check(title);
       }
       // The running game: Controls with its buttons, the Console with the log and the command line.
-      const started = await page.request.post("/api/server/start", { data: { bindip: "127.0.0.1", port: gamePort, savefile: "Load Latest" } });
+      const started = await page.request.post("/api/server/start", {
+        data: { bindip: "127.0.0.1", port: gamePort, savefile: "Load Latest" },
+      });
       expect(started.status()).toBe(200);
       await visit(page, "/", "Controls");
       await expect(page.getByTestId("server-state")).toHaveText("Running");
@@ -140,7 +153,8 @@ test.describe("on a phone", () => {
     for (const group of ["Server", "World", "Players", "Panel"]) {
       await expect(nav.getByRole("group", { name: group })).toBeVisible();
     }
-    await expect(nav.getByRole("group", { name: "World" }).getByRole("link", { name: "Saves" })).toBeVisible();
+    await expect(nav.getByRole("group", { name: "World" }).getByRole("link", { name: "Saves" }))
+      .toBeVisible();
     await page.screenshot({ path: `${SHOTS}/phone-menu-open.png` });
   });
 
@@ -156,7 +170,11 @@ test.describe("on a phone", () => {
 
   test("the console follows new output, has Send, and names no arrow keys", async ({ page, gamePort }) => {
     await openSignedIn(page, "/");
-    expect((await page.request.post("/api/server/start", { data: { bindip: "127.0.0.1", port: gamePort, savefile: "Load Latest" } })).status()).toBe(200);
+    expect(
+      (await page.request.post("/api/server/start", {
+        data: { bindip: "127.0.0.1", port: gamePort, savefile: "Load Latest" },
+      })).status(),
+    ).toBe(200);
     await page.goto("/console");
     const log = page.getByRole("log", { name: "Game log" });
     await expect(log).toContainText("Hosting game");
@@ -287,7 +305,11 @@ test("Saves: uploading over an existing name asks first", async ({ page, factori
   const bytes = readFileSync(join(factorio.dir, "saves", "world.zip"));
   await openSignedIn(page, "/saves");
   const upload = page.getByRole("form", { name: "Upload Save" });
-  await upload.getByLabel("Savefile").setInputFiles({ name: "world.zip", mimeType: "application/zip", buffer: bytes });
+  await upload.getByLabel("Savefile").setInputFiles({
+    name: "world.zip",
+    mimeType: "application/zip",
+    buffer: bytes,
+  });
   await upload.getByRole("button", { name: "Upload" }).click();
   const dialog = page.getByRole("dialog", { name: "Replace save" });
   await expect(dialog).toContainText(PANEL_MSG.replaceSaveConfirm("world.zip"));
@@ -342,7 +364,12 @@ test("no Factorio in the directory: start-up and Controls say so, naming the dir
     await expect(note).toContainText(`No Factorio found in ${empty}`, { timeout: 30_000 });
     await expect(note).toContainText("factorio.com/download");
     await expect(page.getByRole("button", { name: "Start Server" })).toBeDisabled();
-    for (const [name, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+    for (
+      const [name, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", {
+        width: 390,
+        height: 844,
+      }]] as const
+    ) {
       await page.setViewportSize(viewport);
       await page.screenshot({ path: `${SHOTS}/${name}-no-factorio.png`, fullPage: true });
     }

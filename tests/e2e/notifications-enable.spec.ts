@@ -8,10 +8,12 @@ import { waitForServiceWorker } from "./push-fixtures.ts";
 
 const SHOTS = "test-results/e2e/notifications-enable";
 
-for (const vp of [
-  { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-  { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
-]) {
+for (
+  const vp of [
+    { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
+  ]
+) {
   test.describe(`${vp.name} ${vp.viewport.width}x${vp.viewport.height}`, () => {
     test.use({ viewport: vp.viewport, isMobile: vp.isMobile, hasTouch: vp.hasTouch });
 
@@ -27,7 +29,9 @@ for (const vp of [
       const enable = page.getByRole("button", { name: "Enable notifications on this device" });
       await enable.click();
       const progress = page.getByTestId("enable-progress");
-      await expect(progress).toHaveText(/^Waiting for the browser's push service to register this device \(\d+ s; it gives up after 20 s\)\.$/);
+      await expect(progress).toHaveText(
+        /^Waiting for the browser's push service to register this device \(\d+ s; it gives up after 20 s\)\.$/,
+      );
       await expect(enable).toBeDisabled();
       await page.clock.fastForward(5_000);
       await expect(progress).toHaveText(/\(([5-9]|1\d) s;/);
@@ -35,8 +39,12 @@ for (const vp of [
 
       await page.clock.fastForward(16_000);
       const failed = page.getByTestId("enable-failed");
-      await expect(failed).toContainText("The browser's push service did not answer within 20 seconds, so notifications are not on.");
-      await expect(failed).toContainText("a private window, a browser that turns it off (Brave, by default) or a network that blocks it");
+      await expect(failed).toContainText(
+        "The browser's push service did not answer within 20 seconds, so notifications are not on.",
+      );
+      await expect(failed).toContainText(
+        "a private window, a browser that turns it off (Brave, by default) or a network that blocks it",
+      );
       await expect(progress).toHaveCount(0);
       await expect(enable).toBeEnabled();
       await expect(page.getByText("No device gets your alerts yet.")).toBeVisible();
@@ -64,7 +72,11 @@ test("notifications blocked (as in Chrome's incognito windows): the warning name
     Object.defineProperty(Notification, "permission", { get: () => "denied" });
   });
   await openSignedIn(page, "/notifications");
-  await expect(page.getByText(/Notifications are blocked for this site\..*In a private \(incognito\) window they are always blocked: open the panel in a normal window\./))
+  await expect(
+    page.getByText(
+      /Notifications are blocked for this site\..*In a private \(incognito\) window they are always blocked: open the panel in a normal window\./,
+    ),
+  )
     .toBeVisible();
   await expect(page.getByRole("button", { name: "Enable notifications on this device" })).toBeDisabled();
 });

@@ -2,7 +2,7 @@
 // simulated Factorio directory, and the panel pointed at both.
 
 // deno-lint-ignore-file react-rules-of-hooks no-empty-pattern -- Playwright fixtures (see fixtures.ts)
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,8 +10,6 @@ import { DENO, PANEL_PERMISSIONS } from "../../scripts/launcher.mjs";
 import { type PanelProcess, ROOT, startPanelProcess, test as base } from "./fixtures.ts";
 
 export { expect, openSignedIn } from "./fixtures.ts";
-
-
 
 /** The account the fake auth server knows (tests/fake-portal/server.ts USERS). */
 export const PORTAL_USER = { username: "engineer", password: "correct horse battery" };
@@ -23,7 +21,13 @@ export interface FakePortalProcess {
 }
 
 export async function startFakePortalProcess(extraMods = 0): Promise<FakePortalProcess> {
-  const child = spawn(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-portal/main.ts", "--extra-mods", String(extraMods)], {
+  const child = spawn(DENO, [
+    "run",
+    ...PANEL_PERMISSIONS,
+    "tests/fake-portal/main.ts",
+    "--extra-mods",
+    String(extraMods),
+  ], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -56,7 +60,10 @@ export async function startFakePortalProcess(extraMods = 0): Promise<FakePortalP
 /** Lays out a simulated Factorio of `version` in a new temp dir. */
 export function installFactorio(version: "1.1" | "2.0" | "2.1" = "2.0"): string {
   const dir = mkdtempSync(join(tmpdir(), "e2e-factorio-"));
-  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", dir, version], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", dir, version], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`installing the simulator failed: ${r.stderr}`);
   return dir;
 }

@@ -27,24 +27,36 @@ const PANEL_FLAGS = `--bind 127.0.0.1 --port 8080 --trust-proxy --allowed-origin
 /** `text` with `pattern` replaced, which must occur exactly once (else the recipe changed shape). */
 function replaceOnce(text: string, pattern: RegExp, by: string): string {
   const found = text.match(new RegExp(pattern.source, pattern.flags + "g"))?.length ?? 0;
-  if (found !== 1) throw new Error(`deploy/Caddyfile has ${found} matches of ${pattern}, the test expects one: update the test with the recipe`);
+  if (found !== 1) {
+    throw new Error(
+      `deploy/Caddyfile has ${found} matches of ${pattern}, the test expects one: update the test with the recipe`,
+    );
+  }
   return text.replace(pattern, by);
 }
 
 /** deploy/Caddyfile for this machine: Caddy on [::1]:caddyPort, the panel on 127.0.0.1:panelPort. */
 function testCaddyfile(caddyPort: number, panelPort: number): string {
   let text = readFileSync(RECIPE, "utf8");
-  text = replaceOnce(text, /^\{$/m, [
-    "{",
-    // Several Caddys run at once (test workers): none has the admin endpoint on :2019.
-    "\tadmin off",
-    // Caddy's own CA stands in for Let's Encrypt; its root stays out of the system's trust store.
-    "\tlocal_certs",
-    "\tskip_install_trust",
-    // Port 80 is not ours to take.
-    "\tauto_https disable_redirects",
-  ].join("\n"));
-  text = replaceOnce(text, new RegExp(`^${DOMAIN.replaceAll(".", "\\.")} \\{$`, "m"), `[::1]:${caddyPort} {\n\tbind ::1`);
+  text = replaceOnce(
+    text,
+    /^\{$/m,
+    [
+      "{",
+      // Several Caddys run at once (test workers): none has the admin endpoint on :2019.
+      "\tadmin off",
+      // Caddy's own CA stands in for Let's Encrypt; its root stays out of the system's trust store.
+      "\tlocal_certs",
+      "\tskip_install_trust",
+      // Port 80 is not ours to take.
+      "\tauto_https disable_redirects",
+    ].join("\n"),
+  );
+  text = replaceOnce(
+    text,
+    new RegExp(`^${DOMAIN.replaceAll(".", "\\.")} \\{$`, "m"),
+    `[::1]:${caddyPort} {\n\tbind ::1`,
+  );
   text = replaceOnce(text, /reverse_proxy 127\.0\.0\.1:8080\b/, `reverse_proxy 127.0.0.1:${panelPort}`);
   return text;
 }
@@ -70,7 +82,14 @@ function cannotListenOnIpv6Loopback(port: number): Promise<string | null> {
 /** True once Caddy answers an HTTPS request on `port` (its certificate comes a moment after it starts). */
 function answers(port: number): Promise<boolean> {
   return new Promise((done) => {
-    const req = request({ host: "::1", port, path: "/", rejectUnauthorized: false, agent: false, timeout: 2000 }, (res) => {
+    const req = request({
+      host: "::1",
+      port,
+      path: "/",
+      rejectUnauthorized: false,
+      agent: false,
+      timeout: 2000,
+    }, (res) => {
       res.resume();
       done(true);
     });
@@ -92,8 +111,10 @@ const test = gameTest.extend<{ caddyPort: number; caddy: Caddy }>({
     const port = await freeTcpPort();
     const problem = await cannotListenOnIpv6Loopback(port);
     if (problem) {
-      throw new Error(`Caddy cannot listen on [::1]:${port} (${problem}): the test needs the IPv6 loopback, so that ` +
-        "the browser's address (::1) differs from Caddy's (127.0.0.1).");
+      throw new Error(
+        `Caddy cannot listen on [::1]:${port} (${problem}): the test needs the IPv6 loopback, so that ` +
+          "the browser's address (::1) differs from Caddy's (127.0.0.1).",
+      );
     }
     await use(port);
   },
@@ -106,8 +127,16 @@ const test = gameTest.extend<{ caddyPort: number; caddy: Caddy }>({
     const config = join(dir, "Caddyfile");
     writeFileSync(config, testCaddyfile(caddyPort, Number(new URL(panel.url).port)));
     // Caddy keeps its CA, certificates and autosave under HOME / XDG dirs: this test's own.
-    const env = { ...process.env, HOME: dir, XDG_DATA_HOME: join(dir, "data"), XDG_CONFIG_HOME: join(dir, "config") };
-    const child = spawn("caddy", ["run", "--config", config, "--adapter", "caddyfile"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const env = {
+      ...process.env,
+      HOME: dir,
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_CONFIG_HOME: join(dir, "config"),
+    };
+    const child = spawn("caddy", ["run", "--config", config, "--adapter", "caddyfile"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -144,20 +173,29 @@ test("through Caddy: sign-in, a console command over /ws, a save upload; the pan
   expect(cookie?.secure).toBe(true);
   const activity = await page.request.get("/api/activity");
   expect(activity.status()).toBe(200);
-  const signIn = (await activity.json() as { action: string; address: string }[]).find((e) => /\/api\/login$/.test(e.action));
+  const signIn = (await activity.json() as { action: string; address: string }[]).find((e) =>
+    /\/api\/login$/.test(e.action)
+  );
   expect(signIn?.address).toBe("::1");
 
   // Upload: a real save, streamed through Caddy into the saves folder, byte for byte.
   const save = readFileSync(join(ROOT, "tests/fixtures/saves/test_1_1.zip"));
   await goTo(page, "Saves");
   const upload = page.getByRole("form", { name: "Upload Save" });
-  await upload.getByLabel("Savefile").setInputFiles({ name: "Proxied World.zip", mimeType: "application/zip", buffer: save });
+  await upload.getByLabel("Savefile").setInputFiles({
+    name: "Proxied World.zip",
+    mimeType: "application/zip",
+    buffer: save,
+  });
   await upload.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByTestId("flash").filter({ hasText: PANEL_MSG.saveUploaded("Proxied World.zip") })).toBeVisible();
+  await expect(page.getByTestId("flash").filter({ hasText: PANEL_MSG.saveUploaded("Proxied World.zip") }))
+    .toBeVisible();
   expect(Buffer.compare(readFileSync(join(factorio.dir, "saves", "Proxied World.zip")), save)).toBe(0);
 
   // The console: the command goes over /ws through Caddy, the game's answer comes back the same way.
-  const started = await page.request.post("/api/server/start", { data: { bindip: "127.0.0.1", port: gamePort, savefile: "Load Latest" } });
+  const started = await page.request.post("/api/server/start", {
+    data: { bindip: "127.0.0.1", port: gamePort, savefile: "Load Latest" },
+  });
   expect(started.status()).toBe(200);
   await goTo(page, "Console");
   const input = page.getByLabel("Command");
@@ -195,12 +233,23 @@ test("Caddy closes connections that stall before their headers end (read_header)
   // One that never starts its TLS handshake, one that stops in the middle of its headers.
   const silent = closedUnanswered(createConnection({ host: "::1", port: caddy.port }), limitMs);
   let handshake = false;
-  const halfHeaders = connect({ host: "::1", port: caddy.port, rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] }, () => {
+  const halfHeaders = connect({
+    host: "::1",
+    port: caddy.port,
+    rejectUnauthorized: false,
+    ALPNProtocols: ["http/1.1"],
+  }, () => {
     handshake = true;
     halfHeaders.write(`GET / HTTP/1.1\r\nHost: [::1]:${caddy.port}\r\nX-Slow: `);
   });
   const [before, during] = await Promise.all([silent, closedUnanswered(halfHeaders, limitMs)]);
-  expect(before, `Caddy kept a silent connection for ${limitMs / 1000} s`).toEqual({ closed: true, answer: "" });
+  expect(before, `Caddy kept a silent connection for ${limitMs / 1000} s`).toEqual({
+    closed: true,
+    answer: "",
+  });
   expect(handshake, "the TLS handshake with Caddy").toBe(true);
-  expect(during, `Caddy kept a connection with unfinished headers for ${limitMs / 1000} s`).toEqual({ closed: true, answer: "" });
+  expect(during, `Caddy kept a connection with unfinished headers for ${limitMs / 1000} s`).toEqual({
+    closed: true,
+    answer: "",
+  });
 });

@@ -58,7 +58,9 @@ export const testWithGame = gameTest.extend<{ fakePush: FakePush }>({
 /** Waits until the service worker is active and controls the page. */
 export async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+    timeout: 30_000,
+  });
 }
 
 /**
@@ -69,22 +71,31 @@ export async function stubPushManager(context: BrowserContext, sub: FakeSubscrip
   await context.addInitScript((s) => {
     // Like a real browser, the subscription outlives a reload: it is kept in localStorage here.
     const KEY = "e2e.pushSubscriptionKey";
-    const bytes = (k: string) => Uint8Array.from(atob(k.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-    const make = (applicationServerKey: string) => ({
-      endpoint: s.endpoint,
-      expirationTime: null,
-      options: { userVisibleOnly: true, applicationServerKey: bytes(applicationServerKey).buffer },
-      getKey: (name: "p256dh" | "auth") => bytes(s.keys[name]).buffer,
-      toJSON: () => ({ endpoint: s.endpoint, expirationTime: null, keys: s.keys }),
-      unsubscribe: async () => {
-        localStorage.removeItem(KEY);
-        return true;
-      },
-    }) as unknown as PushSubscription;
+    const bytes = (k: string) =>
+      Uint8Array.from(atob(k.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const make = (applicationServerKey: string) =>
+      ({
+        endpoint: s.endpoint,
+        expirationTime: null,
+        options: { userVisibleOnly: true, applicationServerKey: bytes(applicationServerKey).buffer },
+        getKey: (name: "p256dh" | "auth") => bytes(s.keys[name]).buffer,
+        toJSON: () => ({ endpoint: s.endpoint, expirationTime: null, keys: s.keys }),
+        unsubscribe: async () => {
+          localStorage.removeItem(KEY);
+          return true;
+        },
+      }) as unknown as PushSubscription;
     PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
       const k = options?.applicationServerKey;
-      const view = k instanceof ArrayBuffer ? new Uint8Array(k) : ArrayBuffer.isView(k) ? new Uint8Array(k.buffer, k.byteOffset, k.byteLength) : new Uint8Array();
-      const b64 = btoa(String.fromCharCode(...view)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      const view = k instanceof ArrayBuffer
+        ? new Uint8Array(k)
+        : ArrayBuffer.isView(k)
+        ? new Uint8Array(k.buffer, k.byteOffset, k.byteLength)
+        : new Uint8Array();
+      const b64 = btoa(String.fromCharCode(...view)).replace(/\+/g, "-").replace(/\//g, "_").replace(
+        /=+$/,
+        "",
+      );
       localStorage.setItem(KEY, b64);
       return make(b64);
     };
@@ -132,16 +143,25 @@ export async function deliverPush(page: Page, data: string): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
     await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data });
     const deadline = Date.now() + 8_000;
-    while (Date.now() < deadline && (await shownNotifications(page)).length === 0) await page.waitForTimeout(200);
+    while (Date.now() < deadline && (await shownNotifications(page)).length === 0) {
+      await page.waitForTimeout(200);
+    }
     if ((await shownNotifications(page)).length > 0) break;
   }
   await cdp.detach();
 }
 
 /** Titles of the notifications the service worker is showing. */
-export async function shownNotifications(page: Page): Promise<{ title: string; body: string; tag: string; url: string }[]> {
+export async function shownNotifications(
+  page: Page,
+): Promise<{ title: string; body: string; tag: string; url: string }[]> {
   return await page.evaluate(async () => {
     const reg = await navigator.serviceWorker.ready;
-    return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
+    return (await reg.getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      url: (n.data as { url: string }).url,
+    }));
   });
 }

@@ -12,7 +12,9 @@ async function startFromControls(page: Page, port: number): Promise<void> {
   await form.getByLabel("IP").fill("127.0.0.1");
   await form.getByLabel("Port").fill(String(port));
   await form.getByRole("button", { name: "Start Server" }).click();
-  await expect(page.getByTestId("flash").filter({ hasText: `started on port: ${port}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("flash").filter({ hasText: `started on port: ${port}` })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByTestId("server-state")).toHaveText("Running");
 }
 
@@ -79,7 +81,8 @@ test("start from Controls, console command and reply, save & stop, kill", async 
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("server-state")).toHaveText("Running");
   await page.getByRole("button", { name: "Kill Server" }).click();
-  await page.getByRole("dialog", { name: "Kill Server" }).getByRole("button", { name: "Kill Server" }).click();
+  await page.getByRole("dialog", { name: "Kill Server" }).getByRole("button", { name: "Kill Server" })
+    .click();
   await expect(page.getByTestId("flash").filter({ hasText: PANEL_MSG.serverKilled })).toBeVisible();
   await expect(page.getByTestId("server-state")).toHaveText("Stopped");
 
@@ -135,7 +138,8 @@ test.describe("without any save", () => {
 
   test("starting is refused with the spec's flash, and nothing starts", async ({ page }) => {
     await openSignedIn(page, "/");
-    await page.getByRole("form", { name: "Start Server" }).getByRole("button", { name: "Start Server" }).click();
+    await page.getByRole("form", { name: "Start Server" }).getByRole("button", { name: "Start Server" })
+      .click();
     await expect(page.getByTestId("flash").filter({ hasText: MSG.saveMustBeCreated })).toBeVisible();
     await expect(page.getByTestId("server-state")).toHaveText("Stopped");
     await goTo(page, "Logs");
@@ -143,12 +147,18 @@ test.describe("without any save", () => {
   });
 });
 
-for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+for (
+  const [name, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", {
+    width: 1280,
+    height: 800,
+  }]] as const
+) {
   test.describe(`screens on a ${name}`, () => {
     test.use({ viewport });
 
     test(`Controls, Console and Logs on a ${name}`, async ({ page, gamePort }, testInfo) => {
-      const shot = (what: string) => page.screenshot({ path: testInfo.outputPath(`${name}-${what}.png`), fullPage: true });
+      const shot = (what: string) =>
+        page.screenshot({ path: testInfo.outputPath(`${name}-${what}.png`), fullPage: true });
       await openSignedIn(page, "/");
       await expect(page.getByTestId("server-version")).toHaveText("2.0.72");
       await shot("controls-stopped");
@@ -156,10 +166,20 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
       await shot("controls-running");
       await goTo(page, "Console");
       const input = page.getByLabel("Command");
-      for (const c of ["/fake-join alice bob", "/fake-chat alice hello everyone", "/players", "/time", "/fake-crash 3"]) {
+      for (
+        const c of [
+          "/fake-join alice bob",
+          "/fake-chat alice hello everyone",
+          "/players",
+          "/time",
+          "/fake-crash 3",
+        ]
+      ) {
         await input.fill(c);
         await input.press("Enter");
-        if (c !== "/fake-crash 3") await expect(page.getByRole("log", { name: "Game log" })).toContainText(`admin> ${c}`);
+        if (c !== "/fake-crash 3") {
+          await expect(page.getByRole("log", { name: "Game log" })).toContainText(`admin> ${c}`);
+        }
       }
       await expect(page.getByText(MSG.consoleUnavailable)).toBeVisible();
       await startFromControlsAgain(page, gamePort);

@@ -125,7 +125,10 @@ export class FakeAlerts {
     const seen = this.#received.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("fake alerts: no matching request in time")), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error("fake alerts: no matching request in time")),
+        timeoutMs,
+      );
       this.#waiters.push({ match, resolve: (r) => (clearTimeout(timer), resolve(r)) });
     });
   }
@@ -144,18 +147,34 @@ export class FakeAlerts {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const service = serviceOf(path);
     const headers = {};
-    for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(", ") : String(v);
+    for (const [k, v] of Object.entries(req.headers)) {
+      headers[k] = Array.isArray(v) ? v.join(", ") : String(v);
+    }
     let json = null;
     try {
       json = JSON.parse(body);
     } catch {
       // recorded as a problem below
     }
-    const rec = { seq: ++this.#seq, at: Date.now(), service, path, status: 0, headers, body, json, verified: null, problem: null };
+    const rec = {
+      seq: ++this.#seq,
+      at: Date.now(),
+      service,
+      path,
+      status: 0,
+      headers,
+      body,
+      json,
+      verified: null,
+      problem: null,
+    };
     const answer = (status, text = "", extra = {}) => {
       rec.status = status;
       this.#record(rec);
-      res.writeHead(status, { "Content-Type": text.startsWith("{") ? "application/json" : "text/plain", ...extra });
+      res.writeHead(status, {
+        "Content-Type": text.startsWith("{") ? "application/json" : "text/plain",
+        ...extra,
+      });
       res.end(text);
     };
 
@@ -167,8 +186,16 @@ export class FakeAlerts {
     }
     if (mode?.kind === "429" && mode.times > 0) {
       mode.times--;
-      const retryBody = JSON.stringify({ message: "You are being rate limited.", retry_after: mode.retryAfterS, global: false });
-      return answer(429, retryBody, mode.header === false ? {} : { "Retry-After": String(Math.ceil(mode.retryAfterS)) });
+      const retryBody = JSON.stringify({
+        message: "You are being rate limited.",
+        retry_after: mode.retryAfterS,
+        global: false,
+      });
+      return answer(
+        429,
+        retryBody,
+        mode.header === false ? {} : { "Retry-After": String(Math.ceil(mode.retryAfterS)) },
+      );
     }
     if (mode?.kind === "huge") {
       rec.status = mode.status;
@@ -189,7 +216,8 @@ export class FakeAlerts {
     }
     switch (service) {
       case "discord": {
-        const ok = Array.isArray(json.embeds) && json.embeds.length > 0 && json.embeds.every((e) => typeof e.title === "string");
+        const ok = Array.isArray(json.embeds) && json.embeds.length > 0 &&
+          json.embeds.every((e) => typeof e.title === "string");
         if (!ok && typeof json.content !== "string") {
           rec.problem = "no embeds or content";
           return answer(400, '{"message": "Cannot send an empty message", "code": 50006}');
@@ -252,7 +280,9 @@ export class FakeAlerts {
     const first = Buffer.from(mode.text);
     const write = () => {
       while (!closed && left > 0) {
-        const part = left === mode.bytes ? Buffer.concat([first, chunk]).subarray(0, Math.min(left, chunk.length)) : chunk.subarray(0, Math.min(left, chunk.length));
+        const part = left === mode.bytes
+          ? Buffer.concat([first, chunk]).subarray(0, Math.min(left, chunk.length))
+          : chunk.subarray(0, Math.min(left, chunk.length));
         left -= part.length;
         this.#hugeSent.set(path, this.bodyBytesSent(path) + part.length);
         if (!res.write(part)) return void res.once("drain", write);

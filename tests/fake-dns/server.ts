@@ -83,7 +83,14 @@ export function startFakeDns(o: FakeDnsOptions): FakeDns {
     const name = `_acme-challenge.${sub}.duckdns.org`;
     const clear = q.get("clear") === "true";
     const value = q.get("txt") ?? "";
-    calls.push({ service: "duckdns", method: "GET", path: url.pathname, token, name, value: clear ? "" : value });
+    calls.push({
+      service: "duckdns",
+      method: "GET",
+      path: url.pathname,
+      token,
+      name,
+      value: clear ? "" : value,
+    });
     if (token !== o.duckdnsToken || !o.duckdnsDomains.includes(sub)) return new Response("KO");
     // DuckDNS holds one TXT value per subdomain.
     for (const v of published.get(name) ?? []) await unpublish(name, v);
@@ -102,10 +109,14 @@ export function startFakeDns(o: FakeDnsOptions): FakeDns {
       return cf(200, zones.filter(([n]) => n === name).map(([n, id]) => ({ id, name: n, status: "active" })));
     }
     const m = /^\/zones\/([^/]+)\/dns_records(?:\/([^/]+))?$/.exec(path);
-    if (!m || !zones.some(([, id]) => id === m[1])) return cf(404, null, [{ code: 7003, message: "Could not route to " + path }]);
+    if (!m || !zones.some(([, id]) => id === m[1])) {
+      return cf(404, null, [{ code: 7003, message: "Could not route to " + path }]);
+    }
     if (req.method === "POST" && !m[2]) {
       const body = await req.json() as { type?: string; name?: string; content?: string };
-      if (body.type !== "TXT" || !body.name || !body.content) return cf(400, null, [{ code: 9000, message: "Invalid record" }]);
+      if (body.type !== "TXT" || !body.name || !body.content) {
+        return cf(400, null, [{ code: 9000, message: "Invalid record" }]);
+      }
       const id = `rec${nextId++}`;
       records.set(id, { name: body.name, value: body.content });
       Object.assign(call, { name: body.name, value: body.content });
@@ -126,7 +137,9 @@ export function startFakeDns(o: FakeDnsOptions): FakeDns {
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req) => {
     const url = new URL(req.url);
     if (url.pathname === "/duckdns/update") return duckdns(url);
-    if (url.pathname.startsWith("/cloudflare/client/v4/")) return cloudflare(req, url.pathname.slice("/cloudflare/client/v4".length));
+    if (url.pathname.startsWith("/cloudflare/client/v4/")) {
+      return cloudflare(req, url.pathname.slice("/cloudflare/client/v4".length));
+    }
     return new Response("not found", { status: 404 });
   });
   const base = `http://127.0.0.1:${server.addr.port}`;

@@ -85,7 +85,9 @@ export type Arch = "x64" | "arm64";
 
 export function tarballName(version: string, arch: Arch = "x64"): string {
   if (arch === "arm64") return `factorio-headless_linux-arm64_${version}.tar.xz`;
-  return Number(version.split(".")[0]) >= 2 ? `factorio-headless_linux_${version}.tar.xz` : `factorio_headless_x64_${version}.tar.xz`;
+  return Number(version.split(".")[0]) >= 2
+    ? `factorio-headless_linux_${version}.tar.xz`
+    : `factorio_headless_x64_${version}.tar.xz`;
 }
 
 /** Factorio ships a native ARM64 headless build from 2.1 on. */
@@ -119,11 +121,24 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
     let off = 0;
     while (off < bytes.length) off += await conn.write(bytes.subarray(off));
   }
-  async function head(conn: Deno.Conn, status: string, headers: Record<string, string | number>): Promise<void> {
-    const lines = [`HTTP/1.1 ${status}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  async function head(
+    conn: Deno.Conn,
+    status: string,
+    headers: Record<string, string | number>,
+  ): Promise<void> {
+    const lines = [
+      `HTTP/1.1 ${status}`,
+      "Connection: close",
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     await writeAll(conn, encoder.encode(lines.join("\r\n") + "\r\n\r\n"));
   }
-  async function text(conn: Deno.Conn, status: string, body: string, type = "text/plain; charset=utf-8"): Promise<void> {
+  async function text(
+    conn: Deno.Conn,
+    status: string,
+    body: string,
+    type = "text/plain; charset=utf-8",
+  ): Promise<void> {
     const bytes = encoder.encode(body);
     await head(conn, status, { "Content-Type": type, "Content-Length": bytes.length });
     await writeAll(conn, bytes);
@@ -176,7 +191,12 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
 
     if (path === "/api/latest-releases") {
       const set = (v: string) => ({ alpha: v, demo: "1.1.110", expansion: v, headless: v });
-      return text(conn, "200 OK", JSON.stringify({ experimental: set(latest("experimental")), stable: set(latest("stable")) }), "application/json");
+      return text(
+        conn,
+        "200 OK",
+        JSON.stringify({ experimental: set(latest("experimental")), stable: set(latest("stable")) }),
+        "application/json",
+      );
     }
     if (path === "/download/archive/" || path === "/download/archive") {
       const links = releases
@@ -186,7 +206,14 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
           const channel = releases.find((r) => r.version === v)!.channel;
           return `        <a href="/download/archive/${v}" class="slot-button-inline version-button-${channel}">${v}</a>`;
         });
-      return text(conn, "200 OK", `<!DOCTYPE html>\n<html><body>\n<h2>Download archive</h2>\n<div class="panel">\n${links.join("\n")}\n</div>\n</body></html>\n`, "text/html; charset=utf-8");
+      return text(
+        conn,
+        "200 OK",
+        `<!DOCTYPE html>\n<html><body>\n<h2>Download archive</h2>\n<div class="panel">\n${
+          links.join("\n")
+        }\n</div>\n</body></html>\n`,
+        "text/html; charset=utf-8",
+      );
     }
     if (path === "/download/sha256sums/" || path === "/download/sha256sums") {
       const lines: string[] = [];
@@ -198,7 +225,11 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
         // Each build has its own line (and its own sum); a mode applies to every build of the version.
         for (const arch of hasArm64Build(r.version) ? ["x64", "arm64"] as const : ["x64"] as const) {
           const sum = (await tarball(r.version, arch)).sha256;
-          lines.push(`${mode === "wrong-checksum" ? sum.replace(/^./, (c) => (c === "0" ? "1" : "0")) : sum}  ${tarballName(r.version, arch)}`);
+          lines.push(
+            `${mode === "wrong-checksum" ? sum.replace(/^./, (c) => (c === "0" ? "1" : "0")) : sum}  ${
+              tarballName(r.version, arch)
+            }`,
+          );
         }
       }
       return text(conn, "200 OK", lines.join("\n") + "\n");
@@ -215,14 +246,24 @@ export function startFakeFactorioCom(opts: FakeFactorioComOptions): FakeFactorio
     }
     const get = /^\/get-download\/([^/]+)\/headless\/(linux64|linux-arm64)$/.exec(path);
     if (get) {
-      const wanted = get[1] === "stable" ? latest("stable") : get[1] === "latest" ? latest("experimental") : get[1];
+      const wanted = get[1] === "stable"
+        ? latest("stable")
+        : get[1] === "latest"
+        ? latest("experimental")
+        : get[1];
       const arch: Arch = get[2] === "linux-arm64" ? "arm64" : "x64";
       if (!releases.some((r) => r.version === wanted)) return text(conn, "404 Not Found", "Not found");
       if (arch === "arm64" && !hasArm64Build(wanted)) return text(conn, "404 Not Found", "Not found");
-      await head(conn, "302 Found", { Location: `${url}/cdn/${tarballName(wanted, arch)}?expires=1&sig=fake`, "Content-Length": 0 });
+      await head(conn, "302 Found", {
+        Location: `${url}/cdn/${tarballName(wanted, arch)}?expires=1&sig=fake`,
+        "Content-Length": 0,
+      });
       return;
     }
-    const cdn = /^\/cdn\/factorio(-headless_linux-arm64|-headless_linux|_headless_x64)_(\d+\.\d+\.\d+)\.tar\.xz$/.exec(path);
+    const cdn =
+      /^\/cdn\/factorio(-headless_linux-arm64|-headless_linux|_headless_x64)_(\d+\.\d+\.\d+)\.tar\.xz$/.exec(
+        path,
+      );
     if (cdn && releases.some((r) => r.version === cdn[2])) {
       const arch: Arch = cdn[1] === "-headless_linux-arm64" ? "arm64" : "x64";
       if (arch === "arm64" && !hasArm64Build(cdn[2])) return text(conn, "404 Not Found", "Not found");

@@ -12,7 +12,16 @@
 //   link          a symlink `factorio/data/escape` -> `../../../..` (leads outside the folder)
 
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installFakeFactorio, lineOf } from "../fake-factorio/install.ts";
@@ -44,9 +53,21 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
-async function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<void> {
-  const out = await new Deno.Command(cmd, { args, cwd: opts.cwd, env: opts.env, stdout: "null", stderr: "piped" }).output();
-  if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+async function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<void> {
+  const out = await new Deno.Command(cmd, {
+    args,
+    cwd: opts.cwd,
+    env: opts.env,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`${cmd} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
 }
 
 /** Builds (or reuses from `cacheDir`) the tarball of `version` of the given kind. */
@@ -59,7 +80,10 @@ export async function buildTarball(
   mkdirSync(cacheDir, { recursive: true });
   const pad = opts.paddingBytes ?? 0;
   const arch = opts.arch ?? "x64";
-  const target = join(cacheDir, `factorio-headless_linux_${version}.${kind}.${pad}${arch === "x64" ? "" : `.${arch}`}.tar.xz`);
+  const target = join(
+    cacheDir,
+    `factorio-headless_linux_${version}.${kind}.${pad}${arch === "x64" ? "" : `.${arch}`}.tar.xz`,
+  );
   if (!existsSync(target)) {
     const stage = mkdtempSync(join(tmpdir(), "fake-tarball-"));
     try {
@@ -112,7 +136,9 @@ function writePadding(dir: string, bytes: number): void {
   const piece = 4 * 1024 * 1024;
   for (let i = 0, left = bytes; left > 0; i++, left -= piece) {
     const chunk = new Uint8Array(Math.min(piece, left));
-    for (let off = 0; off < chunk.length; off += 65536) crypto.getRandomValues(chunk.subarray(off, off + 65536));
+    for (let off = 0; off < chunk.length; off += 65536) {
+      crypto.getRandomValues(chunk.subarray(off, off + 65536));
+    }
     writeFileSync(join(dir, `atlas-${i}.bin`), chunk);
   }
 }

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createFakeSave, installFakeFactorio, type SimulatedVersion } from "./install.ts";
-import { hostGame, type HostedSim } from "./hosted.ts";
+import { type HostedSim, hostGame } from "./hosted.ts";
 import { LUA_WARNING } from "./server.ts";
 import { RconClient } from "../../backend/factorio/game/rcon.ts";
 
@@ -57,7 +57,16 @@ Deno.test("/time words the map's age in hours, minutes and seconds, as the real 
   } finally {
     await stop(h);
   }
-  for (const [ticks, words] of [[0, "0 seconds"], [60, "1 second"], [61 * 60, "1 minute and 1 second"], [3600 * 60, "1 hour"], [(3600 + 5) * 60, "1 hour and 5 seconds"], [(26 * 3600 + 120) * 60, "26 hours and 2 minutes"]] as const) {
+  for (
+    const [ticks, words] of [
+      [0, "0 seconds"],
+      [60, "1 second"],
+      [61 * 60, "1 minute and 1 second"],
+      [3600 * 60, "1 hour"],
+      [(3600 + 5) * 60, "1 hour and 5 seconds"],
+      [(26 * 3600 + 120) * 60, "26 hours and 2 minutes"],
+    ] as const
+  ) {
     const g = await host("2.0", { tick: ticks });
     try {
       assert.equal(await g.rcon.exec("/time"), words);
@@ -75,12 +84,19 @@ for (const version of ["1.1", "2.0", "2.1"] as const) {
       if (version === "2.1") {
         // 2.1 answers nothing over RCON and says it on the console.
         assert.equal(first, "");
-        await h.game.waitForLine(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d \\[WARNING\\] ${LUA_WARNING.replace(/\./g, "\\.")}$`));
+        await h.game.waitForLine(
+          new RegExp(
+            `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d \\[WARNING\\] ${LUA_WARNING.replace(/\./g, "\\.")}$`,
+          ),
+        );
       } else {
         assert.equal(first, LUA_WARNING);
       }
       // Another command than the one warned about is warned about in its turn; the same one again runs.
-      assert.equal(await h.rcon.exec("/silent-command rcon.print(game.ticks_played)"), version === "2.1" ? "" : LUA_WARNING);
+      assert.equal(
+        await h.rcon.exec("/silent-command rcon.print(game.ticks_played)"),
+        version === "2.1" ? "" : LUA_WARNING,
+      );
       assert.equal(await h.rcon.exec("/silent-command rcon.print(game.ticks_played)"), "1234\n");
       // From then on, no more warnings on this map; rcon.print ends its line.
       assert.equal(await h.rcon.exec("/sc rcon.print(game.tick)"), "1234\n");
@@ -88,7 +104,10 @@ for (const version of ["1.1", "2.0", "2.1"] as const) {
       // /c is logged on the console, /silent-command is not.
       assert.equal(await h.rcon.exec("/c rcon.print(game.tick)"), "1234\n");
       await h.game.waitForLine(/\[COMMAND\] <server> \(command\): rcon\.print\(game\.tick\)$/);
-      assert.ok(!h.game.lines.some((l) => l.includes("(command): rcon.print(game.ticks_played)")), h.game.lines.join("\n"));
+      assert.ok(
+        !h.game.lines.some((l) => l.includes("(command): rcon.print(game.ticks_played)")),
+        h.game.lines.join("\n"),
+      );
     } finally {
       await stop(h);
     }

@@ -31,8 +31,18 @@ export async function hostGame(
   writeFileSync(settings, JSON.stringify({ auto_pause: opts.autoPause ?? true }));
   const rconPort = await freeTcpPort();
   const game = new SimProcess(f.binary, [
-    "--start-server", save, "--bind", "127.0.0.1", "--port", String(await freeUdpPort()),
-    "--rcon-bind", `127.0.0.1:${rconPort}`, "--rcon-password", "pw", "--server-settings", settings,
+    "--start-server",
+    save,
+    "--bind",
+    "127.0.0.1",
+    "--port",
+    String(await freeUdpPort()),
+    "--rcon-bind",
+    `127.0.0.1:${rconPort}`,
+    "--rcon-password",
+    "pw",
+    "--server-settings",
+    settings,
   ], { FAKE_FACTORIO_STARTUP_MS: "50", FAKE_FACTORIO_SAVE_MS: "10" });
   await game.waitForLine(/Starting RCON interface/);
   return {

@@ -65,7 +65,9 @@ function infoJson(name: string, version: SimulatedVersion, full: string): Record
     factorio_version: factorioVersion,
   };
   if (name === "core") return { ...base, dependencies: [] };
-  if (name === "base") return { ...base, description: "Basic mod with default Factorio content.", dependencies: [] };
+  if (name === "base") {
+    return { ...base, description: "Basic mod with default Factorio content.", dependencies: [] };
+  }
   const expansion = { ...base, expansion_required: true, description: `${TITLES[name]} expansion content.` };
   if (name === "space-age") {
     const deps = version === "2.0"
@@ -96,7 +98,11 @@ export interface InstallOptions {
 }
 
 /** Lays out a simulated installation in `dir` (created if needed) and returns where things are. */
-export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.0", opts: InstallOptions = {}): FakeFactorio {
+export function installFakeFactorio(
+  dir: string,
+  version: SimulatedVersion = "2.0",
+  opts: InstallOptions = {},
+): FakeFactorio {
   const full = opts.fullVersion ?? VERSIONS[version].version;
   const build = opts.build ?? VERSIONS[version].build;
   const binDir = join(dir, "bin", opts.arch ?? "x64");
@@ -128,20 +134,38 @@ export function installFakeFactorio(dir: string, version: SimulatedVersion = "2.
   );
   copyFileSync(join(HERE, "data", "config.ini"), join(dir, "config", "config.ini"));
   copyFileSync(
-    join(HERE, "data", version === "1.1" ? "server-settings.example.1.1.json" : "server-settings.example.json"),
+    join(
+      HERE,
+      "data",
+      version === "1.1" ? "server-settings.example.1.1.json" : "server-settings.example.json",
+    ),
     join(dir, "data", "server-settings.example.json"),
   );
-  copyFileSync(join(HERE, "data", "server-whitelist.example.json"), join(dir, "data", "server-whitelist.example.json"));
-  for (const f of ["map-gen-settings.example.json", "map-settings.example.json"]) copyFileSync(join(HERE, "data", version, f), join(dir, "data", f));
+  copyFileSync(
+    join(HERE, "data", "server-whitelist.example.json"),
+    join(dir, "data", "server-whitelist.example.json"),
+  );
+  for (const f of ["map-gen-settings.example.json", "map-settings.example.json"]) {
+    copyFileSync(join(HERE, "data", version, f), join(dir, "data", f));
+  }
   // The base game's scenarios (the simulator's own minimal ones, under the game's names).
   for (const scenario of ["freeplay", "pvp", "wave-defense"]) {
     mkdirSync(join(dir, "data", "base", "scenarios", scenario), { recursive: true });
-    writeFileSync(join(dir, "data", "base", "scenarios", scenario, "control.lua"), `-- ${scenario} (Factorio simulator)\n`);
-    writeFileSync(join(dir, "data", "base", "scenarios", scenario, "description.json"), JSON.stringify({ "multiplayer-compatible": true, "order": scenario }) + "\n");
+    writeFileSync(
+      join(dir, "data", "base", "scenarios", scenario, "control.lua"),
+      `-- ${scenario} (Factorio simulator)\n`,
+    );
+    writeFileSync(
+      join(dir, "data", "base", "scenarios", scenario, "description.json"),
+      JSON.stringify({ "multiplayer-compatible": true, "order": scenario }) + "\n",
+    );
   }
   for (const name of ["core", ...builtInMods(version)]) {
     mkdirSync(join(dir, "data", name), { recursive: true });
-    writeFileSync(join(dir, "data", name, "info.json"), JSON.stringify(infoJson(name, version, full), null, 2) + "\n");
+    writeFileSync(
+      join(dir, "data", name, "info.json"),
+      JSON.stringify(infoJson(name, version, full), null, 2) + "\n",
+    );
   }
   return { dir, binary, version, fullVersion: full, build };
 }
@@ -156,7 +180,10 @@ export async function createFakeSave(
   opts: { mods?: { name: string; version: string }[]; state?: Partial<SaveState>; mtime?: Date } = {},
 ): Promise<string> {
   const path = join(f.dir, "saves", name.endsWith(".zip") ? name : `${name}.zip`);
-  const mods = [...builtInMods(f.version).map((m) => ({ name: m, version: f.fullVersion })), ...(opts.mods ?? [])];
+  const mods = [
+    ...builtInMods(f.version).map((m) => ({ name: m, version: f.fullVersion })),
+    ...(opts.mods ?? []),
+  ];
   await writeSave(path, {
     version: f.fullVersion,
     build: f.build,

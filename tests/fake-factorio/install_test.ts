@@ -10,7 +10,15 @@ Deno.test("installs a directory laid out like the game's, per version", () => {
     try {
       const f = installFakeFactorio(dir, version);
       assert.ok(statSync(f.binary).mode & 0o100, "executable");
-      for (const p of ["config/config.ini", "data/server-settings.example.json", "saves", "mods", "data/core/info.json"]) {
+      for (
+        const p of [
+          "config/config.ini",
+          "data/server-settings.example.json",
+          "saves",
+          "mods",
+          "data/core/info.json",
+        ]
+      ) {
         assert.ok(existsSync(join(dir, p)), p);
       }
       for (const mod of builtInMods(version)) {

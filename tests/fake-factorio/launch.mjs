@@ -13,12 +13,21 @@ const ROOT = resolve(import.meta.dirname, "../..");
 
 /** Installs the simulator in `dir` (install.ts) and creates saves with the simulated game's own --create. */
 export function installGame(dir, version = "2.0", saves = ["world.zip"]) {
-  execFileSync(join(ROOT, "node_modules/.bin/deno"), ["run", ...PANEL_PERMISSIONS, "tests/fake-factorio/install.ts", dir, version], {
+  execFileSync(join(ROOT, "node_modules/.bin/deno"), [
+    "run",
+    ...PANEL_PERMISSIONS,
+    "tests/fake-factorio/install.ts",
+    dir,
+    version,
+  ], {
     cwd: ROOT,
     stdio: "ignore",
   });
   for (const s of saves) {
-    execFileSync(join(dir, "bin", "x64", "factorio"), ["--create", join(dir, "saves", s)], { cwd: dir, stdio: "ignore" });
+    execFileSync(join(dir, "bin", "x64", "factorio"), ["--create", join(dir, "saves", s)], {
+      cwd: dir,
+      stdio: "ignore",
+    });
   }
   return dir;
 }

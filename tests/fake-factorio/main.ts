@@ -92,17 +92,58 @@ import { enabledMods, loadModSettings, ModError } from "./mods.ts";
 import { type HeaderMod, readSave, type SaveState, writeSave } from "./savefile.ts";
 import { HostedGame, type ServerSettings } from "./server.ts";
 import { RconServer } from "./rcon_server.ts";
-import { checkPreset, findScenario, planets, readSettingsFile, SettingsError, writeDataDump, writePreview } from "./world.ts";
+import {
+  checkPreset,
+  findScenario,
+  planets,
+  readSettingsFile,
+  SettingsError,
+  writeDataDump,
+  writePreview,
+} from "./world.ts";
 
 const VALUE_FLAGS = new Set([
-  "--create", "--start-server", "--start-server-load-scenario", "--bind", "--port", "--server-settings",
-  "--rcon-port", "--rcon-bind", "--rcon-password", "--server-adminlist", "--server-whitelist",
-  "--use-server-whitelist", "--server-banlist", "--use-authserver-bans", "--console-log", "--mod-directory",
-  "--config", "-c", "--map-gen-settings", "--map-settings", "--map-gen-seed", "--preset", "--server-id",
-  "--executable-path", "--fake-crash-after", "--generate-map-preview", "--map-preview-size", "--map-preview-planet",
-  "--map-preview-scale", "--scenario2map", "-m",
+  "--create",
+  "--start-server",
+  "--start-server-load-scenario",
+  "--bind",
+  "--port",
+  "--server-settings",
+  "--rcon-port",
+  "--rcon-bind",
+  "--rcon-password",
+  "--server-adminlist",
+  "--server-whitelist",
+  "--use-server-whitelist",
+  "--server-banlist",
+  "--use-authserver-bans",
+  "--console-log",
+  "--mod-directory",
+  "--config",
+  "-c",
+  "--map-gen-settings",
+  "--map-settings",
+  "--map-gen-seed",
+  "--preset",
+  "--server-id",
+  "--executable-path",
+  "--fake-crash-after",
+  "--generate-map-preview",
+  "--map-preview-size",
+  "--map-preview-planet",
+  "--map-preview-scale",
+  "--scenario2map",
+  "-m",
 ]);
-const BOOL_FLAGS = new Set(["--start-server-load-latest", "--version", "-v", "--help", "-h", "--no-log-rotation", "--dump-data"]);
+const BOOL_FLAGS = new Set([
+  "--start-server-load-latest",
+  "--version",
+  "-v",
+  "--help",
+  "-h",
+  "--no-log-rotation",
+  "--dump-data",
+]);
 
 const env = (name: string) => Deno.env.get(name);
 const VERSION = env("FAKE_FACTORIO_VERSION") ?? "2.0.72";
@@ -151,7 +192,9 @@ interface Paths {
 
 /** Resolves read-data and write-data the way the game does: config-path.cfg, then [path] in config.ini. */
 function locate(flags: Map<string, string>): Paths {
-  const executable = resolve(flags.get("--executable-path") ?? env("FAKE_FACTORIO_EXECUTABLE") ?? Deno.execPath());
+  const executable = resolve(
+    flags.get("--executable-path") ?? env("FAKE_FACTORIO_EXECUTABLE") ?? Deno.execPath(),
+  );
   const exeDir = dirname(executable);
   const expand = (v: string) => resolve(v.replaceAll("__PATH__executable__", exeDir));
   let configIni = flags.get("--config");
@@ -196,7 +239,11 @@ function printVersion(): void {
 }
 
 function preamble(argv: string[], paths: Paths): void {
-  out.engine(`${new Date().toISOString().slice(0, 19).replace("T", " ")}; Factorio ${VERSION} (build ${BUILD}, linux64, headless)`);
+  out.engine(
+    `${
+      new Date().toISOString().slice(0, 19).replace("T", " ")
+    }; Factorio ${VERSION} (build ${BUILD}, linux64, headless)`,
+  );
   out.engine("Operating system: Linux (simulated)");
   out.engine(`Program arguments: ${[paths.executable, ...argv].map((a) => `"${a}"`).join(" ")}`);
   out.engine(`Read data path: ${paths.readData}`);
@@ -217,7 +264,11 @@ async function loadMods(flags: Map<string, string>, paths: Paths) {
     mods = await enabledMods(modDir, paths.readData);
     const settings = loadModSettings(modDir, VERSION);
     if (settings) {
-      out.engine(`Info ModSettings: loaded ${Object.entries(settings).map(([s, n]) => `${n} ${s}`).join(", ")} settings`);
+      out.engine(
+        `Info ModSettings: loaded ${
+          Object.entries(settings).map(([s, n]) => `${n} ${s}`).join(", ")
+        } settings`,
+      );
     }
   } catch (e) {
     if (!(e instanceof ModError)) throw e;
@@ -249,7 +300,9 @@ async function create(target: string, flags: Map<string, string>, paths: Paths):
   const mods = await loadMods(flags, paths);
   out.engine(`Info Main.cpp:1393: Creating new map ${path}`);
   if (/^_autosave/i.test(path.split("/").pop()!)) {
-    out.engine("Error Main.cpp:1402: Creating a save named _autosave* is not allowed: those names are kept for autosaves.");
+    out.engine(
+      "Error Main.cpp:1402: Creating a save named _autosave* is not allowed: those names are kept for autosaves.",
+    );
     out.engine("Goodbye");
     Deno.exit(1);
   }
@@ -271,7 +324,9 @@ function worldSettings(flags: Map<string, string>, mods: HeaderMod[]) {
     const preset = flags.get("--preset");
     checkPreset(preset, VERSION);
     const seedFlag = flags.get("--map-gen-seed");
-    if (seedFlag !== undefined && !/^\d+$/.test(seedFlag)) throw new SettingsError(`Invalid map gen seed: ${seedFlag}`);
+    if (seedFlag !== undefined && !/^\d+$/.test(seedFlag)) {
+      throw new SettingsError(`Invalid map gen seed: ${seedFlag}`);
+    }
     const fileSeed = typeof mapGen?.seed === "number" ? mapGen.seed : undefined;
     const seed = seedFlag !== undefined ? Number(seedFlag) : fileSeed ?? Math.floor(Math.random() * 2 ** 32);
     return {
@@ -314,7 +369,12 @@ async function scenarioToMap(name: string, flags: Map<string, string>, paths: Pa
   mkdirSync(dirname(path), { recursive: true });
   out.engine(`Info MainLoop.cpp:437: Saving map as ${path}`);
   const seed = Math.floor(Math.random() * 2 ** 32);
-  await writeSave(path, { version: VERSION, build: BUILD, mods, state: { tick: 0, players: [], seed, scenario: name } });
+  await writeSave(path, {
+    version: VERSION,
+    build: BUILD,
+    mods,
+    state: { tick: 0, players: [], seed, scenario: name },
+  });
   out.engine("Info MainLoop.cpp:448: Saving progress: 100.000000%");
   out.engine("Goodbye");
   out.close();
@@ -333,7 +393,9 @@ async function preview(target: string, flags: Map<string, string>, paths: Paths)
     out.close();
     Deno.exit(1);
   };
-  if (!Number.isInteger(size) || size < 16 || size > 4096) fail(`Invalid map preview size: ${flags.get("--map-preview-size")}`);
+  if (!Number.isInteger(size) || size < 16 || size > 4096) {
+    fail(`Invalid map preview size: ${flags.get("--map-preview-size")}`);
+  }
   if (!(planet in planets(VERSION, mods))) fail(`Unknown planet: ${planet}`);
   const path = isAbsolute(target) ? target : resolve(target);
   out.engine(`Info MapPreview: generating a ${size}x${size} preview of ${planet} (seed ${world.seed})`);
@@ -366,13 +428,17 @@ function findSave(name: string, savesDir: string): string | null {
 
 function splitAddress(value: string, defaultPort: number): { host: string; port: number } {
   const i = value.lastIndexOf(":");
-  if (i > 0 && /^\d+$/.test(value.slice(i + 1))) return { host: value.slice(0, i), port: Number(value.slice(i + 1)) };
+  if (i > 0 && /^\d+$/.test(value.slice(i + 1))) {
+    return { host: value.slice(0, i), port: Number(value.slice(i + 1)) };
+  }
   return { host: value, port: defaultPort };
 }
 
 function initFailed(message: string): never {
   out.engine(`Error ServerMultiplayerManager.cpp:91: MultiplayerManager failed: "${message}"`);
-  out.engine("Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(CreatingGame) to(InitializationFailed)");
+  out.engine(
+    "Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(CreatingGame) to(InitializationFailed)",
+  );
   out.engine("Quitting: multiplayer error.");
   out.engine("Goodbye");
   out.close();
@@ -415,15 +481,21 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
     try {
       settings = JSON.parse(readFileSync(settingsFile, "utf8"));
     } catch (e) {
-      out.engine(`Error Util.cpp:83: Failed to load server settings from ${settingsFile}: ${(e as Error).message}`);
+      out.engine(
+        `Error Util.cpp:83: Failed to load server settings from ${settingsFile}: ${(e as Error).message}`,
+      );
       out.engine("Goodbye");
       Deno.exit(1);
     }
   }
   const mods = await loadMods(flags, paths);
   const savesDir = join(paths.writeData, "saves");
-  out.engine("Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(Ready) to(PreparedToHostGame)");
-  out.engine("Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(PreparedToHostGame) to(CreatingGame)");
+  out.engine(
+    "Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(Ready) to(PreparedToHostGame)",
+  );
+  out.engine(
+    "Info ServerMultiplayerManager.cpp:808: updateTick(18446744073709551615) changing state from(PreparedToHostGame) to(CreatingGame)",
+  );
   const wanted = flags.get("--start-server");
   const scenario = flags.get("--start-server-load-scenario");
   let savePath: string | null;
@@ -433,12 +505,17 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
     const dir = await findScenario(scenario, paths, mods, modDirOf(flags, paths));
     if (!dir) initFailed(`Scenario ${scenario} not found.`);
     savePath = join(savesDir, `${scenario.split("/").pop()}.zip`);
-    loaded = { state: { tick: 0, players: [], seed: Math.floor(Math.random() * 2 ** 32), scenario }, levelBytes: 0 };
+    loaded = {
+      state: { tick: 0, players: [], seed: Math.floor(Math.random() * 2 ** 32), scenario },
+      levelBytes: 0,
+    };
     out.engine(`Loading scenario ${scenario} (${dir}).`);
   } else {
     savePath = wanted !== undefined ? findSave(wanted, savesDir) : newestSave(savesDir);
     if (!savePath) {
-      initFailed(wanted !== undefined ? `Map file ${wanted} does not exist.` : `No save file found in ${savesDir}.`);
+      initFailed(
+        wanted !== undefined ? `Map file ${wanted} does not exist.` : `No save file found in ${savesDir}.`,
+      );
     }
     try {
       loaded = await readSave(savePath);
@@ -477,19 +554,28 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
     await bindUdp(bind.host, bind.port);
   } catch (e) {
     const code = (e as { code?: string }).code;
-    initFailed(code === "EADDRINUSE" ? "Host address is already in use." : `Cannot open socket: ${(e as Error).message}`);
+    initFailed(
+      code === "EADDRINUSE"
+        ? "Host address is already in use."
+        : `Cannot open socket: ${(e as Error).message}`,
+    );
   }
   out.engine(`Hosting game at ${address}`);
   await sleep(STARTUP_MS * 0.3);
-  out.engine(`Info ServerMultiplayerManager.cpp:808: updateTick(${game.tick()}) changing state from(CreatingGame) to(InGame)`);
+  out.engine(
+    `Info ServerMultiplayerManager.cpp:808: updateTick(${game.tick()}) changing state from(CreatingGame) to(InGame)`,
+  );
   hosted = game;
 
-  const rconBind = flags.get("--rcon-bind") ?? (flags.has("--rcon-port") ? `0.0.0.0:${flags.get("--rcon-port")}` : null);
+  const rconBind = flags.get("--rcon-bind") ??
+    (flags.has("--rcon-port") ? `0.0.0.0:${flags.get("--rcon-port")}` : null);
   if (rconBind) {
     const password = flags.get("--rcon-password") ?? "";
     const { host: rconHost, port: rconPort } = splitAddress(rconBind, 27015);
     if (password === "") {
-      out.engine("Warning RemoteCommandProcessor.cpp:104: RCON password is empty, RCON interface will not be started.");
+      out.engine(
+        "Warning RemoteCommandProcessor.cpp:104: RCON password is empty, RCON interface will not be started.",
+      );
     } else {
       try {
         new RconServer({
@@ -497,14 +583,21 @@ async function host(flags: Map<string, string>, paths: Paths): Promise<void> {
           port: rconPort,
           password,
           execute: (command) => game.execute(command),
-          onConnection: (remote) => out.engine(`Info RemoteCommandProcessor.cpp:245: New RCON connection from IP ADDR:({${remote}})`),
+          onConnection: (remote) =>
+            out.engine(`Info RemoteCommandProcessor.cpp:245: New RCON connection from IP ADDR:({${remote}})`),
         });
       } catch (e) {
-        out.engine(`Error RemoteCommandProcessor.cpp:117: Failed to start RCON interface at IP ADDR:({${rconBind}}): ${(e as Error).message}`);
+        out.engine(
+          `Error RemoteCommandProcessor.cpp:117: Failed to start RCON interface at IP ADDR:({${rconBind}}): ${
+            (e as Error).message
+          }`,
+        );
         out.engine("Goodbye");
         Deno.exit(1);
       }
-      out.engine(`Info RemoteCommandProcessor.cpp:126: Starting RCON interface at IP ADDR:({${rconHost}:${rconPort}})`);
+      out.engine(
+        `Info RemoteCommandProcessor.cpp:126: Starting RCON interface at IP ADDR:({${rconHost}:${rconPort}})`,
+      );
     }
   }
   out.engine(
@@ -525,7 +618,8 @@ async function main(argv: string[]): Promise<void> {
   const paths = locate(flags);
   ensureConfigIni(paths);
   const creating = flags.get("--create");
-  const hosting = flags.has("--start-server") || flags.has("--start-server-load-latest") || flags.has("--start-server-load-scenario");
+  const hosting = flags.has("--start-server") || flags.has("--start-server-load-latest") ||
+    flags.has("--start-server-load-scenario");
   const previewing = flags.get("--generate-map-preview");
   const dumping = flags.has("--dump-data");
   const converting = flags.get("--scenario2map");

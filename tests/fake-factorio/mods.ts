@@ -8,7 +8,11 @@ import { join } from "node:path";
 import { ZipReader } from "../../backend/lib/zip.ts";
 import { writeFileAtomic } from "../../backend/lib/fsutil.ts";
 import type { HeaderMod } from "./savefile.ts";
-import { decodeModSettings, encodeModSettings, PropertyTreeError } from "../../backend/factorio/modsettings/propertytree.ts";
+import {
+  decodeModSettings,
+  encodeModSettings,
+  PropertyTreeError,
+} from "../../backend/factorio/modsettings/propertytree.ts";
 
 interface ListEntry {
   name: string;
@@ -129,7 +133,9 @@ export function loadModSettings(modDir: string, version: string): Record<string,
   try {
     file = decodeModSettings(readFileSync(path));
   } catch (e) {
-    if (e instanceof PropertyTreeError) throw new ModError(`Failed to load mod settings from ${path}: ${e.message}`);
+    if (e instanceof PropertyTreeError) {
+      throw new ModError(`Failed to load mod settings from ${path}: ${e.message}`);
+    }
     throw e;
   }
   const [major, minor, patch] = version.split(".").map(Number);
@@ -137,7 +143,9 @@ export function loadModSettings(modDir: string, version: string): Record<string,
   writeFileAtomic(path, encodeModSettings(file));
   const counts: Record<string, number> = {};
   if (file.tree.type === "dict") {
-    for (const s of file.tree.entries) counts[s.key ?? ""] = s.value.type === "dict" ? s.value.entries.length : 0;
+    for (const s of file.tree.entries) {
+      counts[s.key ?? ""] = s.value.type === "dict" ? s.value.entries.length : 0;
+    }
   }
   return counts;
 }

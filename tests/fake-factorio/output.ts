@@ -4,7 +4,7 @@
 // Everything is written synchronously, line by line, so the order on stdout is the order of events and a
 // reader sees each line as soon as it is printed.
 
-import { existsSync, openSync, renameSync, writeSync, closeSync } from "node:fs";
+import { closeSync, existsSync, openSync, renameSync, writeSync } from "node:fs";
 
 const encoder = new TextEncoder();
 
@@ -17,7 +17,9 @@ function writeAll(fd: number, text: string): void {
 /** Local time as the game prints it in console lines: "YYYY-MM-DD HH:MM:SS". */
 export function consoleDate(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${
+    p(d.getMinutes())
+  }:${p(d.getSeconds())}`;
 }
 
 export class Output {

@@ -143,12 +143,18 @@ export async function writeSave(path: string, opts: SaveOptions): Promise<number
   const small = new Uint8Array(deflateSync(body));
   const mapBytes = Math.max(small.length, opts.mapBytes ?? 0);
   // A big map streams from a generator, so a 1 GiB save never sits in memory.
-  const level: Uint8Array | (() => AsyncIterable<Uint8Array>) = mapBytes === small.length ? small : () => bigMap(small, mapBytes);
+  const level: Uint8Array | (() => AsyncIterable<Uint8Array>) = mapBytes === small.length
+    ? small
+    : () => bigMap(small, mapBytes);
   const files: [string, Uint8Array | (() => AsyncIterable<Uint8Array>), "store" | "deflate"][] = [
     [`${folder}/level-init.dat`, header, "deflate"],
     [`${folder}/level.dat0`, level, "store"],
     [`${folder}/level.datmetadata`, metadata, "store"],
-    [`${folder}/control.lua`, new TextEncoder().encode('require("__base__/script/freeplay/control.lua")\n'), "deflate"],
+    [
+      `${folder}/control.lua`,
+      new TextEncoder().encode('require("__base__/script/freeplay/control.lua")\n'),
+      "deflate",
+    ],
     [`${folder}/${STATE_FILE}`, new TextEncoder().encode(JSON.stringify(opts.state)), "deflate"],
   ];
   mkdirSync(dirname(path), { recursive: true });

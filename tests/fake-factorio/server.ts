@@ -97,7 +97,8 @@ export function formatGameTime(totalSeconds: number): string {
  * warning is the RCON answer; a project driving 2.1.12 found the RCON answer empty and the warning in the
  * console log only, so 2.1 here answers nothing and prints the line.
  */
-export const LUA_WARNING = "Using Lua console commands will disable achievements. Please repeat the command to proceed.";
+export const LUA_WARNING =
+  "Using Lua console commands will disable achievements. Please repeat the command to proceed.";
 
 const HELP = [
   "Available commands:",
@@ -221,7 +222,8 @@ export class HostedGame {
         const names = onlineOnly ? this.#online() : [...this.players.keys()];
         const title = `${onlineOnly ? "Online players" : "Players"} (${names.length})`;
         if (countOnly) return title;
-        return [`${title}:`, ...names.map((n) => `  ${n}${this.players.get(n)!.online ? " (online)" : ""}`)].join("\n");
+        return [`${title}:`, ...names.map((n) => `  ${n}${this.players.get(n)!.online ? " (online)" : ""}`)]
+          .join("\n");
       }
       case "admins": {
         return [
@@ -241,7 +243,9 @@ export class HostedGame {
       case "save": {
         if (arg.toLowerCase().startsWith("_autosave")) return "You can't save over an autosave.";
         if (/[/\\]|\.\./.test(arg)) return `Invalid save name "${arg}".`;
-        const target = arg === "" ? this.o.savePath : join(this.o.savesDir, arg.endsWith(".zip") ? arg : `${arg}.zip`);
+        const target = arg === ""
+          ? this.o.savePath
+          : join(this.o.savesDir, arg.endsWith(".zip") ? arg : `${arg}.zip`);
         return await this.#saveCommand(target);
       }
       case "server-save":
@@ -337,7 +341,9 @@ export class HostedGame {
         // The game's speed: 60 UPS when it keeps up, fewer on an overloaded server, 0 a paused game (which
         // still answers). auto_pause stops it whatever this says.
         const ups = Number(rest[0]);
-        if (rest.length !== 1 || !Number.isFinite(ups) || ups < 0 || ups > 1000) return "Usage: /fake-ups UPS (0 to 1000; 0 pauses)";
+        if (rest.length !== 1 || !Number.isFinite(ups) || ups < 0 || ups > 1000) {
+          return "Usage: /fake-ups UPS (0 to 1000; 0 pauses)";
+        }
         this.#updateClock();
         this.#ups = ups;
         this.#updateClock();
@@ -423,7 +429,9 @@ export class HostedGame {
     // "Saving finished"); 2.x names the save without its folder and extension.
     const old = this.o.version.startsWith("1.");
     if (old) this.o.out.engine(`Info AppManager.cpp:440: Saving game as ${target}`);
-    else this.o.out.engine(`Info AppManager.cpp:287: Saving to ${basename(target).replace(/\.zip$/i, "")} (blocking).`);
+    else {this.o.out.engine(
+        `Info AppManager.cpp:287: Saving to ${basename(target).replace(/\.zip$/i, "")} (blocking).`,
+      );}
     await this.save(target);
     this.o.out.engine(`Info AppManagerStates.cpp:${old ? 2007 : 1843}: Saving finished`);
     return `Saving map as ${target}`;
@@ -446,7 +454,9 @@ export class HostedGame {
       case "get":
         return this.#whitelist.length === 0
           ? "The whitelist is empty."
-          : `Whitelisted players (${this.#whitelist.length}):\n${this.#whitelist.map((w) => `  ${w}`).join("\n")}`;
+          : `Whitelisted players (${this.#whitelist.length}):\n${
+            this.#whitelist.map((w) => `  ${w}`).join("\n")
+          }`;
       case "clear":
         this.#whitelist = [];
         this.#writeList(this.o.whitelist, this.#whitelist);
@@ -470,7 +480,9 @@ export class HostedGame {
     const max = this.o.settings.max_players ?? 0;
     if (max > 0 && this.#online().length >= max && !this.#isAdmin(name)) return refuse("the server is full");
     this.players.set(name, { online: true });
-    out.engine(`Info ServerMultiplayerManager.cpp:1098: Player ${name} joined the game (peer ${this.players.size})`);
+    out.engine(
+      `Info ServerMultiplayerManager.cpp:1098: Player ${name} joined the game (peer ${this.players.size})`,
+    );
     out.event("JOIN", `${name} joined the game`);
     this.#updateClock();
     return "";

@@ -15,7 +15,8 @@ export class SimProcess {
   #child: Deno.ChildProcess;
 
   constructor(binary: string, args: string[], env: Record<string, string> = {}) {
-    this.#child = new Deno.Command(binary, { args, env, stdin: "null", stdout: "piped", stderr: "piped" }).spawn();
+    this.#child = new Deno.Command(binary, { args, env, stdin: "null", stdout: "piped", stderr: "piped" })
+      .spawn();
     const pump = async (stream: ReadableStream<Uint8Array>) => {
       let rest = "";
       for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
@@ -53,7 +54,9 @@ export class SimProcess {
       const found = this.lines.find((l) => pattern.test(l));
       if (found !== undefined) return found;
       if (ended || Date.now() > deadline) {
-        throw new Error(`No line matching ${pattern}${ended ? " before the process ended" : ""}:\n${this.lines.join("\n")}`);
+        throw new Error(
+          `No line matching ${pattern}${ended ? " before the process ended" : ""}:\n${this.lines.join("\n")}`,
+        );
       }
       await new Promise<void>((r) => {
         const t = setTimeout(r, Math.max(1, deadline - Date.now()));

@@ -4,11 +4,12 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLAIMS, claimPort, claimRange, freeTcpPort, freeUdpPort } from "./sim.ts";
+import { claimPort, claimRange, CLAIMS, freeTcpPort, freeUdpPort } from "./sim.ts";
 
 Deno.test("test ports are distinct, outside the ephemeral range, and claimed by this process", async () => {
   const [lo, hi] = claimRange();
-  const range = new Deno.Command("cat", { args: ["/proc/sys/net/ipv4/ip_local_port_range"], stdout: "piped" }).outputSync();
+  const range = new Deno.Command("cat", { args: ["/proc/sys/net/ipv4/ip_local_port_range"], stdout: "piped" })
+    .outputSync();
   const [eLo, eHi] = new TextDecoder().decode(range.stdout).trim().split(/\s+/).map(Number);
   assert.ok(hi < eLo || lo > eHi, `${lo}-${hi} against ${eLo}-${eHi}`);
   const ports = [];

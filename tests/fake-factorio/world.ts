@@ -18,15 +18,53 @@ import { crc32 } from "../../backend/factorio/world/exchange.ts";
 import type { HeaderMod } from "./savefile.ts";
 import { ZipReader } from "../../backend/lib/zip.ts";
 
-const NAUVIS_2X = ["coal", "stone", "copper-ore", "iron-ore", "uranium-ore", "crude-oil", "water", "trees", "enemy-base", "rocks", "starting_area_moisture", "nauvis_cliff"];
-const NAUVIS_1X = ["coal", "stone", "copper-ore", "iron-ore", "uranium-ore", "crude-oil", "trees", "enemy-base"];
+const NAUVIS_2X = [
+  "coal",
+  "stone",
+  "copper-ore",
+  "iron-ore",
+  "uranium-ore",
+  "crude-oil",
+  "water",
+  "trees",
+  "enemy-base",
+  "rocks",
+  "starting_area_moisture",
+  "nauvis_cliff",
+];
+const NAUVIS_1X = [
+  "coal",
+  "stone",
+  "copper-ore",
+  "iron-ore",
+  "uranium-ore",
+  "crude-oil",
+  "trees",
+  "enemy-base",
+];
 const SPACE_AGE_PLANETS: Record<string, string[]> = {
   vulcanus: ["vulcanus_coal", "sulfuric_acid_geyser", "tungsten_ore", "calcite", "vulcanus_volcanism"],
   gleba: ["gleba_stone", "gleba_water", "gleba_plants", "gleba_enemy_base", "gleba_cliff"],
   fulgora: ["scrap", "fulgora_islands", "fulgora_cliff"],
   aquilo: ["lithium_brine", "fluorine_vent", "aquilo_crude_oil"],
 };
-const RESOURCES = new Set(["coal", "stone", "copper-ore", "iron-ore", "uranium-ore", "crude-oil", "vulcanus_coal", "sulfuric_acid_geyser", "tungsten_ore", "calcite", "gleba_stone", "scrap", "lithium_brine", "fluorine_vent", "aquilo_crude_oil"]);
+const RESOURCES = new Set([
+  "coal",
+  "stone",
+  "copper-ore",
+  "iron-ore",
+  "uranium-ore",
+  "crude-oil",
+  "vulcanus_coal",
+  "sulfuric_acid_geyser",
+  "tungsten_ore",
+  "calcite",
+  "gleba_stone",
+  "scrap",
+  "lithium_brine",
+  "fluorine_vent",
+  "aquilo_crude_oil",
+]);
 
 /** The planets a game with these mods has, each with its autoplace controls. */
 export function planets(version: string, mods: HeaderMod[]): Record<string, string[]> {
@@ -44,7 +82,9 @@ function presets(version: string): Record<string, unknown> {
     enemy_evolution: { time_factor: 0.00002, destroy_factor: 0.002, pollution_factor: 0.0000012 },
     enemy_expansion: { min_expansion_cooldown: 3600, max_expansion_cooldown: 36000 },
   };
-  const marathon = v1 ? { difficulty_settings: { recipe_difficulty: 1, technology_price_multiplier: 4 } } : { difficulty_settings: { technology_price_multiplier: 4 } };
+  const marathon = v1
+    ? { difficulty_settings: { recipe_difficulty: 1, technology_price_multiplier: 4 } }
+    : { difficulty_settings: { technology_price_multiplier: 4 } };
   return {
     type: "map-gen-presets",
     name: "default",
@@ -53,12 +93,18 @@ function presets(version: string): Record<string, unknown> {
     marathon: { order: "c", advanced_settings: marathon },
     "death-world": {
       order: "d",
-      basic_settings: { autoplace_controls: { "enemy-base": { frequency: 2, size: 2 } }, starting_area: 0.75 },
+      basic_settings: {
+        autoplace_controls: { "enemy-base": { frequency: 2, size: 2 } },
+        starting_area: 0.75,
+      },
       advanced_settings: deathEnemies,
     },
     "death-world-marathon": {
       order: "e",
-      basic_settings: { autoplace_controls: { "enemy-base": { frequency: 2, size: 2 } }, starting_area: 0.75 },
+      basic_settings: {
+        autoplace_controls: { "enemy-base": { frequency: 2, size: 2 } },
+        starting_area: 0.75,
+      },
       advanced_settings: { ...deathEnemies, ...marathon },
     },
     "rail-world": {
@@ -68,7 +114,11 @@ function presets(version: string): Record<string, unknown> {
     },
     "ribbon-world": {
       order: "g",
-      basic_settings: { height: 128, autoplace_controls: v1 ? {} : { water: { frequency: 4, size: 0.25 } }, starting_area: 3 },
+      basic_settings: {
+        height: 128,
+        autoplace_controls: v1 ? {} : { water: { frequency: 4, size: 0.25 } },
+        starting_area: 3,
+      },
     },
     island: { order: "h", basic_settings: { property_expression_names: { elevation: "elevation_island" } } },
   };
@@ -80,13 +130,27 @@ export function dataRawDump(version: string, mods: HeaderMod[]): Record<string, 
   const controls: Record<string, unknown> = {};
   for (const names of Object.values(p)) {
     for (const name of names) {
-      controls[name] = { type: "autoplace-control", name, category: RESOURCES.has(name) ? "resource" : name.includes("enemy") ? "enemy" : "terrain", richness: RESOURCES.has(name) };
+      controls[name] = {
+        type: "autoplace-control",
+        name,
+        category: RESOURCES.has(name) ? "resource" : name.includes("enemy") ? "enemy" : "terrain",
+        richness: RESOURCES.has(name),
+      };
     }
   }
-  const dump: Record<string, unknown> = { "map-gen-presets": { default: presets(version) }, "autoplace-control": controls };
+  const dump: Record<string, unknown> = {
+    "map-gen-presets": { default: presets(version) },
+    "autoplace-control": controls,
+  };
   if (!version.startsWith("1.")) {
     dump.planet = Object.fromEntries(
-      Object.entries(p).map(([name, names]) => [name, { type: "planet", name, map_gen_settings: { autoplace_controls: Object.fromEntries(names.map((n) => [n, {}])) } }]),
+      Object.entries(p).map((
+        [name, names],
+      ) => [name, {
+        type: "planet",
+        name,
+        map_gen_settings: { autoplace_controls: Object.fromEntries(names.map((n) => [n, {}])) },
+      }]),
     );
   }
   return dump;
@@ -156,12 +220,16 @@ export function readSettingsFile(path: string | undefined, what: string): Record
   } catch (e) {
     throw new SettingsError(`Failed to load ${what} from ${path}: ${(e as Error).message}`);
   }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new SettingsError(`${what} in ${path} is not a JSON object`);
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new SettingsError(`${what} in ${path} is not a JSON object`);
+  }
   return data as Record<string, unknown>;
 }
 
 export function checkPreset(name: string | undefined, version: string): void {
-  if (name !== undefined && !(name in presets(version))) throw new SettingsError(`Unknown map gen preset: ${name}`);
+  if (name !== undefined && !(name in presets(version))) {
+    throw new SettingsError(`Unknown map gen preset: ${name}`);
+  }
 }
 
 // ---- PNG preview ----
@@ -189,7 +257,12 @@ export function png(size: number, pixel: (x: number, y: number) => [number, numb
   v.setUint32(0, size);
   v.setUint32(4, size);
   ihdr.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", new Uint8Array(deflateSync(raw))), chunk("IEND", new Uint8Array())];
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", new Uint8Array(deflateSync(raw))),
+    chunk("IEND", new Uint8Array()),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -210,26 +283,50 @@ function rng(seed: number): () => number {
 }
 
 const COLORS: Record<string, [number, number, number]> = {
-  "iron-ore": [104, 132, 146], "copper-ore": [203, 97, 53], coal: [20, 20, 20], stone: [176, 150, 106],
-  "uranium-ore": [0, 180, 0], "crude-oil": [194, 56, 196], "enemy-base": [200, 16, 16],
+  "iron-ore": [104, 132, 146],
+  "copper-ore": [203, 97, 53],
+  coal: [20, 20, 20],
+  stone: [176, 150, 106],
+  "uranium-ore": [0, 180, 0],
+  "crude-oil": [194, 56, 196],
+  "enemy-base": [200, 16, 16],
 };
 
 /**
  * A picture that follows the settings: land, water where the water control (or 1.1 "water") says, and a
  * patch of each control's colour, as many as its frequency and as large as its size, from the seed.
  */
-export function renderPreview(size: number, planet: string, seed: number, gen: Record<string, unknown>): Uint8Array {
-  const controls = (gen.autoplace_controls ?? {}) as Record<string, { frequency?: number; size?: number; richness?: number }>;
-  const land: [number, number, number] = planet === "vulcanus" ? [70, 40, 30] : planet === "gleba" ? [90, 110, 60] : planet === "fulgora" ? [120, 90, 110] : planet === "aquilo" ? [200, 210, 230] : [60, 80, 40];
+export function renderPreview(
+  size: number,
+  planet: string,
+  seed: number,
+  gen: Record<string, unknown>,
+): Uint8Array {
+  const controls = (gen.autoplace_controls ?? {}) as Record<
+    string,
+    { frequency?: number; size?: number; richness?: number }
+  >;
+  const land: [number, number, number] = planet === "vulcanus"
+    ? [70, 40, 30]
+    : planet === "gleba"
+    ? [90, 110, 60]
+    : planet === "fulgora"
+    ? [120, 90, 110]
+    : planet === "aquilo"
+    ? [200, 210, 230]
+    : [60, 80, 40];
   const random = rng(seed ^ [...planet].reduce((h, c) => h * 31 + c.charCodeAt(0), 7));
   const blobs: { x: number; y: number; r: number; color: [number, number, number] }[] = [];
   for (const [name, c] of Object.entries(controls)) {
     const count = Math.round(4 * (c.frequency ?? 1));
     const radius = size * 0.04 * (c.size ?? 1);
-    const base = COLORS[name] ?? (name === "water" ? [40, 70, 150] : [90 + (name.length * 13) % 120, 90 + (name.length * 29) % 120, 90]);
+    const base = COLORS[name] ??
+      (name === "water" ? [40, 70, 150] : [90 + (name.length * 13) % 120, 90 + (name.length * 29) % 120, 90]);
     const k = Math.min(1.5, 0.6 + 0.4 * (c.richness ?? 1));
     const color = base.map((v) => Math.min(255, Math.round(v * k))) as [number, number, number];
-    for (let i = 0; i < count && radius > 0; i++) blobs.push({ x: random() * size, y: random() * size, r: radius * (0.5 + random()), color });
+    for (let i = 0; i < count && radius > 0; i++) {
+      blobs.push({ x: random() * size, y: random() * size, r: radius * (0.5 + random()), color });
+    }
   }
   return png(size, (x, y) => {
     for (let i = blobs.length - 1; i >= 0; i--) {
@@ -240,7 +337,13 @@ export function renderPreview(size: number, planet: string, seed: number, gen: R
   });
 }
 
-export function writePreview(path: string, size: number, planet: string, seed: number, gen: Record<string, unknown>): void {
+export function writePreview(
+  path: string,
+  size: number,
+  planet: string,
+  seed: number,
+  gen: Record<string, unknown>,
+): void {
   if (!existsSync(join(path, ".."))) mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, renderPreview(size, planet, seed, gen));
 }

@@ -53,13 +53,24 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
  * A mod zip the way the game packs it: one folder "<name>_<version>/" with info.json inside, and `files`
  * (path inside the mod -> text) beside it.
  */
-export async function buildModZip(info: Record<string, unknown>, files: Record<string, string> = {}): Promise<Uint8Array> {
+export async function buildModZip(
+  info: Record<string, unknown>,
+  files: Record<string, string> = {},
+): Promise<Uint8Array> {
   const folder = `${info.name}_${info.version}`;
   const text = (s: string) => new TextEncoder().encode(s);
   return await collect(zipStream([
     { name: `${folder}/info.json`, data: text(JSON.stringify(info, null, 2)), method: "deflate" },
-    { name: `${folder}/data.lua`, data: text(`-- ${info.name} ${info.version}: made by the fake mod portal\n`), method: "deflate" },
-    ...Object.entries(files).map(([name, data]) => ({ name: `${folder}/${name}`, data: text(data), method: "deflate" as const })),
+    {
+      name: `${folder}/data.lua`,
+      data: text(`-- ${info.name} ${info.version}: made by the fake mod portal\n`),
+      method: "deflate",
+    },
+    ...Object.entries(files).map(([name, data]) => ({
+      name: `${folder}/${name}`,
+      data: text(data),
+      method: "deflate" as const,
+    })),
   ]));
 }
 
@@ -95,9 +106,25 @@ async function generated(
   };
 }
 
-function fixture(file: string, version: string, factorio_version: string, dependencies: string[], id: string, released_at: string): FakeRelease {
+function fixture(
+  file: string,
+  version: string,
+  factorio_version: string,
+  dependencies: string[],
+  id: string,
+  released_at: string,
+): FakeRelease {
   const bytes = new Uint8Array(readFileSync(join(FIXTURES, file)));
-  return { version, factorio_version, dependencies, id, file_name: file, released_at, bytes, sha1: sha1(bytes) };
+  return {
+    version,
+    factorio_version,
+    dependencies,
+    id,
+    file_name: file,
+    released_at,
+    bytes,
+    sha1: sha1(bytes),
+  };
 }
 
 /** The dependencies of fp-trains: one of each kind the info.json grammar has. */
@@ -114,7 +141,12 @@ export const TRAINS_DEPENDENCIES = [
 ];
 
 export async function buildCatalog(): Promise<FakeMod[]> {
-  const mod = (name: string, title: string, releases: FakeRelease[], summary = `${title}: a mod of the fake portal.`): FakeMod => ({
+  const mod = (
+    name: string,
+    title: string,
+    releases: FakeRelease[],
+    summary = `${title}: a mod of the fake portal.`,
+  ): FakeMod => ({
     name,
     title,
     owner: name === "belt-balancer" ? "knoxfighter" : "fake-author",
@@ -125,8 +157,22 @@ export async function buildCatalog(): Promise<FakeMod[]> {
   const lib = "Factorio Panel Library";
   return [
     mod("belt-balancer", "Belt Balancer", [
-      fixture("belt-balancer_2.1.3.zip", "2.1.3", "0.18", ["base >= 0.18.0", "(?) boblogistics >= 0.18.0"], "5e9f9db4bf9d30000c5303f2", "2020-04-21T23:21:13.000Z"),
-      fixture("belt-balancer_3.0.0.zip", "3.0.0", "1.1", ["base >= 1.1.0", "(?) boblogistics >= 1.1.0"], "5fc1aca2bfe1b005c6943bf1", "2020-11-28T00:47:30.000Z"),
+      fixture(
+        "belt-balancer_2.1.3.zip",
+        "2.1.3",
+        "0.18",
+        ["base >= 0.18.0", "(?) boblogistics >= 0.18.0"],
+        "5e9f9db4bf9d30000c5303f2",
+        "2020-04-21T23:21:13.000Z",
+      ),
+      fixture(
+        "belt-balancer_3.0.0.zip",
+        "3.0.0",
+        "1.1",
+        ["base >= 1.1.0", "(?) boblogistics >= 1.1.0"],
+        "5fc1aca2bfe1b005c6943bf1",
+        "2020-11-28T00:47:30.000Z",
+      ),
     ], "Adds Balancer Parts, that can be put together, to balance all adjusting lanes."),
     mod("fp-library", lib, [
       await generated("fp-library", "0.9.0", "1.1", ["base >= 1.1"], { title: lib }),
@@ -140,27 +186,113 @@ export async function buildCatalog(): Promise<FakeMod[]> {
     ]),
     mod("fp-trains", "Train Helper", [
       await generated("fp-trains", "2.0.0", "2.0", TRAINS_DEPENDENCIES, { title: "Train Helper" }),
-      await generated("fp-trains", "2.1.0", "2.1", TRAINS_DEPENDENCIES.map((d) => d.replace("2.0", "2.1")), { title: "Train Helper" }),
+      await generated("fp-trains", "2.1.0", "2.1", TRAINS_DEPENDENCIES.map((d) => d.replace("2.0", "2.1")), {
+        title: "Train Helper",
+      }),
     ]),
-    ...(await Promise.all(["fp-optional", "fp-hidden", "fp-conflict", "fp-recommended"].map(async (name) =>
-      mod(name, name, [await generated(name, "1.0.0", "2.0", ["base"]), await generated(name, "1.0.1", "2.1", ["base"])])
-    ))),
+    ...(await Promise.all(
+      ["fp-optional", "fp-hidden", "fp-conflict", "fp-recommended"].map(async (name) =>
+        mod(name, name, [
+          await generated(name, "1.0.0", "2.0", ["base"]),
+          await generated(name, "1.0.1", "2.1", ["base"]),
+        ])
+      ),
+    )),
     mod("fp-needs-missing", "Needs What Is Not There", [
       await generated("fp-needs-missing", "1.0.0", "2.0", ["base", "fp-not-on-portal", "fp-library >= 9.0"]),
     ]),
-    mod("fp-bad-sha", "Bad Checksum", [await generated("fp-bad-sha", "1.0.0", "2.0", ["base"], { wrongSha: true })]),
-    mod("fp-wrong-name", "Wrong Name Inside", [await generated("fp-wrong-name", "1.0.0", "2.0", ["base"], { zipName: "fp-impostor" })]),
+    mod("fp-bad-sha", "Bad Checksum", [
+      await generated("fp-bad-sha", "1.0.0", "2.0", ["base"], { wrongSha: true }),
+    ]),
+    mod("fp-wrong-name", "Wrong Name Inside", [
+      await generated("fp-wrong-name", "1.0.0", "2.0", ["base"], { zipName: "fp-impostor" }),
+    ]),
   ];
 }
 
-const PREFIXES = ["aai", "bob", "angels", "kux", "jd", "ltn", "sc", "5dim", "py", "krastorio", "rso", "even", "squeak", "factory", "space", "quality", "rail", "robot", "helmod", "yarm"];
+const PREFIXES = [
+  "aai",
+  "bob",
+  "angels",
+  "kux",
+  "jd",
+  "ltn",
+  "sc",
+  "5dim",
+  "py",
+  "krastorio",
+  "rso",
+  "even",
+  "squeak",
+  "factory",
+  "space",
+  "quality",
+  "rail",
+  "robot",
+  "helmod",
+  "yarm",
+];
 const WORDS = [
-  "logistics", "trains", "belts", "balancer", "loaders", "inserters", "chests", "storage", "power", "solar", "nuclear",
-  "fusion", "turrets", "walls", "armor", "equipment", "robots", "roboports", "signals", "stations", "planner",
-  "calculator", "recipes", "research", "modules", "beacons", "assemblers", "furnaces", "mining", "drills", "oil",
-  "fluids", "pipes", "pumps", "barrels", "circuits", "combinators", "lamps", "tiles", "concrete", "landfill",
-  "biters", "enemies", "artillery", "rockets", "satellites", "platforms", "asteroids", "quality", "recycling",
-  "distribution", "through", "overhaul", "tweaks", "fixes", "graphics", "sounds", "ui", "helper", "manager",
+  "logistics",
+  "trains",
+  "belts",
+  "balancer",
+  "loaders",
+  "inserters",
+  "chests",
+  "storage",
+  "power",
+  "solar",
+  "nuclear",
+  "fusion",
+  "turrets",
+  "walls",
+  "armor",
+  "equipment",
+  "robots",
+  "roboports",
+  "signals",
+  "stations",
+  "planner",
+  "calculator",
+  "recipes",
+  "research",
+  "modules",
+  "beacons",
+  "assemblers",
+  "furnaces",
+  "mining",
+  "drills",
+  "oil",
+  "fluids",
+  "pipes",
+  "pumps",
+  "barrels",
+  "circuits",
+  "combinators",
+  "lamps",
+  "tiles",
+  "concrete",
+  "landfill",
+  "biters",
+  "enemies",
+  "artillery",
+  "rockets",
+  "satellites",
+  "platforms",
+  "asteroids",
+  "quality",
+  "recycling",
+  "distribution",
+  "through",
+  "overhaul",
+  "tweaks",
+  "fixes",
+  "graphics",
+  "sounds",
+  "ui",
+  "helper",
+  "manager",
 ];
 
 /** `count` list-only entries with plausible names and titles, the same for every run (seeded). */
@@ -180,7 +312,13 @@ export function syntheticEntries(count: number): ListEntry[] {
     if (seen.has(name)) name += `-${out.length}`;
     seen.add(name);
     const title = parts.map(cap).join(" ") + (rnd(4) === 0 ? ` ${1 + rnd(5)}` : "");
-    out.push({ name, title, owner: `author${rnd(900)}`, summary: `${title} for Factorio.`, downloads_count: rnd(100_000) });
+    out.push({
+      name,
+      title,
+      owner: `author${rnd(900)}`,
+      summary: `${title} for Factorio.`,
+      downloads_count: rnd(100_000),
+    });
   }
   return out;
 }

@@ -11,7 +11,10 @@ function arg(name: string): string | undefined {
   return i >= 0 ? Deno.args[i + 1] : undefined;
 }
 
-const portal = await startFakePortal({ extraMods: Number(arg("extra-mods") ?? 0), port: Number(arg("port") ?? 0) });
+const portal = await startFakePortal({
+  extraMods: Number(arg("extra-mods") ?? 0),
+  port: Number(arg("port") ?? 0),
+});
 console.log(JSON.stringify({ url: portal.url, cdnUrl: portal.cdnUrl, mods: portal.mods.length }));
 const stop = async () => {
   await portal.close();

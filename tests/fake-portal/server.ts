@@ -19,7 +19,12 @@ export interface FakeUser {
 }
 
 export const USERS: FakeUser[] = [
-  { username: "engineer", email: "engineer@example.org", password: "correct horse battery", token: "fake-token-engineer-0001" },
+  {
+    username: "engineer",
+    email: "engineer@example.org",
+    password: "correct horse battery",
+    token: "fake-token-engineer-0001",
+  },
 ];
 /** A user whose account asks for an e-mail code (the panel cannot pass one on). */
 export const NEEDS_EMAIL_CODE = { username: "careful", password: "careful password" };
@@ -62,7 +67,10 @@ export interface FakePortal {
 }
 
 function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(data), { status, headers: { "Content-Type": "application/json", ...headers } });
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 }
 
 function shortRecord(mod: FakeMod, full: boolean) {
@@ -76,12 +84,16 @@ function shortRecord(mod: FakeMod, full: boolean) {
     releases: mod.releases.map((r) => ({
       download_url: `/download/${mod.name}/${r.id}`,
       file_name: r.file_name,
-      info_json: full ? { factorio_version: r.factorio_version, dependencies: r.dependencies } : { factorio_version: r.factorio_version },
+      info_json: full
+        ? { factorio_version: r.factorio_version, dependencies: r.dependencies }
+        : { factorio_version: r.factorio_version },
       released_at: r.released_at,
       sha1: r.sha1,
       version: r.version,
     })),
-    ...(full ? { changelog: "", homepage: "", license: { name: "MIT" }, created_at: "2020-01-01T00:00:00Z" } : {}),
+    ...(full
+      ? { changelog: "", homepage: "", license: { name: "MIT" }, created_at: "2020-01-01T00:00:00Z" }
+      : {}),
   };
 }
 
@@ -101,7 +113,10 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
     const url = new URL(req.url);
     requests.push({ server: "cdn", method: req.method, path: url.pathname, query: url.search, body: "" });
     const m = /^\/files\/([^/]+)\/([^/]+)$/.exec(url.pathname);
-    const release = m && mods.flatMap((mod) => mod.releases).find((r) => r.id === m[1] && r.file_name === decodeURIComponent(m[2]));
+    const release = m &&
+      mods.flatMap((mod) => mod.releases).find((r) =>
+        r.id === m[1] && r.file_name === decodeURIComponent(m[2])
+      );
     if (!release) return new Response("Not found", { status: 404 });
     const bytes = release.bytes;
     const pace = pacing;
@@ -129,7 +144,9 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
           stalled?.(); // lets the server shut down
         },
       });
-      return new Response(body, { headers: { "Content-Type": "application/zip", "Content-Length": String(bytes.length) } });
+      return new Response(body, {
+        headers: { "Content-Type": "application/zip", "Content-Length": String(bytes.length) },
+      });
     }
     return new Response(release.bytes as BodyInit, {
       headers: { "Content-Type": "application/zip", "Content-Length": String(release.bytes.length) },
@@ -145,7 +162,10 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
       }),
       ...extra,
     ];
-    return { pagination: { count: results.length, page: 1, page_count: 1, page_size: results.length, links: {} }, results };
+    return {
+      pagination: { count: results.length, page: 1, page_count: 1, page_size: results.length, links: {} },
+      results,
+    };
   };
 
   const portal = Deno.serve({ port: opts.port ?? 0, hostname, onListen: () => {} }, async (req) => {
@@ -154,7 +174,11 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
     requests.push({ server: "portal", method: req.method, path: url.pathname, query: url.search, body });
 
     if (req.method === "POST" && url.pathname === "/api-login") {
-      if (loginFailures >= loginLimit) return json({ error: "too-many-requests", message: "Too many attempts" }, 429, { "Retry-After": "120" });
+      if (loginFailures >= loginLimit) {
+        return json({ error: "too-many-requests", message: "Too many attempts" }, 429, {
+          "Retry-After": "120",
+        });
+      }
       const form = new URLSearchParams(body);
       const who = form.get("username") ?? "";
       const user = USERS.find((u) => u.username === who || u.email === who);
@@ -163,7 +187,10 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
         return json({ token: user.token, username: user.username });
       }
       if (who === NEEDS_EMAIL_CODE.username && form.get("password") === NEEDS_EMAIL_CODE.password) {
-        return json({ error: "email-authentication-required", message: "Please enter the code sent to your e-mail." });
+        return json({
+          error: "email-authentication-required",
+          message: "Please enter the code sent to your e-mail.",
+        });
       }
       loginFailures++;
       return json({ error: "login-failed", message: "Username or password is incorrect." });
@@ -184,12 +211,21 @@ export async function startFakePortal(opts: FakePortalOptions = {}): Promise<Fak
     }
     const download = /^\/download\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (req.method === "GET" && download) {
-      const user = USERS.find((u) => u.username === url.searchParams.get("username") && u.token === url.searchParams.get("token"));
+      const user = USERS.find((u) =>
+        u.username === url.searchParams.get("username") && u.token === url.searchParams.get("token")
+      );
       if (!user) return new Response("Forbidden", { status: 403 });
       const mod = mods.find((m) => m.name === decodeURIComponent(download[1]));
       const release = mod?.releases.find((r) => r.id === download[2]);
       if (!release) return new Response("Not found", { status: 404 });
-      return new Response(null, { status: 302, headers: { Location: `${cdnUrl}/files/${release.id}/${encodeURIComponent(release.file_name)}?expires=9999999999` } });
+      return new Response(null, {
+        status: 302,
+        headers: {
+          Location: `${cdnUrl}/files/${release.id}/${
+            encodeURIComponent(release.file_name)
+          }?expires=9999999999`,
+        },
+      });
     }
     return json({ message: "Not found" }, 404);
   });

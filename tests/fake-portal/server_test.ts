@@ -19,7 +19,9 @@ Deno.test("fake portal: releases are real mod zips matching their listing", asyn
     for (const mod of portal.mods) {
       const full = await (await fetch(`${portal.url}/api/mods/${mod.name}/full`)).json();
       for (const r of full.releases) {
-        const res = await fetch(`${portal.url}${r.download_url}?username=${USERS[0].username}&token=${USERS[0].token}`);
+        const res = await fetch(
+          `${portal.url}${r.download_url}?username=${USERS[0].username}&token=${USERS[0].token}`,
+        );
         assert.equal(res.status, 200, r.download_url);
         const bytes = new Uint8Array(await res.arrayBuffer());
         const sha1 = createHash("sha1").update(bytes).digest("hex");
@@ -32,7 +34,9 @@ Deno.test("fake portal: releases are real mod zips matching their listing", asyn
         assert.deepEqual(info.dependencies, r.info_json.dependencies);
       }
     }
-    const refused = await fetch(`${portal.url}${`/download/belt-balancer/5fc1aca2bfe1b005c6943bf1`}?username=x&token=y`);
+    const refused = await fetch(
+      `${portal.url}${`/download/belt-balancer/5fc1aca2bfe1b005c6943bf1`}?username=x&token=y`,
+    );
     assert.equal(refused.status, 403);
     await refused.body?.cancel();
   } finally {

@@ -31,7 +31,8 @@ export async function startFakePush() {
     origin: info.origin,
     caFile: info.caFile,
     subscribe: (applicationServerKey) => call("POST", "/subscriptions", { applicationServerKey }),
-    respond: async (id, status, times) => void (await call("POST", `/subscriptions/${id}/respond`, { status, times })),
+    respond: async (id, status, times) =>
+      void (await call("POST", `/subscriptions/${id}/respond`, { status, times })),
     received: (after = 0, waitMs = 0) => call("GET", `/received?after=${after}&wait=${waitMs}`),
     waitFor: async (match, { after = 0, timeoutMs = 30_000 } = {}) => {
       const deadline = Date.now() + timeoutMs;

@@ -35,7 +35,9 @@ async function control(req: Request): Promise<Response> {
 }
 
 const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, control);
-console.log(JSON.stringify({ origin: fake.origin, control: `http://127.0.0.1:${server.addr.port}`, caFile: CA_FILE }));
+console.log(
+  JSON.stringify({ origin: fake.origin, control: `http://127.0.0.1:${server.addr.port}`, caFile: CA_FILE }),
+);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {

@@ -102,7 +102,13 @@ export class FakePushService {
   }
 
   /** Answers the next `times` messages for `id` with `status` (and `body`) instead of accepting them. */
-  respondWith(id: string, status: number, times = Infinity, headers: Record<string, string> = {}, body?: ScriptedBody): void {
+  respondWith(
+    id: string,
+    status: number,
+    times = Infinity,
+    headers: Record<string, string> = {},
+    body?: ScriptedBody,
+  ): void {
     const entry = this.#subs.get(id);
     if (!entry) throw new Error(`no subscription ${id}`);
     entry.scripted.push({ status, times, headers, body });
@@ -123,7 +129,9 @@ export class FakePushService {
 
   /** Accepted (201) messages, decrypted. */
   delivered(subscriptionId?: string): ReceivedPush[] {
-    return this.#received.filter((r) => r.status === 201 && (!subscriptionId || r.subscriptionId === subscriptionId));
+    return this.#received.filter((r) =>
+      r.status === 201 && (!subscriptionId || r.subscriptionId === subscriptionId)
+    );
   }
 
   /** Resolves with the first attempt (after `afterSeq`) that matches; rejects after `timeoutMs`. */
@@ -219,15 +227,25 @@ export class FakePushService {
     if (typeof claims === "string") return refuse(401, claims);
     const now = Math.floor(Date.now() / 1000);
     if (claims.aud !== this.origin) return refuse(401, `JWT audience ${claims.aud} is not ${this.origin}`);
-    if (!(claims.exp > now && claims.exp <= now + 24 * 3600)) return refuse(401, "JWT expiry not within 24 hours");
-    if (!/^(mailto:|https:)/.test(claims.sub ?? "")) return refuse(401, `JWT subject ${claims.sub} is no mailto: or https: URL`);
+    if (!(claims.exp > now && claims.exp <= now + 24 * 3600)) {
+      return refuse(401, "JWT expiry not within 24 hours");
+    }
+    if (!/^(mailto:|https:)/.test(claims.sub ?? "")) {
+      return refuse(401, `JWT subject ${claims.sub} is no mailto: or https: URL`);
+    }
 
-    if (req.headers.get("content-encoding") !== "aes128gcm") return refuse(415, "Content-Encoding must be aes128gcm");
+    if (req.headers.get("content-encoding") !== "aes128gcm") {
+      return refuse(415, "Content-Encoding must be aes128gcm");
+    }
     if (body.length > MAX_PAYLOAD) return refuse(413, "payload too large");
     let payload: string;
     try {
       payload = Buffer.from(
-        ece.decrypt(Buffer.from(body), { version: "aes128gcm", privateKey: entry.ecdh, authSecret: entry.auth }),
+        ece.decrypt(Buffer.from(body), {
+          version: "aes128gcm",
+          privateKey: entry.ecdh,
+          authSecret: entry.auth,
+        }),
       ).toString("utf8");
     } catch (e) {
       return refuse(400, `cannot decrypt: ${(e as Error).message}`);
@@ -241,7 +259,10 @@ export class FakePushService {
 }
 
 /** Verifies an ES256 JWT against the raw P-256 public key `k`; the claims, or why it is refused. */
-async function verifyJwt(token: string, k: string): Promise<{ aud: string; exp: number; sub: string } | string> {
+async function verifyJwt(
+  token: string,
+  k: string,
+): Promise<{ aud: string; exp: number; sub: string } | string> {
   const parts = token.split(".");
   if (parts.length !== 3) return "JWT is not three parts";
   let header: { alg?: string; typ?: string };

@@ -19,10 +19,21 @@ async function send(
   });
   const headers = new Headers(Object.entries(details.headers).map(([k, v]) => [k, String(v)]));
   if (opts.audience) {
-    const jwt = webpush.getVapidHeaders(opts.audience, "mailto:a@b.c", vapid.publicKey, vapid.privateKey, "aes128gcm");
+    const jwt = webpush.getVapidHeaders(
+      opts.audience,
+      "mailto:a@b.c",
+      vapid.publicKey,
+      vapid.privateKey,
+      "aes128gcm",
+    );
     headers.set("Authorization", jwt.Authorization);
   }
-  const res = await fetch(details.endpoint, { method: "POST", headers, body: details.body as BodyInit, client });
+  const res = await fetch(details.endpoint, {
+    method: "POST",
+    headers,
+    body: details.body as BodyInit,
+    client,
+  });
   await res.body?.cancel();
   return res.status;
 }
@@ -36,11 +47,27 @@ Deno.test("the fake push service decrypts good messages and refuses forged or mi
     assert.equal(await send(fake, sub, vapid), 201);
     assert.deepEqual(JSON.parse(fake.delivered(sub.id)[0].payload!), { hello: "world" });
     assert.equal(await send(fake, sub, other), 403, "signed with another key");
-    assert.equal(await send(fake, sub, { publicKey: vapid.publicKey, privateKey: other.privateKey }), 401, "bad signature");
-    assert.equal(await send(fake, sub, vapid, { audience: "https://elsewhere.example" }), 401, "wrong audience");
-    assert.equal(await send(fake, sub, vapid, { encoding: "aesgcm" }), 401, "the old aesgcm scheme and its authorization");
+    assert.equal(
+      await send(fake, sub, { publicKey: vapid.publicKey, privateKey: other.privateKey }),
+      401,
+      "bad signature",
+    );
+    assert.equal(
+      await send(fake, sub, vapid, { audience: "https://elsewhere.example" }),
+      401,
+      "wrong audience",
+    );
+    assert.equal(
+      await send(fake, sub, vapid, { encoding: "aesgcm" }),
+      401,
+      "the old aesgcm scheme and its authorization",
+    );
     const otherSub = fake.subscribe(vapid.publicKey);
-    assert.equal(await send(fake, { ...sub, keys: otherSub.keys }, vapid), 400, "encrypted for another browser");
+    assert.equal(
+      await send(fake, { ...sub, keys: otherSub.keys }, vapid),
+      400,
+      "encrypted for another browser",
+    );
     fake.expire(sub.id);
     assert.equal(await send(fake, sub, vapid), 410);
     assert.equal(fake.delivered().length, 1);

@@ -19,15 +19,25 @@ Deno.test("npm run compile: an executable serving the embedded web app, or one c
   const dir = mkdtempSync(join(tmpdir(), "panel-compile-"));
   const output = join(dir, "factorio-panel");
   try {
-    const r = await new Deno.Command("node", { args: ["scripts/compile.mjs", output], cwd: ROOT, stdout: "piped", stderr: "piped" })
+    const r = await new Deno.Command("node", {
+      args: ["scripts/compile.mjs", output],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    })
       .output();
     const stderr = new TextDecoder().decode(r.stderr).trim();
     if (r.code !== 0) {
       const lines = stderr.split("\n");
       assert.equal(lines.length, 1, stderr);
-      assert.match(lines[0], /^npm run compile: deno compile must download Deno's runtime \(denort\) from https:\/\/\S+denort\S+, and that download failed/);
+      assert.match(
+        lines[0],
+        /^npm run compile: deno compile must download Deno's runtime \(denort\) from https:\/\/\S+denort\S+, and that download failed/,
+      );
       assert.ok(!existsSync(output), "no half-written executable");
-      console.log("denort cannot be downloaded here: checked the one-line explanation instead of the executable");
+      console.log(
+        "denort cannot be downloaded here: checked the one-line explanation instead of the executable",
+      );
       return;
     }
     const panel = new Deno.Command(output, {

@@ -29,7 +29,11 @@ function recordingProxy(): { url: string; asked: string[]; close: () => void } {
       })();
     }
   })().catch(() => {});
-  return { url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`, asked, close: () => listener.close() };
+  return {
+    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    asked,
+    close: () => listener.close(),
+  };
 }
 
 Deno.test("npm run demo: factorio.com and the mod portal are local stand-ins, and nothing goes outside", async () => {
@@ -55,16 +59,25 @@ Deno.test("npm run demo: factorio.com and the mod portal are local stand-ins, an
     const versions = await c.get("/api/factorio/versions");
     const check = await c.post("/api/factorio/check");
     const mods = await c.get("/api/mods/portal/list");
-    const login = await c.post("/api/mods/portal/login", { username: "engineer", password: "correct horse battery" });
+    const login = await c.post("/api/mods/portal/login", {
+      username: "engineer",
+      password: "correct horse battery",
+    });
     assert.deepEqual(proxy.asked, [], "nothing was asked of an address outside this machine");
 
     assert.equal(versions.status, 200, versions.text);
     const answer = versions.body as VersionsAnswer;
     assert.equal(answer.availableError, null);
-    assert.deepEqual(answer.available.map((v) => v.version).sort(), DEFAULT_RELEASES.map((r) => r.version).sort());
+    assert.deepEqual(
+      answer.available.map((v) => v.version).sort(),
+      DEFAULT_RELEASES.map((r) => r.version).sort(),
+    );
     assert.equal(check.status, 200, check.text);
     const update = check.body as { current: string; latest: string };
-    assert.deepEqual({ current: update.current, latest: update.latest }, { current: VERSIONS["2.0"].version, latest: "2.0.77" });
+    assert.deepEqual({ current: update.current, latest: update.latest }, {
+      current: VERSIONS["2.0"].version,
+      latest: "2.0.77",
+    });
     assert.equal(mods.status, 200, mods.text);
     assert.ok((mods.body as { results: unknown[] }).results.length > 0, "the stand-in portal lists mods");
     assert.equal(login.status, 200, login.text);

@@ -39,7 +39,11 @@ Deno.test("the systemd unit passes systemd-analyze verify and runs the launcher,
   assert.match(unit, /^KillMode=process$/m, "stopping the panel leaves the game running");
   let out: Deno.CommandOutput;
   try {
-    out = await new Deno.Command("systemd-analyze", { args: ["verify", join(ROOT, "deploy", "factorio-panel.service")], stderr: "piped", stdout: "piped" }).output();
+    out = await new Deno.Command("systemd-analyze", {
+      args: ["verify", join(ROOT, "deploy", "factorio-panel.service")],
+      stderr: "piped",
+      stdout: "piped",
+    }).output();
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       console.log("systemd-analyze is not installed: the unit file was checked by its text only");

@@ -42,29 +42,39 @@ Deno.test("the panel started by the launcher gets a certificate from the CA befo
   const proxy = connectProxy(port);
   const http = Deno.createHttpClient({ caCerts: [root], proxy: { url: proxy.url } });
   try {
-    await withStarted(["--https-domain", "panel.test", ...pebble.args, "--port", String(port)], async (admin, panel) => {
-      // The first answer was over HTTPS already: the certificate was got before listening.
-      assert.match(panel.output(), new RegExp(`listening on https://127\\.0\\.0\\.1:${port}`));
-      assert.match(panel.output(), new RegExp(`Over HTTPS as: https://panel\\.test:${port}`));
-      const state = (await admin.get("/api/https")).body;
-      assert.deepEqual(state.certificate.names, ["panel.test"]);
-      assert.match(state.certificate.issuer, /Pebble/);
-      // HTTP/2 by ALPN, with the certificate the state names.
-      const hello = await handshake(port, root, "panel.test");
-      assert.equal(hello.alpn, "h2");
-      assert.equal(hello.serial.replace(/^0+/, ""), state.certificate.serial.toUpperCase().replace(/^0+/, ""));
-      // HTTP/2 has no Host header: the host check reads :authority (DNS rebinding); the domain passes it (on to the session check).
-      assert.equal(await h2Status(port, root, "panel.test", `panel.test:${port}`, "/api/user/status"), 401);
-      assert.equal(await h2Status(port, root, "panel.test", `attacker.example:${port}`, "/api/user/status"), 421);
-      // A public CA's certificate: HSTS on the answers.
-      const res = await fetch(`https://panel.test:${port}/`, { client: http });
-      await res.body?.cancel();
-      assert.equal(res.status, 200);
-      assert.equal(res.headers.get("strict-transport-security"), "max-age=31536000");
-      const renewed = await admin.post("/api/https/renew");
-      assert.equal(renewed.status, 200, renewed.text);
-      assert.notEqual(renewed.body.certificate.serial, state.certificate.serial);
-    }, () => ({ name: "panel.test", http }));
+    await withStarted(
+      ["--https-domain", "panel.test", ...pebble.args, "--port", String(port)],
+      async (admin, panel) => {
+        // The first answer was over HTTPS already: the certificate was got before listening.
+        assert.match(panel.output(), new RegExp(`listening on https://127\\.0\\.0\\.1:${port}`));
+        assert.match(panel.output(), new RegExp(`Over HTTPS as: https://panel\\.test:${port}`));
+        const state = (await admin.get("/api/https")).body;
+        assert.deepEqual(state.certificate.names, ["panel.test"]);
+        assert.match(state.certificate.issuer, /Pebble/);
+        // HTTP/2 by ALPN, with the certificate the state names.
+        const hello = await handshake(port, root, "panel.test");
+        assert.equal(hello.alpn, "h2");
+        assert.equal(
+          hello.serial.replace(/^0+/, ""),
+          state.certificate.serial.toUpperCase().replace(/^0+/, ""),
+        );
+        // HTTP/2 has no Host header: the host check reads :authority (DNS rebinding); the domain passes it (on to the session check).
+        assert.equal(await h2Status(port, root, "panel.test", `panel.test:${port}`, "/api/user/status"), 401);
+        assert.equal(
+          await h2Status(port, root, "panel.test", `attacker.example:${port}`, "/api/user/status"),
+          421,
+        );
+        // A public CA's certificate: HSTS on the answers.
+        const res = await fetch(`https://panel.test:${port}/`, { client: http });
+        await res.body?.cancel();
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get("strict-transport-security"), "max-age=31536000");
+        const renewed = await admin.post("/api/https/renew");
+        assert.equal(renewed.status, 200, renewed.text);
+        assert.notEqual(renewed.body.certificate.serial, state.certificate.serial);
+      },
+      () => ({ name: "panel.test", http }),
+    );
   } finally {
     proxy.close();
     http.close();

@@ -35,10 +35,26 @@ Deno.test("npm start: start, save & stop, kill, panel restart with the game runn
   const dataDir = mkdtempSync(join(tmpdir(), "panel-smoke-"));
   const fake = await FakePushService.start();
   const args = [
-    "--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorio.dir,
-    "--push-ca-file", CA_FILE, "--push-private-hosts", "127.0.0.1", "--push-subject", "mailto:ops@example.org",
+    "--port",
+    "0",
+    "--bind",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    "--factorio-dir",
+    factorio.dir,
+    "--push-ca-file",
+    CA_FILE,
+    "--push-private-hosts",
+    "127.0.0.1",
+    "--push-subject",
+    "mailto:ops@example.org",
   ];
-  const env = { PANEL_ADMIN_PASSWORD: PASSWORD, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" };
+  const env = {
+    PANEL_ADMIN_PASSWORD: PASSWORD,
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "/root",
+  };
   const timings: Record<string, number> = {};
   const timed = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
@@ -49,7 +65,10 @@ Deno.test("npm start: start, save & stop, kill, panel restart with the game runn
       timings[name] = Math.round(performance.now() - t0);
     }
   };
-  let panel = await timed("npm start to listening", () => startPanelProcess({ args, env, viaNpm: true, startTimeoutMs: 240_000 }));
+  let panel = await timed(
+    "npm start to listening",
+    () => startPanelProcess({ args, env, viaNpm: true, startTimeoutMs: 240_000 }),
+  );
   try {
     let c = await panel.login("admin", PASSWORD);
     const { sub } = await subscribeDevice(c, fake, { events: ["crashed", "stopped"] });
@@ -91,7 +110,10 @@ Deno.test("npm start: start, save & stop, kill, panel restart with the game runn
     assert.ok([0, 143].includes(await timed("panel stop (SIGTERM)", () => panel.stop())));
     assert.match(panel.output(), /shutting down \(the game server keeps running\)/);
     assert.ok(await isAlive(pid, null), "stopping the panel leaves the game running");
-    panel = await timed("npm start again", () => startPanelProcess({ args, env, viaNpm: true, startTimeoutMs: 240_000 }));
+    panel = await timed(
+      "npm start again",
+      () => startPanelProcess({ args, env, viaNpm: true, startTimeoutMs: 240_000 }),
+    );
     c = await panel.login("admin", PASSWORD);
     s = await status(c);
     assert.equal(s.status, "running");
@@ -101,8 +123,14 @@ Deno.test("npm start: start, save & stop, kill, panel restart with the game runn
     try {
       ws.subscribe("gamelog");
       ws.command("/time");
-      await timed("console answer after re-attach", () => ws.waitForMessage("gamelog", (m) => m === "admin> /time"));
-      await ws.waitForMessage("gamelog", (m) => /\d+ (seconds|minutes|hours|days)/.test(m) || /tick/i.test(m));
+      await timed(
+        "console answer after re-attach",
+        () => ws.waitForMessage("gamelog", (m) => m === "admin> /time"),
+      );
+      await ws.waitForMessage(
+        "gamelog",
+        (m) => /\d+ (seconds|minutes|hours|days)/.test(m) || /tick/i.test(m),
+      );
     } finally {
       await ws.close();
     }

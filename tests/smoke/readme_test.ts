@@ -23,7 +23,9 @@ function helpOptions(help: string): OptionRow[] {
   lines.forEach((line, i) => {
     const flag = /^ {2}(--\S+(?: \S+)?)$/.exec(line);
     const env = /^ {6}env (\S+), default (.*)$/.exec(lines[i + 2] ?? "");
-    if (flag && env) rows.push({ flag: flag[1], variable: env[1], default: env[2], text: lines[i + 1].trim() });
+    if (flag && env) {
+      rows.push({ flag: flag[1], variable: env[1], default: env[2], text: lines[i + 1].trim() });
+    }
   });
   return rows;
 }
@@ -45,7 +47,12 @@ function readmeOptions(): OptionRow[] {
 }
 
 Deno.test("README: the options table is npm start -- --help's list", async () => {
-  const out = await new Deno.Command("npm", { args: ["start", "--silent", "--", "--help"], cwd: ROOT, stdout: "piped", stderr: "piped" })
+  const out = await new Deno.Command("npm", {
+    args: ["start", "--silent", "--", "--help"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  })
     .output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
   const help = helpOptions(new TextDecoder().decode(out.stdout));
@@ -56,7 +63,9 @@ Deno.test("README: the options table is npm start -- --help's list", async () =>
 /** Inline code spans that run Deno (a span may wrap over lines). */
 function denoRecipes(): string[] {
   const prose = README.replace(/^```[^]*?^```$/gm, "");
-  return [...prose.matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\s+/g, " ").trim()).filter((c) => /(^|\/)deno run /.test(c));
+  return [...prose.matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\s+/g, " ").trim()).filter((c) =>
+    /(^|\/)deno run /.test(c)
+  );
 }
 
 Deno.test("README: every deno run recipe runs from the panel's folder without Deno on the PATH", async () => {

@@ -24,7 +24,9 @@ async function run(cmd: string, args: string[]): Promise<string> {
 
 /** The open-file limits (soft, hard) of a process, from /proc (read by `cat`: the test has the panel's permissions). */
 async function openFileLimits(pid: number): Promise<[string, string]> {
-  const line = (await run("cat", [`/proc/${pid}/limits`])).split("\n").find((l) => l.startsWith("Max open files"));
+  const line = (await run("cat", [`/proc/${pid}/limits`])).split("\n").find((l) =>
+    l.startsWith("Max open files")
+  );
   const [soft, hard] = line!.replace("Max open files", "").trim().split(/\s+/);
   return [soft, hard];
 }
@@ -57,7 +59,12 @@ Deno.test("the launcher raises the panel's open-file soft limit to the hard limi
 });
 
 Deno.test("npm start does not start the panel again after a configuration error", async () => {
-  const out = await new Deno.Command("npm", { args: ["start", "--", "--port", "not-a-port"], cwd: ROOT, stdout: "piped", stderr: "piped" }).output();
+  const out = await new Deno.Command("npm", {
+    args: ["start", "--", "--port", "not-a-port"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
   assert.equal(out.code, 2, text);
   assert.match(text, /factorio-panel: Invalid value for --port/);
@@ -68,14 +75,37 @@ Deno.test("npm start starts the panel again when it runs out of open files; the 
   const factorio = await installGame("2.0", ["world.zip"]);
   const dataDir = mkdtempSync(join(tmpdir(), "panel-restart-"));
   const port = await freeTcpPort();
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorio.dir];
-  const env = { PANEL_ADMIN_PASSWORD: PASSWORD, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" };
+  const args = [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    "--factorio-dir",
+    factorio.dir,
+  ];
+  const env = {
+    PANEL_ADMIN_PASSWORD: PASSWORD,
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "/root",
+  };
   // A hard limit the launcher cannot raise: 300 idle connections are more than the panel's files.
-  const panel = await startPanelProcess({ args, env, viaNpm: true, shell: "ulimit -n 256", startTimeoutMs: 240_000 });
+  const panel = await startPanelProcess({
+    args,
+    env,
+    viaNpm: true,
+    shell: "ulimit -n 256",
+    startTimeoutMs: 240_000,
+  });
   let gamePid = 0;
   try {
     const c = await panel.login("admin", PASSWORD);
-    const started = await c.post("/api/server/start", { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: "world.zip" });
+    const started = await c.post("/api/server/start", {
+      bindip: "127.0.0.1",
+      port: await freeUdpPort(),
+      savefile: "world.zip",
+    });
     assert.equal(started.status, 200, started.text);
     gamePid = JSON.parse(readFileSync(join(dataDir, "game-process.json"), "utf8")).pid;
     const first = await panelPid(panel.pid);
@@ -90,7 +120,11 @@ Deno.test("npm start starts the panel again when it runs out of open files; the 
           break; // nothing listens any more: the panel has ended
         }
       }
-      await until("the panel to end and be started again", () => /starting it again in 1 s/.test(panel.output()), 60_000);
+      await until(
+        "the panel to end and be started again",
+        () => /starting it again in 1 s/.test(panel.output()),
+        60_000,
+      );
     } finally {
       for (const conn of flood) conn.close();
     }
@@ -105,10 +139,17 @@ Deno.test("npm start starts the panel again when it runs out of open files; the 
     }, 60_000);
     assert.equal(status.status, "running", panel.output());
     assert.ok(await isAlive(gamePid, null), "the game kept running");
-    assert.equal(JSON.parse(readFileSync(join(dataDir, "game-process.json"), "utf8")).pid, gamePid, "found again");
+    assert.equal(
+      JSON.parse(readFileSync(join(dataDir, "game-process.json"), "utf8")).pid,
+      gamePid,
+      "found again",
+    );
     const second = await panelPid(panel.pid);
     assert.ok(second && second !== first, "a new panel process");
-    assert.match(panel.output(), /The web server stopped \(.*(Too many open files|os error 24).*\); the panel ends, to be started again/);
+    assert.match(
+      panel.output(),
+      /The web server stopped \(.*(Too many open files|os error 24).*\); the panel ends, to be started again/,
+    );
 
     // A SIGTERM to the panel itself is a clean stop: npm start ends with it.
     Deno.kill(second!, "SIGTERM");

@@ -14,13 +14,27 @@ Deno.test("--stop-game-on-exit: SIGTERM to the panel saves and stops the game be
   const factorio = await installGame("2.0", ["world.zip"]);
   const dataDir = mkdtempSync(join(tmpdir(), "panel-exit-"));
   const panel = await startPanelProcess({
-    args: ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorio.dir, "--stop-game-on-exit"],
+    args: [
+      "--port",
+      "0",
+      "--bind",
+      "127.0.0.1",
+      "--data-dir",
+      dataDir,
+      "--factorio-dir",
+      factorio.dir,
+      "--stop-game-on-exit",
+    ],
     env: { PANEL_ADMIN_PASSWORD: "exit-test-password" },
   });
   let pid = 0;
   try {
     const c = await panel.login("admin", "exit-test-password");
-    const r = await c.post("/api/server/start", { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: "world.zip" });
+    const r = await c.post("/api/server/start", {
+      bindip: "127.0.0.1",
+      port: await freeUdpPort(),
+      savefile: "world.zip",
+    });
     assert.equal(r.status, 200, r.text);
     pid = JSON.parse(readFileSync(join(dataDir, "game-process.json"), "utf8")).pid;
     const before = statSync(join(factorio.dir, "saves", "world.zip")).mtimeMs;

@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export async function withDirs(prefix: string, fn: (dataDir: string, factorioDir: string) => Promise<void>): Promise<void> {
+export async function withDirs(
+  prefix: string,
+  fn: (dataDir: string, factorioDir: string) => Promise<void>,
+): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   const factorioDir = mkdtempSync(join(tmpdir(), `${prefix}-game-`));
   try {

@@ -44,7 +44,10 @@ export interface GamePanel extends TestPanel {
 }
 
 /** Installs a simulated Factorio in a temp dir (removed by the panel's close unless reused). */
-export async function installGame(version: SimulatedVersion = "2.0", saves = ["world.zip"]): Promise<FakeFactorio> {
+export async function installGame(
+  version: SimulatedVersion = "2.0",
+  saves = ["world.zip"],
+): Promise<FakeFactorio> {
   const f = installFakeFactorio(mkdtempSync(join(tmpdir(), "factorio-test-")), version);
   for (const s of saves) await createFakeSave(f, s);
   return f;
@@ -70,7 +73,10 @@ export async function startPanelWithGame(opts: GamePanelOptions = {}): Promise<G
 }
 
 /** Runs `fn` with a panel on a simulated game, and always cleans up. */
-export function withGamePanel(fn: (p: GamePanel) => Promise<void>, opts: GamePanelOptions = {}): () => Promise<void> {
+export function withGamePanel(
+  fn: (p: GamePanel) => Promise<void>,
+  opts: GamePanelOptions = {},
+): () => Promise<void> {
   return async () => {
     const p = await startPanelWithGame(opts);
     try {
@@ -82,7 +88,11 @@ export function withGamePanel(fn: (p: GamePanel) => Promise<void>, opts: GamePan
 }
 
 /** Waits until the game server is in `state` (immediately if it is) and returns that status. */
-export function waitForStatus(ctx: AppContext, state: ServerState, timeoutMs = 30_000): Promise<ServerStatus> {
+export function waitForStatus(
+  ctx: AppContext,
+  state: ServerState,
+  timeoutMs = 30_000,
+): Promise<ServerStatus> {
   if (ctx.game.status().status === state) return Promise.resolve(ctx.game.status());
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -6,7 +6,10 @@ import { DENO, ROOT } from "../../scripts/launcher.mjs";
 
 export interface ModuleGraph {
   roots: string[];
-  modules: { specifier: string; dependencies?: { specifier: string; isDynamic?: boolean; code?: { specifier: string } }[] }[];
+  modules: {
+    specifier: string;
+    dependencies?: { specifier: string; isDynamic?: boolean; code?: { specifier: string } }[];
+  }[];
 }
 
 /** Every module of the panel's code under `dir` (its .ts files, tests left out), for tests that read them. */
@@ -21,7 +24,12 @@ export function sourceFiles(dir: string): string[] {
 }
 
 export async function moduleGraph(entry: string): Promise<ModuleGraph> {
-  const out = await new Deno.Command(DENO, { args: ["info", "--json", entry], cwd: ROOT, stdout: "piped", stderr: "piped" }).output();
+  const out = await new Deno.Command(DENO, {
+    args: ["info", "--json", entry],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
   assert.ok(out.success, new TextDecoder().decode(out.stderr));
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { loadConfig, type Config } from "../../backend/boot/config.ts";
+import { type Config, loadConfig } from "../../backend/boot/config.ts";
 import { type AppContext, type ContextOptions, createContext } from "../../backend/boot/context.ts";
 import { createApp } from "../../backend/http/app.ts";
 import type { Route } from "../../backend/http/routes.ts";
@@ -73,7 +73,13 @@ export class Client {
       body = JSON.stringify(init.json);
       headers["Content-Type"] ??= "application/json";
     }
-    const res = await fetch(this.base + path, { method, headers, body, redirect: "manual", client: this.http });
+    const res = await fetch(this.base + path, {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+      client: this.http,
+    });
     this.#absorbCookie(res.headers);
     const text = await res.text();
     let parsed: unknown = text;
@@ -108,7 +114,16 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "panel-test-"));
   const rcon = await rconPortArgs(opts.args ?? []);
-  const result = loadConfig(["--data-dir", dataDir, "--port", "0", "--bind", "127.0.0.1", ...rcon, ...(opts.args ?? [])], {
+  const result = loadConfig([
+    "--data-dir",
+    dataDir,
+    "--port",
+    "0",
+    "--bind",
+    "127.0.0.1",
+    ...rcon,
+    ...(opts.args ?? []),
+  ], {
     ...opts.env,
   });
   if (result.kind !== "config") throw new Error("unexpected --help");
@@ -151,7 +166,10 @@ export async function startPanel(opts: PanelOptions = {}): Promise<TestPanel> {
 }
 
 /** Runs `fn` with a fresh panel and always closes it. */
-export function withPanel(fn: (panel: TestPanel) => Promise<void>, opts: PanelOptions = {}): () => Promise<void> {
+export function withPanel(
+  fn: (panel: TestPanel) => Promise<void>,
+  opts: PanelOptions = {},
+): () => Promise<void> {
   return async () => {
     const panel = await startPanel(opts);
     try {

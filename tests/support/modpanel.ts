@@ -36,7 +36,10 @@ export interface ModPanelOptions {
   extraArgs?: string[];
 }
 
-export function withModPanel(fn: (m: ModPanel) => Promise<void>, opts: ModPanelOptions = {}): () => Promise<void> {
+export function withModPanel(
+  fn: (m: ModPanel) => Promise<void>,
+  opts: ModPanelOptions = {},
+): () => Promise<void> {
   return async () => {
     const fake = await startFakePortal();
     const factorioDir = mkdtempSync(join(tmpdir(), "panel-mods-"));
@@ -44,12 +47,27 @@ export function withModPanel(fn: (m: ModPanel) => Promise<void>, opts: ModPanelO
     if (opts.baseVersion) {
       const infoPath = join(factorioDir, "data", "base", "info.json");
       const info = JSON.parse(readFileSync(infoPath, "utf8"));
-      writeFileSync(infoPath, JSON.stringify({ ...info, version: opts.baseVersion, factorio_version: opts.baseVersion.split(".").slice(0, 2).join(".") }));
+      writeFileSync(
+        infoPath,
+        JSON.stringify({
+          ...info,
+          version: opts.baseVersion,
+          factorio_version: opts.baseVersion.split(".").slice(0, 2).join("."),
+        }),
+      );
     }
     const clock = { t: Date.now() };
     const state = { value: "stopped" as ServerState };
     const panel = await startPanel({
-      args: ["--factorio-dir", factorioDir, "--mod-portal-url", fake.url, "--auth-url", fake.url, ...(opts.extraArgs ?? [])],
+      args: [
+        "--factorio-dir",
+        factorioDir,
+        "--mod-portal-url",
+        fake.url,
+        "--auth-url",
+        fake.url,
+        ...(opts.extraArgs ?? []),
+      ],
       now: () => clock.t,
       prepare: (ctx) => {
         ctx.serverState = () => state.value;
@@ -66,7 +84,10 @@ export function withModPanel(fn: (m: ModPanel) => Promise<void>, opts: ModPanelO
       state,
       addFixture: (file, as) => copyFileSync(join(MOD_FIXTURES, "mods", file), join(modsDir, as ?? file)),
       portalLogin: async () => {
-        const r = await m.c.post("/api/mods/portal/login", { username: USERS[0].username, password: USERS[0].password });
+        const r = await m.c.post("/api/mods/portal/login", {
+          username: USERS[0].username,
+          password: USERS[0].password,
+        });
         if (r.status !== 200) throw new Error(`portal login failed: ${r.status} ${r.text}`);
       },
       modList: () => JSON.parse(readFileSync(join(modsDir, "mod-list.json"), "utf8")),

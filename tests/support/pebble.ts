@@ -39,24 +39,68 @@ export interface PebbleOptions {
 
 async function run(cmd: string, args: string[], cwd: string): Promise<void> {
   const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
-  if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  if (!out.success) {
+    throw new Error(`${cmd} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
 }
 
 /** Pebble's HTTPS certificate (for 127.0.0.1 and localhost), signed by a CA of its own. */
 async function makeTls(dir: string): Promise<void> {
   await run("openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "7",
-    "-subj", "/CN=pebble test TLS CA", "-keyout", "tls-ca.key", "-out", "tls-ca.pem",
-    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-days",
+    "7",
+    "-subj",
+    "/CN=pebble test TLS CA",
+    "-keyout",
+    "tls-ca.key",
+    "-out",
+    "tls-ca.pem",
+    "-addext",
+    "basicConstraints=critical,CA:TRUE",
+    "-addext",
+    "keyUsage=critical,keyCertSign,cRLSign",
   ], dir);
   await run("openssl", [
-    "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost",
-    "-keyout", "tls.key", "-out", "tls.csr",
+    "req",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-subj",
+    "/CN=localhost",
+    "-keyout",
+    "tls.key",
+    "-out",
+    "tls.csr",
   ], dir);
-  writeFileSync(join(dir, "tls.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=critical,CA:FALSE\n");
+  writeFileSync(
+    join(dir, "tls.ext"),
+    "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=critical,CA:FALSE\n",
+  );
   await run("openssl", [
-    "x509", "-req", "-in", "tls.csr", "-CA", "tls-ca.pem", "-CAkey", "tls-ca.key", "-CAcreateserial", "-days", "7",
-    "-extfile", "tls.ext", "-out", "tls.pem",
+    "x509",
+    "-req",
+    "-in",
+    "tls.csr",
+    "-CA",
+    "tls-ca.pem",
+    "-CAkey",
+    "tls-ca.key",
+    "-CAcreateserial",
+    "-days",
+    "7",
+    "-extfile",
+    "tls.ext",
+    "-out",
+    "tls.pem",
   ], dir);
 }
 
@@ -79,7 +123,9 @@ function installed(): boolean {
 }
 
 export async function startPebble(opts: PebbleOptions = {}): Promise<Pebble> {
-  if (!installed()) throw new Error("pebble is not installed: run scripts/ensure-system.sh as root (apt-get install pebble)");
+  if (!installed()) {
+    throw new Error("pebble is not installed: run scripts/ensure-system.sh as root (apt-get install pebble)");
+  }
   const dir = mkdtempSync(join(tmpdir(), "pebble-"));
   await makeTls(dir);
   const [acmePort, managementPort, httpPort, tlsPort, challtestPort, dnsPort] = [
@@ -93,19 +139,22 @@ export async function startPebble(opts: PebbleOptions = {}): Promise<Pebble> {
   // freeUdpPort() closes its probe without waiting: challtestsrv would find the port still taken, and
   // answer DNS on TCP alone.
   await until("the DNS port to be free", () => udpBindable(dnsPort), 5000);
-  writeFileSync(join(dir, "pebble.json"), JSON.stringify({
-    pebble: {
-      listenAddress: `127.0.0.1:${acmePort}`,
-      managementListenAddress: `127.0.0.1:${managementPort}`,
-      certificate: "tls.pem",
-      privateKey: "tls.key",
-      httpPort,
-      tlsPort,
-      ocspResponderURL: "",
-      externalAccountBindingRequired: false,
-      ...(opts.validitySeconds ? { certificateValidityPeriod: opts.validitySeconds } : {}),
-    },
-  }));
+  writeFileSync(
+    join(dir, "pebble.json"),
+    JSON.stringify({
+      pebble: {
+        listenAddress: `127.0.0.1:${acmePort}`,
+        managementListenAddress: `127.0.0.1:${managementPort}`,
+        certificate: "tls.pem",
+        privateKey: "tls.key",
+        httpPort,
+        tlsPort,
+        ocspResponderURL: "",
+        externalAccountBindingRequired: false,
+        ...(opts.validitySeconds ? { certificateValidityPeriod: opts.validitySeconds } : {}),
+      },
+    }),
+  );
   const procs: Deno.ChildProcess[] = [];
   const start = (cmd: string, args: string[], env: Record<string, string> = {}) => {
     // Its output straight into a file by the shell (then exec'd: the pid is the program's); read through a
@@ -124,9 +173,20 @@ export async function startPebble(opts: PebbleOptions = {}): Promise<Pebble> {
   // Its own challenge servers off: the panel answers HTTP-01 itself, on pebble's httpPort. No IPv6 answer,
   // or pebble tries [::1] first where the panel does not listen.
   start("pebble-challtestsrv", [
-    "-defaultIPv4", "127.0.0.1", "-defaultIPv6", "",
-    "-dns01", `127.0.0.1:${dnsPort}`, "-management", `127.0.0.1:${challtestPort}`,
-    "-http01", "", "-https01", "", "-tlsalpn01", "",
+    "-defaultIPv4",
+    "127.0.0.1",
+    "-defaultIPv6",
+    "",
+    "-dns01",
+    `127.0.0.1:${dnsPort}`,
+    "-management",
+    `127.0.0.1:${challtestPort}`,
+    "-http01",
+    "",
+    "-https01",
+    "",
+    "-tlsalpn01",
+    "",
   ]);
   // Every order runs its checks (no reused authorisations) and without pebble's random sleeps; no nonce
   // refused on purpose, so a test's log reads the same every run.
@@ -161,10 +221,16 @@ export async function startPebble(opts: PebbleOptions = {}): Promise<Pebble> {
       try {
         const dirAnswer = await fetch(`https://127.0.0.1:${acmePort}/dir`, { client });
         await dirAnswer.body?.cancel();
-        const mgmt = await fetch(`${challtestsrv}/set-default-ipv6`, { method: "POST", body: JSON.stringify({ ip: "" }) });
+        const mgmt = await fetch(`${challtestsrv}/set-default-ipv6`, {
+          method: "POST",
+          body: JSON.stringify({ ip: "" }),
+        });
         await mgmt.body?.cancel();
         // Its DNS too: it may answer its management API before it listens for DNS.
-        const a = await Deno.resolveDns("ready.test", "A", { nameServer: { ipAddr: "127.0.0.1", port: dnsPort }, signal: AbortSignal.timeout(500) });
+        const a = await Deno.resolveDns("ready.test", "A", {
+          nameServer: { ipAddr: "127.0.0.1", port: dnsPort },
+          signal: AbortSignal.timeout(500),
+        });
         return dirAnswer.ok && mgmt.ok && a.includes("127.0.0.1");
       } catch {
         return false;
@@ -180,11 +246,21 @@ export async function startPebble(opts: PebbleOptions = {}): Promise<Pebble> {
     tlsCaFile,
     httpPort,
     challtestsrv,
-    args: ["--acme-directory-url", directoryUrl, "--acme-ca-file", tlsCaFile, "--acme-http-port", String(httpPort), "--acme-dns-wait", "0"],
+    args: [
+      "--acme-directory-url",
+      directoryUrl,
+      "--acme-ca-file",
+      tlsCaFile,
+      "--acme-http-port",
+      String(httpPort),
+      "--acme-dns-wait",
+      "0",
+    ],
     root: async () => await (await fetch(`https://127.0.0.1:${managementPort}/roots/0`, { client })).text(),
     issued: () => {
       try {
-        return (Deno.readTextFileSync(join(dir, "pebble.log")).match(/Issued certificate serial/g) ?? []).length;
+        return (Deno.readTextFileSync(join(dir, "pebble.log")).match(/Issued certificate serial/g) ?? [])
+          .length;
       } catch {
         return 0;
       }

@@ -35,8 +35,12 @@ export interface PanelProcess {
 }
 
 export async function startPanelProcess(opts: PanelProcessOptions): Promise<PanelProcess> {
-  const command = opts.viaNpm ? { cmd: "npm", args: ["run", opts.npmScript ?? "start", "--", ...opts.args] } : panelCommand(opts.args);
-  const { cmd, args } = opts.shell ? { cmd: "sh", args: ["-c", `${opts.shell} && exec "$@"`, "sh", command.cmd, ...command.args] } : command;
+  const command = opts.viaNpm
+    ? { cmd: "npm", args: ["run", opts.npmScript ?? "start", "--", ...opts.args] }
+    : panelCommand(opts.args);
+  const { cmd, args } = opts.shell
+    ? { cmd: "sh", args: ["-c", `${opts.shell} && exec "$@"`, "sh", command.cmd, ...command.args] }
+    : command;
   const child = new Deno.Command(cmd, {
     args,
     cwd: ROOT,

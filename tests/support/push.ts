@@ -78,14 +78,21 @@ export function exitOf(reason: ServerExit["reason"], extra: Partial<ServerExit> 
     code: reason === "crashed" ? 1 : 0,
     signal: null,
     at: new Date().toISOString(),
-    last_lines: ["   1.234 Info ServerMultiplayerManager.cpp:800: updateTick(1234)", "  12.345 Error Util.cpp:83: Out of memory"],
+    last_lines: [
+      "   1.234 Info ServerMultiplayerManager.cpp:800: updateTick(1234)",
+      "  12.345 Error Util.cpp:83: Out of memory",
+    ],
     ...extra,
   };
 }
 
 /** The "server.status" events of a start, a Save & Stop, a Kill and a crash. */
 export const changes = {
-  started: (): PanelEvents["server.status"] => ({ status: serverStatus("running"), previous: "starting", exit: null }),
+  started: (): PanelEvents["server.status"] => ({
+    status: serverStatus("running"),
+    previous: "starting",
+    exit: null,
+  }),
   stopped: (): PanelEvents["server.status"] => {
     const exit = exitOf("stopped");
     return { status: serverStatus("stopped", { last_exit: exit }), previous: "stopping", exit };
@@ -98,5 +105,9 @@ export const changes = {
     const exit = exitOf("crashed", extra);
     return { status: serverStatus("stopped", { last_exit: exit }), previous: "running", exit };
   },
-  starting: (): PanelEvents["server.status"] => ({ status: serverStatus("starting"), previous: "stopped", exit: null }),
+  starting: (): PanelEvents["server.status"] => ({
+    status: serverStatus("starting"),
+    previous: "stopped",
+    exit: null,
+  }),
 };

@@ -6,7 +6,12 @@ import type { Role } from "../../shared/api.ts";
 export const ROLE_PASSWORD = "role-test-password";
 
 /** Adds a user with `role` (through the API, as an admin would) and signs them in. */
-export async function userWithRole(p: TestPanel, admin: Client, username: string, role: Role): Promise<Client> {
+export async function userWithRole(
+  p: TestPanel,
+  admin: Client,
+  username: string,
+  role: Role,
+): Promise<Client> {
   const r = await admin.post("/api/user/add", {
     username,
     role,

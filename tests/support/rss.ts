@@ -3,12 +3,19 @@
 
 /** Resident memory of `pid` in bytes, as ps reports it. */
 export async function rssOf(pid: number): Promise<number> {
-  const out = await new Deno.Command("ps", { args: ["-o", "rss=", "-p", String(pid)], stdout: "piped", stderr: "null" }).output();
+  const out = await new Deno.Command("ps", {
+    args: ["-o", "rss=", "-p", String(pid)],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
   return Number(new TextDecoder().decode(out.stdout).trim()) * 1024;
 }
 
 /** Runs `fn` while sampling `pid`'s resident memory; the value, the memory before and the highest seen. */
-export async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ value: T; baseline: number; peak: number }> {
+export async function peakRss<T>(
+  pid: number,
+  fn: () => Promise<T>,
+): Promise<{ value: T; baseline: number; peak: number }> {
   const baseline = await rssOf(pid);
   let peak = baseline;
   let running = true;

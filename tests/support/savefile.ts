@@ -1,7 +1,7 @@
 // Test helpers for save files: writes save headers in the layout of any game version (so the reader can be
 // checked against every format, not only the few real saves we have) and wraps level files into save zips.
 
-import { zipStream, type ZipSource } from "../../backend/lib/zip.ts";
+import { type ZipSource, zipStream } from "../../backend/lib/zip.ts";
 import type { SaveHeader } from "../../shared/api.ts";
 import { compareVersions as cmp, parseVersion as parseOrNull, type Version } from "../../shared/versions.ts";
 
@@ -102,7 +102,7 @@ export function encodeSaveHeader(header: SaveHeader, opts: EncodeOptions = {}): 
       }
     }
   }
-  if (since([2, 0, 0, 0])) for (const b of [0x00, 0x00, 0xa0, 0x00]) w.u8(b);
+  if (since([2, 0, 0, 0])) { for (const b of [0x00, 0x00, 0xa0, 0x00]) w.u8(b); }
   if (since([0, 16, 0, 0])) w.optim32(header.mods.length);
   else w.u32(header.mods.length);
   for (const mod of header.mods) {

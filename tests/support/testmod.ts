@@ -24,7 +24,8 @@ data:extend({
 require("prototypes.more-settings")
 `;
 
-export const MORE_SETTINGS_LUA = `--[[ data:extend{ {type = "bool-setting", name = "tm-in-a-comment", setting_type = "startup"} } ]]
+export const MORE_SETTINGS_LUA =
+  `--[[ data:extend{ {type = "bool-setting", name = "tm-in-a-comment", setting_type = "startup"} } ]]
 data:extend{
   { type = "string-setting", name = [[tm-text]], setting_type = "startup", default_value = "", allow_blank = true };
 }
@@ -40,7 +41,18 @@ tm-count=Between 1 and 100
 
 export function testModZip(version = "1.0.0"): Promise<Uint8Array> {
   return buildModZip(
-    { name: "test-settings-mod", version, title: "Test settings", author: "tests", factorio_version: "2.0", dependencies: ["base"] },
-    { "settings.lua": SETTINGS_LUA, "prototypes/more-settings.lua": MORE_SETTINGS_LUA, "locale/en/settings.cfg": LOCALE },
+    {
+      name: "test-settings-mod",
+      version,
+      title: "Test settings",
+      author: "tests",
+      factorio_version: "2.0",
+      dependencies: ["base"],
+    },
+    {
+      "settings.lua": SETTINGS_LUA,
+      "prototypes/more-settings.lua": MORE_SETTINGS_LUA,
+      "locale/en/settings.cfg": LOCALE,
+    },
   );
 }

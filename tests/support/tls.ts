@@ -14,9 +14,18 @@ export interface Handshake {
 /** Opens a new TLS connection to 127.0.0.1:`port` as `servername`, trusting `ca`, and closes it after the handshake. */
 export function handshake(port: number, ca: string, servername = "localhost"): Promise<Handshake> {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: "127.0.0.1", port, ca: [ca], servername, ALPNProtocols: ["h2", "http/1.1"] });
+    const socket = tls.connect({
+      host: "127.0.0.1",
+      port,
+      ca: [ca],
+      servername,
+      ALPNProtocols: ["h2", "http/1.1"],
+    });
     socket.once("secureConnect", () => {
-      const result = { serial: socket.getPeerCertificate().serialNumber.toUpperCase(), alpn: socket.alpnProtocol };
+      const result = {
+        serial: socket.getPeerCertificate().serialNumber.toUpperCase(),
+        alpn: socket.alpnProtocol,
+      };
       socket.destroy();
       resolve(result);
     });
@@ -69,7 +78,13 @@ export function connectProxy(port: number): { url: string; close(): void } {
  * The status of GET `path` over HTTP/2 to 127.0.0.1:`port`, the TLS name `servername` and `:authority` set
  * apart (HTTP/2 sends no Host header: a browser on a rebound name would send that name as :authority).
  */
-export function h2Status(port: number, ca: string, servername: string, authority: string, path = "/"): Promise<number> {
+export function h2Status(
+  port: number,
+  ca: string,
+  servername: string,
+  authority: string,
+  path = "/",
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const session = http2.connect(`https://127.0.0.1:${port}`, { ca: [ca], servername });
     session.once("error", reject);

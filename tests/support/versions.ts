@@ -34,11 +34,23 @@ export interface VersionsPanelOptions {
 }
 
 export async function startVersionsPanel(opts: VersionsPanelOptions = {}): Promise<VersionsPanel> {
-  const fake = startFakeFactorioCom({ cacheDir: TARBALL_CACHE, releases: opts.releases, slowBytesPerSecond: opts.slowBytesPerSecond });
+  const fake = startFakeFactorioCom({
+    cacheDir: TARBALL_CACHE,
+    releases: opts.releases,
+    slowBytesPerSecond: opts.slowBytesPerSecond,
+  });
   const factorioDir = mkdtempSync(join(tmpdir(), "panel-versions-"));
   if (opts.handInstalled) installFakeFactorio(factorioDir, "2.0", { fullVersion: opts.handInstalled });
   const panel = await startPanel({
-    args: ["--factorio-dir", factorioDir, "--factorio-com-url", fake.url, "--update-warnings", "2,1", ...(opts.args ?? [])],
+    args: [
+      "--factorio-dir",
+      factorioDir,
+      "--factorio-com-url",
+      fake.url,
+      "--update-warnings",
+      "2,1",
+      ...(opts.args ?? []),
+    ],
   });
   return {
     panel,
@@ -56,7 +68,10 @@ export async function startVersionsPanel(opts: VersionsPanelOptions = {}): Promi
   };
 }
 
-export function withVersionsPanel(fn: (v: VersionsPanel) => Promise<void>, opts: VersionsPanelOptions = {}): () => Promise<void> {
+export function withVersionsPanel(
+  fn: (v: VersionsPanel) => Promise<void>,
+  opts: VersionsPanelOptions = {},
+): () => Promise<void> {
   return async () => {
     const v = await startVersionsPanel(opts);
     try {
@@ -81,9 +96,16 @@ export function installOutcome(bus: EventBus, timeoutMs = 120_000): Promise<Inst
 }
 
 /** Resolves with the first update progress that has ended (done, rolled-back, failed). */
-export function updateOutcome(bus: EventBus, seen: UpdateProgress[] = [], timeoutMs = 180_000): Promise<UpdateProgress> {
+export function updateOutcome(
+  bus: EventBus,
+  seen: UpdateProgress[] = [],
+  timeoutMs = 180_000,
+): Promise<UpdateProgress> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (off(), reject(new Error(`no update outcome: ${JSON.stringify(seen)}`))), timeoutMs);
+    const timer = setTimeout(
+      () => (off(), reject(new Error(`no update outcome: ${JSON.stringify(seen)}`))),
+      timeoutMs,
+    );
     const off = bus.on("factorio.versions", (m) => {
       if (m.kind !== "update") return;
       seen.push(m.update);

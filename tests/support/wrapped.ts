@@ -13,7 +13,8 @@ export const PROCESS_ADMIN_PASSWORD = "process-test-password";
 
 /** Whether this machine lets a test mount a tmpfs in a private mount namespace (`unshare -rm`). */
 export function canMount(): boolean {
-  return new Deno.Command("unshare", { args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp"] }).outputSync().success;
+  return new Deno.Command("unshare", { args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp"] })
+    .outputSync().success;
 }
 
 /** Signs the admin in to a wrapped panel and answers the headers a page of the panel would send. */
@@ -49,7 +50,15 @@ export async function spawnWrappedPanel(
   const dataDir = mkdtempSync(join(tmpdir(), "panel-proc-"));
   const shell = typeof opts.shell === "function" ? opts.shell(dataDir) : opts.shell;
   const [cmd, ...pre] = [...(opts.wrap ?? []), "sh"];
-  const panel = panelCommand(["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, ...(opts.args ?? [])]);
+  const panel = panelCommand([
+    "--port",
+    "0",
+    "--bind",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    ...(opts.args ?? []),
+  ]);
   const child = new Deno.Command(cmd, {
     args: [...pre, "-c", `${shell ?? ":"} && exec "$@"`, "sh", panel.cmd, ...panel.args],
     cwd: ROOT,
@@ -80,5 +89,13 @@ export async function spawnWrappedPanel(
     url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url, port: Number(new URL(url).port), dataDir, pid: child.pid, alive: () => exited === null, output: () => out, stop };
+  return {
+    url,
+    port: Number(new URL(url).port),
+    dataDir,
+    pid: child.pid,
+    alive: () => exited === null,
+    output: () => out,
+    stop,
+  };
 }

@@ -28,7 +28,9 @@ export class TestSocket {
     const url = client.base.replace(/^http/, "ws") + "/ws";
     // A script's client (testing/roles.ts TokenClient) sends its API token instead of a cookie.
     const token = (client as { token?: string }).token;
-    const headers = token ? { Authorization: `Bearer ${token}` } : { Cookie: client.cookie ?? "", Origin: origin };
+    const headers = token
+      ? { Authorization: `Bearer ${token}` }
+      : { Cookie: client.cookie ?? "", Origin: origin };
     // deno-lint-ignore no-explicit-any
     const ws = new (WebSocket as any)(url, { headers }) as WebSocket;
     const socket = new TestSocket(ws);
@@ -45,7 +47,10 @@ export class TestSocket {
 
   /** `batch`: take several gamelog lines per message, as the PWA does. */
   subscribe(room: string, opts: { batch?: boolean } = {}): void {
-    this.send({ room_name: "", controls: { type: "subscribe", value: room, ...(opts.batch ? { batch: true } : {}) } });
+    this.send({
+      room_name: "",
+      controls: { type: "subscribe", value: room, ...(opts.batch ? { batch: true } : {}) },
+    });
   }
 
   unsubscribe(room: string): void {
@@ -77,10 +82,14 @@ export class TestSocket {
   /** Waits for a message in `room` matching `match` and returns it. */
   async waitForMessage(room: string, match: (message: string) => boolean, timeoutMs = 5000): Promise<string> {
     let found: string | undefined;
-    await this.waitFor((s) => {
-      found = s.messages.find((m) => m.room_name === room && match(m.message))?.message;
-      return found !== undefined;
-    }, `a ${room} message`, timeoutMs);
+    await this.waitFor(
+      (s) => {
+        found = s.messages.find((m) => m.room_name === room && match(m.message))?.message;
+        return found !== undefined;
+      },
+      `a ${room} message`,
+      timeoutMs,
+    );
     return found!;
   }
 

@@ -23,7 +23,10 @@ export interface BackupPart {
  * Reads a file through one open handle: a save the game replaces (rename) while it is copied stays the
  * version that was opened, whole.
  */
-export async function* readWhole(file: string, onSize: (n: number) => void = () => {}): AsyncIterable<Uint8Array> {
+export async function* readWhole(
+  file: string,
+  onSize: (n: number) => void = () => {},
+): AsyncIterable<Uint8Array> {
   const fh = await open(file, "r");
   try {
     onSize((await fh.stat()).size);
@@ -147,7 +150,9 @@ export class BackupReader {
         }
       })(),
       () => {
-        if (hash.digest("hex") !== expected.sha256) throw new ZipError(`${entry.name} does not match its checksum`);
+        if (hash.digest("hex") !== expected.sha256) {
+          throw new ZipError(`${entry.name} does not match its checksum`);
+        }
       },
       mode,
     );

@@ -61,8 +61,9 @@ export class BackupIndex {
   constructor(private readonly db: Db, private readonly log: Logger) {}
 
   list(): IndexedBackup[] {
-    this.#cache ??= (this.db.prepare("SELECT * FROM backups ORDER BY created DESC, id DESC").all() as unknown as Row[])
-      .map(toBackup);
+    this.#cache ??=
+      (this.db.prepare("SELECT * FROM backups ORDER BY created DESC, id DESC").all() as unknown as Row[])
+        .map(toBackup);
     return this.#cache;
   }
 
@@ -111,7 +112,9 @@ export class BackupIndex {
       names = [];
     }
     const rows = new Map(
-      (this.db.prepare("SELECT id, file, size, mtime, locked FROM backups").all() as unknown as Row[]).map((r) => [r.file, r]),
+      (this.db.prepare("SELECT id, file, size, mtime, locked FROM backups").all() as unknown as Row[]).map((
+        r,
+      ) => [r.file, r]),
     );
     for (const name of names) {
       const path = join(dir, name);

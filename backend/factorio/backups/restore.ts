@@ -26,12 +26,16 @@ export interface RestoreGame {
 
 export function parseRestoreRequest(body: Record<string, unknown>): RestoreRequest {
   const req: RestoreRequest = {};
-  if (body.as !== undefined && body.replace !== undefined) throw new Invalid('Give either "as" (a new save name) or "replace", not both.');
+  if (body.as !== undefined && body.replace !== undefined) {
+    throw new Invalid('Give either "as" (a new save name) or "replace", not both.');
+  }
   if (body.as !== undefined) req.as = saveFileName(body.as, { what: "New save name", creating: true });
   else if (body.replace === true) req.replace = true;
   else throw new Invalid('Give "as" (a new save name) or "replace": true.');
   for (const k of ["restart", "files"] as const) {
-    if (body[k] !== undefined && typeof body[k] !== "boolean") throw new Invalid(`"${k}" must be true or false.`);
+    if (body[k] !== undefined && typeof body[k] !== "boolean") {
+      throw new Invalid(`"${k}" must be true or false.`);
+    }
     if (body[k] !== undefined) req[k] = body[k] as boolean;
   }
   return req;
@@ -59,13 +63,15 @@ export async function restoreBackup(
   const withFiles = req.files === true && b.includes.length > 0;
   const save = req.as ?? saveFileName(b.save);
   const target = inside(paths.saves, save);
-  if (req.as && existsSync(target)) throw new Conflict(`A save named ${save} already exists. Choose another name.`);
+  if (req.as && existsSync(target)) {
+    throw new Conflict(`A save named ${save} already exists. Choose another name.`);
+  }
 
   const before = game.status();
   // Restoring a save under a new name touches nothing the game uses; anything else needs it stopped.
   const needsStop = before.status !== "stopped" && (req.replace || withFiles);
   if (needsStop && !req.restart) {
-    throw new Locked("The server is running: stop it first, or choose \"stop, restore, start\".");
+    throw new Locked('The server is running: stop it first, or choose "stop, restore, start".');
   }
   if (req.restart && before.status !== "running" && before.status !== "stopped") {
     throw new Conflict(`The server is ${before.status}; try again when it has finished.`);
@@ -146,7 +152,11 @@ async function restoreFiles(reader: BackupReader, paths: FactorioPaths): Promise
       } else {
         await mkdir(paths.mods, { recursive: true });
         for (const { rest, entry } of mods) {
-          const to = rest === "mod-list.json" ? paths.modList : rest === "mod-settings.dat" ? paths.modSettings : null;
+          const to = rest === "mod-list.json"
+            ? paths.modList
+            : rest === "mod-settings.dat"
+            ? paths.modSettings
+            : null;
           if (!to) continue;
           await reader.extract(entry, to);
           restored.push(rest);

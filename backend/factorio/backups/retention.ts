@@ -46,7 +46,10 @@ export function expiredBySpace(
   floorBytes: number,
 ): { ids: string[]; short: boolean } {
   if (floorBytes <= 0 || freeBytes >= floorBytes) return { ids: [], short: false };
-  const newest = backups.reduce<Backup | null>((a, b) => (!a || Date.parse(b.created) > Date.parse(a.created) ? b : a), null);
+  const newest = backups.reduce<Backup | null>(
+    (a, b) => (!a || Date.parse(b.created) > Date.parse(a.created) ? b : a),
+    null,
+  );
   const candidates = backups
     .filter((b) => !b.locked && b !== newest)
     .sort((a, b) => Date.parse(a.created) - Date.parse(b.created));

@@ -5,7 +5,13 @@ import type { Backup, BackupSettings } from "../../../shared/backups.ts";
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-06-30T12:00:00Z");
 
-function b(id: string, daysAgo: number, reason: Backup["reason"] = "schedule", locked = false, size = 100): Backup {
+function b(
+  id: string,
+  daysAgo: number,
+  reason: Backup["reason"] = "schedule",
+  locked = false,
+  size = 100,
+): Backup {
   return {
     id,
     created: new Date(NOW - daysAgo * DAY).toISOString(),
@@ -20,7 +26,11 @@ function b(id: string, daysAgo: number, reason: Backup["reason"] = "schedule", l
   };
 }
 
-const settings = (keep_last: number | null, keep_days: number | null, extra: Partial<BackupSettings> = {}): BackupSettings => ({
+const settings = (
+  keep_last: number | null,
+  keep_days: number | null,
+  extra: Partial<BackupSettings> = {},
+): BackupSettings => ({
   include: [],
   retention: { keep_last, keep_days },
   by_reason: {},
@@ -29,7 +39,14 @@ const settings = (keep_last: number | null, keep_days: number | null, extra: Par
 });
 
 Deno.test("retention: keep the last N per reason, locked ones kept and not counted", () => {
-  const list = [b("s1", 1), b("s2", 2), b("s3", 3, "schedule", true), b("s4", 4), b("s5", 5), b("m1", 9, "manual")];
+  const list = [
+    b("s1", 1),
+    b("s2", 2),
+    b("s3", 3, "schedule", true),
+    b("s4", 4),
+    b("s5", 5),
+    b("m1", 9, "manual"),
+  ];
   assert.deepEqual(expiredByRules(list, settings(2, null), NOW).sort(), ["s4", "s5"]);
 });
 
@@ -48,7 +65,12 @@ Deno.test("retention: a rule for one reason overrides the default for it only", 
 });
 
 Deno.test("retention: the space floor removes the oldest unlocked first, never the newest", () => {
-  const list = [b("new", 0, "manual", false, 50), b("old", 9, "schedule", false, 30), b("locked", 10, "manual", true, 500), b("mid", 5, "schedule", false, 30)];
+  const list = [
+    b("new", 0, "manual", false, 50),
+    b("old", 9, "schedule", false, 30),
+    b("locked", 10, "manual", true, 500),
+    b("mid", 5, "schedule", false, 30),
+  ];
   assert.deepEqual(expiredBySpace(list, 1000, 1040), { ids: ["old", "mid"], short: false });
   assert.deepEqual(expiredBySpace(list, 1000, 1020), { ids: ["old"], short: false });
   assert.deepEqual(expiredBySpace(list, 1000, 5000), { ids: ["old", "mid"], short: true });

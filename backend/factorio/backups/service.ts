@@ -20,14 +20,14 @@ import { diskSpace, ensureDir, writeJsonAtomic } from "../../lib/fsutil.ts";
 import { LOAD_LATEST } from "../../../shared/api.ts";
 import { formatVersion, parseVersion } from "../../../shared/versions.ts";
 import {
-  BACKUP_INCLUDES,
-  INCLUDE_INVALID,
-  BACKUP_REASONS,
   type Backup,
+  BACKUP_INCLUDES,
+  BACKUP_REASONS,
   type BackupInclude,
   type BackupReason,
   type BackupSettings,
   DEFAULT_BACKUP_SETTINGS,
+  INCLUDE_INVALID,
   type RetentionRule,
 } from "../../../shared/backups.ts";
 import { type BackupPart, filesUnder, writeBackup } from "./archive.ts";
@@ -79,7 +79,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function checkRule(v: unknown, what: string): RetentionRule {
   if (!isObject(v)) throw new Invalid(`${what} must be an object like {"keep_last": 20, "keep_days": null}.`);
   const unknown = Object.keys(v).find((k) => !RULE_KEYS.includes(k));
-  if (unknown !== undefined) throw new Invalid(`${what}: "${unknown}" is not a setting; a rule has keep_last and keep_days.`);
+  if (unknown !== undefined) {
+    throw new Invalid(`${what}: "${unknown}" is not a setting; a rule has keep_last and keep_days.`);
+  }
   const num = (x: unknown, name: string, max: number) => {
     if (x === null || x === undefined || x === "") return null;
     if (typeof x !== "number" || !Number.isInteger(x) || x < 1 || x > max) {
@@ -87,7 +89,10 @@ function checkRule(v: unknown, what: string): RetentionRule {
     }
     return x;
   };
-  return { keep_last: num(v.keep_last, "keep the last", 100_000), keep_days: num(v.keep_days, "keep days", 36_500) };
+  return {
+    keep_last: num(v.keep_last, "keep the last", 100_000),
+    keep_days: num(v.keep_days, "keep days", 36_500),
+  };
 }
 
 export function checkIncludes(v: unknown): BackupInclude[] {
@@ -135,7 +140,9 @@ export class Backups {
       if (!isObject(body.by_reason)) throw new Invalid("by_reason must be an object of rules by reason.");
       const by: BackupSettings["by_reason"] = {};
       for (const [reason, rule] of Object.entries(body.by_reason)) {
-        if (!BACKUP_REASONS.includes(reason as BackupReason)) throw new Invalid(`Unknown backup reason: ${reason}.`);
+        if (!BACKUP_REASONS.includes(reason as BackupReason)) {
+          throw new Invalid(`Unknown backup reason: ${reason}.`);
+        }
         if (rule !== null) by[reason as BackupReason] = checkRule(rule, reason);
       }
       next.by_reason = by;
@@ -194,14 +201,21 @@ export class Backups {
   /** The save a backup takes by default: the running one, else the last one run, else the newest file. */
   async #pickSave(explicit: string | undefined): Promise<string | null> {
     const status = this.deps.game.status();
-    const running = status.status !== "stopped" && status.savefile && status.savefile !== LOAD_LATEST ? status.savefile : null;
+    const running = status.status !== "stopped" && status.savefile && status.savefile !== LOAD_LATEST
+      ? status.savefile
+      : null;
     if (explicit !== undefined) {
       const name = saveFileName(explicit);
-      if (!existsSync(inside(this.deps.paths.saves, name))) throw new NotFound(`Save ${name} does not exist.`);
+      if (!existsSync(inside(this.deps.paths.saves, name))) {
+        throw new NotFound(`Save ${name} does not exist.`);
+      }
       return name;
     }
     if (running) return running;
-    if (status.savefile && status.savefile !== LOAD_LATEST && existsSync(inside(this.deps.paths.saves, status.savefile))) {
+    if (
+      status.savefile && status.savefile !== LOAD_LATEST &&
+      existsSync(inside(this.deps.paths.saves, status.savefile))
+    ) {
       return status.savefile;
     }
     let newest: { name: string; mtime: number } | null = null;
@@ -321,7 +335,10 @@ export class Backups {
       return await this.create({ reason, include, save, optional: true });
     } catch (e) {
       const status = e instanceof HttpError ? e.status : 500;
-      throw new HttpError(status, `The automatic backup failed, so nothing was changed: ${(e as Error).message}`);
+      throw new HttpError(
+        status,
+        `The automatic backup failed, so nothing was changed: ${(e as Error).message}`,
+      );
     }
   }
 
@@ -347,7 +364,9 @@ export class Backups {
         this.deps.log.warn("The backups folder is short of space even after removing old backups", { free });
         this.deps.alert(
           "Backups: disk space low",
-          `Less than ${settings.min_free_mb} MiB free in ${basename(this.dir)} and no unlocked backup left to remove.`,
+          `Less than ${settings.min_free_mb} MiB free in ${
+            basename(this.dir)
+          } and no unlocked backup left to remove.`,
         );
       }
     }

@@ -21,7 +21,8 @@ export interface RconSecret {
 
 function validSecret(s: unknown): s is RconSecret {
   const o = s as RconSecret;
-  return typeof o?.password === "string" && o.password.length > 0 && !/\s/.test(o.password) && Number.isInteger(o.port) && o.port >= 0 &&
+  return typeof o?.password === "string" && o.password.length > 0 && !/\s/.test(o.password) &&
+    Number.isInteger(o.port) && o.port >= 0 &&
     o.port < 65536;
 }
 

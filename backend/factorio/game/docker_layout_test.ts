@@ -23,7 +23,10 @@ Deno.test("a factorio-docker volume: start, console with its rconpw, its whiteli
     writeFileSync(join(volume, "config", "server-whitelist.json"), JSON.stringify(["alice"]));
     writeFileSync(join(volume, "config", "server-adminlist.json"), JSON.stringify(["bob"]));
     writeFileSync(join(volume, "config", "server-banlist.json"), "[]");
-    writeFileSync(join(volume, "config", "server-settings.json"), readFileSync(join(game.dir, "data", "server-settings.example.json")));
+    writeFileSync(
+      join(volume, "config", "server-settings.json"),
+      readFileSync(join(game.dir, "data", "server-settings.example.json")),
+    );
     await createFakeSave({ ...game, dir: volume }, "_autosave1.zip");
 
     const p = await startPanelWithGame({
@@ -41,7 +44,11 @@ Deno.test("a factorio-docker volume: start, console with its rconpw, its whiteli
       await startGame(c, { savefile: "_autosave1.zip" });
       const pid = JSON.parse(readFileSync(join(p.dataDir, "game-process.json"), "utf8")).pid;
       const args = (await inspect(pid))!.args;
-      assert.match(args, new RegExp(`--rcon-password ${rconpw}( |$)`), "the game got the volume's RCON password");
+      assert.match(
+        args,
+        new RegExp(`--rcon-password ${rconpw}( |$)`),
+        "the game got the volume's RCON password",
+      );
       assert.match(args, /--use-server-whitelist true/);
       // The console works with it, and the whitelist holds.
       assert.match(await p.ctx.game.rcon("/fake-join carol"), /not whitelisted|whitelist/i);

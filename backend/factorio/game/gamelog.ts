@@ -59,7 +59,10 @@ export async function lastLines(path: string, count: number): Promise<string[]> 
  * leave); null when it does not exist. Cut at line ends, so a secret never straddles two pieces. The file
  * is read as the client takes it: a log of hundreds of MB costs no memory.
  */
-export async function redactedFile(path: string, redact: (text: string) => string): Promise<ReadableStream<Uint8Array> | null> {
+export async function redactedFile(
+  path: string,
+  redact: (text: string) => string,
+): Promise<ReadableStream<Uint8Array> | null> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });

@@ -21,7 +21,9 @@ export interface LaunchPlan {
 
 function hasSaves(dir: string): boolean {
   try {
-    return [...Deno.readDirSync(dir)].some((e) => e.isFile && /\.zip$/i.test(e.name) && !e.name.startsWith("."));
+    return [...Deno.readDirSync(dir)].some((e) =>
+      e.isFile && /\.zip$/i.test(e.name) && !e.name.startsWith(".")
+    );
   } catch {
     return false;
   }
@@ -35,7 +37,9 @@ export async function planLaunch(
   providers: LaunchArgsProvider[],
 ): Promise<LaunchPlan> {
   if (!existsSync(paths.binary)) {
-    throw new NotFound(`The Factorio executable was not found at ${paths.binary} (see --factorio-dir and --factorio-binary).`);
+    throw new NotFound(
+      `The Factorio executable was not found at ${paths.binary} (see --factorio-dir and --factorio-binary).`,
+    );
   }
   let saveArgs: string[];
   let savefile: string;

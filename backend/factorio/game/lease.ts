@@ -39,7 +39,9 @@ export class GameDirLease {
    */
   async launching<T>(fn: () => Promise<T>): Promise<T> {
     const busy = this.busyWith();
-    if (busy) throw new Conflict(`The server cannot start while ${busy} is under way; try again when it is done.`);
+    if (busy) {
+      throw new Conflict(`The server cannot start while ${busy} is under way; try again when it is done.`);
+    }
     if (this.#launching) throw new Conflict(PANEL_MSG.serverAlreadyRunning);
     this.#launching = true;
     try {

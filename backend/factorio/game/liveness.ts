@@ -70,7 +70,8 @@ async function ps(args: string[]): Promise<PsAnswer | null> {
     // Read before ps starts, not when its answer is read: a busy panel may come back to that answer
     // seconds later, and ages read then against the clock now would put every start seconds too late.
     const uptime = Deno.osUptime();
-    const done = await new Deno.Command("ps", { args, stdin: "null", stdout: "piped", stderr: "piped" }).output();
+    const done = await new Deno.Command("ps", { args, stdin: "null", stdout: "piped", stderr: "piped" })
+      .output();
     const out = new TextDecoder().decode(done.stdout);
     // procps exits 1 with nothing to say when no process matched: an empty answer, not a failure. A ps
     // that refuses the options (BusyBox's) says why on stderr, and would otherwise make a running game
@@ -143,5 +144,7 @@ export interface ProcessRow {
 export async function listProcesses(): Promise<ProcessRow[]> {
   const answer = await ps(["-e", "-o", "pid=,etimes=,stat=,args="]);
   if (answer === null) return [];
-  return answer.out.split("\n").map((line) => parsePsLine(line, answer.uptime)).filter((r): r is ProcessRow => r !== null && !r.info.zombie);
+  return answer.out.split("\n").map((line) => parsePsLine(line, answer.uptime)).filter((r): r is ProcessRow =>
+    r !== null && !r.info.zombie
+  );
 }

@@ -19,10 +19,17 @@ Deno.test("a ps line: start from the age; a wrapped age (just started) is age 0;
     pid: 3011,
     info: { bootStart: 80495, zombie: false, args: "/usr/bin/sleep 30" },
   });
-  assert.deepEqual(parsePsLine(" 2091      88 Sl   /opt/factorio/bin/x64/factorio --start-server a b.zip", 80489), {
-    pid: 2091,
-    info: { bootStart: 80401, zombie: false, args: "/opt/factorio/bin/x64/factorio --start-server a b.zip" },
-  });
+  assert.deepEqual(
+    parsePsLine(" 2091      88 Sl   /opt/factorio/bin/x64/factorio --start-server a b.zip", 80489),
+    {
+      pid: 2091,
+      info: {
+        bootStart: 80401,
+        zombie: false,
+        args: "/opt/factorio/bin/x64/factorio --start-server a b.zip",
+      },
+    },
+  );
   assert.equal(parsePsLine("  77 5 Z [factorio] <defunct>", 100)?.info.zombie, true);
   assert.equal(parsePsLine("", 100), null);
   assert.equal(parsePsLine("garbage", 100), null);
@@ -56,7 +63,11 @@ Deno.test("a panel busy while ps answers still recognises the game", async () =>
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5_500);
     assert.equal(await answer, true);
     assert.equal(await isAlive(child.pid, start), true);
-    assert.equal(await isAlive(child.pid, start - 60), false, "a process that started a minute later is not the game");
+    assert.equal(
+      await isAlive(child.pid, start - 60),
+      false,
+      "a process that started a minute later is not the game",
+    );
   } finally {
     await reap(child);
   }

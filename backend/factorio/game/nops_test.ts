@@ -17,7 +17,9 @@ const PASSWORD = "nops-test-password";
 
 /** A PATH with every command of /usr/bin but ps. */
 function pathWithoutPs(dir: string): string {
-  for (const name of readdirSync("/usr/bin")) if (name !== "ps") symlinkSync(join("/usr/bin", name), join(dir, name));
+  for (const name of readdirSync("/usr/bin")) {
+    if (name !== "ps") symlinkSync(join("/usr/bin", name), join(dir, name));
+  }
   return dir;
 }
 
@@ -25,22 +27,33 @@ function pathWithoutPs(dir: string): string {
 function pathWithBusyboxPs(dir: string): string {
   writeFileSync(
     join(dir, "ps"),
-    "#!/bin/sh\necho \"ps: unrecognized option: p\" >&2\necho \"BusyBox v1.36.1 multi-call binary.\" >&2\nexit 1\n",
+    '#!/bin/sh\necho "ps: unrecognized option: p" >&2\necho "BusyBox v1.36.1 multi-call binary." >&2\nexit 1\n',
     { mode: 0o755 },
   );
   return `${dir}:/usr/local/bin:/usr/bin:/bin`;
 }
 
-for (const [name, makePath, warning] of [
-  ["ps not installed", pathWithoutPs, /`ps` \(procps\) is not installed/],
-  ["BusyBox ps", pathWithBusyboxPs, /`ps` here cannot tell when a process started/],
-] as const) {
+for (
+  const [name, makePath, warning] of [
+    ["ps not installed", pathWithoutPs, /`ps` \(procps\) is not installed/],
+    ["BusyBox ps", pathWithBusyboxPs, /`ps` here cannot tell when a process started/],
+  ] as const
+) {
   Deno.test(`${name}: a running game is found again after a panel restart and stopped from the panel`, async () => {
     const factorio = await installGame("2.0", ["world.zip"]);
     const dataDir = mkdtempSync(join(tmpdir(), "panel-nops-"));
     const bin = mkdtempSync(join(tmpdir(), "panel-nops-bin-"));
     const env = { PANEL_ADMIN_PASSWORD: PASSWORD, PATH: makePath(bin) };
-    const args = ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorio.dir];
+    const args = [
+      "--port",
+      "0",
+      "--bind",
+      "127.0.0.1",
+      "--data-dir",
+      dataDir,
+      "--factorio-dir",
+      factorio.dir,
+    ];
     let panel: PanelProcess | null = await startPanelProcess({ args, env });
     let pid = 0;
     try {
@@ -67,7 +80,11 @@ for (const [name, makePath, warning] of [
       assert.equal((await c.get("/api/server/status")).body.status, "stopped");
       assert.ok(!await exists(pid), "the game is gone when Save & Stop answers");
       for (const output of [first, panel.output()]) {
-        assert.equal(output.match(new RegExp(warning.source, "g"))?.length, 1, `said once per panel:\n${output}`);
+        assert.equal(
+          output.match(new RegExp(warning.source, "g"))?.length,
+          1,
+          `said once per panel:\n${output}`,
+        );
       }
     } finally {
       if (pid && await exists(pid)) Deno.kill(pid, "SIGKILL");
@@ -100,7 +117,10 @@ console.log(JSON.stringify({ said, alive }));
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     const { said, alive } = JSON.parse(text);
     assert.equal(said.length, 1, text);
-    assert.match(said[0], /`ps` here cannot tell when a process started \(it answered "ps: unrecognized option: p"/);
+    assert.match(
+      said[0],
+      /`ps` here cannot tell when a process started \(it answered "ps: unrecognized option: p"/,
+    );
     assert.deepEqual(alive, [true, true, true, false]);
   } finally {
     rmSync(bin, { recursive: true, force: true });

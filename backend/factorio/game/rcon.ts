@@ -54,7 +54,11 @@ export class PacketReader {
       const size = view.getInt32(0, true);
       if (size < 10 || size > this.maxSize) throw new RconError(`not an RCON packet (size ${size})`);
       if (this.#buf.length < 4 + size) break;
-      packets.push({ id: view.getInt32(4, true), type: view.getInt32(8, true), body: this.#buf.slice(12, 4 + size - 2) });
+      packets.push({
+        id: view.getInt32(4, true),
+        type: view.getInt32(8, true),
+        body: this.#buf.slice(12, 4 + size - 2),
+      });
       this.#buf = this.#buf.slice(4 + size);
     }
     return packets;
@@ -95,7 +99,9 @@ export class RconClient {
       conn = await withTimeout(connecting, timeoutMs, "connecting");
     } catch (e) {
       connecting.then((c) => c.close(), () => {}); // a connection that arrives after the timeout is not wanted
-      throw new RconError(`Cannot reach the game's RCON port ${opts.host}:${opts.port}: ${(e as Error).message}`);
+      throw new RconError(
+        `Cannot reach the game's RCON port ${opts.host}:${opts.port}: ${(e as Error).message}`,
+      );
     }
     const client = new RconClient(conn);
     try {
@@ -144,7 +150,9 @@ export class RconClient {
       } catch (e) {
         if (continuing && e instanceof TimeoutError) break;
         if (e instanceof TimeoutError) this.close(); // the connection's state is unknown now
-        throw e instanceof RconError ? e : new RconError(`No answer to the RCON command: ${(e as Error).message}`);
+        throw e instanceof RconError
+          ? e
+          : new RconError(`No answer to the RCON command: ${(e as Error).message}`);
       }
       if (p.id !== id || p.type !== TYPE_RESPONSE) continue; // stale answer of a timed-out command
       parts.push(p.body);
@@ -181,7 +189,13 @@ export class RconClient {
   async #nextPacket(timeoutMs: number): Promise<Packet> {
     const deadline = Date.now() + Math.max(0, timeoutMs);
     while (this.#packets.length === 0) {
-      if (this.#closed) throw new RconError(this.#readError ? `The RCON connection broke: ${this.#readError.message}` : "The game closed the RCON connection");
+      if (this.#closed) {
+        throw new RconError(
+          this.#readError
+            ? `The RCON connection broke: ${this.#readError.message}`
+            : "The game closed the RCON connection",
+        );
+      }
       const left = deadline - Date.now();
       if (left <= 0) throw new TimeoutError("timed out");
       await new Promise<void>((resolve) => {

@@ -15,7 +15,9 @@ function packet(id: number, type: number, body: Uint8Array | string): Uint8Array
   return out;
 }
 
-async function readPacket(conn: Deno.Conn): Promise<{ id: number; type: number; body: string; raw: Uint8Array }> {
+async function readPacket(
+  conn: Deno.Conn,
+): Promise<{ id: number; type: number; body: string; raw: Uint8Array }> {
   const head = new Uint8Array(4);
   await readFull(conn, head);
   const size = new DataView(head.buffer).getInt32(0, true);
@@ -26,7 +28,12 @@ async function readPacket(conn: Deno.Conn): Promise<{ id: number; type: number; 
   const raw = new Uint8Array(4 + size);
   raw.set(head);
   raw.set(rest, 4);
-  return { id: v.getInt32(0, true), type: v.getInt32(4, true), body: new TextDecoder().decode(rest.subarray(8, size - 2)), raw };
+  return {
+    id: v.getInt32(0, true),
+    type: v.getInt32(4, true),
+    body: new TextDecoder().decode(rest.subarray(8, size - 2)),
+    raw,
+  };
 }
 
 async function readFull(conn: Deno.Conn, buf: Uint8Array): Promise<void> {
@@ -59,7 +66,11 @@ Deno.test("auth, ids from 1, replies over several full packets, UTF-8 both ways"
     await conn.write(packet(next.id, 0, "short"));
     conn.close();
   })();
-  const client = await RconClient.connect({ host: "127.0.0.1", port: (listener.addr as Deno.NetAddr).port, password: "pässword" });
+  const client = await RconClient.connect({
+    host: "127.0.0.1",
+    port: (listener.addr as Deno.NetAddr).port,
+    password: "pässword",
+  });
   assert.equal(await client.exec("/say ünïcode"), long);
   assert.equal(await client.exec("/time"), "short");
   await server;
@@ -79,7 +90,10 @@ Deno.test("a refused password and a server that is not there are RconErrors", as
     void auth;
     conn.close();
   })();
-  await assert.rejects(RconClient.connect({ host: "127.0.0.1", port, password: "x" }), /refused the RCON password/);
+  await assert.rejects(
+    RconClient.connect({ host: "127.0.0.1", port, password: "x" }),
+    /refused the RCON password/,
+  );
   await server;
   listener.close();
   // A port nothing listens on: the one just closed. Other test files run alongside and may be given that
@@ -87,7 +101,10 @@ Deno.test("a refused password and a server that is not there are RconErrors", as
   // another closed port is tried.
   let closedPort = port;
   for (let attempt = 0;; attempt++) {
-    const error = await RconClient.connect({ host: "127.0.0.1", port: closedPort, password: "x" }).then(() => null, (e) => e);
+    const error = await RconClient.connect({ host: "127.0.0.1", port: closedPort, password: "x" }).then(
+      () => null,
+      (e) => e,
+    );
     assert.ok(error instanceof RconError, String(error));
     if (attempt < 5 && /connection broke/.test(error.message)) {
       const other = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -110,7 +127,11 @@ Deno.test("a command that gets no answer times out and closes the connection", a
     await conn.write(packet(auth.id, 2, ""));
     await readPacket(conn); // and never answer
   })();
-  const client = await RconClient.connect({ host: "127.0.0.1", port: (listener.addr as Deno.NetAddr).port, password: "x" });
+  const client = await RconClient.connect({
+    host: "127.0.0.1",
+    port: (listener.addr as Deno.NetAddr).port,
+    password: "x",
+  });
   await assert.rejects(client.exec("/players", 200), RconError);
   assert.equal(client.closed, true);
   await server;

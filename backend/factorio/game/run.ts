@@ -91,7 +91,9 @@ export function classify(
   const unknown = code === null && signal === null;
   // Exit code 0 is a clean exit even when someone else asked for it (/quit, a SIGINT from outside).
   if (code === 0) return "stopped";
-  if (unknown && lines.some((l) => /(^|\s)Goodbye$/.test(l)) && !lines.some((l) => /crashed/i.test(l))) return "stopped";
+  if (unknown && lines.some((l) => /(^|\s)Goodbye$/.test(l)) && !lines.some((l) => /crashed/i.test(l))) {
+    return "stopped";
+  }
   if (requested === "stop") return "crashed";
   return hosting ? "crashed" : "start-failed";
 }

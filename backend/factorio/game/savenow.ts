@@ -75,10 +75,15 @@ export async function saveNow(deps: SaveNowDeps): Promise<{ savefile: string }> 
       if (finishes(line)) resolve();
     });
     offStatus = deps.bus.on("server.status", ({ status }) => {
-      if (status.status !== "running") reject(new SaveFailed("The server stopped before it finished saving."));
+      if (status.status !== "running") {
+        reject(new SaveFailed("The server stopped before it finished saving."));
+      }
     });
     timer = setTimeout(
-      () => reject(new SaveFailed(`The game did not finish saving within ${Math.round(deps.timeoutMs / 1000)} s.`)),
+      () =>
+        reject(
+          new SaveFailed(`The game did not finish saving within ${Math.round(deps.timeoutMs / 1000)} s.`),
+        ),
       deps.timeoutMs,
     );
   });

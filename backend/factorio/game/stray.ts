@@ -13,7 +13,11 @@ export interface StrayGame {
   commandLine: string;
 }
 
-const SERVER_FLAGS = new Set(["--start-server", "--start-server-load-latest", "--start-server-load-scenario"]);
+const SERVER_FLAGS = new Set([
+  "--start-server",
+  "--start-server-load-latest",
+  "--start-server-load-scenario",
+]);
 
 /** `listed`: the processes when the caller already listed them (start-up does, while it builds the rest). */
 export async function findStrayGame(
@@ -32,7 +36,13 @@ export async function findStrayGame(
     const portAt = words.indexOf("--port");
     const port = portAt >= 0 ? Number(words[portAt + 1]) : 34197;
     const save = words[at] === "--start-server" ? (words[at + 1] ?? "").split("/").pop() ?? "" : "";
-    return { pid, bootStart: info.bootStart, port: Number.isInteger(port) ? port : 34197, savefile: save, commandLine: info.args };
+    return {
+      pid,
+      bootStart: info.bootStart,
+      port: Number.isInteger(port) ? port : 34197,
+      savefile: save,
+      commandLine: info.args,
+    };
   }
   return null;
 }

@@ -6,7 +6,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeFactorio, installGame, startGame, startPanelWithGame, waitForStatus, withGamePanel } from "../../../tests/support/game.ts";
+import {
+  type FakeFactorio,
+  installGame,
+  startGame,
+  startPanelWithGame,
+  waitForStatus,
+  withGamePanel,
+} from "../../../tests/support/game.ts";
 import { freeUdpPort } from "../../../tests/fake-factorio/sim.ts";
 import { isAlive, parsePsLine } from "./liveness.ts";
 import { findStrayGame } from "./stray.ts";
@@ -24,7 +31,14 @@ async function withHandStartedGame(
   const factorio = await installGame("2.0", ["world.zip"]);
   const port = await freeUdpPort();
   const game = new Deno.Command(factorio.binary, {
-    args: ["--start-server", join(factorio.dir, "saves", "world.zip"), "--port", String(port), "--bind", "127.0.0.1"],
+    args: [
+      "--start-server",
+      join(factorio.dir, "saves", "world.zip"),
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+    ],
     cwd: factorio.dir,
     stdin: "null",
     stdout: "null",
@@ -52,10 +66,17 @@ Deno.test("a game started by hand from this directory is found at start-up and s
       const s = p.ctx.game.status();
       assert.equal(s.status, "running");
       assert.equal(s.port, port);
-      assert.ok(s.problems.some((x) => x.includes(`pid ${game.pid}`) && x.includes("not started by the panel")), s.problems.join());
+      assert.ok(
+        s.problems.some((x) => x.includes(`pid ${game.pid}`) && x.includes("not started by the panel")),
+        s.problems.join(),
+      );
       const c = await p.login();
       // Another start is refused with words that say why.
-      const again = await c.post("/api/server/start", { bindip: "127.0.0.1", port: await freeUdpPort(), savefile: LOAD_LATEST });
+      const again = await c.post("/api/server/start", {
+        bindip: "127.0.0.1",
+        port: await freeUdpPort(),
+        savefile: LOAD_LATEST,
+      });
       assert.equal(again.status, 423);
       // Save & Stop reaches it: SIGINT, the game saves and exits.
       const stop = await c.get("/api/server/stop");
@@ -95,17 +116,20 @@ Deno.test("started as npm start starts it, the panel finds a game started by han
     }
   }));
 
-Deno.test("the game's log files are owner-only (they hold its command line)", withGamePanel(async (p) => {
-  // A log left world-readable by an earlier run is tightened too.
-  writeFileSync(join(p.factorio.dir, "factorio-previous.log"), "old run\n", { mode: 0o644 });
-  await startGame(await p.login(), { savefile: "world.zip" });
-  await p.ctx.game.rcon("/fake-join alice"); // something for the console log
-  for (const name of ["factorio-current.log", "factorio-previous.log", "factorio-console.log"]) {
-    const mode = statSync(join(p.factorio.dir, name)).mode & 0o777;
-    assert.equal(mode.toString(8), "600", name);
-  }
-  assert.equal((statSync(join(p.dataDir, "game-output.log")).mode & 0o777).toString(8), "600");
-}));
+Deno.test(
+  "the game's log files are owner-only (they hold its command line)",
+  withGamePanel(async (p) => {
+    // A log left world-readable by an earlier run is tightened too.
+    writeFileSync(join(p.factorio.dir, "factorio-previous.log"), "old run\n", { mode: 0o644 });
+    await startGame(await p.login(), { savefile: "world.zip" });
+    await p.ctx.game.rcon("/fake-join alice"); // something for the console log
+    for (const name of ["factorio-current.log", "factorio-previous.log", "factorio-console.log"]) {
+      const mode = statSync(join(p.factorio.dir, name)).mode & 0o777;
+      assert.equal(mode.toString(8), "600", name);
+    }
+    assert.equal((statSync(join(p.dataDir, "game-output.log")).mode & 0o777).toString(8), "600");
+  }),
+);
 
 Deno.test("an unreadable rcon.json is reported, kept aside, and recovered from the running game", async () => {
   const first = await startPanelWithGame({});
@@ -121,7 +145,10 @@ Deno.test("an unreadable rcon.json is reported, kept aside, and recovered from t
       assert.deepEqual(second.ctx.game.status().problems, []);
       const reply = await second.ctx.game.rcon("/time");
       assert.ok(reply.length > 0);
-      assert.ok(statSync(join(dataDir, "rcon.json.unreadable")).isFile(), "the unreadable file is kept aside");
+      assert.ok(
+        statSync(join(dataDir, "rcon.json.unreadable")).isFile(),
+        "the unreadable file is kept aside",
+      );
     } finally {
       await second.close({ keepData: true });
     }
@@ -130,7 +157,10 @@ Deno.test("an unreadable rcon.json is reported, kept aside, and recovered from t
     const third = await startPanelWithGame({ factorio: first.factorio, dataDir });
     try {
       const problems = third.ctx.game.status().problems;
-      assert.ok(problems.some((x) => x.includes(join(dataDir, "rcon.json")) && x.includes("cannot be read")), problems.join());
+      assert.ok(
+        problems.some((x) => x.includes(join(dataDir, "rcon.json")) && x.includes("cannot be read")),
+        problems.join(),
+      );
       // The next start writes a new one and the problem is gone.
       await startGame(await third.login(), { savefile: "world.zip" });
       assert.deepEqual(third.ctx.game.status().problems, []);
@@ -153,12 +183,18 @@ Deno.test("a game found by its executable alone: ps pads its columns, and nothin
     " 2091      88 Sl   /opt/factorio/bin/x64/factorio --port 34200 --start-server /home/ann/world.zip",
   ];
   const stray = await findStrayGame(paths, null, Promise.resolve(lines.map((l) => parsePsLine(l, 80489)!)));
-  assert.deepEqual(stray && { pid: stray.pid, port: stray.port, savefile: stray.savefile, bootStart: stray.bootStart }, {
-    pid: 2091,
-    port: 34200,
-    savefile: "world.zip",
-    bootStart: 80401,
-  });
+  assert.deepEqual(
+    stray && { pid: stray.pid, port: stray.port, savefile: stray.savefile, bootStart: stray.bootStart },
+    {
+      pid: 2091,
+      port: 34200,
+      savefile: "world.zip",
+      bootStart: 80401,
+    },
+  );
   const other = factorioPaths({ factorioDir: "/factorio", factorioBinary: "/srv/other/bin/x64/factorio" });
-  assert.equal(await findStrayGame(other, null, Promise.resolve(lines.map((l) => parsePsLine(l, 80489)!))), null);
+  assert.equal(
+    await findStrayGame(other, null, Promise.resolve(lines.map((l) => parsePsLine(l, 80489)!))),
+    null,
+  );
 });

@@ -13,7 +13,7 @@ import type { Config } from "../../boot/config.ts";
 import type { EventBus } from "../../lib/events.ts";
 import type { Logger } from "../../lib/log.ts";
 import type { GameControl, LaunchArgsProvider } from "./control.ts";
-import { factorioPaths, type FactorioPaths } from "../layout.ts";
+import { type FactorioPaths, factorioPaths } from "../layout.ts";
 import { FileTail, lastLines } from "./gamelog.ts";
 import { MAX_COMMAND_BYTES } from "./rcon.ts";
 import { Conflict, GameFailed, HttpError, Invalid } from "../../lib/errors.ts";
@@ -173,8 +173,20 @@ export class GameServer implements GameControl {
     const run = this.#run;
     const version = this.#version;
     const key = [
-      this.#state, this.#since, s.bindip, s.port, s.savefile, this.#publicAddress(s.bindip), version.current,
-      version.found, this.#lastExit, run?.startedAt, run?.pid, run?.adopted, this.secrets.problem, this.paths.root,
+      this.#state,
+      this.#since,
+      s.bindip,
+      s.port,
+      s.savefile,
+      this.#publicAddress(s.bindip),
+      version.current,
+      version.found,
+      this.#lastExit,
+      run?.startedAt,
+      run?.pid,
+      run?.adopted,
+      this.secrets.problem,
+      this.paths.root,
       this.#lastStart,
     ];
     const last = this.#statusText;
@@ -232,7 +244,10 @@ export class GameServer implements GameControl {
    * what the start form offers next (`last_start`). The panel's own starts of the same map again (restart,
    * updates, schedules) pass the save it resolved to, and would turn "Load Latest" into that one file.
    */
-  async start(request: StartRequest, opts: { remember?: boolean } = {}): Promise<{ message: string; status: number }> {
+  async start(
+    request: StartRequest,
+    opts: { remember?: boolean } = {},
+  ): Promise<{ message: string; status: number }> {
     await this.ready;
     if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
     const run = await this.lease.launching(async () => {
@@ -271,23 +286,29 @@ export class GameServer implements GameControl {
     try {
       child = spawnGame(this.paths, plan.args, outputFile);
     } catch (e) {
-      const exit = this.#exitOf("start-failed", null, null, [`Could not start ${this.paths.binary}: ${(e as Error).message}`]);
+      const exit = this.#exitOf("start-failed", null, null, [
+        `Could not start ${this.paths.binary}: ${(e as Error).message}`,
+      ]);
       this.#setState("stopped", exit);
       // `sh` itself could not be run: a fault of the machine the panel runs on, not of the game.
       throw new HttpError(500, `Factorio did not start: ${(e as Error).message}`);
     }
-    const run = this.#newRun({
-      pid: child.pid,
-      bootStart: null,
-      outputFile,
-      bindip: request.bindip,
-      port: request.port,
-      savefile: plan.savefile,
-      startedAt: new Date(this.deps.now()).toISOString(),
-      rconPort: secret.port,
-      hosting: false,
-      requested: null,
-    }, 0, child);
+    const run = this.#newRun(
+      {
+        pid: child.pid,
+        bootStart: null,
+        outputFile,
+        bindip: request.bindip,
+        port: request.port,
+        savefile: plan.savefile,
+        startedAt: new Date(this.deps.now()).toISOString(),
+        rconPort: secret.port,
+        hosting: false,
+        requested: null,
+      },
+      0,
+      child,
+    );
     this.#console.reset(false);
     child.status.then((s) => this.#ended(run, s.signal ? null : s.code, s.signal ?? null));
     // The start time is read after the fact (ps); until it is known, the child handle answers for the pid.
@@ -316,15 +337,22 @@ export class GameServer implements GameControl {
       return { status: 200, message: PANEL_MSG.serverStarted(run.savefile, request.port) };
     }
     if (settled === "timeout") {
-      return { status: 202, message: `Factorio is still loading ${save}; the status changes to running when it is hosting.` };
+      return {
+        status: 202,
+        message: `Factorio is still loading ${save}; the status changes to running when it is hosting.`,
+      };
     }
     const exit = this.#lastExit;
     const lines = exit?.last_lines ?? [];
     // The game's own reason: its last error line, else the crash report, else whatever it said last.
-    const why = lines.filter((l) => /\sError\s/.test(l)).pop() ?? lines.find((l) => /crashed/.test(l)) ?? lines.at(-1) ?? "";
+    const why = lines.filter((l) => /\sError\s/.test(l)).pop() ?? lines.find((l) => /crashed/.test(l)) ??
+      lines.at(-1) ?? "";
     const code = exit?.code != null ? ` (exit code ${exit.code})` : "";
     // A failure of the game, with its own reason: 422 (5xx is for faults of the panel).
-    throw new HttpError(422, `Factorio did not start${code}: ${why.replace(/^\s*\d+\.\d+\s+/, "") || "no output"}`);
+    throw new HttpError(
+      422,
+      `Factorio did not start${code}: ${why.replace(/^\s*\d+\.\d+\s+/, "") || "no output"}`,
+    );
   }
 
   // ---- Stop / kill / restart ----
@@ -339,12 +367,18 @@ export class GameServer implements GameControl {
       run.requested = null;
       this.#saveRecord(run);
       if (!run.isEnded) this.#setState(previous, null);
-      throw new HttpError(500, `Could not ask the game (pid ${run.pid}) to save and stop; it is still running.`);
+      throw new HttpError(
+        500,
+        `Could not ask the game (pid ${run.pid}) to save and stop; it is still running.`,
+      );
     }
     // Recorded after the signal: a record that cannot be written (a full disk) never keeps the game running.
     this.#saveRecord(run);
     if (await within(run.ended, ANSWER_WAIT_MS) === "timeout") {
-      return { status: 202, message: "Factorio server is saving the map and stopping; the status changes when it has exited." };
+      return {
+        status: 202,
+        message: "Factorio server is saving the map and stopping; the status changes when it has exited.",
+      };
     }
     return { status: 200, message: PANEL_MSG.serverStopped };
   }
@@ -357,7 +391,10 @@ export class GameServer implements GameControl {
     this.#saveRecord(run);
     if (await within(run.ended, KILL_WAIT_MS) === "timeout") {
       if (await this.#stillAlive(run)) {
-        throw new HttpError(500, `The game (pid ${run.pid}) is still running after ${sent ? "SIGKILL" : "a failed SIGKILL"}.`);
+        throw new HttpError(
+          500,
+          `The game (pid ${run.pid}) is still running after ${sent ? "SIGKILL" : "a failed SIGKILL"}.`,
+        );
       }
       await this.#ended(run, null, "SIGKILL");
     }
@@ -387,7 +424,9 @@ export class GameServer implements GameControl {
     }
     const run = this.#run;
     if (!run || this.#state === "stopped") {
-      throw how === "stop" ? new Conflict(PANEL_MSG.serverNotRunning) : new Invalid(PANEL_MSG.serverNotRunning);
+      throw how === "stop"
+        ? new Conflict(PANEL_MSG.serverNotRunning)
+        : new Invalid(PANEL_MSG.serverNotRunning);
     }
     if (how === "stop" && run.requested) throw new Conflict(PANEL_MSG.serverAlreadyStopping);
     // Kept in memory only until the signal is sent (stop and kill record it then).
@@ -435,7 +474,9 @@ export class GameServer implements GameControl {
       child,
       tail: null,
     };
-    if (!record.adopted) run.tail = new FileTail(record.outputFile, offset, (lines) => this.#onOutput(run, lines));
+    if (!record.adopted) {
+      run.tail = new FileTail(record.outputFile, offset, (lines) => this.#onOutput(run, lines));
+    }
     this.#run = run;
     this.#last = { bindip: record.bindip, port: record.port, savefile: record.savefile };
     this.#saveRecord(run);
@@ -508,7 +549,11 @@ export class GameServer implements GameControl {
     this.#run = null;
     removeRecord(this.#file("game-process.json"));
     this.#console.drop();
-    this.deps.log[reason === "crashed" || reason === "start-failed" ? "warn" : "info"]("The game exited", { reason, code, signal });
+    this.deps.log[reason === "crashed" || reason === "start-failed" ? "warn" : "info"]("The game exited", {
+      reason,
+      code,
+      signal,
+    });
     this.#setState("stopped", exit);
     run.endedResolve();
     if (reason === "crashed" && run.hosting) this.#scheduleRestart(run);
@@ -527,7 +572,12 @@ export class GameServer implements GameControl {
     }
   }
 
-  #exitOf(reason: ServerExit["reason"], code: number | null, signal: string | null, lines: string[]): ServerExit {
+  #exitOf(
+    reason: ServerExit["reason"],
+    code: number | null,
+    signal: string | null,
+    lines: string[],
+  ): ServerExit {
     const exit: ServerExit = {
       reason,
       code,
@@ -579,7 +629,9 @@ export class GameServer implements GameControl {
     if (this.#address.bindip === bindip && now >= at && now - at < 60_000) return this.#address.value;
     let value = bindip;
     try {
-      value = Deno.networkInterfaces().find((n) => n.family === "IPv4" && !n.address.startsWith("127."))?.address ?? bindip;
+      value = Deno.networkInterfaces().find((n) =>
+        n.family === "IPv4" && !n.address.startsWith("127.")
+      )?.address ?? bindip;
     } catch {
       // no permission or no interfaces: show the bind address
     }
@@ -595,13 +647,17 @@ export class GameServer implements GameControl {
     // A run that stayed up for a while ends the streak of crashes.
     if (this.deps.now() - Date.parse(run.startedAt) > 10 * 60_000) this.#restart.attempt = 0;
     if (this.#restart.attempt >= config.autoRestartMax) {
-      this.#consoleNote(`The server crashed ${this.#restart.attempt} times in a row; it is not restarted again automatically.`);
+      this.#consoleNote(
+        `The server crashed ${this.#restart.attempt} times in a row; it is not restarted again automatically.`,
+      );
       return;
     }
     this.#restart.attempt++;
     const delay = Math.min(config.autoRestartDelay * 1000 * 2 ** (this.#restart.attempt - 1), 10 * 60_000);
     this.#consoleNote(
-      `The server crashed; it restarts in ${Math.round(delay / 1000)} s (attempt ${this.#restart.attempt} of ${config.autoRestartMax}).`,
+      `The server crashed; it restarts in ${
+        Math.round(delay / 1000)
+      } s (attempt ${this.#restart.attempt} of ${config.autoRestartMax}).`,
     );
     const request = { bindip: run.bindip, port: run.port, savefile: run.savefile };
     this.#restart.timer = setTimeout(async () => {
@@ -634,7 +690,9 @@ export class GameServer implements GameControl {
       if (stray) this.#adopt(stray);
       return;
     }
-    const lines = record.adopted ? [] : (await lastLines(record.outputFile, RECENT_LINES)).map((l) => this.redact(l));
+    const lines = record.adopted
+      ? []
+      : (await lastLines(record.outputFile, RECENT_LINES)).map((l) => this.redact(l));
     this.#recent = lines;
     if (!await isAlive(record.pid, record.bootStart)) {
       // It ended while the panel was away: say how, from what it printed last.
@@ -657,7 +715,8 @@ export class GameServer implements GameControl {
     } catch {
       // no output file yet: follow it from its start
     }
-    const hosting = record.hosting || record.adopted === true || await fileStartHas(record.outputFile, HOSTING);
+    const hosting = record.hosting || record.adopted === true ||
+      await fileStartHas(record.outputFile, HOSTING);
     const run = this.#newRun({ ...record, hosting }, offset, null);
     run.lines = [...lines];
     this.#console.reset(hosting || await fileStartHas(record.outputFile, RCON_READY));
@@ -667,24 +726,30 @@ export class GameServer implements GameControl {
   }
 
   /** Takes a game found running from this directory under the panel's care, so it can be stopped. */
-  #adopt(stray: { pid: number; bootStart: number; port: number; savefile: string; commandLine: string }): void {
+  #adopt(
+    stray: { pid: number; bootStart: number; port: number; savefile: string; commandLine: string },
+  ): void {
     if (this.#run) return;
     this.secrets.recoverFrom(stray.commandLine);
     const rconPort = Number(/--rcon-bind\s+\S*:(\d+)/.exec(stray.commandLine)?.[1] ?? 0);
     const bindip = /--bind\s+(\S+)/.exec(stray.commandLine)?.[1]?.replace(/:\d+$/, "") ?? DEFAULT_BIND_IP;
-    const run = this.#newRun({
-      pid: stray.pid,
-      bootStart: stray.bootStart,
-      outputFile: "",
-      bindip,
-      port: stray.port,
-      savefile: stray.savefile,
-      startedAt: new Date(this.deps.now()).toISOString(),
-      rconPort,
-      hosting: true,
-      requested: null,
-      adopted: true,
-    }, 0, null);
+    const run = this.#newRun(
+      {
+        pid: stray.pid,
+        bootStart: stray.bootStart,
+        outputFile: "",
+        bindip,
+        port: stray.port,
+        savefile: stray.savefile,
+        startedAt: new Date(this.deps.now()).toISOString(),
+        rconPort,
+        hosting: true,
+        requested: null,
+        adopted: true,
+      },
+      0,
+      null,
+    );
     this.#console.reset(rconPort > 0);
     this.#setState("running", null);
     this.#watchLiveness(run);

@@ -48,66 +48,75 @@ function gamePid(dataDir: string): number {
   return JSON.parse(readFileSync(join(dataDir, "game-process.json"), "utf8")).pid;
 }
 
-Deno.test("a restarted panel re-attaches: status running, console, live log, stop", acrossRestarts("2.0", async (first, restart) => {
-  const { port } = await startGame(await first.login(), { savefile: "world.zip" });
-  const pid = gamePid(first.dataDir);
-  const second = await restart();
-  const s = second.ctx.game.status();
-  assert.equal(s.status, "running");
-  assert.equal(s.port, port);
-  assert.equal(s.savefile, "world.zip");
-  assert.equal(gamePid(second.dataDir), pid, "the same game");
+Deno.test(
+  "a restarted panel re-attaches: status running, console, live log, stop",
+  acrossRestarts("2.0", async (first, restart) => {
+    const { port } = await startGame(await first.login(), { savefile: "world.zip" });
+    const pid = gamePid(first.dataDir);
+    const second = await restart();
+    const s = second.ctx.game.status();
+    assert.equal(s.status, "running");
+    assert.equal(s.port, port);
+    assert.equal(s.savefile, "world.zip");
+    assert.equal(gamePid(second.dataDir), pid, "the same game");
 
-  const c = await second.login();
-  const ws = await TestSocket.connect(c);
-  try {
-    ws.subscribe("gamelog");
-    await ws.waitForMessage("gamelog", (m) => /Hosting game at/.test(m));
-    ws.command("/fake-chat carol still here");
-    await ws.waitForMessage("gamelog", (m) => m.endsWith("[CHAT] carol: still here"));
-    assert.ok(ws.messages.some((m) => m.message === "admin> /fake-chat carol still here"));
-  } finally {
-    await ws.close();
-  }
-  assert.ok(((await c.get("/api/log/tail")).body as string[]).some((l) => l.includes("Hosting game at")));
+    const c = await second.login();
+    const ws = await TestSocket.connect(c);
+    try {
+      ws.subscribe("gamelog");
+      await ws.waitForMessage("gamelog", (m) => /Hosting game at/.test(m));
+      ws.command("/fake-chat carol still here");
+      await ws.waitForMessage("gamelog", (m) => m.endsWith("[CHAT] carol: still here"));
+      assert.ok(ws.messages.some((m) => m.message === "admin> /fake-chat carol still here"));
+    } finally {
+      await ws.close();
+    }
+    assert.ok(((await c.get("/api/log/tail")).body as string[]).some((l) => l.includes("Hosting game at")));
 
-  const stop = await c.get("/api/server/stop");
-  assert.equal(stop.status, 200);
-  const after = second.ctx.game.status();
-  assert.equal(after.status, "stopped");
-  // Not the panel's child any more: no exit code, but the game said goodbye after saving.
-  assert.equal(after.last_exit?.reason, "stopped");
-  assert.equal(after.last_exit?.code, null);
-}));
+    const stop = await c.get("/api/server/stop");
+    assert.equal(stop.status, 200);
+    const after = second.ctx.game.status();
+    assert.equal(after.status, "stopped");
+    // Not the panel's child any more: no exit code, but the game said goodbye after saving.
+    assert.equal(after.last_exit?.reason, "stopped");
+    assert.equal(after.last_exit?.code, null);
+  }),
+);
 
-Deno.test("a re-attached game that crashes is noticed", acrossRestarts("1.1", async (first, restart) => {
-  await startGame(await first.login());
-  const second = await restart();
-  assert.equal(second.ctx.game.status().status, "running");
-  await assert.rejects(second.ctx.game.rcon("/fake-crash 9"));
-  const s = await waitForStatus(second.ctx, "stopped");
-  assert.equal(s.last_exit?.reason, "crashed");
-  assert.ok(s.last_exit?.last_lines.some((l) => l.includes("Factorio crashed")));
-}));
+Deno.test(
+  "a re-attached game that crashes is noticed",
+  acrossRestarts("1.1", async (first, restart) => {
+    await startGame(await first.login());
+    const second = await restart();
+    assert.equal(second.ctx.game.status().status, "running");
+    await assert.rejects(second.ctx.game.rcon("/fake-crash 9"));
+    const s = await waitForStatus(second.ctx, "stopped");
+    assert.equal(s.last_exit?.reason, "crashed");
+    assert.ok(s.last_exit?.last_lines.some((l) => l.includes("Factorio crashed")));
+  }),
+);
 
-Deno.test("a game that died while no panel watched is reported as crashed when the panel comes back", acrossRestarts("2.0", async (first, restart) => {
-  await startGame(await first.login());
-  const pid = gamePid(first.dataDir);
-  await first.close({ keepData: true, keepGame: true });
-  killRecordedGame(first.dataDir);
-  // The test process is the game's parent: wait until it has really gone.
-  const deadline = Date.now() + 15_000;
-  while (await isAlive(pid, null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+Deno.test(
+  "a game that died while no panel watched is reported as crashed when the panel comes back",
+  acrossRestarts("2.0", async (first, restart) => {
+    await startGame(await first.login());
+    const pid = gamePid(first.dataDir);
+    await first.close({ keepData: true, keepGame: true });
+    killRecordedGame(first.dataDir);
+    // The test process is the game's parent: wait until it has really gone.
+    const deadline = Date.now() + 15_000;
+    while (await isAlive(pid, null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 
-  const second = await restart();
-  const s = second.ctx.game.status();
-  assert.equal(s.status, "stopped");
-  assert.equal(s.last_exit?.reason, "crashed");
-  assert.ok(s.last_exit?.last_lines.some((l) => l.includes("Hosting game at")));
-  // A new start works as usual.
-  await startGame(await second.login());
-  assert.equal(second.ctx.game.status().status, "running");
-}));
+    const second = await restart();
+    const s = second.ctx.game.status();
+    assert.equal(s.status, "stopped");
+    assert.equal(s.last_exit?.reason, "crashed");
+    assert.ok(s.last_exit?.last_lines.some((l) => l.includes("Hosting game at")));
+    // A new start works as usual.
+    await startGame(await second.login());
+    assert.equal(second.ctx.game.status().status, "running");
+  }),
+);
 
 Deno.test("liveness: a pid is the game while it exists with the recorded start, or with none recorded", async () => {
   const start = await startOf(Deno.pid);
@@ -121,7 +130,10 @@ Deno.test("liveness: a pid is the game while it exists with the recorded start, 
 
 Deno.test("liveness: a zombie is not alive", async () => {
   // sh starts a child that exits at once, then becomes `sleep`, which never reaps it: a zombie for 5 s.
-  const child = new Deno.Command("/bin/sh", { args: ["-c", "sleep 0 & echo $!; exec sleep 5"], stdout: "piped" }).spawn();
+  const child = new Deno.Command("/bin/sh", {
+    args: ["-c", "sleep 0 & echo $!; exec sleep 5"],
+    stdout: "piped",
+  }).spawn();
   const reader = child.stdout.getReader();
   const { value } = await reader.read();
   reader.releaseLock();

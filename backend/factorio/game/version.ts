@@ -14,7 +14,10 @@ export interface VersionInfo {
 }
 
 /** Runs `<binary> --version` and reads base/info.json. */
-export async function probeVersion(paths: Pick<FactorioPaths, "binary" | "baseInfo">, log?: Logger): Promise<VersionInfo> {
+export async function probeVersion(
+  paths: Pick<FactorioPaths, "binary" | "baseInfo">,
+  log?: Logger,
+): Promise<VersionInfo> {
   let version = "";
   let base = "";
   try {
@@ -24,7 +27,12 @@ export async function probeVersion(paths: Pick<FactorioPaths, "binary" | "baseIn
   }
   if (existsSync(paths.binary)) {
     try {
-      const child = new Deno.Command(paths.binary, { args: ["--version"], stdin: "null", stdout: "piped", stderr: "null" })
+      const child = new Deno.Command(paths.binary, {
+        args: ["--version"],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "null",
+      })
         .spawn();
       const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
       const out = await child.output().finally(() => clearTimeout(timer));

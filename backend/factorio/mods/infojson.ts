@@ -37,20 +37,22 @@ export function parseInfoJson(text: string): ModInfoJson {
   } catch (e) {
     throw new ModFileError(`info.json is not valid JSON (${(e as Error).message})`);
   }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new ModFileError("info.json is not a JSON object");
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new ModFileError("info.json is not a JSON object");
+  }
   const o = data as Record<string, unknown>;
-  if (!isModName(o.name)) throw new ModFileError("info.json has no valid \"name\"");
+  if (!isModName(o.name)) throw new ModFileError('info.json has no valid "name"');
   // The version becomes part of the file name: digits and dots only.
   if (typeof o.version !== "string" || !/^\d+(\.\d+){1,3}$/.test(o.version) || !parseVersion(o.version)) {
-    throw new ModFileError("info.json has no valid \"version\"");
+    throw new ModFileError('info.json has no valid "version"');
   }
   const factorioVersion = o.factorio_version ?? "0.12";
   if (typeof factorioVersion !== "string" || !parseVersion(factorioVersion)) {
-    throw new ModFileError("info.json has an invalid \"factorio_version\"");
+    throw new ModFileError('info.json has an invalid "factorio_version"');
   }
   const deps = o.dependencies ?? ["base"];
   if (!Array.isArray(deps) || deps.some((d) => typeof d !== "string")) {
-    throw new ModFileError("info.json has invalid \"dependencies\" (must be a list of strings)");
+    throw new ModFileError('info.json has invalid "dependencies" (must be a list of strings)');
   }
   return {
     name: o.name,

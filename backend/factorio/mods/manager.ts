@@ -40,7 +40,12 @@ export class ModManager {
   readonly live: ModDir;
   readonly packs: ModPacks;
 
-  constructor(paths: FactorioPaths, packsRoot: string, readonly portal: ModPortal, private readonly log: Logger) {
+  constructor(
+    paths: FactorioPaths,
+    packsRoot: string,
+    readonly portal: ModPortal,
+    private readonly log: Logger,
+  ) {
     this.game = gameInfo(paths);
     this.live = new ModDir(paths.mods, this.game, { cached: true });
     this.packs = new ModPacks(packsRoot, this.game);
@@ -56,7 +61,14 @@ export class ModManager {
     // The game's own mods are not on the portal: a valid record with no releases, without asking it
     // (the old UI asks for every listed mod and showed an error for each built-in one).
     if (isBuiltInMod(checked)) {
-      return { name: checked, title: checked, owner: "Wube Software", summary: "Ships with the game.", downloads_count: 0, releases: [] };
+      return {
+        name: checked,
+        title: checked,
+        owner: "Wube Software",
+        summary: "Ships with the game.",
+        downloads_count: 0,
+        releases: [],
+      };
     }
     const mod = await this.portal.details(checked);
     const game = this.game.version() ?? "";
@@ -93,7 +105,10 @@ export class ModManager {
    * asked of the portal, and must be one the portal itself lists for that mod: a client cannot make the
    * panel fetch anything else.
    */
-  private async releaseFor(modName: unknown, downloadUrl: unknown): Promise<{ name: string; release: RawRelease }> {
+  private async releaseFor(
+    modName: unknown,
+    downloadUrl: unknown,
+  ): Promise<{ name: string; release: RawRelease }> {
     const name = this.checkName(modName);
     this.portal.downloadUrl(downloadUrl);
     const details = await this.portal.details(name);
@@ -125,7 +140,10 @@ export class ModManager {
     return await dir.get(name);
   }
 
-  private async installDependencies(dir: ModDir, root: ModInfoJson): Promise<{ added: string[]; missing: MissingDependency[] }> {
+  private async installDependencies(
+    dir: ModDir,
+    root: ModInfoJson,
+  ): Promise<{ added: string[]; missing: MissingDependency[] }> {
     const game = this.game.version() ?? "";
     const added: string[] = [];
     const missing: MissingDependency[] = [];
@@ -145,7 +163,10 @@ export class ModManager {
         const best = newestFirst(fitting)[0];
         if (!best) {
           const condition = dep.op ? ` ${dep.op} ${dep.version}` : "";
-          missing.push({ name: dep.name, reason: `no release${condition} for this Factorio version on the mod portal` });
+          missing.push({
+            name: dep.name,
+            reason: `no release${condition} for this Factorio version on the mod portal`,
+          });
           continue;
         }
         const info = await this.fetchRelease(dir, dep.name, best);
@@ -173,7 +194,11 @@ export class ModManager {
     const saveBuiltIns = wanted.filter((w) => isBuiltInMod(w.name) || w.built_in);
     for (const w of saveBuiltIns) {
       if (!builtIns.has(w.name) && w.name !== "core") {
-        result.failed.push({ name: w.name, version: w.version, reason: "built into a Factorio version other than this one" });
+        result.failed.push({
+          name: w.name,
+          version: w.version,
+          reason: "built into a Factorio version other than this one",
+        });
       }
     }
     for (const name of builtIns) {
@@ -204,7 +229,11 @@ export class ModManager {
         });
         const release = details.releases.find((r) => compareVersionStrings(r.version, w.version) === 0);
         if (!release) {
-          result.failed.push({ name: w.name, version: w.version, reason: `version ${w.version} is not on the mod portal` });
+          result.failed.push({
+            name: w.name,
+            version: w.version,
+            reason: `version ${w.version} is not on the mod portal`,
+          });
           continue;
         }
         await this.fetchRelease(dir, w.name, release);
@@ -244,7 +273,10 @@ export class ModManager {
         const mod = mods[next++];
         try {
           const details = await this.portal.details(mod.name);
-          const releases = details.releases.map((r) => ({ ...r, factorio_version: r.info_json.factorio_version }));
+          const releases = details.releases.map((r) => ({
+            ...r,
+            factorio_version: r.info_json.factorio_version,
+          }));
           const best = newestUpdate(mod.version, releases, game);
           if (best) {
             updates.push({
@@ -273,14 +305,18 @@ export class ModManager {
 }
 
 function parseWanted(body: unknown): WantedMod[] {
-  if (!Array.isArray(body)) throw new Invalid("The request body must be the list of mods of a save: [{name, version}, ...].");
+  if (!Array.isArray(body)) {
+    throw new Invalid("The request body must be the list of mods of a save: [{name, version}, ...].");
+  }
   if (body.length > MAX_WANTED) throw new Invalid(`At most ${MAX_WANTED} mods at once.`);
   const seen = new Set<string>();
   const wanted: WantedMod[] = [];
   for (const item of body) {
     const o = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
     if (!isModName(o.name) || typeof o.version !== "string" || !parseVersion(o.version)) {
-      throw new Invalid("Every mod needs a name and a version, e.g. {\"name\": \"belt-balancer\", \"version\": \"3.0.0\"}.");
+      throw new Invalid(
+        'Every mod needs a name and a version, e.g. {"name": "belt-balancer", "version": "3.0.0"}.',
+      );
     }
     if (seen.has(o.name)) continue;
     seen.add(o.name);

@@ -3,7 +3,7 @@
 // folder, so parallel requests ("Update all") cannot lose each other's mod-list.json edits. A zip that
 // cannot be read is listed as broken, never fatal.
 
-import { existsSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
+import { existsSync, readdirSync, readFileSync, type Stats, statSync } from "node:fs";
 import { readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mod } from "../../../shared/api.ts";
@@ -85,7 +85,10 @@ interface Found {
 
 // info.json of unchanged zips is not read again: a folder of 200 mods lists without opening 200 files.
 // Bounded: paths come and go (updates rename zips), and a long-running panel must not keep them all.
-const scanCache = new BoundedMap<string, { mtimeMs: number; ctimeMs: number; ino: number | null; size: number; readAt: number; found: Found }>(4096);
+const scanCache = new BoundedMap<
+  string,
+  { mtimeMs: number; ctimeMs: number; ino: number | null; size: number; readAt: number; found: Found }
+>(4096);
 
 async function inspect(dir: string, file: string, st: Stats): Promise<Found> {
   const path = join(dir, file);
@@ -105,7 +108,16 @@ async function inspect(dir: string, file: string, st: Stats): Promise<Found> {
     if (!(e instanceof ModFileError)) throw e;
     found = { file, path, folder: st.isDirectory(), info: null, error: e.message };
   }
-  if (!st.isDirectory()) scanCache.set(path, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, size: st.size, readAt, found });
+  if (!st.isDirectory()) {
+    scanCache.set(path, {
+      mtimeMs: st.mtimeMs,
+      ctimeMs: st.ctimeMs,
+      ino: st.ino,
+      size: st.size,
+      readAt,
+      found,
+    });
+  }
   return found;
 }
 
@@ -183,7 +195,11 @@ export class ModDir {
   private async buildListing(): Promise<ModListing> {
     const found = await this.scan();
     const mods = this.rows(found);
-    return { mods, json: JSON.stringify(mods), folders: found.filter((f) => f.folder).map((f) => join(f.path, "info.json")) };
+    return {
+      mods,
+      json: JSON.stringify(mods),
+      folders: found.filter((f) => f.folder).map((f) => join(f.path, "info.json")),
+    };
   }
 
   private listingNow(): Promise<ModListing> {
@@ -214,18 +230,20 @@ export class ModDir {
       throw e;
     }
     // Every stat (and every changed zip's info.json) in flight at once, not one awaited after another.
-    const found = await Promise.all(names.sort().map(async (file): Promise<Found | null> => {
-      if (file.startsWith(".")) return null;
-      let st: Stats;
-      try {
-        st = await stat(join(this.dir, file));
-      } catch {
-        return null; // removed meanwhile
-      }
-      const zip = st.isFile() && file.toLowerCase().endsWith(".zip");
-      const folder = st.isDirectory() && existsSync(join(this.dir, file, "info.json"));
-      return zip || folder ? await inspect(this.dir, file, st) : null;
-    }));
+    const found = await Promise.all(
+      names.sort().map(async (file): Promise<Found | null> => {
+        if (file.startsWith(".")) return null;
+        let st: Stats;
+        try {
+          st = await stat(join(this.dir, file));
+        } catch {
+          return null; // removed meanwhile
+        }
+        const zip = st.isFile() && file.toLowerCase().endsWith(".zip");
+        const folder = st.isDirectory() && existsSync(join(this.dir, file, "info.json"));
+        return zip || folder ? await inspect(this.dir, file, st) : null;
+      }),
+    );
     return found.filter((f): f is Found => f !== null);
   }
 
@@ -267,7 +285,9 @@ export class ModDir {
       if (isBuiltInMod(name)) continue; // a stray copy of a built-in in mods/: the game uses its own
       group.sort((a, b) => compareVersionStrings(b.info!.version, a.info!.version));
       const pinned = list.pinned(name);
-      const active = group.find((f) => pinned !== undefined && compareVersionStrings(f.info!.version, pinned) === 0) ?? group[0];
+      const active = group.find((f) =>
+        pinned !== undefined && compareVersionStrings(f.info!.version, pinned) === 0
+      ) ?? group[0];
       const info = active.info!;
       mods.push({
         name,
@@ -347,7 +367,9 @@ export class ModDir {
    * cannot be pinned.
    */
   pin(name: string, pinned: boolean): Promise<Mod> {
-    if (isBuiltInMod(name)) throw new Invalid(`${name} ships with the game; it changes only with the game's version.`);
+    if (isBuiltInMod(name)) {
+      throw new Invalid(`${name} ships with the game; it changes only with the game's version.`);
+    }
     const pins = this.pins;
     if (!pins) throw new Invalid("Mods can be pinned only in the installed mods.");
     return withLock(this.dir, async () => {
@@ -412,7 +434,9 @@ export class ModDir {
         if (e instanceof ModFileError) throw new Invalid(`The file is not a Factorio mod: ${e.message}.`);
         throw e;
       }
-      if (expect && (info.name !== expect.name || compareVersionStrings(info.version, expect.version) !== 0)) {
+      if (
+        expect && (info.name !== expect.name || compareVersionStrings(info.version, expect.version) !== 0)
+      ) {
         throw new Invalid(
           `The download is ${info.name} ${info.version}, not ${expect.name} ${expect.version} as the mod portal said.`,
         );
@@ -460,7 +484,9 @@ export class ModDir {
         }
         const relName = rel ? `${rel}/${name}` : name;
         if (st.isFile()) out.push({ name: relName, path, size: st.size, mtime: st.mtime });
-        else if (st.isDirectory() && (depth > 0 || existsSync(join(path, "info.json")))) walk(path, relName, depth + 1);
+        else if (st.isDirectory() && (depth > 0 || existsSync(join(path, "info.json")))) {
+          walk(path, relName, depth + 1);
+        }
       }
     };
     walk(this.dir, "", 0);

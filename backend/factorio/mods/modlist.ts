@@ -37,7 +37,9 @@ export class ModListFile {
     }
     try {
       const data = JSON.parse(text);
-      if (typeof data !== "object" || data === null || Array.isArray(data)) throw new Error("not a JSON object");
+      if (typeof data !== "object" || data === null || Array.isArray(data)) {
+        throw new Error("not a JSON object");
+      }
       if (data.mods === undefined) data.mods = [];
       if (!Array.isArray(data.mods)) throw new Error('"mods" is not a list');
       const entries = (data.mods as unknown[]).filter(
@@ -46,7 +48,9 @@ export class ModListFile {
       return new ModListFile(data, entries);
     } catch (e) {
       if (opts.tolerant) return ModListFile.empty();
-      throw new Conflict(`mod-list.json is damaged (${(e as Error).message}); fix or delete it, then try again.`);
+      throw new Conflict(
+        `mod-list.json is damaged (${(e as Error).message}); fix or delete it, then try again.`,
+      );
     }
   }
 

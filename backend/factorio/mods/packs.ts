@@ -74,7 +74,9 @@ export class ModPacks {
       return [];
     }
     return names
-      .filter((n) => !n.startsWith(".") && statSync(join(this.root, n), { throwIfNoEntry: false })?.isDirectory())
+      .filter((n) =>
+        !n.startsWith(".") && statSync(join(this.root, n), { throwIfNoEntry: false })?.isDirectory()
+      )
       .sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }));
   }
 
@@ -90,7 +92,9 @@ export class ModPacks {
 
   async list(): Promise<ModPack[]> {
     const packs: ModPack[] = [];
-    for (const name of this.names()) packs.push({ name, mods: { mods: await new ModDir(join(this.root, name), this.game).list() } });
+    for (const name of this.names()) {
+      packs.push({ name, mods: { mods: await new ModDir(join(this.root, name), this.game).list() } });
+    }
     return packs;
   }
 
@@ -100,7 +104,9 @@ export class ModPacks {
     ensureDir(this.root);
     const target = inside(this.root, checked);
     await withLock(this.root, async () => {
-      if (existsSync(target)) throw new Conflict(`A mod pack named ${checked} already exists. Choose another name.`);
+      if (existsSync(target)) {
+        throw new Conflict(`A mod pack named ${checked} already exists. Choose another name.`);
+      }
       const stage = stagingPath(target, "new");
       try {
         await copyFolder(from, stage);

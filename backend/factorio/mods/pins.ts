@@ -17,7 +17,10 @@ export class ModPins {
       const data = JSON.parse(readFileSync(this.path, "utf8"));
       const mods = data?.mods;
       if (typeof mods !== "object" || mods === null || Array.isArray(mods)) return {};
-      return Object.fromEntries(Object.entries(mods).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+      return Object.fromEntries(Object.entries(mods).filter(([, v]) => typeof v === "string")) as Record<
+        string,
+        string
+      >;
     } catch {
       return {};
     }

@@ -16,7 +16,16 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { DownloadProgress, PortalListEntry, PortalModInfo, PortalRelease } from "../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../shared/messages.ts";
-import { Conflict, Forbidden, HttpError, Invalid, NotFound, PayloadTooLarge, TooManyRequests, Upstream } from "../../lib/errors.ts";
+import {
+  Conflict,
+  Forbidden,
+  HttpError,
+  Invalid,
+  NotFound,
+  PayloadTooLarge,
+  TooManyRequests,
+  Upstream,
+} from "../../lib/errors.ts";
 import { writeSecretFile } from "../../lib/fsutil.ts";
 import type { Logger } from "../../lib/log.ts";
 import { BoundedMap, formatBytes, idleTimeout, retryAfterMs, sleep } from "../../../shared/util.ts";
@@ -70,16 +79,24 @@ function str(v: unknown, fallback = ""): string {
 function parseRelease(r: unknown): RawRelease | null {
   if (typeof r !== "object" || r === null) return null;
   const o = r as Record<string, unknown>;
-  const info = (typeof o.info_json === "object" && o.info_json !== null ? o.info_json : {}) as Record<string, unknown>;
+  const info = (typeof o.info_json === "object" && o.info_json !== null ? o.info_json : {}) as Record<
+    string,
+    unknown
+  >;
   if (typeof o.version !== "string" || typeof o.download_url !== "string") return null;
-  const deps = Array.isArray(info.dependencies) ? info.dependencies.filter((d): d is string => typeof d === "string") : undefined;
+  const deps = Array.isArray(info.dependencies)
+    ? info.dependencies.filter((d): d is string => typeof d === "string")
+    : undefined;
   return {
     version: o.version,
     download_url: o.download_url,
     file_name: str(o.file_name),
     released_at: str(o.released_at),
     sha1: str(o.sha1),
-    info_json: { factorio_version: str(info.factorio_version, "0.12"), ...(deps ? { dependencies: deps } : {}) },
+    info_json: {
+      factorio_version: str(info.factorio_version, "0.12"),
+      ...(deps ? { dependencies: deps } : {}),
+    },
   };
 }
 
@@ -108,7 +125,9 @@ export class ModPortal {
   credentials(): Credentials | null {
     try {
       const data = JSON.parse(readFileSync(this.credentialsPath, "utf8"));
-      if (typeof data?.username === "string" && data.username && typeof data?.token === "string" && data.token) {
+      if (
+        typeof data?.username === "string" && data.username && typeof data?.token === "string" && data.token
+      ) {
         return { username: data.username, token: data.token };
       }
     } catch {
@@ -136,7 +155,12 @@ export class ModPortal {
    * retried: the auth server counts failed attempts and rate-limits clients that cause many.
    */
   async login(username: string, password: string): Promise<void> {
-    const form = new URLSearchParams({ username, password, api_version: "6", require_game_ownership: "true" });
+    const form = new URLSearchParams({
+      username,
+      password,
+      api_version: "6",
+      require_game_ownership: "true",
+    });
     let res: Response;
     try {
       res = await fetch(new URL("api-login", this.#auth), {
@@ -157,9 +181,16 @@ export class ModPortal {
     }
     const o = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     if (res.status === 429) {
-      throw new TooManyRequests(PANEL_MSG.authRateLimited, retryAfterSeconds(res.headers.get("retry-after")) ?? 60);
+      throw new TooManyRequests(
+        PANEL_MSG.authRateLimited,
+        retryAfterSeconds(res.headers.get("retry-after")) ?? 60,
+      );
     }
-    const token = typeof o.token === "string" ? o.token : Array.isArray(body) && typeof body[0] === "string" ? body[0] : null;
+    const token = typeof o.token === "string"
+      ? o.token
+      : Array.isArray(body) && typeof body[0] === "string"
+      ? body[0]
+      : null;
     if (res.ok && token && o.error === undefined) {
       // The auth server answers with the account's username (also when an e-mail address was typed);
       // downloads need that name.
@@ -167,7 +198,9 @@ export class ModPortal {
       this.opts.log.info("Logged in to the mod portal", { username: o.username ?? username });
       return;
     }
-    if (o.error === "login-failed" || res.status === 401 || res.status === 403) throw new Invalid(MSG.portalLoginFailed);
+    if (o.error === "login-failed" || res.status === 401 || res.status === 403) {
+      throw new Invalid(MSG.portalLoginFailed);
+    }
     if (o.error === "email-authentication-required") throw new Invalid(PANEL_MSG.portalEmailCode);
     if (typeof o.error === "string") {
       throw new Invalid(`The Factorio auth server refused the login: ${str(o.message, o.error)}`);
@@ -196,7 +229,10 @@ export class ModPortal {
       await res.body?.cancel();
       const after = retryAfterSeconds(res.headers.get("retry-after"));
       if (attempt < RETRIES && (after === null || after <= MAX_INLINE_WAIT_S)) {
-        this.opts.log.warn("The mod portal asked to slow down; retrying", { status: res.status, attempt: attempt + 1 });
+        this.opts.log.warn("The mod portal asked to slow down; retrying", {
+          status: res.status,
+          attempt: attempt + 1,
+        });
         await sleep(after !== null ? after * 1000 : 500 * 2 ** attempt);
         continue;
       }
@@ -221,7 +257,9 @@ export class ModPortal {
 
   /** Names and titles of every mod on the portal, from the cache while it is fresh. */
   list(): Promise<PortalListEntry[]> {
-    if (this.#list && this.opts.now() - this.#list.at < this.opts.listCacheMs) return Promise.resolve(this.#list.results);
+    if (this.#list && this.opts.now() - this.#list.at < this.opts.listCacheMs) {
+      return Promise.resolve(this.#list.results);
+    }
     // Requests that arrive while the list loads share the one fetch.
     this.#listLoading ??= (async () => {
       try {
@@ -251,7 +289,9 @@ export class ModPortal {
   async details(name: string): Promise<RawPortalMod> {
     const hit = this.#details.get(name);
     if (hit && this.opts.now() - hit.at < DETAILS_TTL_MS) return hit.mod;
-    const { status, data } = await this.#json(new URL(`api/mods/${encodeURIComponent(name)}/full`, this.#base));
+    const { status, data } = await this.#json(
+      new URL(`api/mods/${encodeURIComponent(name)}/full`, this.#base),
+    );
     if (status === 404) throw new NotFound(`The mod portal has no mod named ${name}.`);
     const o = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
     if (status !== 200 || !Array.isArray(o.releases)) {
@@ -274,7 +314,10 @@ export class ModPortal {
    * host, "//host", "@host", a query, "..") is refused, so the token can never go elsewhere.
    */
   downloadUrl(path: unknown): URL {
-    if (typeof path !== "string" || !DOWNLOAD_PATH.test(path) || path.split("/").some((p) => p === "." || p === "..")) {
+    if (
+      typeof path !== "string" || !DOWNLOAD_PATH.test(path) ||
+      path.split("/").some((p) => p === "." || p === "..")
+    ) {
       throw new Invalid(PANEL_MSG.downloadUrlRefused);
     }
     const url = new URL(this.#base.href.replace(/\/$/, "") + path);
@@ -318,9 +361,13 @@ export class ModPortal {
     for (let hop = 0; res.status >= 300 && res.status < 400; hop++) {
       const location = res.headers.get("location");
       await res.body?.cancel();
-      if (!location || hop >= MAX_REDIRECTS) throw new Upstream("The mod portal sent a broken redirect for the download.");
+      if (!location || hop >= MAX_REDIRECTS) {
+        throw new Upstream("The mod portal sent a broken redirect for the download.");
+      }
       at = new URL(location, at);
-      if (at.protocol !== "https:" && at.protocol !== "http:") throw new Upstream("The mod portal redirected the download somewhere odd.");
+      if (at.protocol !== "https:" && at.protocol !== "http:") {
+        throw new Upstream("The mod portal redirected the download somewhere odd.");
+      }
       // The CDN gets a plain request: no token, no credentials.
       try {
         idle.touch();
@@ -340,7 +387,9 @@ export class ModPortal {
     const total = Number(res.headers.get("content-length")) || 0;
     if (total > this.opts.maxDownloadBytes) {
       await res.body.cancel();
-      throw new PayloadTooLarge(`${name} ${release.version} is larger than the limit (${formatBytes(this.opts.maxDownloadBytes)}).`);
+      throw new PayloadTooLarge(
+        `${name} ${release.version} is larger than the limit (${formatBytes(this.opts.maxDownloadBytes)}).`,
+      );
     }
     const id = randomBytes(6).toString("hex");
     const temp = join(dir, `.download.${id}.tmp`);
@@ -355,7 +404,11 @@ export class ModPortal {
         idle.touch();
         progress.received += chunk.length;
         if (progress.received > this.opts.maxDownloadBytes) {
-          throw new PayloadTooLarge(`${name} ${release.version} is larger than the limit (${formatBytes(this.opts.maxDownloadBytes)}).`);
+          throw new PayloadTooLarge(
+            `${name} ${release.version} is larger than the limit (${
+              formatBytes(this.opts.maxDownloadBytes)
+            }).`,
+          );
         }
         hash.update(chunk);
         let off = 0;
@@ -375,7 +428,9 @@ export class ModPortal {
       if (e instanceof HttpError) throw e;
       if (idle.signal.aborted) {
         throw new Upstream(
-          `The download of ${name} ${release.version} stalled: no data for ${this.idleTimeoutMs / 1000} s after ${formatBytes(progress.received)}.`,
+          `The download of ${name} ${release.version} stalled: no data for ${
+            this.idleTimeoutMs / 1000
+          } s after ${formatBytes(progress.received)}.`,
           504,
         );
       }

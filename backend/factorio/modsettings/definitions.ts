@@ -30,7 +30,8 @@ async function zipFiles(path: string): Promise<ModFiles> {
       const e = zip.find(prefix + rel);
       return e ? new TextDecoder().decode(await zip.read(e, MAX_FILE_BYTES)) : null;
     },
-    list: (folder) => zip.entries.filter((e) => e.name.startsWith(prefix + folder)).map((e) => e.name.slice(prefix.length)),
+    list: (folder) =>
+      zip.entries.filter((e) => e.name.startsWith(prefix + folder)).map((e) => e.name.slice(prefix.length)),
     close: () => zip.close(),
   };
 }

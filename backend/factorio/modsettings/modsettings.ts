@@ -17,7 +17,13 @@ import { Conflict, Invalid, NotFound } from "../../lib/errors.ts";
 import { writeFileAtomic } from "../../lib/fsutil.ts";
 import { type ModDir, withLock } from "../mods/moddir.ts";
 import { installedDefinitions } from "./definitions.ts";
-import { decodeModSettings, encodeModSettings, type ModSettingsFile, type PTree, PropertyTreeError } from "./propertytree.ts";
+import {
+  decodeModSettings,
+  encodeModSettings,
+  type ModSettingsFile,
+  PropertyTreeError,
+  type PTree,
+} from "./propertytree.ts";
 import { dict, entry, jsonEqual, kindOfTree, treeToJson, valueToTree } from "./values.ts";
 
 /** Far above any real file (a few hundred KiB with hundreds of mods); bounds what is read into memory. */
@@ -59,12 +65,18 @@ export class ModSettingsService {
   private load(): ModSettingsFile {
     let bytes: Uint8Array;
     try {
-      if (statSync(this.path).size > MAX_MOD_SETTINGS_BYTES) throw new Conflict("mod-settings.dat is too large to be a settings file.");
+      if (statSync(this.path).size > MAX_MOD_SETTINGS_BYTES) {
+        throw new Conflict("mod-settings.dat is too large to be a settings file.");
+      }
       bytes = readFileSync(this.path);
     } catch (e) {
       if ((e as { code?: string }).code !== "ENOENT") throw e;
       const game = parseVersion(this.gameVersion() ?? "");
-      if (!game) throw new Conflict("There is no mod-settings.dat yet, and the game's version cannot be read to start one.");
+      if (!game) {
+        throw new Conflict(
+          "There is no mod-settings.dat yet, and the game's version cannot be read to start one.",
+        );
+      }
       return {
         version: [game[0], game[1], game[2], 0],
         flag: 0,
@@ -75,7 +87,9 @@ export class ModSettingsService {
       return decodeModSettings(bytes);
     } catch (e) {
       if (!(e instanceof PropertyTreeError)) throw e;
-      throw new Conflict(`mod-settings.dat cannot be read (${e.message}). Upload a good one, or delete it and let the game write a new one.`);
+      throw new Conflict(
+        `mod-settings.dat cannot be read (${e.message}). Upload a good one, or delete it and let the game write a new one.`,
+      );
     }
   }
 
@@ -138,7 +152,11 @@ export class ModSettingsService {
         const kind: ModSettingKind | null = def?.type ?? (stored ? kindOfTree(stored) : null);
         const label = `${name} (${section})`;
         if (kind === null) {
-          problems.push(stored ? `${label} holds a value the panel cannot edit.` : `${label}: no installed mod defines this setting.`);
+          problems.push(
+            stored
+              ? `${label} holds a value the panel cannot edit.`
+              : `${label}: no installed mod defines this setting.`,
+          );
           continue;
         }
         if (!(stored && jsonEqual(treeToJson(stored), value)) && def) {
@@ -201,7 +219,9 @@ export class ModSettingsService {
       try {
         kept = readFileSync(this.previousPath);
       } catch {
-        throw new NotFound("There is no earlier mod-settings.dat to restore: it is kept when an upload replaces the file.");
+        throw new NotFound(
+          "There is no earlier mod-settings.dat to restore: it is kept when an upload replaces the file.",
+        );
       }
       let file: ModSettingsFile;
       try {
@@ -225,7 +245,8 @@ function toState(file: ModSettingsFile): Omit<ModSettingsState, "previous"> {
   };
   for (const section of (file.tree as DictTree).entries) {
     if (section.key === null || section.value.type !== "dict") continue;
-    const out: Record<string, { value: unknown }> = (state.settings as Record<string, Record<string, { value: unknown }>>)[section.key] ??= {};
+    const out: Record<string, { value: unknown }> =
+      (state.settings as Record<string, Record<string, { value: unknown }>>)[section.key] ??= {};
     for (const s of section.value.entries) {
       if (s.key === null) continue;
       const v = valueNode(s.value);
@@ -249,9 +270,13 @@ function parseUpdate(body: unknown): [ModSettingSection, string, unknown][] {
     }
     if (typeof names !== "object" || names === null || Array.isArray(names)) throw new Invalid(shape);
     for (const [name, v] of Object.entries(names)) {
-      if (name === "" || name.length > 200) throw new Invalid(`"${name.slice(0, 40)}" is not a setting name.`);
+      if (name === "" || name.length > 200) {
+        throw new Invalid(`"${name.slice(0, 40)}" is not a setting name.`);
+      }
       if (v === null) out.push([section as ModSettingSection, name, null]);
-      else if (typeof v === "object" && !Array.isArray(v) && "value" in v && (v as { value: unknown }).value !== null) {
+      else if (
+        typeof v === "object" && !Array.isArray(v) && "value" in v && (v as { value: unknown }).value !== null
+      ) {
         out.push([section as ModSettingSection, name, (v as { value: unknown }).value]);
       } else throw new Invalid(`${name}: give the setting as {"value": ...}, or null to remove it.`);
       if (out.length > MAX_CHANGES) throw new Invalid(`At most ${MAX_CHANGES} settings at once.`);
@@ -259,4 +284,3 @@ function parseUpdate(body: unknown): [ModSettingSection, string, unknown][] {
   }
   return out;
 }
-

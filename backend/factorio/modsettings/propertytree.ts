@@ -28,7 +28,12 @@ export interface PEntry {
 export type PTree =
   | { type: "none"; any: boolean }
   | { type: "bool"; any: boolean; value: boolean }
-  | { type: "double"; any: boolean; value: number; /** Raw bits of a NaN, kept so it is written back as read. */ nanBits?: bigint }
+  | {
+    type: "double";
+    any: boolean;
+    value: number; /** Raw bits of a NaN, kept so it is written back as read. */
+    nanBits?: bigint;
+  }
   | { type: "string"; any: boolean; value: PString }
   | { type: "list"; any: boolean; entries: PEntry[] }
   | { type: "dict"; any: boolean; entries: PEntry[] }
@@ -62,7 +67,9 @@ class Reader {
     return this.bytes.length - this.pos;
   }
   need(n: number, what: string): void {
-    if (n > this.left) throw new PropertyTreeError(`the file ends in the middle of ${what} (at byte ${this.pos})`);
+    if (n > this.left) {
+      throw new PropertyTreeError(`the file ends in the middle of ${what} (at byte ${this.pos})`);
+    }
   }
   u8(what: string): number {
     this.need(1, what);
@@ -105,7 +112,11 @@ class Reader {
     let length = this.u8(what);
     if (length === 255) {
       length = this.u32(what);
-      if (length < 255) throw new PropertyTreeError(`the length of ${what} at byte ${at} is in the long form but only ${length}`);
+      if (length < 255) {
+        throw new PropertyTreeError(
+          `the length of ${what} at byte ${at} is in the long form but only ${length}`,
+        );
+      }
     }
     this.need(length, what);
     const slice = this.bytes.subarray(this.pos, this.pos + length);
@@ -149,7 +160,11 @@ function readTree(r: Reader, depth: number): PTree {
     case "dict": {
       const count = r.u32(`the size of a ${type === "list" ? "list" : "dictionary"}`);
       if (count * MIN_ENTRY_BYTES > r.left) {
-        throw new PropertyTreeError(`a ${type === "list" ? "list" : "dictionary"} at byte ${at} claims ${count} entries, more than the file holds`);
+        throw new PropertyTreeError(
+          `a ${
+            type === "list" ? "list" : "dictionary"
+          } at byte ${at} claims ${count} entries, more than the file holds`,
+        );
       }
       const entries: PEntry[] = [];
       for (let i = 0; i < count; i++) {
@@ -176,7 +191,9 @@ export function hasHeaderByte(version: readonly number[]): boolean {
 
 export function decodeModSettings(bytes: Uint8Array): ModSettingsFile {
   const r = new Reader(bytes);
-  if (bytes.length < 9) throw new PropertyTreeError("the file is too short to be a mod-settings.dat (it has no header)");
+  if (bytes.length < 9) {
+    throw new PropertyTreeError("the file is too short to be a mod-settings.dat (it has no header)");
+  }
   const version: [number, number, number, number] = [r.u16(""), r.u16(""), r.u16(""), r.u16("")];
   const flag = hasHeaderByte(version) ? r.u8("the header") : 0;
   if (flag > 1) throw new PropertyTreeError(`the header's flag byte is ${flag}, not 0`);

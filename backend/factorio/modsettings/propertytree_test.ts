@@ -13,8 +13,8 @@ import {
   encodeTree,
   MAX_DEPTH,
   type ModSettingsFile,
-  type PTree,
   PropertyTreeError,
+  type PTree,
 } from "./propertytree.ts";
 import { treeToJson } from "./values.ts";
 
@@ -36,13 +36,18 @@ for (const { file, version } of REAL_FILES) {
     assert.equal(decoded.flag, 0);
     const root = decoded.tree;
     assert.equal(root.type, "dict");
-    assert.deepEqual(root.type === "dict" && root.entries.map((e) => e.key), ["startup", "runtime-global", "runtime-per-user"]);
+    assert.deepEqual(root.type === "dict" && root.entries.map((e) => e.key), [
+      "startup",
+      "runtime-global",
+      "runtime-per-user",
+    ]);
     assert.deepEqual(encodeModSettings(decoded), bytes);
   });
 }
 
 Deno.test("real files: known values, and integers as doubles in 1.1 but 64-bit integers in 2.0", () => {
-  const json = (f: string) => treeToJson(decodeModSettings(read(f)).tree) as Record<string, Record<string, { value: unknown }>>;
+  const json = (f: string) =>
+    treeToJson(decodeModSettings(read(f)).tree) as Record<string, Record<string, { value: unknown }>>;
   const old = json("mod-settings.dat");
   assert.equal(old.startup["sct-difficulty-cost"].value, "noadjustment");
   assert.equal(old["runtime-global"]["bottleneck-signals-per-tick"].value, 40);
@@ -88,10 +93,16 @@ const treeArb: fc.Arbitrary<PTree> = fc.letrec<{ tree: PTree }>((tie) => ({
     { depthSize: "small", withCrossShrink: true },
     any.map((a) => ({ type: "none", any: a }) as PTree),
     fc.tuple(any, fc.boolean()).map(([a, value]) => ({ type: "bool", any: a, value }) as PTree),
-    fc.tuple(any, fc.double({ noNaN: true })).map(([a, value]) => ({ type: "double", any: a, value }) as PTree),
+    fc.tuple(any, fc.double({ noNaN: true })).map(([a, value]) =>
+      ({ type: "double", any: a, value }) as PTree
+    ),
     fc.tuple(any, key).map(([a, value]) => ({ type: "string", any: a, value }) as PTree),
-    fc.tuple(any, fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })).map(([a, value]) => ({ type: "int", any: a, value }) as PTree),
-    fc.tuple(any, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })).map(([a, value]) => ({ type: "uint", any: a, value }) as PTree),
+    fc.tuple(any, fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })).map(([a, value]) =>
+      ({ type: "int", any: a, value }) as PTree
+    ),
+    fc.tuple(any, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })).map(([a, value]) =>
+      ({ type: "uint", any: a, value }) as PTree
+    ),
     fc.tuple(any, fc.array(entryArb(tie("tree")), { maxLength: 5 }))
       .map(([a, entries]) => ({ type: "list", any: a, entries }) as PTree),
     fc.tuple(any, fc.array(entryArb(tie("tree")), { maxLength: 5 }))
@@ -115,7 +126,9 @@ Deno.test("property: whole files with any version round-trip", () => {
   const fileArb = fc.record({
     version: fc.tuple(fc.nat(65535), fc.nat(65535), fc.nat(65535), fc.nat(65535)),
     flag: fc.constant(0),
-    tree: fc.array(entryArb(treeArb), { maxLength: 4 }).map((entries) => ({ type: "dict", any: false, entries }) as PTree),
+    tree: fc.array(entryArb(treeArb), { maxLength: 4 }).map((entries) =>
+      ({ type: "dict", any: false, entries }) as PTree
+    ),
   }) as fc.Arbitrary<ModSettingsFile>;
   fc.assert(
     fc.property(fileArb, (file) => {
@@ -197,11 +210,17 @@ Deno.test("non-canonical forms the game never writes are refused", () => {
   assert.ok(decodeModSettings(wrap(1, 0, 1)), "a bool true under key 'a'");
   assert.throws(() => decodeModSettings(wrap(1, 0, 2)), /not 0 or 1/);
   assert.throws(() => decodeModSettings(wrap(1, 2, 1)), /any-type flag/);
-  assert.throws(() => decodeModSettings(wrap(3, 0, 0, 255, 3, 0, 0, 0, 0x61, 0x62, 0x63)), /long form but only 3/);
+  assert.throws(
+    () => decodeModSettings(wrap(3, 0, 0, 255, 3, 0, 0, 0, 0x61, 0x62, 0x63)),
+    /long form but only 3/,
+  );
   assert.throws(() => decodeModSettings(wrap(3, 0, 0, 2, 0xc3, 0x28)), /not valid UTF-8/);
   assert.throws(() => decodeModSettings(wrap(8, 0)), /unknown value type 8/);
   assert.throws(() => decodeModSettings(wrap(0, 0, 0)), /1 bytes follow/);
-  assert.throws(() => decodeModSettings(new Uint8Array([...header.slice(0, 8), 0, 3, 0, 0, 1, 0x61])), /not a dictionary/);
+  assert.throws(
+    () => decodeModSettings(new Uint8Array([...header.slice(0, 8), 0, 3, 0, 0, 1, 0x61])),
+    /not a dictionary/,
+  );
 });
 
 Deno.test("NaN payloads and negative zero are written back as read", () => {

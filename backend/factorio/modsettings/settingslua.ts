@@ -75,7 +75,19 @@ export function tokenize(src: string): Token[] {
         if (src[j] === "\n") throw new LuaReadError("unfinished string");
         if (src[j] === "\\") {
           const e = src[j + 1];
-          const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", '"': '"', "'": "'", "\n": "\n", a: "\x07", b: "\b", f: "\f", v: "\v" };
+          const simple: Record<string, string> = {
+            n: "\n",
+            t: "\t",
+            r: "\r",
+            "\\": "\\",
+            '"': '"',
+            "'": "'",
+            "\n": "\n",
+            a: "\x07",
+            b: "\b",
+            f: "\f",
+            v: "\v",
+          };
           if (e in simple) {
             text += simple[e];
             j += 2;
@@ -192,7 +204,9 @@ class Parser {
         fields.set(index++, this.expression());
       }
       if (this.isOp(",") || this.isOp(";")) this.pos++;
-      else if (!this.isOp("}")) throw new LuaReadError(`unexpected ${this.peek()?.text ?? "end of file"} in a table`);
+      else if (!this.isOp("}")) {
+        throw new LuaReadError(`unexpected ${this.peek()?.text ?? "end of file"} in a table`);
+      }
     }
     if (!this.isOp("}")) throw new LuaReadError("unfinished table");
     this.pos++;
@@ -235,7 +249,12 @@ function definition(mod: string, t: LuaTable): ModSettingDefinition | null {
     const v = t.fields.get(key);
     return typeof v === "number" ? v : undefined;
   };
-  const def: ModSettingDefinition = { mod, name, setting_type: section as ModSettingSection, type: KINDS[type] };
+  const def: ModSettingDefinition = {
+    mod,
+    name,
+    setting_type: section as ModSettingSection,
+    type: KINDS[type],
+  };
   const dflt = plain(t.fields.get("default_value") ?? UNKNOWN);
   if (dflt !== undefined && dflt !== null) def.default = dflt;
   if (num("minimum_value") !== undefined) def.minimum = num("minimum_value");
@@ -277,7 +296,10 @@ export function readSettingsLua(mod: string, src: string): SettingsLua {
       else if (a?.kind === "op" && a.text === "(" && b?.kind === "string") requires.push(b.text);
       continue;
     }
-    if (!(k.kind === "name" && k.text === "data" && tokens[i + 1]?.text === ":" && tokens[i + 2]?.text === "extend")) continue;
+    if (
+      !(k.kind === "name" && k.text === "data" && tokens[i + 1]?.text === ":" &&
+        tokens[i + 2]?.text === "extend")
+    ) continue;
     let at = i + 3;
     if (tokens[at]?.kind === "op" && tokens[at].text === "(") at++;
     if (!(tokens[at]?.kind === "op" && tokens[at].text === "{")) continue;
@@ -301,7 +323,9 @@ export function readSettingsLua(mod: string, src: string): SettingsLua {
 }
 
 /** `[mod-setting-name]` and `[mod-setting-description]` of a locale .cfg file. */
-export function readLocaleCfg(src: string): { names: Map<string, string>; descriptions: Map<string, string> } {
+export function readLocaleCfg(
+  src: string,
+): { names: Map<string, string>; descriptions: Map<string, string> } {
   const names = new Map<string, string>();
   const descriptions = new Map<string, string>();
   let section = "";

@@ -8,10 +8,39 @@ Deno.test("settings.lua: literal definitions are read, computed ones skipped, re
   assert.deepEqual(requires, ["prototypes.more-settings"]);
   assert.deepEqual(definitions, [
     { mod: "tm", name: "tm-enabled", setting_type: "startup", type: "bool", default: true, order: "a" },
-    { mod: "tm", name: "tm-count", setting_type: "runtime-global", type: "int", default: 5, minimum: 1, maximum: 100 },
-    { mod: "tm", name: "tm-ratio", setting_type: "runtime-global", type: "double", default: -0.5, minimum: -1, maximum: 10 },
-    { mod: "tm", name: "tm-mode", setting_type: "runtime-per-user", type: "string", default: "fast", allowed_values: ["fast", "slow", 'odd "quoted"'] },
-    { mod: "tm", name: "tm-colour", setting_type: "runtime-per-user", type: "color", default: { r: 1, g: 0.5, b: 0, a: 1 } },
+    {
+      mod: "tm",
+      name: "tm-count",
+      setting_type: "runtime-global",
+      type: "int",
+      default: 5,
+      minimum: 1,
+      maximum: 100,
+    },
+    {
+      mod: "tm",
+      name: "tm-ratio",
+      setting_type: "runtime-global",
+      type: "double",
+      default: -0.5,
+      minimum: -1,
+      maximum: 10,
+    },
+    {
+      mod: "tm",
+      name: "tm-mode",
+      setting_type: "runtime-per-user",
+      type: "string",
+      default: "fast",
+      allowed_values: ["fast", "slow", 'odd "quoted"'],
+    },
+    {
+      mod: "tm",
+      name: "tm-colour",
+      setting_type: "runtime-per-user",
+      type: "color",
+      default: { r: 1, g: 0.5, b: 0, a: 1 },
+    },
     // the computed default is left out, the setting stays
     { mod: "tm", name: "tm-computed-default", setting_type: "startup", type: "int" },
   ]);

@@ -55,7 +55,9 @@ export function kindOfTree(t: PTree): ModSettingKind | null {
     case "string":
       return "string";
     case "dict":
-      return t.entries.every((e) => e.key !== null && ["r", "g", "b", "a"].includes(e.key) && e.value.type === "double") &&
+      return t.entries.every((e) =>
+          e.key !== null && ["r", "g", "b", "a"].includes(e.key) && e.value.type === "double"
+        ) &&
           t.entries.length > 0
         ? "color"
         : null;
@@ -69,7 +71,12 @@ export function kindOfTree(t: PTree): ModSettingKind | null {
  * for a setting not in the file. `intsAsDoubles`: files of 1.1 and older store integers as doubles.
  * Answers a message instead when the value does not fit the type.
  */
-export function valueToTree(value: unknown, stored: PTree | null, kind: ModSettingKind, intsAsDoubles: boolean): PTree | string {
+export function valueToTree(
+  value: unknown,
+  stored: PTree | null,
+  kind: ModSettingKind,
+  intsAsDoubles: boolean,
+): PTree | string {
   if (stored && jsonEqual(treeToJson(stored), value)) return stored;
   const any = stored?.any ?? false;
   if (stored?.type === "uint" || stored?.type === "int") {
@@ -82,9 +89,13 @@ export function valueToTree(value: unknown, stored: PTree | null, kind: ModSetti
       return typeof value === "boolean" ? { type: "bool", any, value } : "must be true or false";
     case "int":
       if (typeof value !== "number" || !Number.isSafeInteger(value)) return "must be a whole number";
-      return intsAsDoubles || stored?.type === "double" ? { type: "double", any, value } : { type: "int", any, value: BigInt(value) };
+      return intsAsDoubles || stored?.type === "double"
+        ? { type: "double", any, value }
+        : { type: "int", any, value: BigInt(value) };
     case "double":
-      return typeof value === "number" && Number.isFinite(value) ? { type: "double", any, value } : "must be a number";
+      return typeof value === "number" && Number.isFinite(value)
+        ? { type: "double", any, value }
+        : "must be a number";
     case "string":
       return typeof value === "string" ? { type: "string", any, value } : "must be text";
     case "color": {
@@ -92,7 +103,11 @@ export function valueToTree(value: unknown, stored: PTree | null, kind: ModSetti
       const keys = stored?.type === "dict" ? stored.entries.map((e) => e.key as string) : [];
       for (const k of ["r", "g", "b", "a"]) if (k in value && !keys.includes(k)) keys.push(k);
       const v = value as unknown as Record<string, number>;
-      return { type: "dict", any, entries: keys.filter((k) => k in v).map((k) => entry(k, { type: "double", any: false, value: v[k] })) };
+      return {
+        type: "dict",
+        any,
+        entries: keys.filter((k) => k in v).map((k) => entry(k, { type: "double", any: false, value: v[k] })),
+      };
     }
   }
 }

@@ -56,7 +56,9 @@ export class PlayerHistory {
         const at = this.store.lastSampleAt() ?? deps.now();
         this.store.leaveAll(at, "game ended while the panel was stopped");
         this.store.sample(at, 0);
-        deps.log.info("Closed player sessions the game ended while the panel was stopped", { sessions: open });
+        deps.log.info("Closed player sessions the game ended while the panel was stopped", {
+          sessions: open,
+        });
       }
     } else if (state === "running") {
       this.reconcile();
@@ -134,7 +136,9 @@ export class PlayerHistory {
       const ended = this.store.leaveAll(at, `game ${change.exit.reason}`);
       if (ended > 0) this.deps.log.info("The game ended: closed the players' sessions", { sessions: ended });
       this.#sample(at);
-    } else if (change.status.status === "running" && change.previous !== "running" && this.store.openNames().length > 0) {
+    } else if (
+      change.status.status === "running" && change.previous !== "running" && this.store.openNames().length > 0
+    ) {
       this.reconcile();
     }
   }
@@ -153,7 +157,9 @@ export class PlayerHistory {
       const open = new Set(this.store.openNames());
       let changed = false;
       for (const name of open) {
-        if (!online.includes(name)) changed = this.store.leave(name, now, "not online when the panel looked") || changed;
+        if (!online.includes(name)) {
+          changed = this.store.leave(name, now, "not online when the panel looked") || changed;
+        }
       }
       for (const name of online) if (!open.has(name)) changed = this.store.join(name, now) || changed;
       if (changed) this.#sample(now);

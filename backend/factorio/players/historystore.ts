@@ -23,9 +23,10 @@ export class PlayerLogStore {
   }
 
   openNames(): string[] {
-    return (this.db.prepare("SELECT name FROM player_sessions WHERE left_at IS NULL ORDER BY joined_at").all() as {
-      name: string;
-    }[]).map((r) => r.name);
+    return (this.db.prepare("SELECT name FROM player_sessions WHERE left_at IS NULL ORDER BY joined_at")
+      .all() as {
+        name: string;
+      }[]).map((r) => r.name);
   }
 
   /** Opens a session unless the player has one open; true when it opened one. */
@@ -36,7 +37,8 @@ export class PlayerLogStore {
   }
 
   isOnline(name: string): boolean {
-    return this.db.prepare("SELECT 1 FROM player_sessions WHERE name = ? AND left_at IS NULL").get(name) !== undefined;
+    return this.db.prepare("SELECT 1 FROM player_sessions WHERE name = ? AND left_at IS NULL").get(name) !==
+      undefined;
   }
 
   /** Ends the player's open session; true when there was one. */
@@ -47,7 +49,9 @@ export class PlayerLogStore {
   /** Ends every open session (the game stopped or crashed); returns how many. */
   leaveAll(at: number, reason: string): number {
     return Number(
-      this.db.prepare("UPDATE player_sessions SET left_at = MAX(?, joined_at), end_reason = ? WHERE left_at IS NULL")
+      this.db.prepare(
+        "UPDATE player_sessions SET left_at = MAX(?, joined_at), end_reason = ? WHERE left_at IS NULL",
+      )
         .run(at, reason).changes,
     );
   }
@@ -81,7 +85,14 @@ export class PlayerLogStore {
               SUM(COALESCE(left_at, ?) - joined_at) AS play_ms, COUNT(*) AS sessions,
               SUM(left_at IS NULL) AS open
        FROM player_sessions GROUP BY name ORDER BY last DESC, name`,
-    ).all(now, now) as { name: string; first: number; last: number; play_ms: number; sessions: number; open: number }[];
+    ).all(now, now) as {
+      name: string;
+      first: number;
+      last: number;
+      play_ms: number;
+      sessions: number;
+      open: number;
+    }[];
     return rows.map((r) => ({
       name: r.name,
       first_seen: new Date(r.first).toISOString(),
@@ -105,9 +116,13 @@ export class PlayerLogStore {
 
   /** Samples since `from`, led by the last one before it (what the count was when the window opened). */
   counts(from: number): OnlineCountSample[] {
-    const before = this.db.prepare("SELECT at, count FROM player_counts WHERE at < ? ORDER BY at DESC LIMIT 1")
+    const before = this.db.prepare(
+      "SELECT at, count FROM player_counts WHERE at < ? ORDER BY at DESC LIMIT 1",
+    )
       .get(from) as { at: number; count: number } | undefined;
-    const rows = this.db.prepare("SELECT at, count FROM player_counts WHERE at >= ? ORDER BY at").all(from) as {
+    const rows = this.db.prepare("SELECT at, count FROM player_counts WHERE at >= ? ORDER BY at").all(
+      from,
+    ) as {
       at: number;
       count: number;
     }[];

@@ -13,7 +13,13 @@ import type { Logger } from "../../lib/log.ts";
 import { writeJsonAtomic } from "../../lib/fsutil.ts";
 import { Conflict, GameFailed, Invalid, NotFound } from "../../lib/errors.ts";
 import type { BanEntry, PlayerLists } from "../../../shared/api.ts";
-import { banReasonError, LIST_TITLES, type PlayerList, playerNameError, sameName } from "../../../shared/players.ts";
+import {
+  banReasonError,
+  LIST_TITLES,
+  type PlayerList,
+  playerNameError,
+  sameName,
+} from "../../../shared/players.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
 
 const MAX_LIST_BYTES = 4 * 1024 * 1024;
@@ -25,14 +31,19 @@ interface ListFile {
 
 function entryName(entry: unknown): string | null {
   if (typeof entry === "string") return entry;
-  if (typeof entry === "object" && entry !== null && typeof (entry as { username?: unknown }).username === "string") {
+  if (
+    typeof entry === "object" && entry !== null &&
+    typeof (entry as { username?: unknown }).username === "string"
+  ) {
     return (entry as { username: string }).username;
   }
   return null;
 }
 
 function entryReason(entry: unknown): string {
-  const reason = typeof entry === "object" && entry !== null ? (entry as { reason?: unknown }).reason : undefined;
+  const reason = typeof entry === "object" && entry !== null
+    ? (entry as { reason?: unknown }).reason
+    : undefined;
   return typeof reason === "string" ? reason : "";
 }
 
@@ -182,7 +193,9 @@ export class Players {
       // has to go into an RCON command.
       const nameError = playerNameError(username);
       if (nameError && !(present && !this.#live())) throw new Invalid(nameError);
-      if (!names.some((n) => sameName(n, name))) throw new NotFound(`${name} is not on the ${LIST_TITLES[list]}.`);
+      if (!names.some((n) => sameName(n, name))) {
+        throw new NotFound(`${name} is not on the ${LIST_TITLES[list]}.`);
+      }
       if (this.#live()) await this.#rcon(removeCommand(list, name));
       this.#apply(list, (entries) => {
         const kept = entries.filter((e) => !sameName(entryName(e) ?? "", name));
@@ -282,7 +295,9 @@ export class Players {
     diff("admins", before.admins, after.admins);
     diff("whitelist", before.whitelist, after.whitelist);
     diff("bans", before.bans.map((b) => b.username), after.bans.map((b) => b.username));
-    if (changes.length) this.#o.log.info("Player lists after the game stopped", { changes: changes.join("; ") });
+    if (changes.length) {
+      this.#o.log.info("Player lists after the game stopped", { changes: changes.join("; ") });
+    }
   }
 }
 

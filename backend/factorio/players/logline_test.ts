@@ -20,13 +20,43 @@ Deno.test("1.1 and 2.x: join, leave, chat, kick and ban, with names that have sp
     ["2025-06-01 09:00:00 [JOIN] Zoë_Ø joined the game", { kind: "join", name: "Zoë_Ø" }],
     ["2025-06-01 09:00:00 [LEAVE] игрок left the game", { kind: "leave", name: "игрок" }],
     ["2025-06-01 09:00:00 [LEAVE] Jean Luc left the game\r", { kind: "leave", name: "Jean Luc" }],
-    ["2025-06-01 09:01:00 [CHAT] alice: hi: how are you?", { kind: "chat", name: "alice", tag: null, message: "hi: how are you?" }],
-    ["2025-06-01 09:01:00 [CHAT] Jean Luc [builder]: more iron", { kind: "chat", name: "Jean Luc", tag: "builder", message: "more iron" }],
-    ["2025-06-01 09:01:00 [CHAT] <server>: restarting in 5", { kind: "chat", name: "<server>", tag: null, message: "restarting in 5" }],
+    ["2025-06-01 09:01:00 [CHAT] alice: hi: how are you?", {
+      kind: "chat",
+      name: "alice",
+      tag: null,
+      message: "hi: how are you?",
+    }],
+    ["2025-06-01 09:01:00 [CHAT] Jean Luc [builder]: more iron", {
+      kind: "chat",
+      name: "Jean Luc",
+      tag: "builder",
+      message: "more iron",
+    }],
+    ["2025-06-01 09:01:00 [CHAT] <server>: restarting in 5", {
+      kind: "chat",
+      name: "<server>",
+      tag: null,
+      message: "restarting in 5",
+    }],
     ["2025-06-01 09:01:00 [CHAT] 玩家: 你好", { kind: "chat", name: "玩家", tag: null, message: "你好" }],
-    ["2025-06-01 09:02:00 [KICK] bob was kicked by alice. Reason: afk.", { kind: "kick", name: "bob", by: "alice", reason: "afk" }],
-    ["2025-06-01 09:03:00 [BAN] bob was banned by <server>. Reason: griefing.", { kind: "ban", name: "bob", by: "<server>", reason: "griefing" }],
-    ["2025-06-01 09:03:00 [BAN] Jean Luc (not on map) was banned by <server>. Reason: unspecified.", { kind: "ban", name: "Jean Luc", by: "<server>", reason: "unspecified" }],
+    ["2025-06-01 09:02:00 [KICK] bob was kicked by alice. Reason: afk.", {
+      kind: "kick",
+      name: "bob",
+      by: "alice",
+      reason: "afk",
+    }],
+    ["2025-06-01 09:03:00 [BAN] bob was banned by <server>. Reason: griefing.", {
+      kind: "ban",
+      name: "bob",
+      by: "<server>",
+      reason: "griefing",
+    }],
+    ["2025-06-01 09:03:00 [BAN] Jean Luc (not on map) was banned by <server>. Reason: unspecified.", {
+      kind: "ban",
+      name: "Jean Luc",
+      by: "<server>",
+      reason: "unspecified",
+    }],
   ];
   for (const [line, want] of cases) assert.deepEqual(parsePlayerLine(line), want, line);
 });

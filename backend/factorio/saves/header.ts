@@ -6,7 +6,7 @@
 // bytes of one entry are read and inflated, so a 1 GiB save costs a few KiB of work. Saves come from
 // uploads, so every length is checked: a damaged or hostile file ends in SaveFileError, never anything else.
 
-import { ZipError, type ZipEntry, ZipReader } from "../../lib/zip.ts";
+import { type ZipEntry, ZipError, ZipReader } from "../../lib/zip.ts";
 import type { SaveHeader, SaveMod } from "../../../shared/api.ts";
 import { isBuiltInMod } from "../../../shared/factorio.ts";
 
@@ -127,7 +127,9 @@ function parse(bytes: Uint8Array): SaveHeader {
   const c = new Cursor(bytes);
   const v: Version = [c.u16(), c.u16(), c.u16(), c.u16()];
   if (!atLeast(v, OLDEST)) {
-    throw new SaveFileError(`it says it was saved by Factorio ${show(v)}; saves older than 0.13 are not supported`);
+    throw new SaveFileError(
+      `it says it was saved by Factorio ${show(v)}; saves older than 0.13 are not supported`,
+    );
   }
   if (v[0] > 99) throw new SaveFileError(`it names an impossible game version (${show(v)})`);
   c.setVersion(v);
@@ -250,7 +252,10 @@ async function collect(stream: ReadableStream<Uint8Array>, max: number): Promise
 const READ_STEPS = [16 * 1024, 1024 * 1024, 16 * 1024 * 1024];
 
 /** Runs `read` on the level entry of the save zip at `path`; every failure ends in SaveFileError. */
-async function withLevelEntry<T>(path: string, read: (zip: ZipReader, entry: ZipEntry) => Promise<T>): Promise<T> {
+async function withLevelEntry<T>(
+  path: string,
+  read: (zip: ZipReader, entry: ZipEntry) => Promise<T>,
+): Promise<T> {
   let zip: ZipReader;
   try {
     zip = await ZipReader.open(path);
@@ -279,7 +284,9 @@ export function readSaveHeader(path: string): Promise<SaveHeader> {
         return parse(bytes);
       } catch (e) {
         if (!(e instanceof Truncated)) throw e;
-        if (bytes.length < step) throw new SaveFileError(`${entry.name.split("/").pop()} ends inside the header`);
+        if (bytes.length < step) {
+          throw new SaveFileError(`${entry.name.split("/").pop()} ends inside the header`);
+        }
       }
     }
     throw new SaveFileError("its header is larger than any real save's");
@@ -295,10 +302,14 @@ export function readSaveVersion(path: string): Promise<string> {
     const c = new Cursor(await headerBytes(zip, entry, 8));
     try {
       const v: Version = [c.u16(), c.u16(), c.u16(), c.u16()];
-      if (!atLeast(v, OLDEST) || v[0] > 99) throw new SaveFileError(`it names no game version this panel knows (${show(v)})`);
+      if (!atLeast(v, OLDEST) || v[0] > 99) {
+        throw new SaveFileError(`it names no game version this panel knows (${show(v)})`);
+      }
       return show(v);
     } catch (e) {
-      if (e instanceof Truncated) throw new SaveFileError(`${entry.name.split("/").pop()} ends inside the header`);
+      if (e instanceof Truncated) {
+        throw new SaveFileError(`${entry.name.split("/").pop()} ends inside the header`);
+      }
       throw e;
     }
   });
@@ -314,7 +325,9 @@ export async function isSaveZip(path: string): Promise<{ ok: true } | { ok: fals
     throw e;
   }
   try {
-    return findLevelEntry(zip) ? { ok: true } : { ok: false, reason: "the zip holds no level-init.dat or level.dat" };
+    return findLevelEntry(zip)
+      ? { ok: true }
+      : { ok: false, reason: "the zip holds no level-init.dat or level.dat" };
   } finally {
     await zip.close();
   }

@@ -116,12 +116,17 @@ Deno.test("a 1.1 save: the values of the old panel's Test1_1, with the CRCs", as
 });
 
 Deno.test("level.dat alone gives the same header as level-init.dat (saves before 1.1.14)", async () => {
-  for (const [zip, folder, expected] of [
-    ["test_0_17.zip", "test_0_17_1", EXPECTED_0_17],
-    ["test_1_1.zip", "test_1_1", EXPECTED_1_1],
-  ] as const) {
+  for (
+    const [zip, folder, expected] of [
+      ["test_0_17.zip", "test_0_17_1", EXPECTED_0_17],
+      ["test_1_1.zip", "test_1_1", EXPECTED_1_1],
+    ] as const
+  ) {
     const levelDat = await entryOf(join(FIXTURES, zip), `${folder}/level.dat`);
-    const onlyLevelDat = await saveZip({ "level.dat": levelDat, "info.json": new TextEncoder().encode("{}") });
+    const onlyLevelDat = await saveZip({
+      "level.dat": levelDat,
+      "info.json": new TextEncoder().encode("{}"),
+    });
     assert.deepEqual(await readBytes(onlyLevelDat), expected, zip);
   }
 });
@@ -144,7 +149,10 @@ Deno.test("a 2.0 Space Age level-init.dat: 4-byte build, the extra bytes, built-
   const header = await readBytes(zip);
   assert.deepEqual(header, EXPECTED_2_0);
   assert.deepEqual(parseSaveHeader(raw), EXPECTED_2_0);
-  assert.ok(header.mods.every((m) => m.built_in), "base, elevated-rails, quality and space-age ship with the game");
+  assert.ok(
+    header.mods.every((m) => m.built_in),
+    "base, elevated-rails, quality and space-age ship with the game",
+  );
 });
 
 Deno.test("an entry at the zip's top level and level-init.dat preferred over level.dat", async () => {
@@ -155,12 +163,20 @@ Deno.test("an entry at the zip's top level and level-init.dat preferred over lev
 });
 
 Deno.test("the synthetic writer puts the mod count where the real saves have it (fsm-behaviour 7.4)", () => {
-  const offsets: [string, number][] = [["0.13.20.0", 73], ["0.14.23.0", 70], ["0.15.40.0", 70], ["0.16.51.0", 59], [
+  const offsets: [string, number][] = [["0.13.20.0", 73], ["0.14.23.0", 70], ["0.15.40.0", 70], [
+    "0.16.51.0",
+    59,
+  ], [
     "0.17.1.1",
     60,
   ], ["1.1.6.4", 60]];
   for (const [version, offset] of offsets) {
-    const bytes = encodeSaveHeader({ ...EXPECTED_1_1, factorio_version: version, loaded_from: version, mods: [] });
+    const bytes = encodeSaveHeader({
+      ...EXPECTED_1_1,
+      factorio_version: version,
+      loaded_from: version,
+      mods: [],
+    });
     const countBytes = atLeast(version, "0.16.0.0") ? 1 : 4; // an optimised count from 0.16, a u32 before
     assert.equal(bytes.length - countBytes, offset, version);
   }
@@ -189,7 +205,10 @@ Deno.test("only the start of the level file is inflated: damage further in does 
 });
 
 Deno.test("a header larger than the first read (thousands of mods) is read in full", async () => {
-  const mods = Array.from({ length: 3000 }, (_, i) => mod(`some-rather-long-mod-name-number-${i}`, "1.2.3.0", i));
+  const mods = Array.from(
+    { length: 3000 },
+    (_, i) => mod(`some-rather-long-mod-name-number-${i}`, "1.2.3.0", i),
+  );
   const big: SaveHeader = { ...EXPECTED_1_1, mods };
   const zip = await saveZip({ "level-init.dat": encodeSaveHeader(big, { trailer: new Uint8Array(100) }) });
   assert.deepEqual(await readBytes(zip), big);
@@ -200,11 +219,32 @@ Deno.test("a header larger than the first read (thousands of mods) is read in fu
 /** Versions from 0.13 to 2.x, including each boundary where the layout changes. */
 const versionArb = fc.oneof(
   fc.constantFrom(
-    "0.13.0.0", "0.13.0.41", "0.13.0.42", "0.13.0.86", "0.13.0.87", "0.13.20.0", "0.14.13.0", "0.14.14.0",
-    "0.15.0.91", "0.15.0.92", "0.15.40.0", "0.16.0.0", "0.16.51.0", "0.17.0.0", "0.18.2.2", "1.0.0.0",
-    "1.1.14.0", "1.1.110.0", "1.99.0.0", "2.0.0.0", "2.0.72.0", "2.1.12.0",
+    "0.13.0.0",
+    "0.13.0.41",
+    "0.13.0.42",
+    "0.13.0.86",
+    "0.13.0.87",
+    "0.13.20.0",
+    "0.14.13.0",
+    "0.14.14.0",
+    "0.15.0.91",
+    "0.15.0.92",
+    "0.15.40.0",
+    "0.16.0.0",
+    "0.16.51.0",
+    "0.17.0.0",
+    "0.18.2.2",
+    "1.0.0.0",
+    "1.1.14.0",
+    "1.1.110.0",
+    "1.99.0.0",
+    "2.0.0.0",
+    "2.0.72.0",
+    "2.1.12.0",
   ),
-  fc.tuple(fc.constantFrom(0, 1, 2), fc.nat(300), fc.nat(300), fc.nat(0xffff)).filter(([a, b]) => a > 0 || b >= 13)
+  fc.tuple(fc.constantFrom(0, 1, 2), fc.nat(300), fc.nat(300), fc.nat(0xffff)).filter(([a, b]) =>
+    a > 0 || b >= 13
+  )
     .map((v) => v.join(".")),
 );
 
@@ -255,14 +295,21 @@ function asRead(h: SaveHeader): SaveHeader {
     ...h,
     allow_non_admin_debug_options: atLeast(v, "0.16.0.0") && h.allow_non_admin_debug_options,
     allowed_commands: atLeast(v, "0.13.0.87") ? h.allowed_commands : h.allowed_commands === 0 ? 2 : 1,
-    mods: h.mods.map((m) => ({ ...m, crc: atLeast(v, "0.15.0.92") ? m.crc : null, built_in: builtIn.has(m.name) })),
+    mods: h.mods.map((m) => ({
+      ...m,
+      crc: atLeast(v, "0.15.0.92") ? m.crc : null,
+      built_in: builtIn.has(m.name),
+    })),
   };
 }
 
 Deno.test("property: every header of every version from 0.13 to 2.x reads back as written", () => {
   fc.assert(
     fc.property(headerArb, (h) => {
-      assert.deepEqual(parseSaveHeader(encodeSaveHeader(h, { trailer: new Uint8Array([9, 9, 9]) })), asRead(h));
+      assert.deepEqual(
+        parseSaveHeader(encodeSaveHeader(h, { trailer: new Uint8Array([9, 9, 9]) })),
+        asRead(h),
+      );
     }),
     { numRuns: 400 },
   );
@@ -290,9 +337,12 @@ function readsOrRefuses(fn: () => unknown) {
 
 Deno.test("property: random bytes and damaged real headers are read or refused, never crash", () => {
   const real = new Uint8Array(readFileSync(join(FIXTURES, "2_0_spaceage.level-init.dat"))).subarray(0, 4096);
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 2000 }), (b) => readsOrRefuses(() => parseSaveHeader(b))), {
-    numRuns: 1000,
-  });
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 2000 }), (b) => readsOrRefuses(() => parseSaveHeader(b))),
+    {
+      numRuns: 1000,
+    },
+  );
   fc.assert(
     fc.property(fc.array(fc.tuple(fc.nat(200), fc.nat(255)), { minLength: 1, maxLength: 8 }), (flips) => {
       const b = real.slice();
@@ -339,12 +389,27 @@ Deno.test("empty, truncated and non-save files get a plain reason", async () => 
     [new Uint8Array(good.subarray(0, 4096)), /not a zip file/],
     [await saveZip({ "readme.txt": new Uint8Array(10) }), /no level-init.dat or level.dat/],
     [await saveZip({ "level-init.dat": new Uint8Array(0) }), /ends inside the header/],
-    [await saveZip({ "level-init.dat": encodeSaveHeader(EXPECTED_1_1).subarray(0, 40) }), /ends inside the header/],
-    [await saveZip({ "level-init.dat": encodeSaveHeader({ ...EXPECTED_1_1, factorio_version: "0.12.35.0" }) }), /older than 0.13/],
-    [await saveZip({ "level.dat0": (await zlib(encodeSaveHeader(EXPECTED_1_1))).subarray(0, 30) }), /corrupt|ends inside/],
+    [
+      await saveZip({ "level-init.dat": encodeSaveHeader(EXPECTED_1_1).subarray(0, 40) }),
+      /ends inside the header/,
+    ],
+    [
+      await saveZip({
+        "level-init.dat": encodeSaveHeader({ ...EXPECTED_1_1, factorio_version: "0.12.35.0" }),
+      }),
+      /older than 0.13/,
+    ],
+    [
+      await saveZip({ "level.dat0": (await zlib(encodeSaveHeader(EXPECTED_1_1))).subarray(0, 30) }),
+      /corrupt|ends inside/,
+    ],
   ];
   for (const [bytes, reason] of cases) {
-    await assert.rejects(readBytes(bytes), (e: Error) => e instanceof SaveFileError && reason.test(e.message), String(reason));
+    await assert.rejects(
+      readBytes(bytes),
+      (e: Error) => e instanceof SaveFileError && reason.test(e.message),
+      String(reason),
+    );
   }
   // A zip whose central directory points past the end of the file.
   const cut = new Uint8Array(good);
@@ -358,7 +423,11 @@ Deno.test("saves the simulated game's --create writes for 1.1, 2.0 and 2.1 read 
     using t = tempDir();
     const game = installFakeFactorio(join(t.dir, "factorio"), version);
     const target = join(game.dir, "saves", "created.zip");
-    const run = await new Deno.Command(game.binary, { args: ["--create", target], stdout: "piped", stderr: "piped" })
+    const run = await new Deno.Command(game.binary, {
+      args: ["--create", target],
+      stdout: "piped",
+      stderr: "piped",
+    })
       .output();
     assert.equal(run.code, 0, new TextDecoder().decode(run.stdout) + new TextDecoder().decode(run.stderr));
     const header = await readSaveHeader(target);

@@ -28,7 +28,12 @@ export interface SavesOptions {
 }
 
 /** The old API's pseudo entry: not a file, it means "start from the newest save". */
-export const LOAD_LATEST_ENTRY: Save = { name: LOAD_LATEST, last_mod: "0001-01-01T00:00:00Z", size: 0, factorio_version: null };
+export const LOAD_LATEST_ENTRY: Save = {
+  name: LOAD_LATEST,
+  last_mod: "0001-01-01T00:00:00Z",
+  size: 0,
+  factorio_version: null,
+};
 
 /** What a listing shows: save zips at the top level; never temp files, hidden files or directories. */
 export function isListedSave(name: string): boolean {
@@ -78,7 +83,11 @@ export interface GameRun {
  * Runs the game once (not as the server) in the Factorio directory, stopping it after `timeoutMs`.
  * Throws Error("cannot run the game (BINARY): why") when it cannot be started at all.
  */
-export async function runGameOnce(paths: Pick<FactorioPaths, "binary" | "root">, args: string[], timeoutMs: number): Promise<GameRun> {
+export async function runGameOnce(
+  paths: Pick<FactorioPaths, "binary" | "root">,
+  args: string[],
+  timeoutMs: number,
+): Promise<GameRun> {
   const tail = new OutputTail();
   const timeout = AbortSignal.timeout(timeoutMs);
   let child: Deno.ChildProcess;
@@ -152,7 +161,9 @@ export class Saves {
    * the same saves and mods directories at the same time.
    */
   assertNotCreating(): void {
-    if (this.creating) throw new Conflict(`The save ${this.creating} is being created; wait until it is done.`);
+    if (this.creating) {
+      throw new Conflict(`The save ${this.creating} is being created; wait until it is done.`);
+    }
   }
 
   get dir(): string {
@@ -179,14 +190,21 @@ export class Saves {
       throw e;
     }
     // All stats in flight at once: one after another, 500 saves took 500 round trips to the thread pool.
-    const found = await Promise.all(names.filter(isListedSave).map(async (name) => {
-      try {
-        const s = await stat(inside(this.dir, name));
-        return s.isFile() ? { save: { name, last_mod: s.mtime.toISOString(), size: s.size }, file: `${s.ino}:${s.size}:${s.mtimeMs}` } : null;
-      } catch {
-        return null; // removed between readdir and stat, or a dangling link: not a save
-      }
-    }));
+    const found = await Promise.all(
+      names.filter(isListedSave).map(async (name) => {
+        try {
+          const s = await stat(inside(this.dir, name));
+          return s.isFile()
+            ? {
+              save: { name, last_mod: s.mtime.toISOString(), size: s.size },
+              file: `${s.ino}:${s.size}:${s.mtimeMs}`,
+            }
+            : null;
+        } catch {
+          return null; // removed between readdir and stat, or a dangling link: not a save
+        }
+      }),
+    );
     const files = found.filter((f) => f !== null);
     const versions = await this.readVersions(files.map((f) => ({ name: f.save.name, file: f.file })));
     const saves: Save[] = files.map((f, i) => ({ ...f.save, factorio_version: versions[i] }))
@@ -241,7 +259,9 @@ export class Saves {
   private refuseInUse(name: string, action: string) {
     const used = this.opts.inUse();
     if (used && saveFileName(used).toLowerCase() === name.toLowerCase()) {
-      throw new Conflict(`Cannot ${action} ${name}: the running server has it loaded. Stop the server first.`);
+      throw new Conflict(
+        `Cannot ${action} ${name}: the running server has it loaded. Stop the server first.`,
+      );
     }
   }
 
@@ -331,11 +351,20 @@ export class Saves {
       // to start over an existing one).
       await rm(target, { force: true });
       this.opts.log.warn("Creating a save failed", { save: name, why });
-      return new HttpError(500, `Error creating save ${name}: ${why}${output ? `\nGame output:\n${output}` : ""}`);
+      return new HttpError(
+        500,
+        `Error creating save ${name}: ${why}${output ? `\nGame output:\n${output}` : ""}`,
+      );
     };
-    if (run.timedOut) throw await fail(`the game did not finish within ${Math.round(this.opts.createTimeoutMs / 1000)} s and was stopped`);
+    if (run.timedOut) {
+      throw await fail(
+        `the game did not finish within ${Math.round(this.opts.createTimeoutMs / 1000)} s and was stopped`,
+      );
+    }
     if (!status.success) {
-      throw await fail(status.signal ? `the game was ended by ${status.signal}` : `exit status ${status.code}`);
+      throw await fail(
+        status.signal ? `the game was ended by ${status.signal}` : `exit status ${status.code}`,
+      );
     }
     if (!existsSync(target)) throw await fail("the game exited without writing the file");
     this.opts.log.info("Save created", { save: name });

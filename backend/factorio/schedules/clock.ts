@@ -1,7 +1,6 @@
 // Time for schedules: the wall clock in production; tests use tests/support/clock.ts, a clock they
 // move by hand, so a five-minute countdown is checked at its exact offsets without waiting five minutes.
 
-
 export interface Clock {
   now(): number;
   /** Resolves after `ms` (or at once when `signal` aborts). `label` names the wait for test clocks. */

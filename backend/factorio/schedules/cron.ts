@@ -8,12 +8,16 @@ import { listInWords } from "../../../shared/backups.ts";
 /** A 5-field expression checked by croner; Invalid with croner's reason otherwise. */
 export function parseCron(expr: unknown, timeZone: string): Cron {
   if (typeof expr !== "string" || expr.trim().split(/\s+/).length !== 5) {
-    throw new Invalid("The schedule needs a cron expression with 5 fields: minute hour day-of-month month day-of-week.");
+    throw new Invalid(
+      "The schedule needs a cron expression with 5 fields: minute hour day-of-month month day-of-week.",
+    );
   }
   try {
     return new Cron(expr.trim(), { timezone: timeZone, paused: true, mode: "5-part" });
   } catch (e) {
-    throw new Invalid(`The cron expression "${expr}" is not valid: ${(e as Error).message.replace(/^CronPattern: /, "")}.`);
+    throw new Invalid(
+      `The cron expression "${expr}" is not valid: ${(e as Error).message.replace(/^CronPattern: /, "")}.`,
+    );
   }
 }
 
@@ -45,7 +49,14 @@ export function zonedIso(d: Date, timeZone: string): string {
       second: "2-digit",
     }).formatToParts(d).map((p) => [p.type, p.value]),
   );
-  const local = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
+  const local = Date.UTC(
+    +parts.year,
+    +parts.month - 1,
+    +parts.day,
+    +parts.hour,
+    +parts.minute,
+    +parts.second,
+  );
   const offsetMin = Math.round((local - Math.floor(d.getTime() / 1000) * 1000) / 60_000);
   const sign = offsetMin < 0 ? "-" : "+";
   const abs = Math.abs(offsetMin);
@@ -56,10 +67,34 @@ export function zonedIso(d: Date, timeZone: string): string {
 // ---- Plain-language description ----
 
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const DAY_ALIASES: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
 const MONTH_ALIASES: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 const two = (n: number) => String(n).padStart(2, "0");
@@ -100,8 +135,9 @@ export function describeCron(expr: string): string {
   const hourStep = /^\*\/(\d+)$/.exec(hour);
   if (min === "*" && hour === "*") when = "every minute";
   else if (minStep && hour === "*") when = `every ${minStep[1]} minutes`;
-  else if (/^\d+$/.test(min) && hour === "*") when = min === "0" ? "every hour" : `every hour at minute ${Number(min)}`;
-  else if (/^\d+$/.test(min) && hourStep) when = `every ${hourStep[1]} hours at minute ${Number(min)}`;
+  else if (/^\d+$/.test(min) && hour === "*") {
+    when = min === "0" ? "every hour" : `every hour at minute ${Number(min)}`;
+  } else if (/^\d+$/.test(min) && hourStep) when = `every ${hourStep[1]} hours at minute ${Number(min)}`;
   else if (/^\d+$/.test(min) && /^\d+(,\d+)*$/.test(hour)) {
     when = `at ${listInWords(hour.split(",").map((h) => `${two(Number(h))}:${two(Number(min))}`))}`;
   } else return expr;

@@ -18,9 +18,15 @@ Deno.test("cron: plain-language previews", () => {
 });
 
 Deno.test("cron: bad expressions are refused with a reason", () => {
-  assert.throws(() => parseCron("61 * * * *", "UTC"), (e) => e instanceof Invalid && /minute/.test(e.message));
+  assert.throws(
+    () => parseCron("61 * * * *", "UTC"),
+    (e) => e instanceof Invalid && /minute/.test(e.message),
+  );
   assert.throws(() => parseCron("* * * *", "UTC"), (e) => e instanceof Invalid && /5 fields/.test(e.message));
-  assert.throws(() => parseCron("0 * * * * *", "UTC"), (e) => e instanceof Invalid && /5 fields/.test(e.message));
+  assert.throws(
+    () => parseCron("0 * * * * *", "UTC"),
+    (e) => e instanceof Invalid && /5 fields/.test(e.message),
+  );
   assert.throws(() => parseCron(42, "UTC"), Invalid);
 });
 
@@ -28,7 +34,11 @@ Deno.test("cron: next runs across the spring DST change keep the local time", ()
   // Europe/Berlin moves from +01:00 to +02:00 at 02:00 on 2026-03-29.
   const from = Date.parse("2026-03-27T12:00:00Z");
   const runs = nextRuns("0 4 * * *", "Europe/Berlin", from, 3).map((d) => zonedIso(d, "Europe/Berlin"));
-  assert.deepEqual(runs, ["2026-03-28T04:00:00+01:00", "2026-03-29T04:00:00+02:00", "2026-03-30T04:00:00+02:00"]);
+  assert.deepEqual(runs, [
+    "2026-03-28T04:00:00+01:00",
+    "2026-03-29T04:00:00+02:00",
+    "2026-03-30T04:00:00+02:00",
+  ]);
   const utc = nextRuns("0 4 * * *", "Europe/Berlin", from, 3).map((d) => d.toISOString());
   assert.deepEqual(utc, ["2026-03-28T03:00:00.000Z", "2026-03-29T02:00:00.000Z", "2026-03-30T02:00:00.000Z"]);
 });

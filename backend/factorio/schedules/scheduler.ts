@@ -60,18 +60,33 @@ export class Scheduler {
         // Saved by hand in panel.db or by an older panel: it cannot run, but it must not keep the panel
         // (and every other schedule) from starting. Off, with the reason where the admin looks.
         store.disable(s.id);
-        store.startRun(s.id, "cron", now, "failed", `${invalid} The schedule was switched off at start-up: correct the expression and switch it on again.`);
-        this.deps.log.warn("A schedule's cron expression does not parse: switched it off", { schedule: s.id, cron: s.cron, error: invalid });
+        store.startRun(
+          s.id,
+          "cron",
+          now,
+          "failed",
+          `${invalid} The schedule was switched off at start-up: correct the expression and switch it on again.`,
+        );
+        this.deps.log.warn("A schedule's cron expression does not parse: switched it off", {
+          schedule: s.id,
+          cron: s.cron,
+          error: invalid,
+        });
         continue;
       }
       const missed = runsBetween(s.cron, timeZone, s.checked_at, now);
       store.checked(s.id, now);
       if (missed.length === 0) continue;
       const first = zonedIso(missed[0], timeZone);
-      const what = missed.length === 1 ? `the run of ${first}` : `${missed.length} runs (the first at ${first})`;
+      const what = missed.length === 1
+        ? `the run of ${first}`
+        : `${missed.length} runs (the first at ${first})`;
       const then = s.run_missed ? "running it once now" : "not run (the schedule does not run missed runs)";
       store.startRun(s.id, "missed", now, "missed", `Missed ${what} while the panel was down; ${then}.`);
-      this.deps.log.warn("Schedule runs were missed while the panel was down", { schedule: s.id, missed: missed.length });
+      this.deps.log.warn("Schedule runs were missed while the panel was down", {
+        schedule: s.id,
+        missed: missed.length,
+      });
       if (s.run_missed) this.#launch(s, "missed");
     }
   }
@@ -112,11 +127,19 @@ export class Scheduler {
   #launch(s: StoredSchedule, trigger: ScheduleRun["trigger"]): number {
     const { store, clock } = this.deps;
     if (this.#running.has(s.id)) {
-      return store.startRun(s.id, trigger, clock.now(), "skipped", "Skipped: the previous run of this schedule is still going.");
+      return store.startRun(
+        s.id,
+        trigger,
+        clock.now(),
+        "skipped",
+        "Skipped: the previous run of this schedule is still going.",
+      );
     }
     const runId = store.startRun(s.id, trigger, clock.now());
     const p = this.#execute(s, trigger, runId)
-      .catch((e) => this.deps.log.error("A schedule run failed unexpectedly", { schedule: s.id, error: String(e) }))
+      .catch((e) =>
+        this.deps.log.error("A schedule run failed unexpectedly", { schedule: s.id, error: String(e) })
+      )
       .finally(() => this.#running.delete(s.id));
     this.#running.set(s.id, p);
     return runId;
@@ -145,7 +168,9 @@ export class Scheduler {
     const offset = () => Math.round((clock.now() - start) / 1000);
     const note = (text: string, at = offset()) => lines.push(`[+${at}s] ${text}`);
     if (trigger !== "manual") {
-      const why = await this.#conditionHolds(s).catch((e) => `the condition could not be checked: ${(e as Error).message}`);
+      const why = await this.#conditionHolds(s).catch((e) =>
+        `the condition could not be checked: ${(e as Error).message}`
+      );
       if (why) {
         store.finishRun(runId, clock.now(), "skipped", `Skipped: ${why}.`);
         return;
@@ -175,7 +200,10 @@ export class Scheduler {
     store.finishRun(runId, clock.now(), failed ? "failed" : "ok", output);
     if (failed) {
       this.deps.log.warn("A scheduled run failed", { schedule: s.id, output });
-      this.deps.alert(`Schedule "${s.name}" failed`, lines.filter((l) => l.includes("FAILED")).join(" ").slice(0, 300));
+      this.deps.alert(
+        `Schedule "${s.name}" failed`,
+        lines.filter((l) => l.includes("FAILED")).join(" ").slice(0, 300),
+      );
     }
   }
 
@@ -188,7 +216,9 @@ export class Scheduler {
     return {
       ...rest,
       description: invalid ?? describeCron(s.cron),
-      next_runs: s.enabled && !invalid ? nextRuns(s.cron, timeZone, clock.now(), 3).map((d) => zonedIso(d, timeZone)) : [],
+      next_runs: s.enabled && !invalid
+        ? nextRuns(s.cron, timeZone, clock.now(), 3).map((d) => zonedIso(d, timeZone))
+        : [],
       time_zone: timeZone,
       last_runs: store.runs(s.id),
     };
@@ -209,7 +239,9 @@ export class Scheduler {
   }
 
   /** The form's live preview: words and the next three runs. */
-  async preview(expression: unknown): Promise<{ description: string; next_runs: string[]; time_zone: string }> {
+  async preview(
+    expression: unknown,
+  ): Promise<{ description: string; next_runs: string[]; time_zone: string }> {
     const { describeCron, nextRuns, parseCron, zonedIso } = cron;
     const { timeZone, clock } = this.deps;
     parseCron(expression, timeZone);
@@ -226,7 +258,10 @@ export class Scheduler {
     if (problem) throw new Invalid(problem);
     parseCron(body.cron, this.deps.timeZone);
     const tasks = (body.tasks as Record<string, unknown>[]).map((t): ScheduleTask => {
-      const task: ScheduleTask = { type: t.type as ScheduleTask["type"], delay_s: (t.delay_s as number | undefined) ?? 0 };
+      const task: ScheduleTask = {
+        type: t.type as ScheduleTask["type"],
+        delay_s: (t.delay_s as number | undefined) ?? 0,
+      };
       if (typeof t.text === "string") task.text = t.text.trim();
       if (t.countdown_s !== undefined) task.countdown_s = t.countdown_s as number;
       if (t.include !== undefined) task.include = t.include as ScheduleTask["include"];

@@ -22,12 +22,25 @@ const schedule = (name: string) => ({
 
 Deno.test("a stored schedule with a cron that does not parse is switched off at start-up, with a warning; the panel starts", async () => {
   await withDirs("panel-bad-cron", async (dataDir, factorioDir) => {
-    const args = ["--data-dir", dataDir, "--factorio-dir", factorioDir, "--port", "0", "--bind", "127.0.0.1", "--factorio-update-check-hours", "0"];
+    const args = [
+      "--data-dir",
+      dataDir,
+      "--factorio-dir",
+      factorioDir,
+      "--port",
+      "0",
+      "--bind",
+      "127.0.0.1",
+      "--factorio-update-check-hours",
+      "0",
+    ];
     const env = { PANEL_ADMIN_PASSWORD: PASSWORD };
     const first = await startPanelProcess({ args, env });
     try {
       const c = await first.login("admin", PASSWORD);
-      for (const name of ["Broken", "Fine"]) assert.equal((await c.post("/api/schedules", schedule(name))).status, 201);
+      for (const name of ["Broken", "Fine"]) {
+        assert.equal((await c.post("/api/schedules", schedule(name))).status, 201);
+      }
     } finally {
       assert.equal(await first.stop(), 0);
     }
@@ -46,7 +59,10 @@ Deno.test("a stored schedule with a cron that does not parse is switched off at 
       assert.equal(broken.enabled, false, "switched off");
       assert.deepEqual(broken.next_runs, []);
       assert.equal(broken.last_runs[0]?.result, "failed");
-      assert.match(broken.last_runs[0].output, /The cron expression "99 \* \* \* \*" is not valid.*switched off/);
+      assert.match(
+        broken.last_runs[0].output,
+        /The cron expression "99 \* \* \* \*" is not valid.*switched off/,
+      );
       assert.match(broken.description, /not valid/);
       assert.equal(fine.enabled, true);
       assert.equal(fine.next_runs.length, 3);
@@ -55,7 +71,10 @@ Deno.test("a stored schedule with a cron that does not parse is switched off at 
       const log = readFileSync(join(dataDir, "panel.log"), "utf8");
       assert.match(log, /WARN .*cron expression does not parse: switched it off .*"99 \* \* \* \*"/);
       // Fixed and switched on again through the form's route, it runs on its timetable again.
-      const fixed = await c.post(`/api/schedules/${broken.id}/update`, { ...schedule("Broken"), cron: "30 * * * *" });
+      const fixed = await c.post(`/api/schedules/${broken.id}/update`, {
+        ...schedule("Broken"),
+        cron: "30 * * * *",
+      });
       assert.equal(fixed.status, 200, fixed.text);
       assert.equal(fixed.body.enabled, true);
       assert.equal(fixed.body.next_runs.length, 3);

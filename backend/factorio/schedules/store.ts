@@ -62,11 +62,15 @@ export class ScheduleStore {
   constructor(private readonly db: Db) {}
 
   all(): StoredSchedule[] {
-    return (this.db.prepare("SELECT * FROM schedules ORDER BY id").all() as unknown as ScheduleRow[]).map(fromRow);
+    return (this.db.prepare("SELECT * FROM schedules ORDER BY id").all() as unknown as ScheduleRow[]).map(
+      fromRow,
+    );
   }
 
   get(id: number): StoredSchedule | null {
-    const r = this.db.prepare("SELECT * FROM schedules WHERE id = ?").get(id) as unknown as ScheduleRow | undefined;
+    const r = this.db.prepare("SELECT * FROM schedules WHERE id = ?").get(id) as unknown as
+      | ScheduleRow
+      | undefined;
     return r ? fromRow(r) : null;
   }
 
@@ -74,7 +78,16 @@ export class ScheduleStore {
     const r = this.db.prepare(
       `INSERT INTO schedules (name, cron, condition, enabled, run_missed, tasks, checked_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(s.name, s.cron, s.condition, s.enabled ? 1 : 0, s.run_missed ? 1 : 0, JSON.stringify(s.tasks), now, now);
+    ).run(
+      s.name,
+      s.cron,
+      s.condition,
+      s.enabled ? 1 : 0,
+      s.run_missed ? 1 : 0,
+      JSON.stringify(s.tasks),
+      now,
+      now,
+    );
     return Number(r.lastInsertRowid);
   }
 
@@ -83,7 +96,16 @@ export class ScheduleStore {
     this.db.prepare(
       `UPDATE schedules SET name = ?, cron = ?, condition = ?, enabled = ?, run_missed = ?, tasks = ?, checked_at = ?
        WHERE id = ?`,
-    ).run(s.name, s.cron, s.condition, s.enabled ? 1 : 0, s.run_missed ? 1 : 0, JSON.stringify(s.tasks), now, id);
+    ).run(
+      s.name,
+      s.cron,
+      s.condition,
+      s.enabled ? 1 : 0,
+      s.run_missed ? 1 : 0,
+      JSON.stringify(s.tasks),
+      now,
+      id,
+    );
   }
 
   /** Switches a schedule off, keeping where its timetable stood. */
@@ -99,7 +121,13 @@ export class ScheduleStore {
     this.db.prepare("UPDATE schedules SET checked_at = MAX(checked_at, ?) WHERE id = ?").run(at, id);
   }
 
-  startRun(scheduleId: number, trigger: ScheduleRun["trigger"], at: number, result: ScheduleRun["result"] = "running", output = ""): number {
+  startRun(
+    scheduleId: number,
+    trigger: ScheduleRun["trigger"],
+    at: number,
+    result: ScheduleRun["result"] = "running",
+    output = "",
+  ): number {
     const r = this.db.prepare(
       "INSERT INTO schedule_runs (schedule_id, started, finished, trigger, result, output) VALUES (?, ?, ?, ?, ?, ?)",
     ).run(scheduleId, at, result === "running" ? null : at, trigger, result, output);
@@ -111,7 +139,12 @@ export class ScheduleStore {
   }
 
   finishRun(runId: number, at: number, result: ScheduleRun["result"], output: string): void {
-    this.db.prepare("UPDATE schedule_runs SET finished = ?, result = ?, output = ? WHERE id = ?").run(at, result, output, runId);
+    this.db.prepare("UPDATE schedule_runs SET finished = ?, result = ?, output = ? WHERE id = ?").run(
+      at,
+      result,
+      output,
+      runId,
+    );
   }
 
   /** Runs the panel was in the middle of when it stopped: they did not finish. */

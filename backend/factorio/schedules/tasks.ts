@@ -116,7 +116,9 @@ export async function runTask(task: ScheduleTask, deps: TaskDeps, signal?: Abort
       });
     case "update-mods":
       return await ops.run("scheduled mod update", async () => {
-        if (game.status().status !== "stopped") throw new Error("mods can only be updated while the server is stopped (add a stop task first)");
+        if (game.status().status !== "stopped") {
+          throw new Error("mods can only be updated while the server is stopped (add a stop task first)");
+        }
         const updates = await game.whileStopped("updating mods", async () => {
           const found = await deps.mods.updates(deps.mods.live);
           for (const u of found) await deps.mods.update(deps.mods.live, u.modName, u.downloadUrl);

@@ -42,6 +42,8 @@ export function readConfigIni(path: string): ConfigGroups {
   if (!existsSync(path)) {
     throw new NotFound(`There is no config.ini at ${path} yet. The game writes it the first time it starts.`);
   }
-  if (statSync(path).size > MAX_BYTES) throw new Conflict(`${path} is too large to be the game's config.ini.`);
+  if (statSync(path).size > MAX_BYTES) {
+    throw new Conflict(`${path} is too large to be the game's config.ini.`);
+  }
   return parseConfigIni(new TextDecoder().decode(readFileSync(path)));
 }

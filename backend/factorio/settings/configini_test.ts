@@ -73,7 +73,10 @@ Deno.test("GET /api/config reads the game's config.ini; a missing one is a clear
     rmSync(join(dir, "config", "config.ini"));
     const missing = await c.get("/api/config");
     assert.equal(missing.status, 404);
-    assert.match(missing.body, /no config\.ini at .*config\.ini yet\. The game writes it the first time it starts\./);
+    assert.match(
+      missing.body,
+      /no config\.ini at .*config\.ini yet\. The game writes it the first time it starts\./,
+    );
   } finally {
     await panel.close();
     rmSync(dir, { recursive: true, force: true });

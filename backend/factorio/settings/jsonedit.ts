@@ -120,7 +120,9 @@ function render(text: string, node: Node, before: unknown, after: unknown): stri
       return out + text.slice(pos, node.end);
     }
   }
-  if (node.kind === "array" && Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+  if (
+    node.kind === "array" && Array.isArray(before) && Array.isArray(after) && before.length === after.length
+  ) {
     let out = "";
     let pos = node.start;
     node.items.forEach((item, n) => {

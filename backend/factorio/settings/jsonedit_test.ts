@@ -3,7 +3,10 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { updateJsonText } from "./jsonedit.ts";
 
-const example = readFileSync(new URL("../../../tests/fake-factorio/data/server-settings.example.json", import.meta.url), "utf8");
+const example = readFileSync(
+  new URL("../../../tests/fake-factorio/data/server-settings.example.json", import.meta.url),
+  "utf8",
+);
 
 function changedLines(a: string, b: string): string[] {
   const left = a.split("\n");
@@ -17,7 +20,12 @@ Deno.test("an unchanged document is written back byte for byte", () => {
 });
 
 Deno.test("a changed value rewrites only its own line, in the file's own spacing", () => {
-  const next = { ...JSON.parse(example), max_players: 12, allow_commands: "true", name: 'My "quoted" server' };
+  const next = {
+    ...JSON.parse(example),
+    max_players: 12,
+    allow_commands: "true",
+    name: 'My "quoted" server',
+  };
   const out = updateJsonText(example, next);
   assert.deepEqual(changedLines(example, out), [
     '  "name": "My \\"quoted\\" server",',
@@ -67,7 +75,11 @@ Deno.test("odd but valid documents still come out exactly right", () => {
     assert.deepEqual(JSON.parse(out), next, text);
     assert.equal(JSON.stringify(JSON.parse(out)), JSON.stringify(next), `key order for ${text}`);
   }
-  assert.equal(updateJsonText('  {"a" : 1e3 }  ', { a: 1000 }), '  {"a" : 1e3 }  ', "equal values keep their spelling");
+  assert.equal(
+    updateJsonText('  {"a" : 1e3 }  ', { a: 1000 }),
+    '  {"a" : 1e3 }  ',
+    "equal values keep their spelling",
+  );
 });
 
 Deno.test("property: any edit of any document parses back to exactly the new value", () => {

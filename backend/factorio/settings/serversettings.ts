@@ -39,13 +39,17 @@ export class ServerSettings {
       );
     }
     const bytes = readFileSync(this.paths.serverSettings);
-    if (bytes.length > MAX_FILE_BYTES) throw new Conflict(`${this.paths.serverSettings} is too large to be a settings file.`);
+    if (bytes.length > MAX_FILE_BYTES) {
+      throw new Conflict(`${this.paths.serverSettings} is too large to be a settings file.`);
+    }
     const text = new TextDecoder().decode(bytes);
     let value: unknown;
     try {
       value = JSON.parse(text.replace(/^\uFEFF/, ""));
     } catch (e) {
-      throw new Conflict(`${this.paths.serverSettings} is not valid JSON (${(e as Error).message}). Fix or delete it.`);
+      throw new Conflict(
+        `${this.paths.serverSettings} is not valid JSON (${(e as Error).message}). Fix or delete it.`,
+      );
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw new Conflict(`${this.paths.serverSettings} must hold a JSON object.`);

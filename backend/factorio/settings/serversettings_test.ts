@@ -37,16 +37,20 @@ Deno.test("a settings save that fails after the admin list changed puts the admi
 });
 
 Deno.test("the game's refusals of a player list change are told apart from its confirmations", () => {
-  for (const refusal of ["Unknown command \"promote\".", "Player bob doesn't exist.", "You cannot ban an admin."]) {
+  for (
+    const refusal of ['Unknown command "promote".', "Player bob doesn't exist.", "You cannot ban an admin."]
+  ) {
     assert.ok(gameRefused(refusal), refusal);
   }
-  for (const ok of [
-    "bob was promoted to admin by <server>.",
-    "Added bob to the whitelist.",
-    "bob is already in the whitelist.",
-    "bob was banned by <server>. Reason: griefing.",
-    "bob was unbanned by <server>.",
-  ]) {
+  for (
+    const ok of [
+      "bob was promoted to admin by <server>.",
+      "Added bob to the whitelist.",
+      "bob is already in the whitelist.",
+      "bob was banned by <server>. Reason: griefing.",
+      "bob was unbanned by <server>.",
+    ]
+  ) {
     assert.ok(!gameRefused(ok), ok);
   }
 });

@@ -48,7 +48,11 @@ export function mib(bytes: number): string {
 }
 
 /** Downloads `url` into `file` (created new) and answers its size and sha256. Removes the file on failure. */
-export async function download(url: string, file: string, opts: DownloadOptions): Promise<{ size: number; sha256: string }> {
+export async function download(
+  url: string,
+  file: string,
+  opts: DownloadOptions,
+): Promise<{ size: number; sha256: string }> {
   const stallMs = opts.stallMs ?? STALL_MS;
   const stall = new AbortController();
   let stallTimer: ReturnType<typeof setTimeout> | undefined;
@@ -88,7 +92,9 @@ async function receive(
   }
   if (res.status !== 200) {
     await res.body?.cancel();
-    throw new DownloadError(res.status === 404 ? "factorio.com has no such download (404)" : `factorio.com answered ${res.status}`);
+    throw new DownloadError(
+      res.status === 404 ? "factorio.com has no such download (404)" : `factorio.com answered ${res.status}`,
+    );
   }
   const lengthHeader = res.headers.get("content-length");
   const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
@@ -111,7 +117,9 @@ async function receive(
     lastReport = now;
     const seconds = (now - started) / 1000;
     const bytesPerSecond = seconds > 0 ? Math.round(received / seconds) : 0;
-    const etaSeconds = total !== null && bytesPerSecond > 0 ? Math.max(0, Math.round((total - received) / bytesPerSecond)) : null;
+    const etaSeconds = total !== null && bytesPerSecond > 0
+      ? Math.max(0, Math.round((total - received) / bytesPerSecond))
+      : null;
     opts.onProgress?.({ received, total, bytesPerSecond, etaSeconds });
   };
   try {
@@ -133,7 +141,9 @@ async function receive(
           filled += value.length;
           received += value.length;
           alive();
-          if (total !== null && received > total) throw new DownloadError("the server sent more than it announced");
+          if (total !== null && received > total) {
+            throw new DownloadError("the server sent more than it announced");
+          }
           report(false);
         }
         if (filled === 0) break;
@@ -145,7 +155,11 @@ async function receive(
     } catch (e) {
       opts.signal?.throwIfAborted();
       if (e instanceof DownloadError) throw e;
-      throw new DownloadError(`the download broke off after ${mib(received)}${total ? ` of ${mib(total)}` : ""}: ${(e as Error).message}`);
+      throw new DownloadError(
+        `the download broke off after ${mib(received)}${total ? ` of ${mib(total)}` : ""}: ${
+          (e as Error).message
+        }`,
+      );
     }
     if (total !== null && received !== total) {
       throw new DownloadError(`the download was cut off after ${mib(received)} of ${mib(total)}`);

@@ -26,7 +26,9 @@ export function parseArchivePage(html: string): AvailableVersion[] {
     const channel: Channel = /version-button-experimental/.test(cls) ? "experimental" : "stable";
     if (!seen.has(m[1])) seen.set(m[1], channel);
   }
-  return [...seen].map(([version, channel]) => ({ version, channel })).sort((a, b) => compareVersionStrings(b.version, a.version));
+  return [...seen].map(([version, channel]) => ({ version, channel })).sort((a, b) =>
+    compareVersionStrings(b.version, a.version)
+  );
 }
 
 /** A build of the headless server: x64, or the native ARM64 one that Factorio ships from 2.1 on. */
@@ -59,7 +61,10 @@ export class FactorioCom {
   async #text(path: string, what: string): Promise<string> {
     let res: Response;
     try {
-      res = await fetch(this.#url(path), { signal: AbortSignal.timeout(LIST_TIMEOUT_MS), redirect: "follow" });
+      res = await fetch(this.#url(path), {
+        signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
+        redirect: "follow",
+      });
     } catch (e) {
       throw new Upstream(`factorio.com could not be reached for ${what}: ${(e as Error).message}`);
     }
@@ -90,9 +95,14 @@ export class FactorioCom {
 
   /** Every version: the archive page, plus the latest ones (a release may reach the API before the page). */
   async available(): Promise<AvailableVersion[]> {
-    const [page, latest] = await Promise.all([this.#text("/download/archive/", "the version list"), this.latestReleases()]);
+    const [page, latest] = await Promise.all([
+      this.#text("/download/archive/", "the version list"),
+      this.latestReleases(),
+    ]);
     const list = parseArchivePage(page);
-    for (const [version, channel] of [[latest.stable, "stable"], [latest.experimental, "experimental"]] as const) {
+    for (
+      const [version, channel] of [[latest.stable, "stable"], [latest.experimental, "experimental"]] as const
+    ) {
       if (!list.some((v) => v.version === version)) list.push({ version, channel });
     }
     return list.sort((a, b) => compareVersionStrings(b.version, a.version));
@@ -102,7 +112,10 @@ export class FactorioCom {
    * The build to install on a host of `arch` and its sha256: the ARM64 build where the list has one, else
    * the x64 build (which an ARM64 host runs only under an emulator). Null when neither is listed.
    */
-  async checksum(version: string, arch: GameArch = "x64"): Promise<{ arch: GameArch; sha256: string } | null> {
+  async checksum(
+    version: string,
+    arch: GameArch = "x64",
+  ): Promise<{ arch: GameArch; sha256: string } | null> {
     const sums = await this.#text("/download/sha256sums/", "the checksum list");
     const native = arch === "arm64" ? findChecksum(sums, version, "arm64") : null;
     if (native) return { arch: "arm64", sha256: native };

@@ -12,9 +12,15 @@ import { ensureDir } from "../../lib/fsutil.ts";
 import { download, DownloadError, type Progress } from "./download.ts";
 import type { FactorioCom, GameArch } from "./factoriocom.ts";
 import { ArchiveError, untarXz } from "./untar.ts";
-import { ensureSharedConfig, gameBinaryIn, versionDir, versionOfGameDir, versionsDir, writeConfigPath } from "./store.ts";
+import {
+  ensureSharedConfig,
+  gameBinaryIn,
+  versionDir,
+  versionOfGameDir,
+  versionsDir,
+  writeConfigPath,
+} from "./store.ts";
 import { InstallError } from "../../lib/errors.ts";
-
 
 /** The game unpacks to about this many times the tarball's size; the margin covers the rest. */
 const UNPACK_FACTOR = 5;
@@ -36,7 +42,12 @@ export interface InstallSteps {
 /** The version printed by `binary --version` ("Version: 2.0.77 (build ...)"), or null. */
 export async function gameBinaryVersion(binary: string): Promise<string | null> {
   try {
-    const child = new Deno.Command(binary, { args: ["--version"], stdin: "null", stdout: "piped", stderr: "null" }).spawn();
+    const child = new Deno.Command(binary, {
+      args: ["--version"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
     const timer = setTimeout(() => child.kill("SIGKILL"), VERSION_TIMEOUT_MS);
     const out = await child.output().finally(() => clearTimeout(timer));
     return /Version:\s*(\d+\.\d+\.\d+)/.exec(new TextDecoder().decode(out.stdout))?.[1] ?? null;
@@ -49,11 +60,17 @@ export async function installVersion(s: InstallSteps): Promise<void> {
   const { factorioDir, version } = s;
   const root = versionsDir(factorioDir);
   ensureDir(root);
-  if (existsSync(versionDir(factorioDir, version))) throw new InstallError(`Factorio ${version} is already installed.`);
+  if (existsSync(versionDir(factorioDir, version))) {
+    throw new InstallError(`Factorio ${version} is already installed.`);
+  }
 
   s.onPhase("checking");
   const build = await s.com.checksum(version, s.arch);
-  if (!build) throw new InstallError(`factorio.com lists no checksum for Factorio ${version}, so it cannot be verified; nothing was installed.`);
+  if (!build) {
+    throw new InstallError(
+      `factorio.com lists no checksum for Factorio ${version}, so it cannot be verified; nothing was installed.`,
+    );
+  }
   const sum = build.sha256;
 
   const tag = `${version}-${randomBytes(4).toString("hex")}`;
@@ -69,7 +86,11 @@ export async function installVersion(s: InstallSteps): Promise<void> {
         spaceNeeded: (size) => (size ?? 200 * 1024 * 1024) * UNPACK_FACTOR + SPACE_MARGIN,
       });
     } catch (e) {
-      if (e instanceof DownloadError) throw new InstallError(`The download of Factorio ${version} failed: ${e.message}; nothing was installed.`);
+      if (e instanceof DownloadError) {
+        throw new InstallError(
+          `The download of Factorio ${version} failed: ${e.message}; nothing was installed.`,
+        );
+      }
       throw e;
     }
     if (got.sha256 !== sum) {
@@ -83,8 +104,16 @@ export async function installVersion(s: InstallSteps): Promise<void> {
     try {
       await untarXz(archive, unpackDir, { top: "factorio", signal: s.signal, minFreeBytes: SPACE_MARGIN });
     } catch (e) {
-      if (e instanceof ArchiveError) throw new InstallError(`The archive of Factorio ${version} was refused: ${e.message}; nothing was installed.`);
-      if ((e as { code?: string }).code === "ENOSPC") throw new InstallError(`The disk filled up while unpacking Factorio ${version}; nothing was installed.`);
+      if (e instanceof ArchiveError) {
+        throw new InstallError(
+          `The archive of Factorio ${version} was refused: ${e.message}; nothing was installed.`,
+        );
+      }
+      if ((e as { code?: string }).code === "ENOSPC") {
+        throw new InstallError(
+          `The disk filled up while unpacking Factorio ${version}; nothing was installed.`,
+        );
+      }
       throw e;
     }
     rmSync(archive, { force: true });
@@ -93,7 +122,9 @@ export async function installVersion(s: InstallSteps): Promise<void> {
     const gameDir = join(unpackDir, "factorio");
     const binary = gameBinaryIn(gameDir);
     if (!existsSync(binary)) {
-      throw new InstallError(`The archive of Factorio ${version} has no bin/${build.arch}/factorio; nothing was installed.`);
+      throw new InstallError(
+        `The archive of Factorio ${version} has no bin/${build.arch}/factorio; nothing was installed.`,
+      );
     }
     writeConfigPath(gameDir, factorioDir);
     ensureSharedConfig(factorioDir);
@@ -106,7 +137,9 @@ export async function installVersion(s: InstallSteps): Promise<void> {
         ? ` Factorio ${version} has no ${s.arch} build; its ${build.arch} build runs here only under an emulator such as box64.`
         : "";
       throw new InstallError(
-        `The unpacked game is not Factorio ${version} (--version says ${reported ?? "nothing"}, data/base/info.json says ${data ?? "nothing"}); nothing was installed.${why}`,
+        `The unpacked game is not Factorio ${version} (--version says ${
+          reported ?? "nothing"
+        }, data/base/info.json says ${data ?? "nothing"}); nothing was installed.${why}`,
       );
     }
     Deno.renameSync(gameDir, versionDir(factorioDir, version));

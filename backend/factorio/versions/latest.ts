@@ -17,11 +17,18 @@ export class LatestVersions {
 
   constructor(
     private readonly com: FactorioCom,
-    private readonly opts: { dataDir: string; hours: number; now: () => number; log: Logger; onChecked: () => void },
+    private readonly opts: {
+      dataDir: string;
+      hours: number;
+      now: () => number;
+      log: Logger;
+      onChecked: () => void;
+    },
   ) {
     this.#known = this.#read();
     if (opts.hours > 0) {
-      const tick = () => void this.get(false).catch((e) => opts.log.info("Update check failed", { error: String(e) }));
+      const tick = () =>
+        void this.get(false).catch((e) => opts.log.info("Update check failed", { error: String(e) }));
       this.#first = setTimeout(tick, 60_000);
       this.#timer = setInterval(tick, 60 * 60_000);
     }
@@ -56,7 +63,9 @@ export class LatestVersions {
     try {
       const d = JSON.parse(readFileSync(this.file, "utf8"));
       const at = Date.parse(d.checkedAt);
-      if (!Number.isFinite(at) || !EXACT_VERSION.test(d.stable) || !EXACT_VERSION.test(d.experimental)) return null;
+      if (!Number.isFinite(at) || !EXACT_VERSION.test(d.stable) || !EXACT_VERSION.test(d.experimental)) {
+        return null;
+      }
       return { checkedAt: at, latest: { stable: d.stable, experimental: d.experimental } };
     } catch {
       return null;

@@ -139,14 +139,20 @@ export class FactorioVersions {
 
   installed(): InstalledVersion[] {
     const active = activeVersion(this.dir);
-    const list: InstalledVersion[] = installedVersions(this.dir).map((version) => ({ version, active: active?.version === version, managed: true }));
+    const list: InstalledVersion[] = installedVersions(this.dir).map((version) => ({
+      version,
+      active: active?.version === version,
+      managed: true,
+    }));
     const hand = this.unmanaged();
     if (hand) list.push({ version: hand, active: !active, managed: false });
     return list;
   }
 
   async available(force = false): Promise<AvailableVersion[]> {
-    if (!force && this.#available && this.deps.now() - this.#available.at < AVAILABLE_CACHE_MS) return this.#available.list;
+    if (!force && this.#available && this.deps.now() - this.#available.at < AVAILABLE_CACHE_MS) {
+      return this.#available.list;
+    }
     const list = await this.com.available();
     this.#available = { at: this.deps.now(), list };
     return list;
@@ -193,15 +199,36 @@ export class FactorioVersions {
    * Starts installing `spec`; answers once it runs (the outcome arrives as "factorio.versions" events and
    * in `done`). The first game installed becomes the active one.
    */
-  async install(spec: unknown, opts: { activate?: boolean; channel?: Channel } = {}): Promise<{ version: string; done: Promise<void> }> {
-    if (this.#job) throw new Conflict(`Factorio ${this.#job.progress.version} is being installed; wait for it or cancel it.`);
+  async install(
+    spec: unknown,
+    opts: { activate?: boolean; channel?: Channel } = {},
+  ): Promise<{ version: string; done: Promise<void> }> {
+    if (this.#job) {
+      throw new Conflict(
+        `Factorio ${this.#job.progress.version} is being installed; wait for it or cancel it.`,
+      );
+    }
     const version = await this.resolve(spec);
-    if (this.#job) throw new Conflict(`Factorio ${(this.#job as Job).progress.version} is being installed; wait for it or cancel it.`);
-    if (installedVersions(this.dir).includes(version)) throw new Conflict(`Factorio ${version} is already installed.`);
+    if (this.#job) {
+      throw new Conflict(
+        `Factorio ${(this.#job as Job).progress.version} is being installed; wait for it or cancel it.`,
+      );
+    }
+    if (installedVersions(this.dir).includes(version)) {
+      throw new Conflict(`Factorio ${version} is already installed.`);
+    }
     // From the last check to taking the slot nothing may await: two requests must never both pass.
     const word = typeof spec === "string" ? spec.trim() : "";
     const abort = new AbortController();
-    const progress: InstallProgress = { version, phase: "checking", received: 0, total: null, bytesPerSecond: 0, etaSeconds: null, message: "" };
+    const progress: InstallProgress = {
+      version,
+      phase: "checking",
+      received: 0,
+      total: null,
+      bytesPerSecond: 0,
+      etaSeconds: null,
+      message: "",
+    };
     const job: Job = { progress, abort, done: Promise.resolve() };
     this.#job = job;
     const publish = () => this.#emit({ kind: "install", install: { ...progress } });
@@ -209,7 +236,11 @@ export class FactorioVersions {
     job.done = (async () => {
       try {
         const channel = opts.channel ??
-          (word === "stable" ? "stable" : word === "latest" || word === "experimental" ? "experimental" : await this.#channelOf(version));
+          (word === "stable"
+            ? "stable"
+            : word === "latest" || word === "experimental"
+            ? "experimental"
+            : await this.#channelOf(version));
         await installVersion({
           factorioDir: this.dir,
           com: this.com,
@@ -269,7 +300,11 @@ export class FactorioVersions {
   async activate(version: unknown): Promise<string> {
     const v = typeof version === "string" ? version.trim() : "";
     if (this.deps.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
-    if (this.#job) throw new Conflict(`Factorio ${this.#job.progress.version} is being installed; wait for it or cancel it.`);
+    if (this.#job) {
+      throw new Conflict(
+        `Factorio ${this.#job.progress.version} is being installed; wait for it or cancel it.`,
+      );
+    }
     const row = this.installed().find((r) => r.version === v);
     if (!row) throw new NotFound(`Factorio ${v || "(no version)"} is not installed.`);
     if (row.active) return `Factorio ${v} is already active.`;
@@ -281,13 +316,23 @@ export class FactorioVersions {
   /** Deletes an installed version that is not active. */
   remove(version: unknown): string {
     const v = typeof version === "string" ? version.trim() : "";
-    if (this.#job) throw new Conflict(`Factorio ${this.#job.progress.version} is being installed; wait for it or cancel it.`);
+    if (this.#job) {
+      throw new Conflict(
+        `Factorio ${this.#job.progress.version} is being installed; wait for it or cancel it.`,
+      );
+    }
     const row = this.installed().find((r) => r.version === v && r.managed) ?? null;
     if (!row) {
-      if (this.unmanaged() === v) throw new Invalid(`Factorio ${v} was installed by hand in ${this.dir}; the panel does not delete it.`);
+      if (this.unmanaged() === v) {
+        throw new Invalid(
+          `Factorio ${v} was installed by hand in ${this.dir}; the panel does not delete it.`,
+        );
+      }
       throw new NotFound(`Factorio ${v || "(no version)"} is not installed.`);
     }
-    if (row.active) throw new Conflict(`Factorio ${v} is the active version; activate another one before deleting it.`);
+    if (row.active) {
+      throw new Conflict(`Factorio ${v} is the active version; activate another one before deleting it.`);
+    }
     removeVersion(this.dir, v);
     this.deps.log.info("Deleted a game version", { version: v });
     this.#emit({ kind: "changed" });
@@ -295,7 +340,12 @@ export class FactorioVersions {
   }
 
   /** Switches to a managed version: a copy of the newest save first, then the marker, then old versions pruned. */
-  async #switchTo(version: string, channel: Channel, save: string | null = null, backup = true): Promise<void> {
+  async #switchTo(
+    version: string,
+    channel: Channel,
+    save: string | null = null,
+    backup = true,
+  ): Promise<void> {
     // Not before a rollback: nothing may stand in the way of getting the old version running again.
     if (backup) await this.deps.backupBeforeSwitch?.(save);
     const before = activeVersion(this.dir);
@@ -344,7 +394,9 @@ export class FactorioVersions {
   #prune(): void {
     const active = activeVersion(this.dir);
     const all = installedVersions(this.dir);
-    const order = [active?.version, active?.previous, ...all].filter((v): v is string => !!v && all.includes(v));
+    const order = [active?.version, active?.previous, ...all].filter((v): v is string =>
+      !!v && all.includes(v)
+    );
     const keep = new Set([...new Set(order)].slice(0, Math.max(1, this.deps.config.factorioKeepVersions)));
     for (const v of all) {
       if (keep.has(v)) continue;
@@ -363,7 +415,8 @@ export class FactorioVersions {
     if (!name) {
       try {
         const zips = readdirSync(saves).filter((n) => n.endsWith(".zip") && !n.startsWith("."));
-        name = zips.sort((a, b) => statSync(join(saves, b)).mtimeMs - statSync(join(saves, a)).mtimeMs)[0] ?? null;
+        name = zips.sort((a, b) => statSync(join(saves, b)).mtimeMs - statSync(join(saves, a)).mtimeMs)[0] ??
+          null;
       } catch {
         name = null;
       }
@@ -375,7 +428,9 @@ export class FactorioVersions {
     const copy = join(dir, `${stamp}_${from ?? "none"}-to-${to}_${name}`);
     copyFileSync(join(saves, name), copy);
     const copies = readdirSync(dir).sort();
-    for (const old of copies.slice(0, Math.max(0, copies.length - SAVE_COPIES_KEPT))) rmSync(join(dir, old), { force: true });
+    for (const old of copies.slice(0, Math.max(0, copies.length - SAVE_COPIES_KEPT))) {
+      rmSync(join(dir, old), { force: true });
+    }
     this.deps.log.info("Kept a copy of the save before switching the game version", { save: name, copy });
     return copy;
   }

@@ -16,13 +16,27 @@ Deno.test("start-up: no game points at the built-in installer; a game the panel 
   const fake = startFakeFactorioCom({ cacheDir: TARBALL_CACHE });
   const factorioDir = mkdtempSync(join(tmpdir(), "panel-startup-game-"));
   const dataDir = mkdtempSync(join(tmpdir(), "panel-startup-data-"));
-  const args = ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--factorio-dir", factorioDir, "--factorio-com-url", fake.url];
+  const args = [
+    "--port",
+    "0",
+    "--bind",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    "--factorio-dir",
+    factorioDir,
+    "--factorio-com-url",
+    fake.url,
+  ];
   const env = { PANEL_ADMIN_PASSWORD: "startup-test-password" };
   try {
     const first = await startPanelProcess({ args, env });
     try {
       // The note's last line is the demo's.
-      const said = await until("the start-up lines", () => first.output().includes("npm run demo") && first.output());
+      const said = await until(
+        "the start-up lines",
+        () => first.output().includes("npm run demo") && first.output(),
+      );
       assert.match(said, new RegExp(`No Factorio found in ${factorioDir}`));
       // The panel's own installer is named first, then the other ways.
       assert.match(said, /Controls, Install Factorio/);

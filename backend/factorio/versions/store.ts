@@ -9,7 +9,7 @@
 // by the game server, saves, mods and settings at once. The record is cached per folder: this process
 // is its only writer.
 
-import { existsSync, readdirSync, readFileSync, rmSync, renameSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { type Channel, EXACT_VERSION } from "../../../shared/factorio-versions.ts";
@@ -117,7 +117,9 @@ export function removeLeftovers(factorioDir: string): void {
     return;
   }
   for (const n of names) {
-    if (/^\.(download|unpack|deleting)-/.test(n)) rmSync(join(versionsDir(factorioDir), n), { recursive: true, force: true });
+    if (/^\.(download|unpack|deleting)-/.test(n)) {
+      rmSync(join(versionsDir(factorioDir), n), { recursive: true, force: true });
+    }
   }
 }
 
@@ -138,7 +140,10 @@ export function ensureSharedConfig(factorioDir: string): void {
   const dir = join(factorioDir, "config");
   ensureDir(dir);
   const file = join(dir, "config.ini");
-  const want: Record<string, string> = { "read-data": "__PATH__executable__/../../data", "write-data": factorioDir };
+  const want: Record<string, string> = {
+    "read-data": "__PATH__executable__/../../data",
+    "write-data": factorioDir,
+  };
   let text = "";
   try {
     text = readFileSync(file, "utf8");
@@ -154,7 +159,14 @@ export function setIniValues(text: string, section: string, values: Record<strin
   const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
   let start = lines.findIndex((l) => l.trim() === `[${section}]`);
   if (start === -1) {
-    lines.splice(lines.findIndex((l) => /^\s*\[/.test(l)) === -1 ? lines.length : lines.findIndex((l) => /^\s*\[/.test(l)), 0, `[${section}]`, "");
+    lines.splice(
+      lines.findIndex((l) => /^\s*\[/.test(l)) === -1
+        ? lines.length
+        : lines.findIndex((l) => /^\s*\[/.test(l)),
+      0,
+      `[${section}]`,
+      "",
+    );
     start = lines.findIndex((l) => l.trim() === `[${section}]`);
   }
   let end = lines.findIndex((l, i) => i > start && /^\s*\[/.test(l));

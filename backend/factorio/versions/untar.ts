@@ -42,7 +42,9 @@ class ByteReader {
 
   async #fill(n: number): Promise<boolean> {
     while (this.#buffered < n && !this.#done) {
-      const into = this.#chunks.length === 0 && this.#spare ? new Uint8Array(this.#spare) : new Uint8Array(READ_CHUNK);
+      const into = this.#chunks.length === 0 && this.#spare
+        ? new Uint8Array(this.#spare)
+        : new Uint8Array(READ_CHUNK);
       this.#spare = null;
       const { value, done } = await this.reader.read(into);
       if (done || !value) this.#done = true;
@@ -138,8 +140,17 @@ export function entryParts(name: string, top: string): string[] {
   return parts;
 }
 
-export async function untarXz(archive: string, dest: string, opts: UntarOptions): Promise<{ files: number; bytes: number }> {
-  const xz = new Deno.Command("xz", { args: ["-dc", "--", archive], stdin: "null", stdout: "piped", stderr: "piped" }).spawn();
+export async function untarXz(
+  archive: string,
+  dest: string,
+  opts: UntarOptions,
+): Promise<{ files: number; bytes: number }> {
+  const xz = new Deno.Command("xz", {
+    args: ["-dc", "--", archive],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
   const stderr = new Response(xz.stderr).text();
   const reader = xz.stdout.getReader({ mode: "byob" });
   const onAbort = () => {
@@ -153,7 +164,7 @@ export async function untarXz(archive: string, dest: string, opts: UntarOptions)
   try {
     const result = await readTar(new ByteReader(reader), dest, opts);
     // Whatever trails the end-of-archive blocks is drained, so xz can finish and report its own errors.
-    for (let rest = new Uint8Array(READ_CHUNK); ;) {
+    for (let rest = new Uint8Array(READ_CHUNK);;) {
       const r = await reader.read(rest);
       if (r.done || !r.value) break;
       rest = new Uint8Array(r.value.buffer);
@@ -161,7 +172,9 @@ export async function untarXz(archive: string, dest: string, opts: UntarOptions)
     const status = await xz.status;
     if (!status.success) {
       opts.signal?.throwIfAborted();
-      throw new ArchiveError(`the archive is not a readable .tar.xz (${(await stderr).trim() || `xz exit ${status.code}`})`);
+      throw new ArchiveError(
+        `the archive is not a readable .tar.xz (${(await stderr).trim() || `xz exit ${status.code}`})`,
+      );
     }
     return result;
   } catch (e) {
@@ -171,7 +184,9 @@ export async function untarXz(archive: string, dest: string, opts: UntarOptions)
     opts.signal?.throwIfAborted();
     if (e instanceof ArchiveError) {
       const err = (await stderr).trim();
-      if (err && /ends in the middle|damaged/.test(e.message)) throw new ArchiveError(`the archive is not a readable .tar.xz (${err})`);
+      if (err && /ends in the middle|damaged/.test(e.message)) {
+        throw new ArchiveError(`the archive is not a readable .tar.xz (${err})`);
+      }
     }
     throw e;
   } finally {
@@ -179,7 +194,11 @@ export async function untarXz(archive: string, dest: string, opts: UntarOptions)
   }
 }
 
-async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Promise<{ files: number; bytes: number }> {
+async function readTar(
+  input: ByteReader,
+  dest: string,
+  opts: UntarOptions,
+): Promise<{ files: number; bytes: number }> {
   const symlinks = new Set<string>();
   const regular = new Set<string>();
   let files = 0;
@@ -226,7 +245,8 @@ async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Pro
 
     const magic = str(header, 257, 6);
     const prefix = magic === "ustar" ? str(header, 345, 155) : "";
-    const name = longName ?? pax.get("path") ?? (prefix ? `${prefix}/${str(header, 0, 100)}` : str(header, 0, 100));
+    const name = longName ?? pax.get("path") ??
+      (prefix ? `${prefix}/${str(header, 0, 100)}` : str(header, 0, 100));
     const linkName = longLink ?? pax.get("linkpath") ?? str(header, 157, 100);
     longName = longLink = null;
     pax = new Map();
@@ -244,16 +264,24 @@ async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Pro
     }
     await Deno.mkdir(dirname(target), { recursive: true, mode: 0o755 });
     if (type === "2") {
-      if (linkName.startsWith("/")) throw new ArchiveError(`the archive holds a link to an absolute path: ${name} -> ${linkName}`);
+      if (linkName.startsWith("/")) {
+        throw new ArchiveError(`the archive holds a link to an absolute path: ${name} -> ${linkName}`);
+      }
       const at = parts.slice(0, -1);
       for (const p of linkName.split("/")) {
         if (p === "" || p === ".") continue;
         if (p === "..") {
           at.pop();
-          if (at.length === 0) throw new ArchiveError(`the archive holds a link leading outside the folder: ${name} -> ${linkName}`);
+          if (at.length === 0) {
+            throw new ArchiveError(
+              `the archive holds a link leading outside the folder: ${name} -> ${linkName}`,
+            );
+          }
         } else {
           at.push(p);
-          if (symlinks.has(at.join("/"))) throw new ArchiveError(`the archive holds a link through another link: ${name} -> ${linkName}`);
+          if (symlinks.has(at.join("/"))) {
+            throw new ArchiveError(`the archive holds a link through another link: ${name} -> ${linkName}`);
+          }
         }
       }
       await Deno.symlink(linkName, target);
@@ -263,12 +291,18 @@ async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Pro
     }
     if (type === "1") {
       const linkParts = entryParts(linkName, opts.top);
-      if (!regular.has(linkParts.join("/"))) throw new ArchiveError(`the archive holds a hard link to something that is not a file in it: ${name}`);
+      if (!regular.has(linkParts.join("/"))) {
+        throw new ArchiveError(
+          `the archive holds a hard link to something that is not a file in it: ${name}`,
+        );
+      }
       await Deno.link(join(dest, ...linkParts), target);
       await input.exact(padded);
       continue;
     }
-    if (type !== "0" && type !== "7") throw new ArchiveError(`the archive holds an entry of a kind a game folder has no use for: ${name}`);
+    if (type !== "0" && type !== "7") {
+      throw new ArchiveError(`the archive holds an entry of a kind a game folder has no use for: ${name}`);
+    }
 
     const file = await Deno.open(target, { write: true, createNew: true, mode: mode | 0o600 });
     try {
@@ -299,7 +333,9 @@ async function readTar(input: ByteReader, dest: string, opts: UntarOptions): Pro
         opts.onBytes?.(bytes);
         if (opts.minFreeBytes && sinceSpaceCheck > 32 * 1024 * 1024) {
           sinceSpaceCheck = 0;
-          if ((await diskSpace(dest)).free < opts.minFreeBytes) throw new ArchiveError("the disk is nearly full");
+          if ((await diskSpace(dest)).free < opts.minFreeBytes) {
+            throw new ArchiveError("the disk is nearly full");
+          }
         }
       }
     } finally {

@@ -46,7 +46,11 @@ export interface UpdaterDeps {
 const GAME_WAIT_MS = 10 * 60_000;
 
 export function warningText(version: string, seconds: number): string {
-  const when = seconds >= 120 ? `${Math.round(seconds / 60)} minutes` : seconds >= 60 ? "1 minute" : `${seconds} seconds`;
+  const when = seconds >= 120
+    ? `${Math.round(seconds / 60)} minutes`
+    : seconds >= 60
+    ? "1 minute"
+    : `${seconds} seconds`;
   return `[Server] The server restarts in ${when} to update to Factorio ${version}. The map is saved first.`;
 }
 
@@ -75,7 +79,9 @@ export class Updater {
   /** Calls off an update that has not stopped the server yet. */
   cancel(): string {
     if (!this.#running) throw new Conflict("No update is under way.");
-    if (!this.#cancel) throw new Conflict("The update has stopped the server already; it cannot be called off now.");
+    if (!this.#cancel) {
+      throw new Conflict("The update has stopped the server already; it cannot be called off now.");
+    }
     this.#cancel.abort();
     if (this.deps.versions.installing) this.deps.versions.cancel();
     return "Cancelling the update.";
@@ -93,22 +99,40 @@ export class Updater {
     const { versions } = this.deps;
     if (this.#running) throw new Conflict("An update is already under way.");
     const state = this.deps.game.state;
-    if (state === "starting" || state === "stopping") throw new Conflict(`The server is ${state}; update once it is running or stopped.`);
-    if (versions.installing) throw new Conflict(`Factorio ${versions.installing.version} is being installed; wait for it or cancel it.`);
+    if (state === "starting" || state === "stopping") {
+      throw new Conflict(`The server is ${state}; update once it is running or stopped.`);
+    }
+    if (versions.installing) {
+      throw new Conflict(
+        `Factorio ${versions.installing.version} is being installed; wait for it or cancel it.`,
+      );
+    }
     const to = spec === undefined || spec === null || spec === ""
       ? (await versions.checkUpdate(true))?.latest ?? versions.currentVersion() ?? ""
       : await versions.resolve(spec);
     const from = versions.currentVersion() ?? "";
-    if (!to || to === from) throw new Conflict(`Factorio ${from} is already the newest version of the ${versions.channel()} channel.`);
+    if (!to || to === from) {
+      throw new Conflict(
+        `Factorio ${from} is already the newest version of the ${versions.channel()} channel.`,
+      );
+    }
     if (this.#running) throw new Conflict("An update is already under way.");
     this.#running = true;
-    const done = this.deps.ops.run(`the update to Factorio ${to}`, () => this.#run(from, to), { restarts: state === "running" })
+    const done = this.deps.ops.run(`the update to Factorio ${to}`, () => this.#run(from, to), {
+      restarts: state === "running",
+    })
       .finally(() => (this.#running = false));
     done.catch(() => {});
     return { from, to, done };
   }
 
-  #say(from: string, to: string, phase: UpdatePhase, message: string, secondsLeft: number | null = null): void {
+  #say(
+    from: string,
+    to: string,
+    phase: UpdatePhase,
+    message: string,
+    secondsLeft: number | null = null,
+  ): void {
     this.deps.versions.setUpdateProgress({ from, to, phase, secondsLeft, message });
     if (message) this.deps.log.info(message);
   }
@@ -142,17 +166,34 @@ export class Updater {
         this.#say(from, to, "done", `Updated to Factorio ${to}; ${s.savefile} is running again.`);
         return;
       }
-      this.#say(from, to, "rolling-back", `Factorio ${to} did not start: ${failure}. Switching back to Factorio ${from}.`);
+      this.#say(
+        from,
+        to,
+        "rolling-back",
+        `Factorio ${to} did not start: ${failure}. Switching back to Factorio ${from}.`,
+      );
       await this.#switch(() => versions.switchBack(previous, save));
       const again = await this.#start(request);
       if (again) {
-        this.#say(from, to, "failed", `Factorio ${to} did not start (${failure}); switched back to Factorio ${from}, which did not start either: ${again}.`);
+        this.#say(
+          from,
+          to,
+          "failed",
+          `Factorio ${to} did not start (${failure}); switched back to Factorio ${from}, which did not start either: ${again}.`,
+        );
         return;
       }
-      this.#say(from, to, "rolled-back", `Factorio ${to} did not start (${failure}); switched back to Factorio ${from} and started ${s.savefile} again.`);
+      this.#say(
+        from,
+        to,
+        "rolled-back",
+        `Factorio ${to} did not start (${failure}); switched back to Factorio ${from} and started ${s.savefile} again.`,
+      );
     } catch (e) {
       if (cancel.signal.aborted && this.#cancel) {
-        if (game.state === "running") await game.rcon("[Server] The update was called off; the server keeps running.").catch(() => "");
+        if (game.state === "running") {
+          await game.rcon("[Server] The update was called off; the server keeps running.").catch(() => "");
+        }
         this.#say(from, to, "cancelled", `The update to Factorio ${to} was called off; nothing changed.`);
         return;
       }
@@ -175,7 +216,11 @@ export class Updater {
     const marks = [...new Set(this.deps.warnings)].filter((n) => n > 0).sort((a, b) => b - a);
     for (let i = 0; i < marks.length; i++) {
       if (!await this.#anyoneOnline()) {
-        this.deps.log.info(i === 0 ? "Nobody is online: the update restarts the server without warnings." : "Nobody is online any more: the update goes on now.");
+        this.deps.log.info(
+          i === 0
+            ? "Nobody is online: the update restarts the server without warnings."
+            : "Nobody is online any more: the update goes on now.",
+        );
         return;
       }
       this.#say(from, to, "warning", `Players are warned: the server restarts in ${marks[i]} s.`, marks[i]);
@@ -230,7 +275,10 @@ export class Updater {
       return outcome === "running" ? null : outcome === "timeout" ? "it did not finish loading" : outcome;
     } catch (e) {
       // "Factorio did not start (exit code 1): Error ..." -> "exit code 1: Error ...": the sentence around it names the version.
-      return (e as Error).message.replace(/^Factorio did not start \(([^)]*)\):\s*/, "$1: ").replace(/^Factorio did not start:\s*/, "");
+      return (e as Error).message.replace(/^Factorio did not start \(([^)]*)\):\s*/, "$1: ").replace(
+        /^Factorio did not start:\s*/,
+        "",
+      );
     }
   }
 

@@ -3,7 +3,15 @@
 // archives), factorio.com's archive page and checksum list, and the config.ini edit.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArchiveError, untarXz } from "./untar.ts";
@@ -24,7 +32,8 @@ interface Entry {
 function header(name: string, type: string, size: number, link = "", mode = 0o644): Uint8Array {
   const h = new Uint8Array(512);
   const put = (s: string, at: number, len: number) => h.set(new TextEncoder().encode(s).subarray(0, len), at);
-  const oct = (n: number, at: number, len: number) => put(n.toString(8).padStart(len - 1, "0") + "\0", at, len);
+  const oct = (n: number, at: number, len: number) =>
+    put(n.toString(8).padStart(len - 1, "0") + "\0", at, len);
   put(name, 0, 100);
   oct(mode, 100, 8);
   oct(0, 108, 8);
@@ -51,12 +60,17 @@ function pad(data: Uint8Array): Uint8Array {
 async function tarXz(dir: string, entries: Entry[], cut = false): Promise<string> {
   const parts: Uint8Array[] = [];
   for (const e of entries) {
-    const data = typeof e.data === "string" || e.data === undefined ? new TextEncoder().encode(e.data ?? "") : e.data;
+    const data = typeof e.data === "string" || e.data === undefined
+      ? new TextEncoder().encode(e.data ?? "")
+      : e.data;
     if (e.name.length > 100) {
       const long = new TextEncoder().encode(e.name + "\0");
       parts.push(header("././@LongLink", "L", long.length), pad(long));
     }
-    parts.push(header(e.name.slice(0, 100), e.type ?? "0", e.type && e.type !== "0" ? 0 : data.length, e.link, e.mode), pad(data));
+    parts.push(
+      header(e.name.slice(0, 100), e.type ?? "0", e.type && e.type !== "0" ? 0 : data.length, e.link, e.mode),
+      pad(data),
+    );
   }
   if (!cut) parts.push(new Uint8Array(1024));
   const tar = join(dir, `a-${crypto.randomUUID()}.tar`);
@@ -83,7 +97,9 @@ Deno.test("a well-formed archive unpacks: dirs, files with their exec bit, long 
   const long = "factorio/data/" + "x".repeat(120) + "/info.json";
   // Larger than one write batch, and not a multiple of anything: every byte must land in order.
   const big = new Uint8Array(3 * 1024 * 1024 + 777);
-  for (let off = 0; off < big.length; off += 65536) crypto.getRandomValues(big.subarray(off, Math.min(big.length, off + 65536)));
+  for (let off = 0; off < big.length; off += 65536) {
+    crypto.getRandomValues(big.subarray(off, Math.min(big.length, off + 65536)));
+  }
   const { dest, error } = await unpack([
     { name: "factorio/data/core/atlas.bin", data: big },
     { name: "factorio/", type: "5" },
@@ -109,10 +125,19 @@ Deno.test("archives that break a rule are refused with the reason", async () => 
     [[{ name: "other/x", data: "x" }], /outside the expected folder factorio\//],
     [[{ name: "factorio/l", type: "2", link: "/etc" }], /link to an absolute path/],
     [[{ name: "factorio/l", type: "2", link: "../.." }], /link leading outside/],
-    [[{ name: "factorio/a", type: "2", link: "." }, { name: "factorio/b", type: "2", link: "a/.." }], /link through another link/],
-    [[{ name: "factorio/d", type: "2", link: "sub" }, { name: "factorio/d/x", data: "x" }], /writes through a link/],
+    [
+      [{ name: "factorio/a", type: "2", link: "." }, { name: "factorio/b", type: "2", link: "a/.." }],
+      /link through another link/,
+    ],
+    [
+      [{ name: "factorio/d", type: "2", link: "sub" }, { name: "factorio/d/x", data: "x" }],
+      /writes through a link/,
+    ],
     [[{ name: "factorio/h", type: "1", link: "factorio/../../etc/passwd" }], /path with "\.\."/],
-    [[{ name: "factorio/h", type: "1", link: "factorio/missing" }], /hard link to something that is not a file/],
+    [
+      [{ name: "factorio/h", type: "1", link: "factorio/missing" }],
+      /hard link to something that is not a file/,
+    ],
     [[{ name: "factorio/dev", type: "3" }], /kind a game folder has no use for/],
     [[{ name: "factorio/a", data: "1" }, { name: "factorio/a", data: "2" }], /exists|AlreadyExists/i],
   ];
@@ -124,12 +149,16 @@ Deno.test("archives that break a rule are refused with the reason", async () => 
     rmSync(join(dest, ".."), { recursive: true });
   }
   const cut = await unpack([{ name: "factorio/a", data: "1" }], true);
-  assert.ok(cut.error instanceof ArchiveError && /cut off|end marker/.test(cut.error.message), String(cut.error));
+  assert.ok(
+    cut.error instanceof ArchiveError && /cut off|end marker/.test(cut.error.message),
+    String(cut.error),
+  );
   rmSync(join(cut.dest, ".."), { recursive: true });
 });
 
 Deno.test("the archive page and the checksum list as factorio.com writes them", () => {
-  const html = `<div><a class="slot-button-inline version-button-stable" href="/download/archive/2.0.77">2.0.77</a>
+  const html =
+    `<div><a class="slot-button-inline version-button-stable" href="/download/archive/2.0.77">2.0.77</a>
     <a href="/download/archive/2.1.12" class="slot-button-inline version-button-experimental">2.1.12</a>
     <a href="/download/archive/1.1.110" class="version-button-stable">1.1.110</a>
     <a href="/download/archive/2.0.77">dup</a><a href="/download/archive/">all</a><a href="/other/9.9.9">x</a></div>`;
@@ -145,8 +174,14 @@ Deno.test("the archive page and the checksum list as factorio.com writes them", 
     "3333333333333333333333333333333333333333333333333333333333333333  factorio-headless_linux_2.1.19.tar.xz",
     "4444444444444444444444444444444444444444444444444444444444444444  factorio-headless_linux-arm64_2.1.19.tar.xz",
   ].join("\r\n");
-  assert.equal(findChecksum(sums, "2.0.77"), "c4efc11529f74d37c96933e291e0db73fd9f5aa4738913d9301b24680b3e947f");
-  assert.equal(findChecksum(sums, "1.1.110"), "abcdef0000000000000000000000000000000000000000000000000000000002");
+  assert.equal(
+    findChecksum(sums, "2.0.77"),
+    "c4efc11529f74d37c96933e291e0db73fd9f5aa4738913d9301b24680b3e947f",
+  );
+  assert.equal(
+    findChecksum(sums, "1.1.110"),
+    "abcdef0000000000000000000000000000000000000000000000000000000002",
+  );
   assert.equal(findChecksum(sums, "2.0.7"), null);
   assert.equal(findChecksum(sums, "2.1.12"), null);
   // The native ARM64 build has a line of its own; the x64 one is never taken for it, nor the other way round.
@@ -156,13 +191,20 @@ Deno.test("the archive page and the checksum list as factorio.com writes them", 
 });
 
 Deno.test("config.ini: [path] is set, every other line kept", () => {
-  const text = "; version=8\n[path]\nread-data=__PATH__executable__/../../data\nwrite-data=__PATH__executable__/../..\n\n[other]\n; check-updates=true\n";
+  const text =
+    "; version=8\n[path]\nread-data=__PATH__executable__/../../data\nwrite-data=__PATH__executable__/../..\n\n[other]\n; check-updates=true\n";
   const want = { "read-data": "__PATH__executable__/../../data", "write-data": "/srv/factorio" };
   const next = setIniValues(text, "path", want);
   assert.equal(next, text.replace("write-data=__PATH__executable__/../..", "write-data=/srv/factorio"));
   assert.equal(setIniValues(next, "path", want), next);
-  assert.equal(setIniValues("", "path", want), "[path]\nwrite-data=/srv/factorio\nread-data=__PATH__executable__/../../data\n\n");
-  assert.equal(setIniValues("[other]\nx=1\n", "path", want), "[path]\nwrite-data=/srv/factorio\nread-data=__PATH__executable__/../../data\n\n[other]\nx=1\n");
+  assert.equal(
+    setIniValues("", "path", want),
+    "[path]\nwrite-data=/srv/factorio\nread-data=__PATH__executable__/../../data\n\n",
+  );
+  assert.equal(
+    setIniValues("[other]\nx=1\n", "path", want),
+    "[path]\nwrite-data=/srv/factorio\nread-data=__PATH__executable__/../../data\n\n[other]\nx=1\n",
+  );
 });
 
 Deno.test("a download that stops sending is given up, and leaves no file", async () => {
@@ -171,14 +213,20 @@ Deno.test("a download that stops sending is given up, and leaves no file", async
   try {
     fake.setMode("2.0.77", "stall");
     const file = join(dir, "a.tar.xz");
-    const got = await download(`${fake.url}/get-download/2.0.77/headless/linux64`, file, { spaceNeeded: () => 0, stallMs: 500 })
+    const got = await download(`${fake.url}/get-download/2.0.77/headless/linux64`, file, {
+      spaceNeeded: () => 0,
+      stallMs: 500,
+    })
       .then(() => null, (e) => e as Error);
     assert.ok(got instanceof DownloadError, String(got));
     assert.match(got.message, /sent nothing for 1 s/);
     assert.ok(!existsSync(file));
     // The same download, whole, hashes to what the site lists.
     fake.setMode("2.0.77", "ok");
-    const ok = await download(`${fake.url}/get-download/2.0.77/headless/linux64`, file, { spaceNeeded: () => 0, stallMs: 500 });
+    const ok = await download(`${fake.url}/get-download/2.0.77/headless/linux64`, file, {
+      spaceNeeded: () => 0,
+      stallMs: 500,
+    });
     assert.equal(ok.sha256, (await fake.tarball("2.0.77")).sha256);
   } finally {
     await fake.close();

@@ -113,11 +113,20 @@ function need(ok: boolean, path: string, what: string): void {
   if (!ok) throw new ExchangeError(`${path} must be ${what}`);
 }
 
-const number = (lo: number, hi: number, integer: boolean, read: (r: Reader) => number, write: (w: Writer, v: number) => void): Codec => ({
+const number = (
+  lo: number,
+  hi: number,
+  integer: boolean,
+  read: (r: Reader) => number,
+  write: (w: Writer, v: number) => void,
+): Codec => ({
   read,
   write: (w, v, path) => {
-    need(typeof v === "number" && Number.isFinite(v) && (!integer || Number.isInteger(v)) && v >= lo && v <= hi, path,
-      integer ? `a whole number from ${lo} to ${hi}` : "a number");
+    need(
+      typeof v === "number" && Number.isFinite(v) && (!integer || Number.isInteger(v)) && v >= lo && v <= hi,
+      path,
+      integer ? `a whole number from ${lo} to ${hi}` : "a number",
+    );
     write(w, v as number);
   },
 });
@@ -240,7 +249,9 @@ export function struct(fields: Fields | ((version: number[]) => Fields)): Codec 
         w.leftOut.push(`${path}.${key}`);
       }
       for (const [name, c] of known) {
-        if (o[name] === undefined && !("optional" in c)) throw new ExchangeError(`${path}.${name} is missing`);
+        if (o[name] === undefined && !("optional" in c)) {
+          throw new ExchangeError(`${path}.${name} is missing`);
+        }
         c.write(w, o[name], `${path}.${name}`);
       }
     },
@@ -252,7 +263,9 @@ export function oneOf(names: string[]): Codec {
     read: (r) => {
       const at = r.pos;
       const i = r.u8();
-      if (i >= names.length) throw new ExchangeError(`an option at byte ${at} is ${i}, not one of ${names.length}`);
+      if (i >= names.length) {
+        throw new ExchangeError(`an option at byte ${at} is ${i}, not one of ${names.length}`);
+      }
       return names[i];
     },
     write: (w, v, path) => {
@@ -288,7 +301,11 @@ export const position: Codec = {
     const p = v as { x: unknown; y: unknown };
     for (const k of ["x", "y"] as const) {
       const n = p[k];
-      need(typeof n === "number" && Number.isInteger(n * FIXED) && Math.abs(n * FIXED) <= 0x7fffffff, `${path}.${k}`, "a number of tiles in steps of 1/256");
+      need(
+        typeof n === "number" && Number.isInteger(n * FIXED) && Math.abs(n * FIXED) <= 0x7fffffff,
+        `${path}.${k}`,
+        "a number of tiles in steps of 1/256",
+      );
     }
     const x = (p.x as number) * FIXED;
     const y = (p.y as number) * FIXED;

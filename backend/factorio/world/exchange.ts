@@ -36,7 +36,10 @@ const v21 = (v: number[]) => atLeast(v, 2, 1);
 
 const fsr = struct([["frequency", f32], ["size", f32], ["richness", f32]]);
 const autoplaceSetting = struct([["treat_missing_as_default", bool], ["settings", dict(fsr)]]);
-const boundingBox = struct([["left_top", position], ["right_bottom", position], ["orientation", struct([["x", i16], ["y", i16]])]]);
+const boundingBox = struct([["left_top", position], ["right_bottom", position], [
+  "orientation",
+  struct([["x", i16], ["y", i16]]),
+]]);
 const cliffSettings = struct((v): Fields => [
   ["name", str],
   ...(v2(v) ? [["control", str]] as Fields : []),
@@ -76,21 +79,41 @@ const doubles = (names: string[]): Fields => names.map((n) => [n, opt(f64)]);
 const pollution = struct([
   ["enabled", opt(bool)],
   ...doubles([
-    "diffusion_ratio", "min_to_diffuse", "ageing", "expected_max_per_chunk", "min_to_show_per_chunk",
-    "min_pollution_to_damage_trees", "pollution_with_max_forest_damage", "pollution_per_tree_damage",
-    "pollution_restored_per_tree_damage", "max_pollution_to_restore_trees", "enemy_attack_pollution_consumption_modifier",
+    "diffusion_ratio",
+    "min_to_diffuse",
+    "ageing",
+    "expected_max_per_chunk",
+    "min_to_show_per_chunk",
+    "min_pollution_to_damage_trees",
+    "pollution_with_max_forest_damage",
+    "pollution_per_tree_damage",
+    "pollution_restored_per_tree_damage",
+    "max_pollution_to_restore_trees",
+    "enemy_attack_pollution_consumption_modifier",
   ]),
 ]);
-const steeringValue = struct([...doubles(["radius", "separation_factor", "separation_force"]), ["force_unit_fuzzy_goto_behavior", opt(bool)]]);
+const steeringValue = struct([...doubles(["radius", "separation_factor", "separation_force"]), [
+  "force_unit_fuzzy_goto_behavior",
+  opt(bool),
+]]);
 const steering = struct([["default", steeringValue], ["moving", steeringValue]]);
-const enemyEvolution = struct([["enabled", opt(bool)], ...doubles(["time_factor", "destroy_factor", "pollution_factor"])]);
+const enemyEvolution = struct([
+  ["enabled", opt(bool)],
+  ...doubles(["time_factor", "destroy_factor", "pollution_factor"]),
+]);
 const enemyExpansion = struct((v): Fields => [
   ["enabled", opt(bool)],
   ["max_expansion_distance", opt(u32)],
   ...(v21(v) ? [["min_expansion_distance", opt(u32)]] as Fields : []),
   ["friendly_base_influence_radius", opt(u32)],
   ["enemy_building_influence_radius", opt(u32)],
-  ...doubles(["building_coefficient", "other_base_coefficient", "neighbouring_chunk_coefficient", "neighbouring_base_chunk_coefficient", "max_colliding_tiles_coefficient"]),
+  ...doubles([
+    "building_coefficient",
+    "other_base_coefficient",
+    "neighbouring_chunk_coefficient",
+    "neighbouring_base_chunk_coefficient",
+    "max_colliding_tiles_coefficient",
+  ]),
   ["settler_group_min_size", opt(u32)],
   ["settler_group_max_size", opt(u32)],
   ...(v21(v) ? [["evolution_group_size_factor", opt(f64)]] as Fields : []),
@@ -103,8 +126,13 @@ const unitGroup = struct([
   ["max_group_gathering_time", opt(u32)],
   ["max_wait_time_for_late_members", opt(u32)],
   ...doubles([
-    "max_group_radius", "min_group_radius", "max_member_speedup_when_behind", "max_member_slowdown_when_ahead",
-    "max_group_slowdown_factor", "max_group_member_fallback_factor", "member_disown_distance",
+    "max_group_radius",
+    "min_group_radius",
+    "max_member_speedup_when_behind",
+    "max_member_slowdown_when_ahead",
+    "max_group_slowdown_factor",
+    "max_group_member_fallback_factor",
+    "member_disown_distance",
   ]),
   ["tick_tolerance_when_member_arrives", opt(u32)],
   ["max_gathering_unit_groups", opt(u32)],
@@ -123,12 +151,18 @@ const pathFinder = struct([
   ["long_cache_min_cacheable_distance", opt(f64)],
   ["cache_max_connect_to_cache_steps_multiplier", opt(u32)],
   ...doubles([
-    "cache_accept_path_start_distance_ratio", "cache_accept_path_end_distance_ratio",
-    "negative_cache_accept_path_start_distance_ratio", "negative_cache_accept_path_end_distance_ratio",
-    "cache_path_start_distance_rating_multiplier", "cache_path_end_distance_rating_multiplier",
-    "stale_enemy_with_same_destination_collision_penalty", "ignore_moving_enemy_collision_distance",
-    "enemy_with_different_destination_collision_penalty", "general_entity_collision_penalty",
-    "general_entity_subsequent_collision_penalty", "extended_collision_penalty",
+    "cache_accept_path_start_distance_ratio",
+    "cache_accept_path_end_distance_ratio",
+    "negative_cache_accept_path_start_distance_ratio",
+    "negative_cache_accept_path_end_distance_ratio",
+    "cache_path_start_distance_rating_multiplier",
+    "cache_path_end_distance_rating_multiplier",
+    "stale_enemy_with_same_destination_collision_penalty",
+    "ignore_moving_enemy_collision_distance",
+    "enemy_with_different_destination_collision_penalty",
+    "general_entity_collision_penalty",
+    "general_entity_subsequent_collision_penalty",
+    "extended_collision_penalty",
   ]),
   ["max_clients_to_accept_any_new_request", opt(u32)],
   ["max_clients_to_accept_short_new_request", opt(u32)],
@@ -204,7 +238,9 @@ export function exchangeBytes(text: string): Uint8Array {
     raw = new Uint8Array(inflateSync(Buffer.from(m[1], "base64"), { maxOutputLength: MAX_BYTES }));
   } catch (e) {
     const code = (e as { code?: string }).code ?? "";
-    if (code === "ERR_BUFFER_TOO_LARGE") throw new ExchangeError("the string holds far more than map settings");
+    if (code === "ERR_BUFFER_TOO_LARGE") {
+      throw new ExchangeError("the string holds far more than map settings");
+    }
     throw new ExchangeError("the string is damaged (it does not unpack)");
   }
   return raw;
@@ -219,7 +255,9 @@ export function decodeExchangeString(text: string): ExchangeData {
   const probe = new Reader(body, []);
   const version = [probe.u16(), probe.u16(), probe.u16(), probe.u16()];
   if (!supported(version)) {
-    throw new ExchangeError(`the string is from Factorio ${version.slice(0, 3).join(".")}; strings of 1.1 and 2.x can be read`);
+    throw new ExchangeError(
+      `the string is from Factorio ${version.slice(0, 3).join(".")}; strings of 1.1 and 2.x can be read`,
+    );
   }
   const r = new Reader(body, version);
   r.pos = 8;
@@ -235,7 +273,9 @@ export function decodeExchangeString(text: string): ExchangeData {
  * The string for `data`. `lenient`: keys a string cannot carry (map-settings.json has more than a string
  * holds) are left out and listed in `leftOut`, instead of refused.
  */
-export function encodeExchangeString(data: { version: string; map_gen_settings: unknown; map_settings: unknown }): string {
+export function encodeExchangeString(
+  data: { version: string; map_gen_settings: unknown; map_settings: unknown },
+): string {
   return encodeExchange(data, false).string;
 }
 
@@ -244,9 +284,13 @@ export function encodeExchange(
   lenient: boolean,
 ): { string: string; leftOut: string[] } {
   const version = /^\d+\.\d+\.\d+(\.\d+)?$/.test(data.version) ? data.version.split(".").map(Number) : null;
-  if (!version || version.some((n) => n > 65535)) throw new ExchangeError("version must be a game version such as 2.0.72");
+  if (!version || version.some((n) => n > 65535)) {
+    throw new ExchangeError("version must be a game version such as 2.0.72");
+  }
   while (version.length < 4) version.push(0);
-  if (!supported(version)) throw new ExchangeError(`strings can be written for Factorio 1.1 and 2.x, not ${data.version}`);
+  if (!supported(version)) {
+    throw new ExchangeError(`strings can be written for Factorio 1.1 and 2.x, not ${data.version}`);
+  }
   const w = new Writer(version, lenient);
   for (const n of version) w.u16(n);
   w.u8(0);
@@ -256,6 +300,8 @@ export function encodeExchange(
   const out = new Uint8Array(body.length + 4);
   out.set(body);
   new DataView(out.buffer).setUint32(body.length, crc32(body), true);
-  return { string: `>>>${Buffer.from(deflateSync(out, { level: 9 })).toString("base64")}<<<`, leftOut: w.leftOut };
+  return {
+    string: `>>>${Buffer.from(deflateSync(out, { level: 9 })).toString("base64")}<<<`,
+    leftOut: w.leftOut,
+  };
 }
-

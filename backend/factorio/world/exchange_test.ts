@@ -8,7 +8,13 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import fc from "fast-check";
 import { MOD_FIXTURES } from "../../../tests/support/modpanel.ts";
-import { crc32, decodeExchangeString, encodeExchangeString, ExchangeError, exchangeBytes } from "./exchange.ts";
+import {
+  crc32,
+  decodeExchangeString,
+  encodeExchangeString,
+  exchangeBytes,
+  ExchangeError,
+} from "./exchange.ts";
 
 const read = (f: string) => readFileSync(join(MOD_FIXTURES, "exchange-strings", f), "utf8");
 const REAL = ["2.0.76.txt", "2.0.43-space-age.txt", "1.1.42.txt", "1.1.61.txt"];
@@ -33,7 +39,17 @@ Deno.test("game strings: the values inside", () => {
   assert.equal(gen.no_enemies_mode, false);
   assert.deepEqual(gen.starting_points, [{ x: 0, y: 0 }]);
   assert.equal((v2.map_settings as Obj).pollution.enabled, false);
-  assert.deepEqual(Object.keys(v2.map_settings), ["pollution", "steering", "enemy_evolution", "enemy_expansion", "unit_group", "path_finder", "max_failed_behavior_count", "difficulty_settings", "asteroids"]);
+  assert.deepEqual(Object.keys(v2.map_settings), [
+    "pollution",
+    "steering",
+    "enemy_evolution",
+    "enemy_expansion",
+    "unit_group",
+    "path_finder",
+    "max_failed_behavior_count",
+    "difficulty_settings",
+    "asteroids",
+  ]);
 
   const sa = decodeExchangeString(read("2.0.43-space-age.txt"));
   assert.equal(sa.version, "2.0.43.3");
@@ -50,7 +66,10 @@ Deno.test("game strings: the values inside", () => {
 });
 
 Deno.test("a string of a layout this panel does not know is refused with its version", () => {
-  assert.throws(() => decodeExchangeString(read("1.0.0.txt")), /from Factorio 1\.0\.0; strings of 1\.1 and 2\.x can be read/);
+  assert.throws(
+    () => decodeExchangeString(read("1.0.0.txt")),
+    /from Factorio 1\.0\.0; strings of 1\.1 and 2\.x can be read/,
+  );
 });
 
 Deno.test("2.1 layout: no steering, new enemy expansion keys; encodes and decodes", () => {
@@ -63,7 +82,10 @@ Deno.test("2.1 layout: no steering, new enemy expansion keys; encodes and decode
   const back = decodeExchangeString(encodeExchangeString(data));
   assert.equal(back.version, "2.1.12.0");
   assert.deepEqual(back.map_settings, ms);
-  assert.throws(() => encodeExchangeString({ ...data, map_settings: base.map_settings }), /map_settings\.steering is not a setting of this game version/);
+  assert.throws(
+    () => encodeExchangeString({ ...data, map_settings: base.map_settings }),
+    /map_settings\.steering is not a setting of this game version/,
+  );
 });
 
 Deno.test("property: settings changed in JSON survive encode and decode", () => {
@@ -71,8 +93,17 @@ Deno.test("property: settings changed in JSON survive encode and decode", () => 
   const f32 = fc.float({ min: 0, max: 6, noNaN: true }).map(Math.fround);
   fc.assert(
     fc.property(
-      fc.nat(0xffffffff), f32, f32, fc.boolean(), fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
-      fc.array(fc.record({ x: fc.integer({ min: -1e6, max: 1e6 }), y: fc.integer({ min: -1e6, max: 1e6 }) }).map((p) => ({ x: p.x / 256, y: p.y / 256 })), { maxLength: 4 }),
+      fc.nat(0xffffffff),
+      f32,
+      f32,
+      fc.boolean(),
+      fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+      fc.array(
+        fc.record({ x: fc.integer({ min: -1e6, max: 1e6 }), y: fc.integer({ min: -1e6, max: 1e6 }) }).map((
+          p,
+        ) => ({ x: p.x / 256, y: p.y / 256 })),
+        { maxLength: 4 },
+      ),
       (seed, freq, size, peaceful, diffusion, points) => {
         const data = structuredClone(base) as Obj;
         data.map_gen_settings.seed = seed;
@@ -93,13 +124,28 @@ Deno.test("wrong JSON for encode: a message naming the setting", () => {
   const bad = (mutate: (d: Obj) => void, msg: RegExp) => {
     const d = structuredClone(base);
     mutate(d);
-    assert.throws(() => encodeExchangeString(d as never), (e) => e instanceof ExchangeError && msg.test(e.message));
+    assert.throws(
+      () => encodeExchangeString(d as never),
+      (e) => e instanceof ExchangeError && msg.test(e.message),
+    );
   };
-  bad((d) => (d.map_gen_settings.seed = -1), /map_gen_settings\.seed must be a whole number from 0 to 4294967295/);
-  bad((d) => (d.map_gen_settings.peaceful_mode = "yes"), /map_gen_settings\.peaceful_mode must be true or false/);
+  bad(
+    (d) => (d.map_gen_settings.seed = -1),
+    /map_gen_settings\.seed must be a whole number from 0 to 4294967295/,
+  );
+  bad(
+    (d) => (d.map_gen_settings.peaceful_mode = "yes"),
+    /map_gen_settings\.peaceful_mode must be true or false/,
+  );
   bad((d) => delete d.map_gen_settings.width, /map_gen_settings\.width is missing/);
-  bad((d) => (d.map_gen_settings.autoplace_controls.coal.size = "big"), /autoplace_controls\.coal\.size must be a number/);
-  bad((d) => (d.map_gen_settings.starting_points = [{ x: 0.001, y: 0 }]), /starting_points\[0\]\.x must be a number of tiles in steps of 1\/256/);
+  bad(
+    (d) => (d.map_gen_settings.autoplace_controls.coal.size = "big"),
+    /autoplace_controls\.coal\.size must be a number/,
+  );
+  bad(
+    (d) => (d.map_gen_settings.starting_points = [{ x: 0.001, y: 0 }]),
+    /starting_points\[0\]\.x must be a number of tiles in steps of 1\/256/,
+  );
   bad((d) => (d.version = "banana"), /version must be a game version/);
   bad((d) => (d.version = "0.17.79"), /1\.1 and 2\.x, not 0\.17\.79/);
 });
@@ -126,24 +172,34 @@ Deno.test("damaged and hostile strings: clear errors", () => {
   cases.push([wrap(flipped), /checksum does not match/]);
   cases.push([wrap(withCrc(inner.subarray(0, 500))), /end too early/]);
   cases.push([wrap(withCrc(new Uint8Array([...inner.subarray(0, inner.length - 4), 7]))), /1 bytes follow/]);
-  for (const [s, msg] of cases) assert.throws(() => decodeExchangeString(s), (e) => e instanceof ExchangeError && msg.test(e.message), s.slice(0, 40));
+  for (const [s, msg] of cases) {
+    assert.throws(
+      () => decodeExchangeString(s),
+      (e) => e instanceof ExchangeError && msg.test(e.message),
+      s.slice(0, 40),
+    );
+  }
 });
 
 Deno.test("property: any bytes with a good checksum decode exactly or fail with an ExchangeError", () => {
   const inner = exchangeBytes(read("1.1.42.txt"));
   const body = inner.subarray(0, inner.length - 4);
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.nat(body.length - 1), fc.nat(255)), { maxLength: 6 }), fc.nat(body.length), (changes, cut) => {
-      const b = body.slice(0, Math.max(9, cut));
-      for (const [at, v] of changes) if (at < b.length) b[at] = v;
-      const s = wrap(withCrc(b));
-      try {
-        const d = decodeExchangeString(s);
-        assert.deepEqual(exchangeBytes(encodeExchangeString(d)), withCrc(b));
-      } catch (e) {
-        if (!(e instanceof ExchangeError)) throw e;
-      }
-    }),
+    fc.property(
+      fc.array(fc.tuple(fc.nat(body.length - 1), fc.nat(255)), { maxLength: 6 }),
+      fc.nat(body.length),
+      (changes, cut) => {
+        const b = body.slice(0, Math.max(9, cut));
+        for (const [at, v] of changes) if (at < b.length) b[at] = v;
+        const s = wrap(withCrc(b));
+        try {
+          const d = decodeExchangeString(s);
+          assert.deepEqual(exchangeBytes(encodeExchangeString(d)), withCrc(b));
+        } catch (e) {
+          if (!(e instanceof ExchangeError)) throw e;
+        }
+      },
+    ),
     { numRuns: 300 },
   );
 });

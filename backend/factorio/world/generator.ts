@@ -15,9 +15,21 @@ import type { GeneratorInfo, WorldPreset, WorldSettings } from "../../../shared/
 
 /** Keys of MapGenSettings the game reads from --map-gen-settings (Lua API concept MapGenSettings). */
 const MAP_GEN_KEYS = new Set([
-  "terrain_segmentation", "water", "autoplace_controls", "autoplace_settings", "default_enable_all_autoplace_controls",
-  "seed", "width", "height", "starting_area", "peaceful_mode", "no_enemies_mode", "starting_points",
-  "property_expression_names", "cliff_settings", "territory_settings",
+  "terrain_segmentation",
+  "water",
+  "autoplace_controls",
+  "autoplace_settings",
+  "default_enable_all_autoplace_controls",
+  "seed",
+  "width",
+  "height",
+  "starting_area",
+  "peaceful_mode",
+  "no_enemies_mode",
+  "starting_points",
+  "property_expression_names",
+  "cliff_settings",
+  "territory_settings",
 ]);
 
 /** The example files without their "_comment" keys. */
@@ -25,7 +37,9 @@ function readExample(path: string): Record<string, unknown> {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
     if (typeof v !== "object" || v === null) return v;
-    return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith("_")).map(([k, x]) => [k, strip(x)]));
+    return Object.fromEntries(
+      Object.entries(v).filter(([k]) => !k.startsWith("_")).map(([k, x]) => [k, strip(x)]),
+    );
   };
   try {
     return strip(JSON.parse(readFileSync(path, "utf8"))) as Record<string, unknown>;
@@ -75,7 +89,12 @@ export class WorldGenerator {
       const why = (e as Error).message;
       throw new HttpError(500, why.charAt(0).toUpperCase() + why.slice(1));
     }
-    if (run.timedOut) return { ok: false, output: `the game did not finish within ${Math.round(this.o.timeoutMs / 1000)} s\n${run.output}` };
+    if (run.timedOut) {
+      return {
+        ok: false,
+        output: `the game did not finish within ${Math.round(this.o.timeoutMs / 1000)} s\n${run.output}`,
+      };
+    }
     return { ok: run.status.success, output: run.output };
   }
 
@@ -124,15 +143,24 @@ export class WorldGenerator {
     let planets: GeneratorInfo["planets"] = [{ name: "nauvis", controls: exampleControls }];
     const presets: WorldPreset[] = [];
     if (dump) {
-      const planetData = dump.planet as Record<string, { map_gen_settings?: { autoplace_controls?: object } }> | undefined;
+      const planetData = dump.planet as
+        | Record<string, { map_gen_settings?: { autoplace_controls?: object } }>
+        | undefined;
       if (planetData && Object.keys(planetData).length > 0) {
-        planets = Object.entries(planetData).map(([name, p]) => ({ name, controls: Object.keys(p.map_gen_settings?.autoplace_controls ?? {}) }));
+        planets = Object.entries(planetData).map(([name, p]) => ({
+          name,
+          controls: Object.keys(p.map_gen_settings?.autoplace_controls ?? {}),
+        }));
         planets.sort((a, b) => (a.name === "nauvis" ? -1 : b.name === "nauvis" ? 1 : 0));
       } else {
         const controls = Object.keys((dump["autoplace-control"] ?? {}) as object);
         if (controls.length > 0) planets = [{ name: "nauvis", controls }];
       }
-      for (const group of Object.values((dump["map-gen-presets"] ?? {}) as Record<string, Record<string, unknown>>)) {
+      for (
+        const group of Object.values(
+          (dump["map-gen-presets"] ?? {}) as Record<string, Record<string, unknown>>,
+        )
+      ) {
         for (const [name, p] of Object.entries(group)) {
           if (name === "type" || name === "name" || typeof p !== "object" || p === null) continue;
           const preset = p as Record<string, unknown>;
@@ -164,7 +192,9 @@ export class WorldGenerator {
   settingsArgs(settings: WorldSettings): { args: string[]; cleanup: () => void } {
     const dir = join(this.o.dataDir, "world-settings", randomBytes(6).toString("hex"));
     mkdirSync(dir, { recursive: true });
-    const gen = Object.fromEntries(Object.entries(settings.map_gen_settings).filter(([k]) => MAP_GEN_KEYS.has(k)));
+    const gen = Object.fromEntries(
+      Object.entries(settings.map_gen_settings).filter(([k]) => MAP_GEN_KEYS.has(k)),
+    );
     const args: string[] = [];
     const genPath = join(dir, "map-gen-settings.json");
     writeFileSync(genPath, JSON.stringify(gen, null, 2));
@@ -195,19 +225,32 @@ export class WorldGenerator {
 
   /** A PNG of `planet` rendered by the game for these settings; the same settings answer from the cache. */
   async preview(settings: WorldSettings, planet: string, size: number): Promise<Uint8Array> {
-    const key = createHash("sha256").update(JSON.stringify([this.#contentKey(), settings, planet, size])).digest("hex").slice(0, 32);
+    const key = createHash("sha256").update(JSON.stringify([this.#contentKey(), settings, planet, size]))
+      .digest("hex").slice(0, 32);
     const cached = join(this.cacheDir, `${key}.png`);
     if (existsSync(cached)) return readFileSync(cached);
     mkdirSync(this.cacheDir, { recursive: true });
     const { args, cleanup } = this.settingsArgs(settings);
     const out = join(this.cacheDir, `.${key}.${randomBytes(4).toString("hex")}.png`);
     try {
-      const planetArgs = (this.o.gameVersion() ?? "").startsWith("1.") ? [] : ["--map-preview-planet", planet];
+      const planetArgs = (this.o.gameVersion() ?? "").startsWith("1.")
+        ? []
+        : ["--map-preview-planet", planet];
       const r = await this.runGame([
-        "--generate-map-preview", out, "--map-preview-size", String(size), ...planetArgs, ...args, "--mod-directory", this.o.paths.mods,
+        "--generate-map-preview",
+        out,
+        "--map-preview-size",
+        String(size),
+        ...planetArgs,
+        ...args,
+        "--mod-directory",
+        this.o.paths.mods,
       ]);
       if (!r.ok || !existsSync(out)) {
-        throw new HttpError(500, `The game could not render a preview.${r.output ? `\nGame output:\n${r.output}` : ""}`);
+        throw new HttpError(
+          500,
+          `The game could not render a preview.${r.output ? `\nGame output:\n${r.output}` : ""}`,
+        );
       }
       const png = readFileSync(out);
       writeFileAtomic(cached, png);
@@ -222,28 +265,46 @@ export class WorldGenerator {
 
 /** Checks the body's `settings` (or the body itself) against the shapes of the game's settings files. */
 export function parseWorldSettings(v: unknown): WorldSettings {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new Invalid('settings must be {"map_gen_settings": {...}, "map_settings": {...}}');
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    throw new Invalid('settings must be {"map_gen_settings": {...}, "map_settings": {...}}');
+  }
   const o = v as Record<string, unknown>;
   const gen = o.map_gen_settings ?? {};
   const ms = o.map_settings ?? {};
   for (const [name, part] of [["map_gen_settings", gen], ["map_settings", ms]] as const) {
-    if (typeof part !== "object" || part === null || Array.isArray(part)) throw new Invalid(`${name} must be an object`);
+    if (typeof part !== "object" || part === null || Array.isArray(part)) {
+      throw new Invalid(`${name} must be an object`);
+    }
   }
   const g = gen as Record<string, unknown>;
-  if (g.seed !== undefined && g.seed !== null && (typeof g.seed !== "number" || !Number.isInteger(g.seed) || g.seed < 0 || g.seed > 0xffffffff)) {
-    throw new Invalid("map_gen_settings.seed must be a whole number from 0 to 4294967295, or null for a random one");
+  if (
+    g.seed !== undefined && g.seed !== null &&
+    (typeof g.seed !== "number" || !Number.isInteger(g.seed) || g.seed < 0 || g.seed > 0xffffffff)
+  ) {
+    throw new Invalid(
+      "map_gen_settings.seed must be a whole number from 0 to 4294967295, or null for a random one",
+    );
   }
   for (const k of ["width", "height"]) {
     const n = g[k];
-    if (n !== undefined && (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2000000)) throw new Invalid(`map_gen_settings.${k} must be a whole number from 0 (unlimited) to 2000000`);
+    if (n !== undefined && (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2000000)) {
+      throw new Invalid(`map_gen_settings.${k} must be a whole number from 0 (unlimited) to 2000000`);
+    }
   }
   const controls = g.autoplace_controls;
   if (controls !== undefined) {
-    if (typeof controls !== "object" || controls === null || Array.isArray(controls)) throw new Invalid("map_gen_settings.autoplace_controls must be an object");
+    if (typeof controls !== "object" || controls === null || Array.isArray(controls)) {
+      throw new Invalid("map_gen_settings.autoplace_controls must be an object");
+    }
     for (const [name, c] of Object.entries(controls)) {
-      if (typeof c !== "object" || c === null) throw new Invalid(`autoplace control ${name} must be {frequency, size, richness}`);
+      if (typeof c !== "object" || c === null) {
+        throw new Invalid(`autoplace control ${name} must be {frequency, size, richness}`);
+      }
       for (const [k, x] of Object.entries(c)) {
-        if (!["frequency", "size", "richness"].includes(k) || typeof x !== "number" || !Number.isFinite(x) || x < 0 || x > 1000) {
+        if (
+          !["frequency", "size", "richness"].includes(k) || typeof x !== "number" || !Number.isFinite(x) ||
+          x < 0 || x > 1000
+        ) {
           throw new Invalid(`autoplace control ${name}: ${k} must be a number from 0 to 1000`);
         }
       }

@@ -64,7 +64,12 @@ function isEmptyDir(path: string): boolean {
  * Makes saves/<save>.zip from `scenario` (a name from the scenarios list). `overwrite`: an existing save of
  * that name is replaced; otherwise it is a 409. Answers the message for the user.
  */
-export async function scenarioToSave(o: ScenarioToSaveOptions, scenario: string, saveInput: unknown, overwrite: boolean): Promise<string> {
+export async function scenarioToSave(
+  o: ScenarioToSaveOptions,
+  scenario: string,
+  saveInput: unknown,
+  overwrite: boolean,
+): Promise<string> {
   const name = saveFileName(saveInput, { what: "Save name", creating: true });
   const dest = inside(o.savesDir, name);
   if (existsSync(dest) && !overwrite) {
@@ -83,7 +88,12 @@ export async function scenarioToSave(o: ScenarioToSaveOptions, scenario: string,
     const r = await o.run(["--scenario2map", scenario, "--mod-directory", o.modsDir]);
     const fail = (why: string) => {
       rmSync(out.file, { force: true });
-      o.log.warn("Creating a save from a scenario failed", { scenario, save: name, why, output: r.output.slice(-2000) });
+      o.log.warn("Creating a save from a scenario failed", {
+        scenario,
+        save: name,
+        why,
+        output: r.output.slice(-2000),
+      });
       return new HttpError(500, `The game could not make a save from the scenario ${scenario}: ${why}`);
     };
     if (!r.ok) throw fail(gameErrorLine(r.output));
@@ -96,7 +106,9 @@ export async function scenarioToSave(o: ScenarioToSaveOptions, scenario: string,
       rmSync(kept, { force: true }); // the save the user asked to replace
       keptUsed = true;
     }
-    if (!(await isSaveZip(dest)).ok) throw new HttpError(500, `The save ${name} was not found after moving it into place.`);
+    if (!(await isSaveZip(dest)).ok) {
+      throw new HttpError(500, `The save ${name} was not found after moving it into place.`);
+    }
     o.log.info("Save created from a scenario", { scenario, save: name });
     return `Save ${name} created from the scenario ${scenario}.`;
   } finally {

@@ -14,7 +14,8 @@ import type { Scenario } from "../../../shared/world.ts";
 
 function dirs(path: string): string[] {
   try {
-    return readdirSync(path).filter((n) => !n.startsWith(".") && statSync(join(path, n)).isDirectory()).sort();
+    return readdirSync(path).filter((n) => !n.startsWith(".") && statSync(join(path, n)).isDirectory())
+      .sort();
   } catch {
     return [];
   }
@@ -32,7 +33,9 @@ export async function listScenarios(paths: FactorioPaths, mods: ModDir): Promise
       continue;
     }
     if (!mod.file_name.toLowerCase().endsWith(".zip")) {
-      for (const name of dirs(join(mods.dir, mod.file_name, "scenarios"))) out.push({ name: `${mod.name}/${name}`, source: mod.title });
+      for (const name of dirs(join(mods.dir, mod.file_name, "scenarios"))) {
+        out.push({ name: `${mod.name}/${name}`, source: mod.title });
+      }
       continue;
     }
     let zip: ZipReader | null = null;

@@ -40,8 +40,10 @@ export const accessApi = {
   newRecoveryCodes: (password: string) => call("POST /api/user/2fa/recovery", { body: { password } }),
   passkeys: () => call("GET /api/user/passkeys"),
   passkeyOptions: () => call("POST /api/user/passkeys/options"),
-  addPasskey: (name: string, response: { id: string }) => call("POST /api/user/passkeys", { body: { name, response } }),
-  renamePasskey: (id: string, name: string) => call("POST /api/user/passkeys/:id", { params: { id }, body: { name } }),
+  addPasskey: (name: string, response: { id: string }) =>
+    call("POST /api/user/passkeys", { body: { name, response } }),
+  renamePasskey: (id: string, name: string) =>
+    call("POST /api/user/passkeys/:id", { params: { id }, body: { name } }),
   removePasskey: (id: string) => call("POST /api/user/passkeys/:id/remove", { params: { id } }),
 };
 
@@ -50,7 +52,8 @@ export const signInApi = {
   secondFactor: (body: { code: string } | { recovery_code: string }) =>
     call("POST /api/login/second-factor", { body }, { expect401: true }),
   passkeyOptions: () => call("POST /api/login/passkey/options", {}, { expect401: true }),
-  passkey: (response: { id: string }) => call("POST /api/login/passkey", { body: { response } }, { expect401: true }),
+  passkey: (response: { id: string }) =>
+    call("POST /api/login/passkey", { body: { response } }, { expect401: true }),
 };
 
 export function isSecondFactor(v: unknown): v is SecondFactorRequired {

@@ -4,7 +4,8 @@ import type { AlertChannelUpdate, NewAlertChannel } from "../../../shared/alerts
 export const channelsApi = {
   list: () => call("GET /api/notifications/channels"),
   create: (body: NewAlertChannel) => call("POST /api/notifications/channels", { body }),
-  update: (id: number, change: AlertChannelUpdate) => call("POST /api/notifications/channels/:id", { params: { id }, body: change }),
+  update: (id: number, change: AlertChannelUpdate) =>
+    call("POST /api/notifications/channels/:id", { params: { id }, body: change }),
   test: (id: number) => call("POST /api/notifications/channels/:id/test", { params: { id } }),
   remove: (id: number) => call("POST /api/notifications/channels/:id/delete", { params: { id } }),
 };

@@ -25,7 +25,9 @@ export function parseBodyText(text: string): unknown {
 export function messageOf(body: unknown, status: number): string {
   if (status === 502) return MSG.serviceNotAvailable;
   if (typeof body === "string" && body.trim() !== "") return body;
-  if (body && typeof body === "object" && "message" in body) return String((body as { message: unknown }).message);
+  if (body && typeof body === "object" && "message" in body) {
+    return String((body as { message: unknown }).message);
+  }
   return `Request failed (HTTP ${status})`;
 }
 

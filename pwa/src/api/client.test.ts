@@ -7,7 +7,10 @@ import { connection } from "../state/connection.ts";
 
 /** An answer of the panel itself (it marks every answer with its header). */
 function answer(status: number, body: unknown, headers: Record<string, string> = { [PANEL_HEADER]: "1" }) {
-  vi.stubGlobal("fetch", vi.fn(async () => new Response(body === undefined ? "" : JSON.stringify(body), { status, headers })));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => new Response(body === undefined ? "" : JSON.stringify(body), { status, headers })),
+  );
 }
 
 describe("api client error rules", () => {
@@ -25,7 +28,10 @@ describe("api client error rules", () => {
 
   it("502 flashes 'Service not available' in red and passes the error on", async () => {
     answer(502, "Bad Gateway from the proxy");
-    await expect(call("GET /api/saves/list")).rejects.toMatchObject({ status: 502, message: MSG.serviceNotAvailable });
+    await expect(call("GET /api/saves/list")).rejects.toMatchObject({
+      status: 502,
+      message: MSG.serviceNotAvailable,
+    });
     expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.serviceNotAvailable, "error"]]);
   });
 
@@ -53,13 +59,19 @@ describe("api client error rules", () => {
 
   it("401 on sign-in itself is an answer, not a lost session", async () => {
     answer(401, MSG.loginFailed);
-    await expect(call("POST /api/login", { body: { username: "a", password: "b" } }, { expect401: true })).rejects.toMatchObject({ status: 401 });
+    await expect(call("POST /api/login", { body: { username: "a", password: "b" } }, { expect401: true }))
+      .rejects.toMatchObject({ status: 401 });
     expect(lost).toBe(0);
     expect(flash.items).toEqual([]);
   });
 
   it("any other error status flashes the server's message in red", async () => {
-    for (const [status, body] of [[400, "Username is required"], [409, "User bob already exists"], [423, "locked"], [500, "boom"]] as const) {
+    for (
+      const [status, body] of [[400, "Username is required"], [409, "User bob already exists"], [
+        423,
+        "locked",
+      ], [500, "boom"]] as const
+    ) {
       flash.items.splice(0);
       answer(status, body);
       const err = (await call("POST /api/server/restart").catch((e: unknown) => e)) as ApiError;
@@ -93,9 +105,12 @@ describe("api client error rules", () => {
   });
 
   it("no connection at all is status 0: offline, and a request the user made says it needs a connection", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => {
-      throw new TypeError("Failed to fetch");
-    }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new TypeError("Failed to fetch");
+      }),
+    );
     await expect(call("GET /api/saves/list", {}, { quiet: true })).rejects.toMatchObject({ status: 0 });
     expect(flash.items).toEqual([]);
     expect(connection.online).toBe(false);

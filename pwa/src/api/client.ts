@@ -72,13 +72,20 @@ export function settle<T>(a: ReadAnswer, opts: RequestOptions = {}): T {
   return a.body as T;
 }
 
-async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+      headers: body === undefined
+        ? { Accept: "application/json" }
+        : { Accept: "application/json", "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: opts.signal,
     });
@@ -86,18 +93,26 @@ async function request<T>(method: string, path: string, body?: unknown, opts: Re
     if (opts.signal?.aborted) throw new ApiError(0, "Cancelled", e);
     throw noAnswer(opts, e);
   }
-  if (noAnswerFromPanel({ status: res.status, panelHeader: res.headers.get(PANEL_HEADER) })) throw noAnswer(opts, res.status);
-  return settle<T>({ status: res.status, body: await parseBody(res), panelHeader: res.headers.get(PANEL_HEADER) }, opts);
+  if (noAnswerFromPanel({ status: res.status, panelHeader: res.headers.get(PANEL_HEADER) })) {
+    throw noAnswer(opts, res.status);
+  }
+  return settle<T>({
+    status: res.status,
+    body: await parseBody(res),
+    panelHeader: res.headers.get(PANEL_HEADER),
+  }, opts);
 }
 
 /** What a call of route `K` takes besides its key: its path parameters, query and body, where it has them. */
 export type CallInput<K extends RouteKey> =
   & (ParamsOf<K> extends undefined ? { params?: never } : { params: ParamsOf<K> })
-  & (QueryOf<K> extends undefined ? { query?: never } : { query?: { [P in keyof QueryOf<K>]?: QueryOf<K>[P] | number } })
+  & (QueryOf<K> extends undefined ? { query?: never }
+    : { query?: { [P in keyof QueryOf<K>]?: QueryOf<K>[P] | number } })
   & (BodyOf<K> extends undefined ? { body?: never } : { body: BodyOf<K> });
 
 /** The input may be left out when the route needs none. */
-type CallArgs<K extends RouteKey> = Record<never, never> extends CallInput<K> ? [input?: CallInput<K>, opts?: RequestOptions]
+type CallArgs<K extends RouteKey> = Record<never, never> extends CallInput<K>
+  ? [input?: CallInput<K>, opts?: RequestOptions]
   : [input: CallInput<K>, opts?: RequestOptions];
 
 interface AnyInput {
@@ -109,7 +124,10 @@ interface AnyInput {
 /** The method and URL of a call: the route's path with its parameters filled in, and the query. */
 function target(route: string, input: AnyInput): [string, string] {
   const space = route.indexOf(" ");
-  let path = route.slice(space + 1).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(input.params?.[name])));
+  let path = route.slice(space + 1).replace(
+    /:(\w+)/g,
+    (_, name: string) => encodeURIComponent(String(input.params?.[name])),
+  );
   const query = Object.entries(input.query ?? {}).filter(([, v]) => v !== undefined);
   if (query.length > 0) path += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)]))}`;
   return [route.slice(0, space), path];
@@ -126,7 +144,11 @@ export function call<K extends RouteKey>(route: K, ...args: CallArgs<K>): Promis
 }
 
 /** A call whose answer is a file (a map preview): the same error rules as call(), the answer as a Blob. */
-export async function callForBlob<K extends RouteKey>(route: K, input: CallInput<K>, opts: RequestOptions = {}): Promise<Blob> {
+export async function callForBlob<K extends RouteKey>(
+  route: K,
+  input: CallInput<K>,
+  opts: RequestOptions = {},
+): Promise<Blob> {
   const [method, path] = target(route, input as AnyInput);
   let res: Response;
   try {
@@ -164,7 +186,9 @@ export interface UploadProgress {
 const RATE_WINDOW_MS = 5000;
 
 /** Turns the browser's progress events into UploadProgress, with the speed and time left. */
-export function uploadMeter(now: () => number = () => performance.now()): (loaded: number, total: number) => UploadProgress {
+export function uploadMeter(
+  now: () => number = () => performance.now(),
+): (loaded: number, total: number) => UploadProgress {
   const samples: { at: number; loaded: number }[] = [];
   return (loaded, total) => {
     const at = now();
@@ -175,7 +199,9 @@ export function uploadMeter(now: () => number = () => performance.now()): (loade
     const span = at - first.at;
     if (span < 1000 || loaded <= first.loaded) return { loaded, total };
     const bytesPerSecond = ((loaded - first.loaded) / span) * 1000;
-    return total > 0 ? { loaded, total, bytesPerSecond, secondsLeft: Math.max(0, total - loaded) / bytesPerSecond } : { loaded, total, bytesPerSecond };
+    return total > 0
+      ? { loaded, total, bytesPerSecond, secondsLeft: Math.max(0, total - loaded) / bytesPerSecond }
+      : { loaded, total, bytesPerSecond };
   };
 }
 
@@ -204,7 +230,10 @@ export function upload<K extends UploadRoute>(
     const meter = uploadMeter();
     xhr.upload.onprogress = (e) => onProgress?.(meter(e.loaded, e.lengthComputable ? e.total : 0));
     xhr.onload = () => {
-      if (xhr.status !== 0 && noAnswerFromPanel({ status: xhr.status, panelHeader: xhr.getResponseHeader(PANEL_HEADER) })) {
+      if (
+        xhr.status !== 0 &&
+        noAnswerFromPanel({ status: xhr.status, panelHeader: xhr.getResponseHeader(PANEL_HEADER) })
+      ) {
         reject(noAnswer(opts, xhr.status));
         return;
       }

@@ -6,7 +6,8 @@ export const modsApi = {
   list: () => call("GET /api/mods/list"),
   toggle: (name: string) => call("POST /api/mods/toggle", { body: { name } }),
   remove: (name: string) => call("POST /api/mods/delete", { body: { name } }),
-  removeAll: (deleteModSettings: boolean) => call("POST /api/mods/delete/all", { body: { delete_mod_settings: deleteModSettings } }),
+  removeAll: (deleteModSettings: boolean) =>
+    call("POST /api/mods/delete/all", { body: { delete_mod_settings: deleteModSettings } }),
   update: (u: ModUpdateRequest) => call("POST /api/mods/update", { body: u }),
   updates: (signal?: AbortSignal) => call("GET /api/mods/updates", {}, { quiet: true, signal }),
   upload: (file: File, onProgress: (p: UploadProgress) => void) => {
@@ -50,10 +51,14 @@ export const modsApi = {
     remove: (pack: string) => call("POST /api/mods/packs/:pack/delete", { params: { pack } }),
     load: (pack: string) => call("POST /api/mods/packs/:pack/load", { params: { pack } }),
     downloadUrl: (pack: string) => fileUrl("GET /api/mods/packs/:pack/download", { params: { pack } }),
-    updates: (pack: string) => call("GET /api/mods/packs/:pack/updates", { params: { pack } }, { quiet: true }),
-    toggle: (pack: string, mod: string) => call("POST /api/mods/packs/:pack/mod/toggle", { params: { pack }, body: { name: mod } }),
-    update: (pack: string, u: ModUpdateRequest) => call("POST /api/mods/packs/:pack/mod/update", { params: { pack }, body: u }),
-    removeMod: (pack: string, mod: string) => call("POST /api/mods/packs/:pack/mod/delete", { params: { pack }, body: { name: mod } }),
+    updates: (pack: string) =>
+      call("GET /api/mods/packs/:pack/updates", { params: { pack } }, { quiet: true }),
+    toggle: (pack: string, mod: string) =>
+      call("POST /api/mods/packs/:pack/mod/toggle", { params: { pack }, body: { name: mod } }),
+    update: (pack: string, u: ModUpdateRequest) =>
+      call("POST /api/mods/packs/:pack/mod/update", { params: { pack }, body: u }),
+    removeMod: (pack: string, mod: string) =>
+      call("POST /api/mods/packs/:pack/mod/delete", { params: { pack }, body: { name: mod } }),
   },
 
   // The saves area's calls that Load Mod from Save needs.

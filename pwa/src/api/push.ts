@@ -7,6 +7,7 @@ export const pushApi = {
   subscribe: (body: PushSubscribeRequest) => call("POST /api/push/subscribe", { body }),
   unsubscribe: (target: { id: number } | { endpoint: string }, opts?: RequestOptions) =>
     call("POST /api/push/unsubscribe", { body: target }, opts),
-  update: (id: number, change: PushDeviceUpdate) => call("POST /api/push/devices/:id", { params: { id }, body: change }),
+  update: (id: number, change: PushDeviceUpdate) =>
+    call("POST /api/push/devices/:id", { params: { id }, body: change }),
   test: (id?: number) => call("POST /api/push/test", { body: id === undefined ? {} : { id } }),
 };

@@ -2,7 +2,8 @@ import { call, fileUrl, type RequestOptions, upload, type UploadProgress } from 
 
 export const savesApi = {
   list: (opts?: RequestOptions) => call("GET /api/saves/list", {}, opts),
-  create: (name: string, opts?: RequestOptions) => call("GET /api/saves/create/:name", { params: { name } }, opts),
+  create: (name: string, opts?: RequestOptions) =>
+    call("GET /api/saves/create/:name", { params: { name } }, opts),
   remove: (name: string) => call("GET /api/saves/rm/:name", { params: { name } }),
   header: (saveFile: string) => call("POST /api/saves/mods", { body: { saveFile } }),
   downloadUrl: (name: string) => fileUrl("GET /api/saves/dl/:name", { params: { name } }),

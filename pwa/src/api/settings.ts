@@ -13,9 +13,12 @@ export const playersApi = {
   /** `reason`: of a ban. */
   add: (list: PlayerList, username: string, reason?: string) =>
     list === "bans"
-      ? call("POST /api/players/bans/add", { body: reason === undefined ? { username } : { username, reason } })
+      ? call("POST /api/players/bans/add", {
+        body: reason === undefined ? { username } : { username, reason },
+      })
       : call(`POST /api/players/${list}/add`, { body: { username } }),
-  remove: (list: PlayerList, username: string) => call(`POST /api/players/${list}/remove`, { body: { username } }),
+  remove: (list: PlayerList, username: string) =>
+    call(`POST /api/players/${list}/remove`, { body: { username } }),
   useWhitelist: (enabled: boolean) => call("POST /api/players/whitelist/use", { body: { enabled } }),
   online: (opts?: RequestOptions) => call("GET /api/players/online", {}, opts),
   kick: (username: string, reason: string) => call("POST /api/players/kick", { body: { username, reason } }),

@@ -8,7 +8,9 @@ describe("the offline banner", () => {
     at.setHours(12, 3, 0, 0);
     const lastKnown = { status: { status: "running" } as ServerStatus, at: at.toISOString() };
     expect(offlineText(lastKnown)).toBe("Offline - last known: Running, 12:03");
-    expect(offlineText({ ...lastKnown, status: { status: "stopping" } as ServerStatus })).toBe("Offline - last known: Stopping, 12:03");
+    expect(offlineText({ ...lastKnown, status: { status: "stopping" } as ServerStatus })).toBe(
+      "Offline - last known: Stopping, 12:03",
+    );
     expect(offlineText(null)).toBe("Offline - no server status seen yet");
   });
 

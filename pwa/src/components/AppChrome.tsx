@@ -7,7 +7,7 @@ import { Alert, AlertTitle, Button, IconButton, Snackbar } from "@mui/material";
 import CloseIcon from "@mui/icons-material/Close";
 import { useSnapshot } from "valtio";
 import { connection } from "../state/connection.ts";
-import { badgeOf, server, type LastKnown } from "../state/server.ts";
+import { badgeOf, type LastKnown, server } from "../state/server.ts";
 import { applyUpdate, onOpenRequest, update } from "../state/update.ts";
 import { PUSH_MSG } from "../../../shared/messages.ts";
 import { factorio } from "../theme.ts";
@@ -51,13 +51,23 @@ export function UpdatePrompt() {
       message={PUSH_MSG.updateAvailable}
       slotProps={{
         content: {
-          sx: { bgcolor: factorio.frame, color: factorio.text, boxShadow: `inset 0 0 0 1px #000, inset 2px 2px 0 ${factorio.frameLight}, 0 3px 8px rgba(0,0,0,0.55)` },
+          sx: {
+            bgcolor: factorio.frame,
+            color: factorio.text,
+            boxShadow:
+              `inset 0 0 0 1px #000, inset 2px 2px 0 ${factorio.frameLight}, 0 3px 8px rgba(0,0,0,0.55)`,
+          },
         },
       }}
       action={
         <>
           <Button color="primary" size="small" onClick={applyUpdate}>Reload</Button>
-          <IconButton size="small" aria-label="Later" color="inherit" onClick={() => (update.available = false)}>
+          <IconButton
+            size="small"
+            aria-label="Later"
+            color="inherit"
+            onClick={() => (update.available = false)}
+          >
             <CloseIcon fontSize="small" />
           </IconButton>
         </>

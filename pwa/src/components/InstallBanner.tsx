@@ -46,7 +46,12 @@ function Running({ install }: { install: InstallProgress }) {
     ].filter(Boolean).join(" · ")
     : "";
   return (
-    <Alert severity="info" role="status" data-testid="install-progress" sx={{ mb: 2.5, "& .MuiAlert-message": { flexGrow: 1, minWidth: 0 } }}>
+    <Alert
+      severity="info"
+      role="status"
+      data-testid="install-progress"
+      sx={{ mb: 2.5, "& .MuiAlert-message": { flexGrow: 1, minWidth: 0 } }}
+    >
       <AlertTitle sx={{ mb: 0.5 }}>
         {PHASE_TEXT[install.phase]} Factorio {install.version}
       </AlertTitle>

@@ -1,4 +1,12 @@
-import { type MouseEvent, type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from "react";
+import {
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { Link as RouterLink, NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import {
   Alert,
@@ -91,7 +99,12 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
     nav.current?.querySelector(".active")?.scrollIntoView({ block: "nearest" });
   }, [pathname]);
   const groups = NAV_GROUPS
-    .map((group) => ({ ...group, items: group.items.filter((item) => roleAtLeast((user?.role as Role | undefined) ?? "admin", item.role ?? "viewer")) }))
+    .map((group) => ({
+      ...group,
+      items: group.items.filter((item) =>
+        roleAtLeast((user?.role as Role | undefined) ?? "admin", item.role ?? "viewer")
+      ),
+    }))
     .filter((group) => group.items.length > 0);
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
@@ -104,7 +117,13 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
       </Box>
       <Divider />
       <Box sx={{ position: "relative", flexGrow: 1, minHeight: 0, display: "flex" }}>
-        <Box component="nav" ref={nav} aria-label="Main" onScroll={checkMore} sx={{ flexGrow: 1, overflowY: "auto", pb: 0.5, scrollPaddingBottom: 36 }}>
+        <Box
+          component="nav"
+          ref={nav}
+          aria-label="Main"
+          onScroll={checkMore}
+          sx={{ flexGrow: 1, overflowY: "auto", pb: 0.5, scrollPaddingBottom: 36 }}
+        >
           {groups.map((group) => (
             // Divs with role "group", not lists: the links are anchors, which a <ul> may not hold directly.
             <List
@@ -118,12 +137,25 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
                   id={`nav-${group.id}`}
                   component="div"
                   disableSticky
-                  sx={{ gridColumn: "1 / -1", bgcolor: "transparent", color: factorio.muted, lineHeight: "24px", mt: 0.5, fontWeight: 700, textTransform: "uppercase", fontSize: "0.72rem", letterSpacing: 0.8 }}
+                  sx={{
+                    gridColumn: "1 / -1",
+                    bgcolor: "transparent",
+                    color: factorio.muted,
+                    lineHeight: "24px",
+                    mt: 0.5,
+                    fontWeight: 700,
+                    textTransform: "uppercase",
+                    fontSize: "0.72rem",
+                    letterSpacing: 0.8,
+                  }}
                 >
                   {group.label}
                 </ListSubheader>
               }
-              sx={[{ py: 0 }, phone && { display: "grid", gridTemplateColumns: "1fr 1fr", columnGap: 0.5, px: 0.5 }]}
+              sx={[
+                { py: 0 },
+                phone && { display: "grid", gridTemplateColumns: "1fr 1fr", columnGap: 0.5, px: 0.5 },
+              ]}
             >
               {group.items.map((item) => (
                 <ListItemButton
@@ -134,7 +166,9 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
                   onClick={(e: MouseEvent) => onLeave(e, item.to)}
                   sx={phone ? { px: 1, borderRadius: 0.5 } : { py: "5px" }}
                 >
-                  <ListItemIcon sx={{ minWidth: phone ? 30 : 36, "& svg": { fontSize: 20 } }}>{item.icon}</ListItemIcon>
+                  <ListItemIcon sx={{ minWidth: phone ? 30 : 36, "& svg": { fontSize: 20 } }}>
+                    {item.icon}
+                  </ListItemIcon>
                   <ListItemText
                     primary={item.label}
                     sx={{ my: 0 }}
@@ -176,7 +210,9 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
       <Divider />
       <List component="div" dense={!phone} sx={{ py: phone ? 0.5 : 0 }}>
         <ListItemButton onClick={(e) => onLeave(e, "logout")}>
-          <ListItemIcon sx={{ minWidth: 36, "& svg": { fontSize: 20 } }}><LogoutIcon /></ListItemIcon>
+          <ListItemIcon sx={{ minWidth: 36, "& svg": { fontSize: 20 } }}>
+            <LogoutIcon />
+          </ListItemIcon>
           <ListItemText
             primary="Logout"
             secondary={user ? `Signed in as ${user.username} (${user.role})` : undefined}
@@ -230,7 +266,12 @@ function GeneratedPasswordPrompt({ onLeave }: { onLeave: (e: MouseEvent, to: Lea
       {importOffered && (
         <Box sx={{ mt: 0.5 }}>
           {"Moving from another panel? "}
-          <Link component={RouterLink} to="/import" onClick={(e: MouseEvent) => onLeave(e, "/import")} sx={{ display: "inline-block", py: 1.5 }}>
+          <Link
+            component={RouterLink}
+            to="/import"
+            onClick={(e: MouseEvent) => onLeave(e, "/import")}
+            sx={{ display: "inline-block", py: 1.5 }}
+          >
             Import its users and settings
           </Link>
         </Box>
@@ -268,7 +309,11 @@ export function Layout({ banner }: { banner?: ReactNode }) {
   return (
     <Box sx={{ display: "flex", minHeight: "100vh" }}>
       {!wide && (
-        <AppBar position="fixed" component="div" sx={{ top: "auto", bottom: 0, borderTop: "1px solid #000", borderBottom: 0 }}>
+        <AppBar
+          position="fixed"
+          component="div"
+          sx={{ top: "auto", bottom: 0, borderTop: "1px solid #000", borderBottom: 0 }}
+        >
           <Toolbar sx={{ gap: 1.5, minHeight: BOTTOM_BAR, pb: "env(safe-area-inset-bottom)" }}>
             <PrecisionManufacturingIcon sx={{ color: factorio.orange }} aria-hidden />
             <Typography variant="body2" color="text.secondary">Server</Typography>
@@ -293,7 +338,11 @@ export function Layout({ banner }: { banner?: ReactNode }) {
         onClose={() => setOpen(false)}
         // Not kept mounted while closed: on a phone the hidden menu would cost the first render after signing in.
         ModalProps={{ keepMounted: false }}
-        sx={{ width: wide ? DRAWER_WIDTH : undefined, flexShrink: 0, "& .MuiDrawer-paper": { width: wide ? DRAWER_WIDTH : PHONE_DRAWER_WIDTH } }}
+        sx={{
+          width: wide ? DRAWER_WIDTH : undefined,
+          flexShrink: 0,
+          "& .MuiDrawer-paper": { width: wide ? DRAWER_WIDTH : PHONE_DRAWER_WIDTH },
+        }}
       >
         <Sidebar onLeave={onLeave} phone={!wide} />
       </Drawer>

@@ -19,13 +19,27 @@ describe("what a role may use", () => {
 
   it("a viewer's controls are disabled and a note says why; an operator's are not", () => {
     as("viewer");
-    const { unmount } = render(<><ViewerNote /><ReadOnly><Button>Kill Server</Button></ReadOnly></>);
+    const { unmount } = render(
+      <>
+        <ViewerNote />
+        <ReadOnly>
+          <Button>Kill Server</Button>
+        </ReadOnly>
+      </>,
+    );
     // A disabled fieldset is what turns the button off in the browser (e2e checks it is disabled there).
     expect(screen.getByRole("button", { name: "Kill Server" }).closest("fieldset")?.disabled).toBe(true);
     expect(screen.getByText(VIEWER_NOTE)).toBeTruthy();
     unmount();
     as("operator");
-    render(<><ViewerNote /><ReadOnly><Button>Kill Server</Button></ReadOnly></>);
+    render(
+      <>
+        <ViewerNote />
+        <ReadOnly>
+          <Button>Kill Server</Button>
+        </ReadOnly>
+      </>,
+    );
     expect(screen.getByRole("button", { name: "Kill Server" }).closest("fieldset")).toBeNull();
     expect(screen.queryByText(VIEWER_NOTE)).toBeNull();
   });
@@ -33,7 +47,11 @@ describe("what a role may use", () => {
   it("the sidebar shows Users and Activity to admins only, Account to everyone", () => {
     for (const [role, seen] of [["admin", true], ["operator", false], ["viewer", false]] as const) {
       as(role);
-      const { unmount } = render(<MemoryRouter><Layout /></MemoryRouter>);
+      const { unmount } = render(
+        <MemoryRouter>
+          <Layout />
+        </MemoryRouter>,
+      );
       const links = screen.getAllByRole("link").map((a) => a.textContent);
       expect(links.includes("Users"), role).toBe(seen);
       expect(links.includes("Activity"), role).toBe(seen);

@@ -10,9 +10,30 @@ function App({ start }: { start: string }) {
     <MemoryRouter initialEntries={[start]}>
       <Routes>
         <Route path="/login" element={<Login />} />
-        <Route path="/" element={<RequireAuth><p>controls page</p></RequireAuth>} />
-        <Route path="/mods" element={<RequireAuth><p>mods page</p></RequireAuth>} />
-        <Route path="/account" element={<RequireAuth><p>account page</p></RequireAuth>} />
+        <Route
+          path="/"
+          element={
+            <RequireAuth>
+              <p>controls page</p>
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="/mods"
+          element={
+            <RequireAuth>
+              <p>mods page</p>
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="/account"
+          element={
+            <RequireAuth>
+              <p>account page</p>
+            </RequireAuth>
+          }
+        />
       </Routes>
     </MemoryRouter>
   );
@@ -23,13 +44,21 @@ describe("route guard", () => {
     session.state = "signedOut";
     session.user = null;
     session.endedBy = null;
-    vi.stubGlobal("WebSocket", class {
-      close() {}
-    });
-    vi.stubGlobal("fetch", vi.fn(async (url: string) => {
-      if (url === "/api/login") return new Response(JSON.stringify({ username: "admin", role: "admin", email: "" }));
-      return new Response(JSON.stringify("not here"), { status: 404 });
-    }));
+    vi.stubGlobal(
+      "WebSocket",
+      class {
+        close() {}
+      },
+    );
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        if (url === "/api/login") {
+          return new Response(JSON.stringify({ username: "admin", role: "admin", email: "" }));
+        }
+        return new Response(JSON.stringify("not here"), { status: 404 });
+      }),
+    );
   });
   afterEach(() => vi.unstubAllGlobals());
 

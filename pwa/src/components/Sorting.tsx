@@ -23,16 +23,27 @@ export interface SortColumn<K extends string> {
 
 /** The order after choosing `key`: the other direction for the current column, the column's own first direction otherwise. */
 export function nextSort<K extends string>(sort: Sort<K>, column: SortColumn<K>): Sort<K> {
-  return sort.by === column.key ? { by: column.key, desc: !sort.desc } : { by: column.key, desc: column.firstDesc ?? false };
+  return sort.by === column.key
+    ? { by: column.key, desc: !sort.desc }
+    : { by: column.key, desc: column.firstDesc ?? false };
 }
 
 /** A table header cell that sorts by its column. */
 export function SortHeadCell<K extends string>(
-  { column, sort, onSort, sx }: { column: SortColumn<K>; sort: Sort<K>; onSort: (s: Sort<K>) => void; sx?: SxProps<Theme> },
+  { column, sort, onSort, sx }: {
+    column: SortColumn<K>;
+    sort: Sort<K>;
+    onSort: (s: Sort<K>) => void;
+    sx?: SxProps<Theme>;
+  },
 ) {
   const active = sort.by === column.key;
   return (
-    <TableCell align={column.numeric ? "right" : "left"} sortDirection={active ? (sort.desc ? "desc" : "asc") : false} sx={sx}>
+    <TableCell
+      align={column.numeric ? "right" : "left"}
+      sortDirection={active ? (sort.desc ? "desc" : "asc") : false}
+      sx={sx}
+    >
       <TableSortLabel
         active={active}
         direction={active && sort.desc ? "desc" : "asc"}
@@ -63,7 +74,10 @@ export function SortPicker<K extends string>(
         {columns.map((c) => <MenuItem key={c.key} value={c.key}>{c.label}</MenuItem>)}
       </TextField>
       <Tooltip title={`${direction}; tap for the other way`}>
-        <IconButton aria-label={`Sort order: ${direction.toLowerCase()}`} onClick={() => onSort({ ...sort, desc: !sort.desc })}>
+        <IconButton
+          aria-label={`Sort order: ${direction.toLowerCase()}`}
+          onClick={() => onSort({ ...sort, desc: !sort.desc })}
+        >
           {sort.desc ? <ArrowDownwardIcon /> : <ArrowUpwardIcon />}
         </IconButton>
       </Tooltip>

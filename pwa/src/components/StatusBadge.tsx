@@ -1,6 +1,6 @@
 import { Chip } from "@mui/material";
 import { useSnapshot } from "valtio";
-import { badgeOf, type BadgeLabel, type LastKnown, server, shownStatus } from "../state/server.ts";
+import { type BadgeLabel, badgeOf, type LastKnown, server, shownStatus } from "../state/server.ts";
 import { connection } from "../state/connection.ts";
 import type { ServerStatus } from "../../../shared/api.ts";
 
@@ -16,7 +16,11 @@ const COLORS: Record<BadgeLabel, "success" | "error" | "warning" | "default"> = 
 export function StatusBadge() {
   const snap = useSnapshot(server);
   const { online } = useSnapshot(connection);
-  const { status, confirmedAt } = shownStatus(snap.status as ServerStatus | null, snap.lastKnown as LastKnown | null, online);
+  const { status, confirmedAt } = shownStatus(
+    snap.status as ServerStatus | null,
+    snap.lastKnown as LastKnown | null,
+    online,
+  );
   const label = badgeOf(status);
   const stale = confirmedAt !== null;
   return (
@@ -25,11 +29,17 @@ export function StatusBadge() {
       label={label}
       color={COLORS[label]}
       variant={stale ? "outlined" : "filled"}
-      title={stale ? `Server status: ${label} (last known; the panel is not answering)` : `Server status: ${label}`}
+      title={stale
+        ? `Server status: ${label} (last known; the panel is not answering)`
+        : `Server status: ${label}`}
       aria-label={stale ? `Server status: ${label}, last known` : `Server status: ${label}`}
       data-testid="status-badge"
       data-stale={stale || undefined}
-      sx={label === "Unknown" ? { bgcolor: "#6b6b6b", color: "#f2f2f2" } : stale ? { borderStyle: "dashed" } : undefined}
+      sx={label === "Unknown"
+        ? { bgcolor: "#6b6b6b", color: "#f2f2f2" }
+        : stale
+        ? { borderStyle: "dashed" }
+        : undefined}
     />
   );
 }

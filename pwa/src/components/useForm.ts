@@ -17,7 +17,8 @@ export function useForm<K extends string>(
     field: (key: K) => ({
       name: key,
       value: values[key],
-      onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((v) => ({ ...v, [key]: e.target.value })),
+      onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+        setValues((v) => ({ ...v, [key]: e.target.value })),
       error: !!errors[key],
       helperText: errors[key],
     }),

@@ -11,7 +11,9 @@ const items = (n: number) => Array.from({ length: n }, (_, i) => `row ${i}`);
 
 describe("useProgressiveCount", () => {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "requestAnimationFrame", "cancelAnimationFrame"] });
+    vi.useFakeTimers({
+      toFake: ["setTimeout", "clearTimeout", "requestAnimationFrame", "cancelAnimationFrame"],
+    });
   });
   afterEach(() => {
     cleanup();

@@ -16,7 +16,9 @@ export type PushSupport =
 export function pushSupport(): PushSupport {
   if (typeof window === "undefined") return "unsupported";
   if (!window.isSecureContext) return "insecure";
-  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return "unsupported";
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    return "unsupported";
+  }
   return "ok";
 }
 
@@ -36,7 +38,9 @@ export class PushSetupError extends Error {}
 
 async function registration(): Promise<ServiceWorkerRegistration> {
   const reg = await navigator.serviceWorker.getRegistration();
-  if (!reg) throw new PushSetupError("The app's service worker is not running yet. Reload the page and try again.");
+  if (!reg) {
+    throw new PushSetupError("The app's service worker is not running yet. Reload the page and try again.");
+  }
   return reg;
 }
 
@@ -101,14 +105,17 @@ export async function enableOnThisDevice(onStep: (step: EnableStep) => void = ()
     );
   } catch (e) {
     if (e instanceof PushSetupError) throw e;
-    throw new PushSetupError(`The browser could not subscribe to push messages: ${(e as Error).message}. ${PUSH_SERVICE_HINT}`);
+    throw new PushSetupError(
+      `The browser could not subscribe to push messages: ${(e as Error).message}. ${PUSH_SERVICE_HINT}`,
+    );
   }
   onStep("saving");
   return await pushApi.subscribe({ subscription: sub.toJSON() as PushSubscriptionJson });
 }
 
 /** Why notifications can be off in a private window, said wherever the browser refuses them. */
-export const PRIVATE_WINDOW_BLOCKS = "In a private (incognito) window they are always blocked: open the panel in a normal window.";
+export const PRIVATE_WINDOW_BLOCKS =
+  "In a private (incognito) window they are always blocked: open the panel in a normal window.";
 
 const PUSH_SERVICE_HINT =
   "The browser registers each device with its push service over the internet (Google's for Chrome and Edge, Mozilla's for Firefox, Apple's for Safari); a private window, a browser that turns it off (Brave, by default) or a network that blocks it stops that.";

@@ -47,7 +47,9 @@ export function notificationFor(text: string | null): ShownNotification {
 
 /** Only paths inside the panel: a push must never send the user to another site. */
 export function safeAppPath(url: unknown): string {
-  if (typeof url !== "string" || !url.startsWith("/") || url.startsWith("//") || url.startsWith("/\\")) return "/";
+  if (typeof url !== "string" || !url.startsWith("/") || url.startsWith("//") || url.startsWith("/\\")) {
+    return "/";
+  }
   return url;
 }
 

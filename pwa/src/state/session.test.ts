@@ -18,19 +18,27 @@ describe("session without a connection", () => {
     online = false;
     sessionValid = true;
     // A socket that never connects (the status then comes from the refetch).
-    vi.stubGlobal("WebSocket", class {
-      static OPEN = 1;
-      readyState = 0;
-      close() {}
-    });
-    vi.stubGlobal("fetch", vi.fn(async (url: string) => {
-      if (!online) throw new TypeError("Failed to fetch");
-      if (url === "/api/user/status") {
-        return sessionValid ? new Response(JSON.stringify(admin)) : new Response(JSON.stringify("You are not signed in."), { status: 401 });
-      }
-      if (url === "/api/server/status") return new Response(JSON.stringify({ status: "running" }));
-      return new Response(JSON.stringify(true));
-    }));
+    vi.stubGlobal(
+      "WebSocket",
+      class {
+        static OPEN = 1;
+        readyState = 0;
+        close() {}
+      },
+    );
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        if (!online) throw new TypeError("Failed to fetch");
+        if (url === "/api/user/status") {
+          return sessionValid
+            ? new Response(JSON.stringify(admin))
+            : new Response(JSON.stringify("You are not signed in."), { status: 401 });
+        }
+        if (url === "/api/server/status") return new Response(JSON.stringify({ status: "running" }));
+        return new Response(JSON.stringify(true));
+      }),
+    );
   });
   afterEach(() => {
     vi.useRealTimers();

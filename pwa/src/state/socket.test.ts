@@ -28,7 +28,9 @@ class FakeWebSocket {
   }
   /** The server's replay of a room: what it sends after each subscribe. */
   replay(lines: string[]) {
-    for (const message of lines) this.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message }) });
+    for (const message of lines) {
+      this.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message }) });
+    }
   }
 }
 
@@ -50,14 +52,20 @@ describe("LiveSocket", () => {
     socket.connect();
     const first = FakeWebSocket.all[0];
     first.open();
-    expect(first.sent).toEqual([{ room_name: "", controls: { type: "subscribe", value: "gamelog", batch: true } }]);
+    expect(first.sent).toEqual([{
+      room_name: "",
+      controls: { type: "subscribe", value: "gamelog", batch: true },
+    }]);
     first.replay(["line 1", "line 2"]);
     first.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "line 3" }) });
     first.close();
     vi.advanceTimersByTime(10_000);
     const second = FakeWebSocket.all[1];
     second.open();
-    expect(second.sent).toEqual([{ room_name: "", controls: { type: "subscribe", value: "gamelog", batch: true } }]);
+    expect(second.sent).toEqual([{
+      room_name: "",
+      controls: { type: "subscribe", value: "gamelog", batch: true },
+    }]);
     second.replay(["line 1", "line 2", "line 3"]);
     expect(shown).toEqual(["line 1", "line 2", "line 3"]);
   });
@@ -71,7 +79,10 @@ describe("LiveSocket", () => {
     socket.connect();
     const ws = FakeWebSocket.all.at(-1)!;
     ws.open();
-    expect(ws.sent).toContainEqual({ room_name: "", controls: { type: "subscribe", value: "server_status" } });
+    expect(ws.sent).toContainEqual({
+      room_name: "",
+      controls: { type: "subscribe", value: "server_status" },
+    });
     ws.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "one\ntwo\nthree" }) });
     ws.onmessage?.({ data: JSON.stringify({ room_name: "server_status", message: '{"a":"x\\ny"}' }) });
     expect(lines).toEqual(["one", "two", "three"]);

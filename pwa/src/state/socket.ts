@@ -3,7 +3,13 @@
 // a dropped connection does not silently stop live updates). On close it reconnects after 5 s.
 
 import { proxy } from "valtio";
-import { type ClientMessage, type RoomName, type ServerMessage, WS_RECONNECT_MS, WS_TOO_MANY } from "../../../shared/ws.ts";
+import {
+  type ClientMessage,
+  type RoomName,
+  type ServerMessage,
+  WS_RECONNECT_MS,
+  WS_TOO_MANY,
+} from "../../../shared/ws.ts";
 import { showFlash } from "./flash.ts";
 
 type Listener = (message: string) => void;
@@ -15,7 +21,12 @@ const TOO_MANY_RETRY_MS = 30_000;
 
 /** gamelog is asked for in batches (several lines per message, see shared/ws.ts). */
 function subscribeMessage(room: RoomName): ClientMessage {
-  return { room_name: "", controls: room === "gamelog" ? { type: "subscribe", value: room, batch: true } : { type: "subscribe", value: room } };
+  return {
+    room_name: "",
+    controls: room === "gamelog"
+      ? { type: "subscribe", value: room, batch: true }
+      : { type: "subscribe", value: room },
+  };
 }
 
 export class LiveSocket {
@@ -47,7 +58,7 @@ export class LiveSocket {
    */
   subscribe(room: RoomName, listener: Listener, onReplay?: () => void): () => void {
     let set = this.#listeners.get(room);
-    if (!set) this.#listeners.set(room, (set = new Set()));
+    if (!set) this.#listeners.set(room, set = new Set());
     set.add(listener);
     if (onReplay) this.#resets.set(listener, onReplay);
     if (set.size === 1) this.#send(subscribeMessage(room));
@@ -93,7 +104,9 @@ export class LiveSocket {
       const listeners = this.#listeners.get(msg.room_name);
       if (!listeners) return;
       // gamelog (subscribeMessage) and logs come in batches of lines; every other room one message at a time.
-      const parts = msg.room_name === "gamelog" || msg.room_name === "logs" ? String(msg.message).split("\n") : [String(msg.message)];
+      const parts = msg.room_name === "gamelog" || msg.room_name === "logs"
+        ? String(msg.message).split("\n")
+        : [String(msg.message)];
       for (const part of parts) for (const listener of listeners) listener(part);
     };
     ws.onerror = () => ws.close();
@@ -106,7 +119,9 @@ export class LiveSocket {
       // try again now and then, once another tab may have closed.
       const refused = e.code === WS_TOO_MANY.code;
       if (refused) showFlash(e.reason || WS_TOO_MANY.reason, "error");
-      if (this.#wanted) this.#timer = setTimeout(() => this.#open(), refused ? TOO_MANY_RETRY_MS : WS_RECONNECT_MS);
+      if (this.#wanted) {
+        this.#timer = setTimeout(() => this.#open(), refused ? TOO_MANY_RETRY_MS : WS_RECONNECT_MS);
+      }
     };
   }
 }

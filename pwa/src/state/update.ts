@@ -39,7 +39,10 @@ export function onOpenRequest(open: (url: string) => void): () => void {
   if (!("serviceWorker" in navigator)) return () => {};
   const listener = (e: MessageEvent) => {
     const data = e.data as { type?: string; url?: unknown } | null;
-    if (data?.type === "panel-open" && typeof data.url === "string" && data.url.startsWith("/") && !data.url.startsWith("//")) {
+    if (
+      data?.type === "panel-open" && typeof data.url === "string" && data.url.startsWith("/") &&
+      !data.url.startsWith("//")
+    ) {
       open(data.url);
     }
   };

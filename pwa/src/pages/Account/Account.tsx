@@ -31,7 +31,14 @@ export default function Account() {
       <Typography color="text.secondary">
         Signed in as <b>{user?.username}</b>, role <b>{role}</b>: {ROLE_HELP[role]}
       </Typography>
-      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
+      <Box
+        sx={{
+          display: "grid",
+          gap: 2.5,
+          gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" },
+          alignItems: "start",
+        }}
+      >
         <TwoFactor status={status} onChanged={load} />
         <Passkeys onChanged={load} />
         <Sessions />

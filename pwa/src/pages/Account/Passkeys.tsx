@@ -1,7 +1,7 @@
 // Passkeys: add one (the browser's prompt), name it, remove it. A passkey signs in without a password,
 // or is the second step after it.
 
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { Box, Button, IconButton, Stack, TextField, Typography } from "@mui/material";
 import EditIcon from "@mui/icons-material/Edit";
 import { startRegistration } from "@simplewebauthn/browser";
@@ -68,35 +68,80 @@ export function Passkeys({ onChanged }: { onChanged: () => void }) {
     <Panel title="Passkeys">
       <Stack spacing={2}>
         <Typography variant="body2" color="text.secondary">
-          A passkey (fingerprint, face, phone or security key) signs you in without a password, or as the second step.
+          A passkey (fingerprint, face, phone or security key) signs you in without a password, or as the
+          second step.
         </Typography>
-        <Box component="form" aria-label="Add Passkey" onSubmit={add} sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "start" }}>
-          <TextField label="Passkey name" placeholder="My phone" value={name} onChange={(e) => setName(e.target.value)} />
+        <Box
+          component="form"
+          aria-label="Add Passkey"
+          onSubmit={add}
+          sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "start" }}
+        >
+          <TextField
+            label="Passkey name"
+            placeholder="My phone"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
           <Button type="submit" disabled={busy} sx={{ minHeight: 56 }}>Add Passkey</Button>
         </Box>
         <Stack component="ul" spacing={1} sx={{ listStyle: "none", p: 0, m: 0 }} aria-label="Passkeys">
           {list.map((p) => (
-            <Box component="li" key={p.id} sx={{ display: "flex", alignItems: "center", gap: 1, borderBottom: 1, borderColor: "divider", pb: 1 }}>
-              {editing?.id === p.id ? (
-                <Box component="form" aria-label={`Rename ${p.name}`} onSubmit={rename} sx={{ display: "flex", gap: 1, flexGrow: 1, flexWrap: "wrap" }}>
-                  <TextField size="small" label="New name" value={editing.name} autoFocus onChange={(e) => setEditing({ ...editing, name: e.target.value })} />
-                  <Button type="submit" sx={{ minHeight: 44 }}>Save</Button>
-                  <Button variant="text" onClick={() => setEditing(null)}>Cancel</Button>
-                </Box>
-              ) : (
-                <>
-                  <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-                    <Typography sx={{ fontWeight: 600 }}>{p.name}</Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      added {when(p.created_at)} · {p.last_used_at ? `last used ${when(p.last_used_at)}` : "not used yet"}
-                    </Typography>
+            <Box
+              component="li"
+              key={p.id}
+              sx={{
+                display: "flex",
+                alignItems: "center",
+                gap: 1,
+                borderBottom: 1,
+                borderColor: "divider",
+                pb: 1,
+              }}
+            >
+              {editing?.id === p.id
+                ? (
+                  <Box
+                    component="form"
+                    aria-label={`Rename ${p.name}`}
+                    onSubmit={rename}
+                    sx={{ display: "flex", gap: 1, flexGrow: 1, flexWrap: "wrap" }}
+                  >
+                    <TextField
+                      size="small"
+                      label="New name"
+                      value={editing.name}
+                      autoFocus
+                      onChange={(e) => setEditing({ ...editing, name: e.target.value })}
+                    />
+                    <Button type="submit" sx={{ minHeight: 44 }}>Save</Button>
+                    <Button variant="text" onClick={() => setEditing(null)}>Cancel</Button>
                   </Box>
-                  <IconButton aria-label={`Rename passkey ${p.name}`} onClick={() => setEditing({ id: p.id, name: p.name })} sx={{ width: 44, height: 44 }}>
-                    <EditIcon />
-                  </IconButton>
-                  <DeleteButton title={`Remove ${p.name}`} label={`Remove passkey ${p.name}`} need="viewer" onClick={() => void remove(p)} />
-                </>
-              )}
+                )
+                : (
+                  <>
+                    <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+                      <Typography sx={{ fontWeight: 600 }}>{p.name}</Typography>
+                      <Typography variant="body2" color="text.secondary">
+                        added {when(p.created_at)} ·{" "}
+                        {p.last_used_at ? `last used ${when(p.last_used_at)}` : "not used yet"}
+                      </Typography>
+                    </Box>
+                    <IconButton
+                      aria-label={`Rename passkey ${p.name}`}
+                      onClick={() => setEditing({ id: p.id, name: p.name })}
+                      sx={{ width: 44, height: 44 }}
+                    >
+                      <EditIcon />
+                    </IconButton>
+                    <DeleteButton
+                      title={`Remove ${p.name}`}
+                      label={`Remove passkey ${p.name}`}
+                      need="viewer"
+                      onClick={() => void remove(p)}
+                    />
+                  </>
+                )}
             </Box>
           ))}
         </Stack>

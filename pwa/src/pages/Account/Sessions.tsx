@@ -36,22 +36,52 @@ export function Sessions() {
   return (
     <Panel
       title="Your Sessions"
-      action={isAdmin ? (
-        <FormControlLabel control={<Switch checked={all} onChange={(e) => setAll(e.target.checked)} />} label="Everyone's" sx={{ mr: 1 }} />
-      ) : undefined}
+      action={isAdmin
+        ? (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={all}
+                onChange={(e) => setAll(e.target.checked)}
+              />
+            }
+            label="Everyone's"
+            sx={{ mr: 1 }}
+          />
+        )
+        : undefined}
     >
       <Stack component="ul" spacing={1} sx={{ listStyle: "none", p: 0, m: 0 }} aria-label="Sessions">
         {list.map((s) => (
-          <Box component="li" key={s.id} sx={{ display: "flex", alignItems: "center", gap: 1, borderBottom: 1, borderColor: "divider", pb: 1 }}>
+          <Box
+            component="li"
+            key={s.id}
+            sx={{
+              display: "flex",
+              alignItems: "center",
+              gap: 1,
+              borderBottom: 1,
+              borderColor: "divider",
+              pb: 1,
+            }}
+          >
             <Box sx={{ flexGrow: 1, minWidth: 0 }}>
               <Typography sx={{ fontWeight: 600 }}>
-                {deviceOf(s.user_agent)}{s.current ? " (this device)" : ""}{all ? ` · ${s.username}` : ""}
+                {deviceOf(s.user_agent)}
+                {s.current ? " (this device)" : ""}
+                {all ? ` · ${s.username}` : ""}
               </Typography>
               <Typography variant="body2" color="text.secondary" noWrap title={s.user_agent}>
                 {s.address} · last seen {when(s.last_seen_at)}
               </Typography>
             </Box>
-            <Button variant="outlined" color="error" sx={{ flexShrink: 0, whiteSpace: "nowrap" }} onClick={() => void revoke(s)} aria-label={`Revoke session of ${s.username} on ${deviceOf(s.user_agent)}, ${s.address}`}>
+            <Button
+              variant="outlined"
+              color="error"
+              sx={{ flexShrink: 0, whiteSpace: "nowrap" }}
+              onClick={() => void revoke(s)}
+              aria-label={`Revoke session of ${s.username} on ${deviceOf(s.user_agent)}, ${s.address}`}
+            >
               {s.current ? "Sign out" : "Revoke"}
             </Button>
           </Box>

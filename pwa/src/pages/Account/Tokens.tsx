@@ -1,7 +1,18 @@
 // API tokens: made with a name, a role up to the user's and an expiry; the secret is shown once.
 
-import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { Alert, Box, Button, Chip, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from "@mui/material";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  FormControlLabel,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { Panel } from "../../components/Page.tsx";
 import { accessApi } from "../../api/access.ts";
 import { showFlash } from "../../state/flash.ts";
@@ -33,7 +44,9 @@ export function Tokens() {
     e.preventDefault();
     if (name.trim() === "") return setError(ACCESS_MSG.tokenNameRequired);
     const n = Number(days);
-    if (!Number.isInteger(n) || n < 1 || n > TOKEN_MAX_DAYS) return setError(ACCESS_MSG.tokenExpiryRange(TOKEN_MAX_DAYS));
+    if (!Number.isInteger(n) || n < 1 || n > TOKEN_MAX_DAYS) {
+      return setError(ACCESS_MSG.tokenExpiryRange(TOKEN_MAX_DAYS));
+    }
     setError("");
     try {
       const made = await accessApi.createToken({ name: name.trim(), role, expires_days: n });
@@ -57,44 +70,118 @@ export function Tokens() {
   return (
     <Panel
       title="API Tokens"
-      action={isAdmin ? (
-        <FormControlLabel control={<Switch checked={all} onChange={(e) => setAll(e.target.checked)} />} label="Everyone's" sx={{ mr: 1 }} />
-      ) : undefined}
+      action={isAdmin
+        ? (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={all}
+                onChange={(e) => setAll(e.target.checked)}
+              />
+            }
+            label="Everyone's"
+            sx={{ mr: 1 }}
+          />
+        )
+        : undefined}
     >
       <Stack spacing={2}>
         <Typography variant="body2" color="text.secondary">
-          For scripts: send <code>Authorization: Bearer TOKEN</code>. A token can do what its role allows, never more than you.
+          For scripts: send{" "}
+          <code>Authorization: Bearer TOKEN</code>. A token can do what its role allows, never more than you.
           Changing your password revokes your tokens.
         </Typography>
         {shown && (
           <Alert severity="warning" onClose={() => setShown(null)}>
             Copy this token now: it is not shown again.
-            <Box component="code" sx={{ display: "block", mt: 1, wordBreak: "break-all", userSelect: "all" }} aria-label="New token">{shown}</Box>
-            <Button size="small" sx={{ mt: 1 }} onClick={() => void navigator.clipboard?.writeText(shown).then(() => showFlash("Copied", "success"))}>Copy</Button>
+            <Box
+              component="code"
+              sx={{ display: "block", mt: 1, wordBreak: "break-all", userSelect: "all" }}
+              aria-label="New token"
+            >
+              {shown}
+            </Box>
+            <Button
+              size="small"
+              sx={{ mt: 1 }}
+              onClick={() =>
+                void navigator.clipboard?.writeText(shown).then(() => showFlash("Copied", "success"))}
+            >
+              Copy
+            </Button>
           </Alert>
         )}
-        <Box component="form" aria-label="Create Token" onSubmit={create} noValidate
-          sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "2fr 1fr 1fr auto" }, alignItems: "start" }}>
-          <TextField label="Token name" value={name} onChange={(e) => setName(e.target.value)} error={error !== ""} helperText={error || " "} />
+        <Box
+          component="form"
+          aria-label="Create Token"
+          onSubmit={create}
+          noValidate
+          sx={{
+            display: "grid",
+            gap: 2,
+            gridTemplateColumns: { xs: "1fr", sm: "2fr 1fr 1fr auto" },
+            alignItems: "start",
+          }}
+        >
+          <TextField
+            label="Token name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            error={error !== ""}
+            helperText={error || " "}
+          />
           <TextField select label="Token role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.filter((r) => roleAtLeast(myRole, r)).map((r) => <MenuItem key={r} value={r}>{r}</MenuItem>)}
+            {ROLES.filter((r) => roleAtLeast(myRole, r)).map((r) => <MenuItem key={r} value={r}>{r}
+            </MenuItem>)}
           </TextField>
-          <TextField label="Expires in days" type="number" value={days} onChange={(e) => setDays(e.target.value)} slotProps={{ htmlInput: { min: 1, max: TOKEN_MAX_DAYS } }} />
+          <TextField
+            label="Expires in days"
+            type="number"
+            value={days}
+            onChange={(e) => setDays(e.target.value)}
+            slotProps={{ htmlInput: { min: 1, max: TOKEN_MAX_DAYS } }}
+          />
           <Button type="submit" sx={{ minHeight: 56 }}>Create Token</Button>
         </Box>
         <Stack component="ul" spacing={1} sx={{ listStyle: "none", p: 0, m: 0 }} aria-label="Tokens">
           {list.map((t) => (
-            <Box component="li" key={t.id} sx={{ display: "flex", alignItems: "center", gap: 1, borderBottom: 1, borderColor: "divider", pb: 1 }}>
+            <Box
+              component="li"
+              key={t.id}
+              sx={{
+                display: "flex",
+                alignItems: "center",
+                gap: 1,
+                borderBottom: 1,
+                borderColor: "divider",
+                pb: 1,
+              }}
+            >
               <Box sx={{ flexGrow: 1, minWidth: 0 }}>
                 <Typography sx={{ fontWeight: 600 }}>
-                  {t.name}{t.username ? ` · ${t.username}` : ""} <Chip size="small" label={t.role} sx={{ ml: 0.5 }} />
-                  {t.state !== "active" && <Chip size="small" color="warning" label={t.state} sx={{ ml: 0.5 }} />}
+                  {t.name}
+                  {t.username ? ` · ${t.username}` : ""} <Chip size="small" label={t.role} sx={{ ml: 0.5 }} />
+                  {t.state !== "active" && (
+                    <Chip size="small" color="warning" label={t.state} sx={{ ml: 0.5 }} />
+                  )}
                 </Typography>
                 <Typography variant="body2" color="text.secondary">
-                  expires {when(t.expires_at)} · {t.last_used_at ? `last used ${when(t.last_used_at)} from ${t.last_used_address}` : "never used"}
+                  expires {when(t.expires_at)} · {t.last_used_at
+                    ? `last used ${when(t.last_used_at)} from ${t.last_used_address}`
+                    : "never used"}
                 </Typography>
               </Box>
-              {t.state === "active" && <Button variant="outlined" color="error" sx={{ flexShrink: 0 }} onClick={() => void revoke(t)} aria-label={`Revoke token ${t.name}${t.username ? ` of ${t.username}` : ""}`}>Revoke</Button>}
+              {t.state === "active" && (
+                <Button
+                  variant="outlined"
+                  color="error"
+                  sx={{ flexShrink: 0 }}
+                  onClick={() => void revoke(t)}
+                  aria-label={`Revoke token ${t.name}${t.username ? ` of ${t.username}` : ""}`}
+                >
+                  Revoke
+                </Button>
+              )}
             </Box>
           ))}
         </Stack>

@@ -1,7 +1,7 @@
 // The activity log for admins: who did what (in words, shared/activitywords.ts), when, from where, with
 // which result; filters, pages of 50 newest first, and CSV.
 
-import { memo, useCallback, useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, memo, useCallback, useEffect, useState } from "react";
 import {
   Alert,
   Box,
@@ -41,16 +41,39 @@ function when(iso: string): string {
 
 function Result({ status }: { status: number }) {
   const ok = status < 400;
-  return <Chip size="small" label={status} color={ok ? "success" : status === 401 || status === 403 ? "warning" : "error"} variant="outlined" />;
+  return (
+    <Chip
+      size="small"
+      label={status}
+      color={ok ? "success" : status === 401 || status === 403 ? "warning" : "error"}
+      variant="outlined"
+    />
+  );
 }
 
 /** A short name for a browser from its user agent, for the narrow list. */
 export function deviceOf(ua: string): string {
   if (ua === "") return "unknown device";
-  const browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrome\//.test(ua) ? "Chrome"
-    : /Safari\//.test(ua) ? "Safari" : ua.split(/[\s/]/)[0];
-  const os = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Windows/.test(ua) ? "Windows"
-    : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : "";
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Firefox\//.test(ua)
+    ? "Firefox"
+    : /Chrome\//.test(ua)
+    ? "Chrome"
+    : /Safari\//.test(ua)
+    ? "Safari"
+    : ua.split(/[\s/]/)[0];
+  const os = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad/.test(ua)
+    ? "iOS"
+    : /Windows/.test(ua)
+    ? "Windows"
+    : /Mac OS X/.test(ua)
+    ? "macOS"
+    : /Linux/.test(ua)
+    ? "Linux"
+    : "";
   return os ? `${browser} on ${os}` : browser;
 }
 
@@ -59,9 +82,20 @@ function What({ e }: { e: ActivityEntry }) {
   const { text, extra } = activityWords(e);
   return (
     <>
-      <Typography component="span" sx={{ display: "block", fontWeight: 600, overflowWrap: "anywhere" }}>{text}</Typography>
-      {extra && <Typography component="span" variant="body2" sx={{ display: "block", overflowWrap: "anywhere" }}>{extra}</Typography>}
-      <Typography component="span" variant="caption" color="text.secondary" sx={{ display: "block", fontFamily: "monospace", overflowWrap: "anywhere" }}>
+      <Typography component="span" sx={{ display: "block", fontWeight: 600, overflowWrap: "anywhere" }}>
+        {text}
+      </Typography>
+      {extra && (
+        <Typography component="span" variant="body2" sx={{ display: "block", overflowWrap: "anywhere" }}>
+          {extra}
+        </Typography>
+      )}
+      <Typography
+        component="span"
+        variant="caption"
+        color="text.secondary"
+        sx={{ display: "block", fontFamily: "monospace", overflowWrap: "anywhere" }}
+      >
         {e.action}
       </Typography>
     </>
@@ -73,11 +107,14 @@ const EntryItem = memo(function EntryItem({ e }: { e: ActivityEntry }) {
   return (
     <Box component="li" sx={{ borderBottom: 1, borderColor: "divider", pb: 1 }}>
       <Box sx={{ display: "flex", gap: 1, alignItems: "flex-start", justifyContent: "space-between" }}>
-        <Box sx={{ minWidth: 0 }}><What e={e} /></Box>
+        <Box sx={{ minWidth: 0 }}>
+          <What e={e} />
+        </Box>
         <Result status={e.status} />
       </Box>
       <Typography variant="body2" color="text.secondary">
-        {e.username || "-"}{e.via.startsWith("token") ? ` (${e.via})` : ""} · {when(e.at)}
+        {e.username || "-"}
+        {e.via.startsWith("token") ? ` (${e.via})` : ""} · {when(e.at)}
       </Typography>
       <Typography variant="body2" color="text.secondary">{e.address} · {deviceOf(e.user_agent)}</Typography>
     </Box>
@@ -89,12 +126,27 @@ const EntryRow = memo(function EntryRow({ e }: { e: ActivityEntry }) {
   return (
     <TableRow>
       <TableCell sx={{ whiteSpace: "nowrap" }}>{when(e.at)}</TableCell>
-      <TableCell>{e.username || "-"}{e.via.startsWith("token") ? <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>{e.via}</Typography> : null}</TableCell>
-      <TableCell><What e={e} /></TableCell>
-      <TableCell><Result status={e.status} /></TableCell>
+      <TableCell>
+        {e.username || "-"}
+        {e.via.startsWith("token")
+          ? (
+            <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>
+              {e.via}
+            </Typography>
+          )
+          : null}
+      </TableCell>
+      <TableCell>
+        <What e={e} />
+      </TableCell>
+      <TableCell>
+        <Result status={e.status} />
+      </TableCell>
       <TableCell>
         {e.address}
-        <Typography variant="caption" color="text.secondary" sx={{ display: "block" }} title={e.user_agent}>{deviceOf(e.user_agent)}</Typography>
+        <Typography variant="caption" color="text.secondary" sx={{ display: "block" }} title={e.user_agent}>
+          {deviceOf(e.user_agent)}
+        </Typography>
       </TableCell>
     </TableRow>
   );
@@ -153,10 +205,15 @@ export default function Activity() {
   useEffect(load, [load]);
 
   if (!isAdmin) {
-    return <Page title="Activity"><Alert severity="info">Only admins can read the activity log.</Alert></Page>;
+    return (
+      <Page title="Activity">
+        <Alert severity="info">Only admins can read the activity log.</Alert>
+      </Page>
+    );
   }
 
-  const set = (k: keyof ActivityFilter) => (e: { target: { value: string } }) => setFilter({ ...filter, [k]: e.target.value });
+  const set = (k: keyof ActivityFilter) => (e: { target: { value: string } }) =>
+    setFilter({ ...filter, [k]: e.target.value });
   function submit(e: FormEvent) {
     e.preventDefault();
     setApplied({ ...filter });
@@ -169,7 +226,13 @@ export default function Activity() {
     <Page
       title="Activity"
       actions={
-        <Button component="a" href={activityQuery({ ...applied, limit: CSV_LIMIT }, true)} download="activity.csv" variant="outlined" startIcon={<DownloadIcon />}>
+        <Button
+          component="a"
+          href={activityQuery({ ...applied, limit: CSV_LIMIT }, true)}
+          download="activity.csv"
+          variant="outlined"
+          startIcon={<DownloadIcon />}
+        >
           Export CSV
         </Button>
       }
@@ -179,25 +242,74 @@ export default function Activity() {
           component="form"
           aria-label="Filter activity"
           onSubmit={submit}
-          sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr 1fr", md: "repeat(4, 1fr) auto" }, alignItems: "start" }}
+          sx={{
+            display: "grid",
+            gap: 2,
+            gridTemplateColumns: { xs: "1fr 1fr", md: "repeat(4, 1fr) auto" },
+            alignItems: "start",
+          }}
         >
-          <TextField label="User" value={filter.user} onChange={set("user")} slotProps={{ htmlInput: { autoCapitalize: "off" } }} />
-          <TextField label="Action" value={filter.action} onChange={set("action")} placeholder="saves, console, login" />
-          <TextField label="From" type="date" value={filter.from} onChange={set("from")} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField label="To" type="date" value={filter.to} onChange={set("to")} slotProps={{ inputLabel: { shrink: true } }} />
-          <Button type="submit" sx={{ minHeight: 56, gridColumn: { xs: "1 / -1", md: "auto" } }}>Apply</Button>
+          <TextField
+            label="User"
+            value={filter.user}
+            onChange={set("user")}
+            slotProps={{ htmlInput: { autoCapitalize: "off" } }}
+          />
+          <TextField
+            label="Action"
+            value={filter.action}
+            onChange={set("action")}
+            placeholder="saves, console, login"
+          />
+          <TextField
+            label="From"
+            type="date"
+            value={filter.from}
+            onChange={set("from")}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            label="To"
+            type="date"
+            value={filter.to}
+            onChange={set("to")}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <Button type="submit" sx={{ minHeight: 56, gridColumn: { xs: "1 / -1", md: "auto" } }}>
+            Apply
+          </Button>
         </Box>
       </Panel>
       <Panel title="Recorded">
-        {loaded === null ? <Typography color="text.secondary">Loading...</Typography> : <Entries entries={page} load={loaded.n} />}
-        <Box component="nav" aria-label="Pages" sx={{ display: "flex", alignItems: "center", gap: 1, mt: 2, flexWrap: "wrap" }}>
-          <Button variant="outlined" startIcon={<NavigateBeforeIcon />} disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+        {loaded === null
+          ? <Typography color="text.secondary">Loading...</Typography>
+          : <Entries entries={page} load={loaded.n} />}
+        <Box
+          component="nav"
+          aria-label="Pages"
+          sx={{ display: "flex", alignItems: "center", gap: 1, mt: 2, flexWrap: "wrap" }}
+        >
+          <Button
+            variant="outlined"
+            startIcon={<NavigateBeforeIcon />}
+            disabled={cursors.length === 0}
+            onClick={() => setCursors(cursors.slice(0, -1))}
+          >
             Newer
           </Button>
           <Typography color="text.secondary" sx={{ flexGrow: 1, textAlign: "center" }}>
-            {page.length === 0 ? "" : `Page ${cursors.length + 1} · records ${cursors.length * PAGE + 1}-${cursors.length * PAGE + page.length}`}
+            {page.length === 0
+              ? ""
+              : `Page ${cursors.length + 1} · records ${cursors.length * PAGE + 1}-${
+                cursors.length * PAGE + page.length
+              }`}
           </Typography>
-          <Button variant="outlined" endIcon={<NavigateNextIcon />} disabled={!older} onClick={() => setCursors([...cursors, page.at(-1)!.id])}>
+          <Button
+            variant="outlined"
+            endIcon={<NavigateNextIcon />}
+            disabled={!older}
+            onClick={() => setCursors([...cursors, page.at(-1)!.id])}
+          >
             Older
           </Button>
         </Box>

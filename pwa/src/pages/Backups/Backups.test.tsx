@@ -30,17 +30,26 @@ let posts: { path: string; body: unknown }[];
 
 beforeEach(() => {
   posts = [];
-  vi.stubGlobal("fetch", vi.fn(async (url: string, init?: RequestInit) => {
-    const path = String(url);
-    if (init?.method === "POST") {
-      posts.push({ path, body: JSON.parse(String(init.body)) });
-      if (path.endsWith("/restore")) return json({ message: "Restored save x.zip from backup.", save: "x.zip" });
-      if (path === "/api/backups/settings") return json({ ...DEFAULT_BACKUP_SETTINGS, ...JSON.parse(String(init.body)) });
-      return json(BACKUP);
-    }
-    if (path === "/api/backups/settings") return json({ ...DEFAULT_BACKUP_SETTINGS, include: ["settings"] });
-    return json([BACKUP]);
-  }));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const path = String(url);
+      if (init?.method === "POST") {
+        posts.push({ path, body: JSON.parse(String(init.body)) });
+        if (path.endsWith("/restore")) {
+          return json({ message: "Restored save x.zip from backup.", save: "x.zip" });
+        }
+        if (path === "/api/backups/settings") {
+          return json({ ...DEFAULT_BACKUP_SETTINGS, ...JSON.parse(String(init.body)) });
+        }
+        return json(BACKUP);
+      }
+      if (path === "/api/backups/settings") {
+        return json({ ...DEFAULT_BACKUP_SETTINGS, include: ["settings"] });
+      }
+      return json([BACKUP]);
+    }),
+  );
 });
 
 afterEach(() => {
@@ -59,14 +68,20 @@ describe("Backups page", () => {
     const row = await screen.findByTestId("backup-row");
     expect(row.textContent).toContain("Schedule");
     expect(row.textContent).toContain("world.zip");
-    await waitFor(() => expect((screen.getByLabelText("Server settings") as HTMLInputElement).checked).toBe(true));
+    await waitFor(() =>
+      expect((screen.getByLabelText("Server settings") as HTMLInputElement).checked).toBe(true)
+    );
     fireEvent.click(screen.getByRole("button", { name: "Back up now" }));
-    await waitFor(() => expect(posts).toContainEqual({ path: "/api/backups", body: { include: ["settings"] } }));
+    await waitFor(() =>
+      expect(posts).toContainEqual({ path: "/api/backups", body: { include: ["settings"] } })
+    );
   });
 
   it("retention: a reason can have its own rule", async () => {
     render(<Backups />);
-    await waitFor(() => expect((screen.getByLabelText("All reasons: keep the last") as HTMLInputElement).value).toBe("20"));
+    await waitFor(() =>
+      expect((screen.getByLabelText("All reasons: keep the last") as HTMLInputElement).value).toBe("20")
+    );
     fireEvent.click(screen.getByLabelText('Own rule for "Schedule"'));
     fireEvent.change(screen.getByLabelText("Schedule: keep the last"), { target: { value: "48" } });
     fireEvent.change(screen.getByLabelText("Schedule: keep days"), { target: { value: "2" } });
@@ -87,7 +102,9 @@ describe("Backups page", () => {
     render(<Backups />);
     fireEvent.click(await screen.findByRole("button", { name: `Restore ${BACKUP.id}` }));
     const dialog = await screen.findByRole("dialog", { name: "Restore backup" });
-    expect((within(dialog).getByLabelText("New save name") as HTMLInputElement).value).toBe("world-restored-2026-11-22-1105.zip");
+    expect((within(dialog).getByLabelText("New save name") as HTMLInputElement).value).toBe(
+      "world-restored-2026-11-22-1105.zip",
+    );
     const files = within(dialog).getByLabelText(/^Also restore the whole mods folder/) as HTMLInputElement;
     expect(files.checked).toBe(false);
     expect(within(dialog).getByTestId("restore-summary").textContent).toBe(
@@ -102,7 +119,7 @@ describe("Backups page", () => {
     );
   });
 
-  it("names what ticking \"Also restore\" replaces, and sends it", async () => {
+  it('names what ticking "Also restore" replaces, and sends it', async () => {
     render(<Backups />);
     fireEvent.click(await screen.findByRole("button", { name: `Restore ${BACKUP.id}` }));
     const dialog = await screen.findByRole("dialog", { name: "Restore backup" });
@@ -120,20 +137,25 @@ describe("Backups page", () => {
     );
   });
 
-  it("while the server runs, a restore that needs it stopped waits for \"Stop, restore, start\"", async () => {
+  it('while the server runs, a restore that needs it stopped waits for "Stop, restore, start"', async () => {
     running();
     render(<Backups />);
     fireEvent.click(await screen.findByRole("button", { name: `Restore ${BACKUP.id}` }));
     const dialog = await screen.findByRole("dialog", { name: "Restore backup" });
     fireEvent.click(within(dialog).getByLabelText(/Over world\.zip/));
-    expect(within(dialog).getByTestId("restore-summary").textContent).toBe("Replaces world.zip. It is backed up first.");
+    expect(within(dialog).getByTestId("restore-summary").textContent).toBe(
+      "Replaces world.zip. It is backed up first.",
+    );
     const restore = within(dialog).getByRole("button", { name: "Restore" }) as HTMLButtonElement;
     expect(restore.disabled).toBe(true);
     fireEvent.click(within(dialog).getByLabelText("Stop, restore, start"));
     expect(restore.disabled).toBe(false);
     fireEvent.click(restore);
     await waitFor(() =>
-      expect(posts).toContainEqual({ path: `/api/backups/${BACKUP.id}/restore`, body: { replace: true, files: false, restart: true } })
+      expect(posts).toContainEqual({
+        path: `/api/backups/${BACKUP.id}/restore`,
+        body: { replace: true, files: false, restart: true },
+      })
     );
   });
 });

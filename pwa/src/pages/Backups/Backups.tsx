@@ -34,12 +34,12 @@ import { backupsApi } from "../../api/backups.ts";
 import { showFlash } from "../../state/flash.ts";
 import { server } from "../../state/server.ts";
 import {
+  type Backup,
   BACKUP_INCLUDE_LABELS,
   BACKUP_INCLUDES,
   BACKUP_MSG,
   BACKUP_REASON_LABELS,
   BACKUP_REASONS,
-  type Backup,
   type BackupInclude,
   type BackupReason,
   type BackupSettings,
@@ -83,7 +83,13 @@ function BackUpNow({ settings, onMade }: { settings: BackupSettings | null; onMa
           {BACKUP_INCLUDES.map((i) => (
             <FormControlLabel
               key={i}
-              control={<Checkbox checked={include.includes(i)} onChange={() => toggle(i)} disabled={busy || !canChange} />}
+              control={
+                <Checkbox
+                  checked={include.includes(i)}
+                  onChange={() => toggle(i)}
+                  disabled={busy || !canChange}
+                />
+              }
               label={BACKUP_INCLUDE_LABELS[i]}
             />
           ))}
@@ -112,9 +118,14 @@ const ruleText = (r: RetentionRule | undefined): RuleText => ({
   last: r?.keep_last?.toString() ?? "",
   days: r?.keep_days?.toString() ?? "",
 });
-const ruleOf = (t: RuleText): RetentionRule => ({ keep_last: numberOrNull(t.last), keep_days: numberOrNull(t.days) });
+const ruleOf = (t: RuleText): RetentionRule => ({
+  keep_last: numberOrNull(t.last),
+  keep_days: numberOrNull(t.days),
+});
 
-function Retention({ settings, onSaved }: { settings: BackupSettings | null; onSaved: (s: BackupSettings) => void }) {
+function Retention(
+  { settings, onSaved }: { settings: BackupSettings | null; onSaved: (s: BackupSettings) => void },
+) {
   const [all, setAll] = useState<RuleText>({ last: "", days: "" });
   const [floor, setFloor] = useState("");
   // Reasons with a rule of their own; the others follow the rule for all.
@@ -143,58 +154,81 @@ function Retention({ settings, onSaved }: { settings: BackupSettings | null; onS
 
   const ruleFields = (t: RuleText, set: (t: RuleText) => void, label: string) => (
     <>
-      <TextField label="Keep the last" type="number" value={t.last} onChange={(e) => set({ ...t, last: e.target.value })}
-        slotProps={{ htmlInput: { "aria-label": `${label}: keep the last` } }} size="small" />
-      <TextField label="Keep days" type="number" value={t.days} onChange={(e) => set({ ...t, days: e.target.value })}
-        slotProps={{ htmlInput: { "aria-label": `${label}: keep days` } }} size="small" />
+      <TextField
+        label="Keep the last"
+        type="number"
+        value={t.last}
+        onChange={(e) => set({ ...t, last: e.target.value })}
+        slotProps={{ htmlInput: { "aria-label": `${label}: keep the last` } }}
+        size="small"
+      />
+      <TextField
+        label="Keep days"
+        type="number"
+        value={t.days}
+        onChange={(e) => set({ ...t, days: e.target.value })}
+        slotProps={{ htmlInput: { "aria-label": `${label}: keep days` } }}
+        size="small"
+      />
     </>
   );
   return (
     <Panel title="Retention">
       <Stack spacing={2}>
         <Typography variant="body2" color="text.secondary">
-          For each reason separately: a backup stays while it is one of the newest N or younger than D days. Locked
-          backups always stay. Leave a field empty for no limit.
+          For each reason separately: a backup stays while it is one of the newest N or younger than D days.
+          Locked backups always stay. Leave a field empty for no limit.
         </Typography>
         <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr" }}>
           {ruleFields(all, setAll, "All reasons")}
         </Box>
-        <Box sx={{ display: "grid", gap: 1, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
-        {BACKUP_REASONS.map((reason) => (
-          <Box key={reason}>
-            <FormControlLabel
-              control={
-                <Checkbox
-                  disabled={!canChange}
-                  checked={own[reason] !== undefined}
-                  onChange={(e) =>
-                    setOwn((o) => {
-                      const next = { ...o };
-                      if (e.target.checked) next[reason] = { ...all };
-                      else delete next[reason];
-                      return next;
-                    })}
-                />
-              }
-              label={`Own rule for "${BACKUP_REASON_LABELS[reason]}"`}
-            />
-            {own[reason] && (
-              <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr", mt: 1 }}>
-                {ruleFields(own[reason]!, (t) => setOwn((o) => ({ ...o, [reason]: t })), BACKUP_REASON_LABELS[reason])}
-              </Box>
-            )}
-          </Box>
-        ))}
+        <Box
+          sx={{
+            display: "grid",
+            gap: 1,
+            gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" },
+            alignItems: "start",
+          }}
+        >
+          {BACKUP_REASONS.map((reason) => (
+            <Box key={reason}>
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    disabled={!canChange}
+                    checked={own[reason] !== undefined}
+                    onChange={(e) =>
+                      setOwn((o) => {
+                        const next = { ...o };
+                        if (e.target.checked) next[reason] = { ...all };
+                        else delete next[reason];
+                        return next;
+                      })}
+                  />
+                }
+                label={`Own rule for "${BACKUP_REASON_LABELS[reason]}"`}
+              />
+              {own[reason] && (
+                <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr", mt: 1 }}>
+                  {ruleFields(own[reason]!, (t) =>
+                    setOwn((o) => ({ ...o, [reason]: t })), BACKUP_REASON_LABELS[reason])}
+                </Box>
+              )}
+            </Box>
+          ))}
         </Box>
         <TextField
           label="Free space floor"
           type="number"
           value={floor}
-          onChange={(e) => setFloor(e.target.value)}
+          onChange={(e) =>
+            setFloor(e.target.value)}
           helperText="MiB; below it the oldest unlocked backups go first (0: off)"
           size="small"
         />
-        <Box><Button onClick={save} disabled={!settings}>Save retention</Button></Box>
+        <Box>
+          <Button onClick={save} disabled={!settings}>Save retention</Button>
+        </Box>
       </Stack>
     </Panel>
   );
@@ -206,95 +240,121 @@ const touch = { width: { xs: 44, sm: 40 }, height: { xs: 44, sm: 40 } };
 const wide = { display: { xs: "none", md: "table-cell" } };
 
 /** One backup; rendered again only when its own data changed (see useProgressiveCount for long lists). */
-const BackupRow = memo(function BackupRow({ b, isAdmin, onRestore, onDelete, onChanged }: {
-  b: Backup;
-  /** Only admins download a backup holding the server settings (passwords, tokens). */
-  isAdmin: boolean;
-  onRestore: (b: Backup) => void;
-  onDelete: (b: Backup) => void;
-  onChanged: () => void;
-}) {
-  async function lock() {
-    try {
-      await backupsApi.lock(b.id, !b.locked);
-      onChanged();
-    } catch {
-      // flashed by the client
+const BackupRow = memo(
+  function BackupRow({ b, isAdmin, onRestore, onDelete, onChanged }: {
+    b: Backup;
+    /** Only admins download a backup holding the server settings (passwords, tokens). */
+    isAdmin: boolean;
+    onRestore: (b: Backup) => void;
+    onDelete: (b: Backup) => void;
+    onChanged: () => void;
+  }) {
+    async function lock() {
+      try {
+        await backupsApi.lock(b.id, !b.locked);
+        onChanged();
+      } catch {
+        // flashed by the client
+      }
     }
-  }
-  const [date, time] = formatSaveDate(b.created).split(" ");
-  return (
-    <TableRow data-testid="backup-row">
-      <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}>
-        <Box component="span" sx={{ display: { xs: "block", sm: "inline" } }}>{date}</Box>{" "}
-        <Box component="span" sx={{ display: { xs: "block", sm: "inline" } }}>{time}</Box>
-      </TableCell>
-      <TableCell sx={cell}>{BACKUP_REASON_LABELS[b.reason] ?? b.reason}</TableCell>
-      <TableCell sx={{ ...cell, overflowWrap: "anywhere" }}>
-        {b.save}
-        <Typography variant="caption" color="text.secondary" sx={{ display: { xs: "block", md: "none" } }}>
-          {formatSaveSize(b.size)}
-          {b.includes.length > 0 && ` · + ${b.includes.join(", ")}`}
-        </Typography>
-        {/* What else it holds, on wide screens too (the download rule depends on "settings"). */}
-        {b.includes.length > 0 && (
-          <Typography variant="caption" color="text.secondary" sx={{ display: { xs: "none", md: "block" } }}>
-            {`+ ${b.includes.join(", ")}`}
+    const [date, time] = formatSaveDate(b.created).split(" ");
+    return (
+      <TableRow data-testid="backup-row">
+        <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}>
+          <Box component="span" sx={{ display: { xs: "block", sm: "inline" } }}>{date}</Box>{" "}
+          <Box component="span" sx={{ display: { xs: "block", sm: "inline" } }}>{time}</Box>
+        </TableCell>
+        <TableCell sx={cell}>{BACKUP_REASON_LABELS[b.reason] ?? b.reason}</TableCell>
+        <TableCell sx={{ ...cell, overflowWrap: "anywhere" }}>
+          {b.save}
+          <Typography variant="caption" color="text.secondary" sx={{ display: { xs: "block", md: "none" } }}>
+            {formatSaveSize(b.size)}
+            {b.includes.length > 0 && ` · + ${b.includes.join(", ")}`}
           </Typography>
-        )}
-      </TableCell>
-      <TableCell sx={{ ...cell, ...wide }}>{b.game_version}</TableCell>
-      <TableCell sx={{ ...cell, ...wide, whiteSpace: "nowrap" }} align="right">{formatSaveSize(b.size)}</TableCell>
-      <TableCell sx={{ ...cell, ...wide }}>
-        <Tooltip title={`SHA-256 ${b.sha256}`}>
-          <Box component="code" sx={{ fontSize: "0.8rem" }}>{b.sha256.slice(0, 12)}</Box>
-        </Tooltip>
-      </TableCell>
-      <TableCell sx={cell} align="right">
-        <Box sx={{ display: "inline-grid", gridTemplateColumns: { xs: "repeat(2, 44px)", sm: "repeat(4, 40px)" }, justifyItems: "center" }}>
-          <Tooltip title={b.locked ? "Locked: retention keeps it. Unlock" : "Lock (retention keeps it)"}>
-            <IconButton
-              aria-label={b.locked ? `Unlock ${b.id}` : `Lock ${b.id}`}
-              onClick={lock}
-              color={b.locked ? "primary" : "default"}
-              sx={touch}
+          {/* What else it holds, on wide screens too (the download rule depends on "settings"). */}
+          {b.includes.length > 0 && (
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              sx={{ display: { xs: "none", md: "block" } }}
             >
-              {b.locked ? <LockIcon /> : <LockOpenIcon />}
-            </IconButton>
+              {`+ ${b.includes.join(", ")}`}
+            </Typography>
+          )}
+        </TableCell>
+        <TableCell sx={{ ...cell, ...wide }}>{b.game_version}</TableCell>
+        <TableCell sx={{ ...cell, ...wide, whiteSpace: "nowrap" }} align="right">
+          {formatSaveSize(b.size)}
+        </TableCell>
+        <TableCell sx={{ ...cell, ...wide }}>
+          <Tooltip title={`SHA-256 ${b.sha256}`}>
+            <Box component="code" sx={{ fontSize: "0.8rem" }}>{b.sha256.slice(0, 12)}</Box>
           </Tooltip>
-          {isAdmin || !holdsSecrets(b)
-            ? (
-              <Tooltip title="Download">
-                <IconButton component="a" href={backupsApi.downloadUrl(b.id)} download aria-label={`Download ${b.id}`} sx={touch}>
-                  <DownloadIcon />
-                </IconButton>
-              </Tooltip>
-            )
-            : (
-              <Tooltip title={BACKUP_MSG.downloadNeedsAdmin}>
-                {/* A span, so the tooltip still explains the disabled button. */}
-                <span>
-                  <IconButton disabled aria-label={`Download ${b.id} (admins only)`} sx={touch}><DownloadIcon /></IconButton>
-                </span>
-              </Tooltip>
-            )}
-          <Tooltip title="Restore">
-            <IconButton aria-label={`Restore ${b.id}`} onClick={() => onRestore(b)} sx={touch}><RestoreIcon /></IconButton>
-          </Tooltip>
-          <DeleteButton
-            title={b.locked ? "Unlock it to delete it" : "Delete"}
-            label={`Delete ${b.id}`}
-            disabled={b.locked}
-            onClick={() => onDelete(b)}
-            sx={touch}
-          />
-        </Box>
-      </TableCell>
-    </TableRow>
-  );
-}, (a, c) =>
-  a.isAdmin === c.isAdmin && a.onRestore === c.onRestore && a.onDelete === c.onDelete && a.onChanged === c.onChanged &&
-  sameData(a.b, c.b));
+        </TableCell>
+        <TableCell sx={cell} align="right">
+          <Box
+            sx={{
+              display: "inline-grid",
+              gridTemplateColumns: { xs: "repeat(2, 44px)", sm: "repeat(4, 40px)" },
+              justifyItems: "center",
+            }}
+          >
+            <Tooltip title={b.locked ? "Locked: retention keeps it. Unlock" : "Lock (retention keeps it)"}>
+              <IconButton
+                aria-label={b.locked ? `Unlock ${b.id}` : `Lock ${b.id}`}
+                onClick={lock}
+                color={b.locked ? "primary" : "default"}
+                sx={touch}
+              >
+                {b.locked ? <LockIcon /> : <LockOpenIcon />}
+              </IconButton>
+            </Tooltip>
+            {isAdmin || !holdsSecrets(b)
+              ? (
+                <Tooltip title="Download">
+                  <IconButton
+                    component="a"
+                    href={backupsApi.downloadUrl(b.id)}
+                    download
+                    aria-label={`Download ${b.id}`}
+                    sx={touch}
+                  >
+                    <DownloadIcon />
+                  </IconButton>
+                </Tooltip>
+              )
+              : (
+                <Tooltip title={BACKUP_MSG.downloadNeedsAdmin}>
+                  {/* A span, so the tooltip still explains the disabled button. */}
+                  <span>
+                    <IconButton disabled aria-label={`Download ${b.id} (admins only)`} sx={touch}>
+                      <DownloadIcon />
+                    </IconButton>
+                  </span>
+                </Tooltip>
+              )}
+            <Tooltip title="Restore">
+              <IconButton aria-label={`Restore ${b.id}`} onClick={() => onRestore(b)} sx={touch}>
+                <RestoreIcon />
+              </IconButton>
+            </Tooltip>
+            <DeleteButton
+              title={b.locked ? "Unlock it to delete it" : "Delete"}
+              label={`Delete ${b.id}`}
+              disabled={b.locked}
+              onClick={() => onDelete(b)}
+              sx={touch}
+            />
+          </Box>
+        </TableCell>
+      </TableRow>
+    );
+  },
+  (a, c) =>
+    a.isAdmin === c.isAdmin && a.onRestore === c.onRestore && a.onDelete === c.onDelete &&
+    a.onChanged === c.onChanged &&
+    sameData(a.b, c.b),
+);
 
 export default function Backups() {
   const [backups, setBackups] = useState<Backup[]>([]);
@@ -325,19 +385,21 @@ export default function Backups() {
   return (
     <Page title="Backups">
       <ViewerNote />
-      <ReadOnly><BackUpNow settings={settings} onMade={load} /></ReadOnly>
+      <ReadOnly>
+        <BackUpNow settings={settings} onMade={load} />
+      </ReadOnly>
       <Panel
         title="Backups"
         action={
           <Tooltip title="Refresh">
-            <IconButton aria-label="Refresh the list" onClick={load}><RefreshIcon /></IconButton>
+            <IconButton aria-label="Refresh the list" onClick={load}>
+              <RefreshIcon />
+            </IconButton>
           </Tooltip>
         }
       >
-        {backups.length === 0
-          ? <Typography color="text.secondary">No backups yet.</Typography>
-          : (
-            <ReadOnly>
+        {backups.length === 0 ? <Typography color="text.secondary">No backups yet.</Typography> : (
+          <ReadOnly>
             <TableContainer>
               <Table size="small" aria-label="Backups">
                 <TableHead>
@@ -353,23 +415,38 @@ export default function Backups() {
                 </TableHead>
                 <TableBody>
                   {backups.slice(0, shown).map((b) => (
-                    <BackupRow key={b.id} b={b} isAdmin={isAdmin} onRestore={setRestoring} onDelete={setDeleting} onChanged={load} />
+                    <BackupRow
+                      key={b.id}
+                      b={b}
+                      isAdmin={isAdmin}
+                      onRestore={setRestoring}
+                      onDelete={setDeleting}
+                      onChanged={load}
+                    />
                   ))}
                 </TableBody>
               </Table>
             </TableContainer>
-            </ReadOnly>
-          )}
+          </ReadOnly>
+        )}
         {!isAdmin && backups.some(holdsSecrets) && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>{BACKUP_MSG.downloadNeedsAdmin}</Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+            {BACKUP_MSG.downloadNeedsAdmin}
+          </Typography>
         )}
       </Panel>
-      <ReadOnly><Retention settings={settings} onSaved={setSettings} /></ReadOnly>
+      <ReadOnly>
+        <Retention settings={settings} onSaved={setSettings} />
+      </ReadOnly>
       <RestoreDialog backup={restoring} onClose={() => setRestoring(null)} onRestored={load} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete backup"
-        message={deleting ? `Delete the backup of ${deleting.save} from ${formatSaveDate(deleting.created)}? This cannot be undone.` : ""}
+        message={deleting
+          ? `Delete the backup of ${deleting.save} from ${
+            formatSaveDate(deleting.created)
+          }? This cannot be undone.`
+          : ""}
         confirmLabel="Delete"
         danger
         onConfirm={() => deleting && void remove(deleting)}

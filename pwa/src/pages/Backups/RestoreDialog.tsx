@@ -78,19 +78,43 @@ export function RestoreDialog({ backup, onClose, onRestored }: {
   }
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullScreen={phone} maxWidth="sm" fullWidth aria-labelledby="restore-title">
+    <Dialog
+      open
+      onClose={busy ? undefined : onClose}
+      fullScreen={phone}
+      maxWidth="sm"
+      fullWidth
+      aria-labelledby="restore-title"
+    >
       <DialogTitle id="restore-title">Restore backup</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           <Typography variant="body2" color="text.secondary">
             {`${backup.save}, backed up ${backup.created.replace("T", " ").slice(0, 19)} UTC.`}
           </Typography>
-          <RadioGroup value={mode} onChange={(e) => setMode(e.target.value as "new" | "replace")} aria-label="Restore as">
-            <FormControlLabel value="new" control={<Radio />} label="Into a new save (nothing is overwritten)" />
-            <FormControlLabel value="replace" control={<Radio />} label={`Over ${backup.save} (backed up first)`} />
+          <RadioGroup
+            value={mode}
+            onChange={(e) => setMode(e.target.value as "new" | "replace")}
+            aria-label="Restore as"
+          >
+            <FormControlLabel
+              value="new"
+              control={<Radio />}
+              label="Into a new save (nothing is overwritten)"
+            />
+            <FormControlLabel
+              value="replace"
+              control={<Radio />}
+              label={`Over ${backup.save} (backed up first)`}
+            />
           </RadioGroup>
           {mode === "new" && (
-            <TextField label="New save name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+            <TextField
+              label="New save name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              autoComplete="off"
+            />
           )}
           {backup.includes.length > 0 && (
             <FormControlLabel
@@ -100,7 +124,11 @@ export function RestoreDialog({ backup, onClose, onRestored }: {
           )}
           {mode === "replace" || withFiles
             ? <Alert severity="warning" data-testid="restore-summary">{summary}</Alert>
-            : <Typography variant="body2" color="text.secondary" data-testid="restore-summary">{summary}</Typography>}
+            : (
+              <Typography variant="body2" color="text.secondary" data-testid="restore-summary">
+                {summary}
+              </Typography>
+            )}
           {needsStop && (
             <>
               <Typography color="warning.main" variant="body2">
@@ -117,7 +145,10 @@ export function RestoreDialog({ backup, onClose, onRestored }: {
       <DialogActions>
         {busy && <CircularProgress size={22} aria-label="Restoring" sx={{ mr: 1 }} />}
         <Button color="secondary" onClick={onClose} disabled={busy}>Cancel</Button>
-        <Button onClick={submit} disabled={busy || (needsStop && !restart) || (mode === "new" && name.trim() === "")}>
+        <Button
+          onClick={submit}
+          disabled={busy || (needsStop && !restart) || (mode === "new" && name.trim() === "")}
+        >
           Restore
         </Button>
       </DialogActions>

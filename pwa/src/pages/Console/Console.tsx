@@ -45,20 +45,24 @@ function GameLog() {
 
   return (
     <Box sx={{ position: "relative" }}>
-    <Box
-      ref={box}
-      role="log"
-      aria-label="Game log"
-      aria-live="polite"
-      tabIndex={0}
-      data-following={following}
-      onScroll={onScroll}
-      sx={[logBoxSx, { height: { xs: "calc(100dvh - 330px)", md: "62vh" }, minHeight: 200 }]}
-    >
-      {lines.length === 0 && <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>Waiting for the game's output...</Typography>}
-      {lines.map((l) => <LogLine key={l.id} text={l.text} />)}
-    </Box>
-    {!following && <NewestLinesButton onClick={toBottom} />}
+      <Box
+        ref={box}
+        role="log"
+        aria-label="Game log"
+        aria-live="polite"
+        tabIndex={0}
+        data-following={following}
+        onScroll={onScroll}
+        sx={[logBoxSx, { height: { xs: "calc(100dvh - 330px)", md: "62vh" }, minHeight: 200 }]}
+      >
+        {lines.length === 0 && (
+          <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>
+            Waiting for the game's output...
+          </Typography>
+        )}
+        {lines.map((l) => <LogLine key={l.id} text={l.text} />)}
+      </Box>
+      {!following && <NewestLinesButton onClick={toBottom} />}
     </Box>
   );
 }
@@ -76,7 +80,10 @@ function CommandInput() {
     const command = text.trim();
     if (command === "") return;
     if (!socket.command(command)) {
-      showFlash("Not connected to the panel: the command was not sent. It reconnects in a few seconds.", "error");
+      showFlash(
+        "Not connected to the panel: the command was not sent. It reconnects in a few seconds.",
+        "error",
+      );
       return;
     }
     if (history[history.length - 1] !== command) history.push(command);
@@ -126,29 +133,31 @@ function CommandInput() {
       }}
       sx={{ display: "flex", gap: 1, alignItems: "flex-start" }}
     >
-    <TextField
-      inputRef={input}
-      label="Command"
-      placeholder="/players, /time, or text to chat as the server"
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value);
-        setPos(null);
-      }}
-      onKeyDown={onKeyDown}
-      // On a phone the keyboard would cover the log the moment the page opens.
-      autoFocus={!phone}
-      slotProps={{ htmlInput: { autoComplete: "off", autoCapitalize: "off", spellCheck: false, enterKeyHint: "send" } }}
-      helperText={phone
-        ? "Send runs it; Previous brings back earlier commands."
-        : "Enter sends; the up and down arrows bring back earlier commands."}
-    />
-    {phone && (
-      <IconButton aria-label="Previous" onClick={previous} disabled={history.length === 0} sx={{ mt: 0 }}>
-        <HistoryIcon />
-      </IconButton>
-    )}
-    <Button type="submit" endIcon={<SendIcon />} sx={{ flexShrink: 0, minHeight: 44 }}>Send</Button>
+      <TextField
+        inputRef={input}
+        label="Command"
+        placeholder="/players, /time, or text to chat as the server"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setPos(null);
+        }}
+        onKeyDown={onKeyDown}
+        // On a phone the keyboard would cover the log the moment the page opens.
+        autoFocus={!phone}
+        slotProps={{
+          htmlInput: { autoComplete: "off", autoCapitalize: "off", spellCheck: false, enterKeyHint: "send" },
+        }}
+        helperText={phone
+          ? "Send runs it; Previous brings back earlier commands."
+          : "Enter sends; the up and down arrows bring back earlier commands."}
+      />
+      {phone && (
+        <IconButton aria-label="Previous" onClick={previous} disabled={history.length === 0} sx={{ mt: 0 }}>
+          <HistoryIcon />
+        </IconButton>
+      )}
+      <Button type="submit" endIcon={<SendIcon />} sx={{ flexShrink: 0, minHeight: 44 }}>Send</Button>
     </Box>
   );
 }
@@ -164,7 +173,9 @@ export default function Console() {
           ? (
             <Box sx={{ display: "grid", gap: 2 }}>
               <GameLog />
-              {canSend ? <CommandInput /> : <Typography color="text.secondary">{ACCESS_MSG.consoleNotAllowed}</Typography>}
+              {canSend
+                ? <CommandInput />
+                : <Typography color="text.secondary">{ACCESS_MSG.consoleNotAllowed}</Typography>}
             </Box>
           )
           : <Typography>{MSG.consoleUnavailable}</Typography>}

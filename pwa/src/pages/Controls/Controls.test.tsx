@@ -26,7 +26,11 @@ const base: ServerStatus = {
 };
 
 const versions: VersionsAnswer = {
-  installed: [{ version: "2.0.72", active: true, managed: true }, { version: "2.0.70", active: false, managed: true }],
+  installed: [{ version: "2.0.72", active: true, managed: true }, {
+    version: "2.0.70",
+    active: false,
+    managed: true,
+  }],
   available: [
     { version: "2.1.12", channel: "experimental" },
     { version: "2.0.77", channel: "stable" },
@@ -34,7 +38,12 @@ const versions: VersionsAnswer = {
   ],
   install: null,
   update: null,
-  updateAvailable: { channel: "stable", current: "2.0.72", latest: "2.0.77", checkedAt: "2026-01-01T00:00:00.000Z" },
+  updateAvailable: {
+    channel: "stable",
+    current: "2.0.72",
+    latest: "2.0.77",
+    checkedAt: "2026-01-01T00:00:00.000Z",
+  },
   gameFound: true,
   channel: "stable",
   availableError: null,
@@ -45,7 +54,11 @@ const loadLatest: Save = { name: "Load Latest", last_mod: "0001-01-01T00:00:00Z"
 function stubFetch(saves: Save[], answers: Record<string, [number, unknown]> = {}) {
   const calls: { url: string; method: string; body: unknown }[] = [];
   const spy = vi.fn(async (url: string, init?: RequestInit) => {
-    calls.push({ url, method: init?.method ?? "GET", body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    calls.push({
+      url,
+      method: init?.method ?? "GET",
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    });
     if (url === "/api/saves/list") return new Response(JSON.stringify(saves));
     if (url === "/api/factorio/versions" && !answers[url]) return new Response(JSON.stringify(versions));
     const [status, body] = answers[url] ?? [200, base];
@@ -98,7 +111,9 @@ describe("Controls", { timeout: 30_000 }, () => {
     const form = screen.getByRole("form", { name: "Start Server" });
     await waitFor(() => expect(form.dataset.savesLoaded).toBe("true"));
     fireEvent.click(screen.getByRole("button", { name: "Start Server" }));
-    await waitFor(() => expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.saveMustBeCreated, "error"]]));
+    await waitFor(() =>
+      expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.saveMustBeCreated, "error"]])
+    );
     expect(calls.some((c) => c.url === "/api/server/start")).toBe(false);
   });
 
@@ -109,14 +124,27 @@ describe("Controls", { timeout: 30_000 }, () => {
     render(<Controls />);
     fireEvent.change(screen.getByLabelText("IP"), { target: { value: "127.0.0.1" } });
     fireEvent.change(screen.getByLabelText("Port"), { target: { value: "34500" } });
-    await waitFor(() => expect(screen.getByRole("form", { name: "Start Server" }).dataset.savesLoaded).toBe("true"));
+    await waitFor(() =>
+      expect(screen.getByRole("form", { name: "Start Server" }).dataset.savesLoaded).toBe("true")
+    );
     fireEvent.click(screen.getByRole("button", { name: "Start Server" }));
     await waitFor(() => expect(flash.items[0]?.color).toBe("success"));
-    expect(calls.find((c) => c.url === "/api/server/start")?.body).toEqual({ bindip: "127.0.0.1", port: 34500, savefile: "Load Latest" });
+    expect(calls.find((c) => c.url === "/api/server/start")?.body).toEqual({
+      bindip: "127.0.0.1",
+      port: 34500,
+      savefile: "Load Latest",
+    });
   });
 
   it("running: address, port and save with the two buttons; Kill asks first", async () => {
-    server.status = { ...base, status: "running", running: true, address: "10.0.0.5", port: 34197, savefile: "world.zip" };
+    server.status = {
+      ...base,
+      status: "running",
+      running: true,
+      address: "10.0.0.5",
+      port: 34197,
+      savefile: "world.zip",
+    };
     const calls = stubFetch([], { "/api/server/kill": [200, PANEL_MSG.serverKilled] });
     render(<Controls />);
     expect(screen.getByTestId("server-address").textContent).toBe("10.0.0.5");
@@ -134,18 +162,29 @@ describe("Controls", { timeout: 30_000 }, () => {
   it("shows how the server crashed: time, exit code, last lines", () => {
     server.status = {
       ...base,
-      last_exit: { reason: "crashed", code: 3, signal: null, at: "2026-02-03T04:05:06.000Z", last_lines: ["a line", "Factorio crashed."] },
+      last_exit: {
+        reason: "crashed",
+        code: 3,
+        signal: null,
+        at: "2026-02-03T04:05:06.000Z",
+        last_lines: ["a line", "Factorio crashed."],
+      },
     };
     stubFetch([loadLatest]);
     render(<Controls />);
     const crash = screen.getByRole("region", { name: "Last crash" });
     expect(crash.textContent).toContain("The server stopped unexpectedly");
     expect(crash.textContent).toContain("At 2026-02-03 04:05:06 UTC (exit code 3).");
-    expect(within(crash).getByLabelText("Last lines of the crashed server").textContent).toBe("a line\nFactorio crashed.");
+    expect(within(crash).getByLabelText("Last lines of the crashed server").textContent).toBe(
+      "a line\nFactorio crashed.",
+    );
   });
 
   it("a normal stop is not shown as a crash", () => {
-    server.status = { ...base, last_exit: { reason: "stopped", code: 0, signal: null, at: base.since, last_lines: [] } };
+    server.status = {
+      ...base,
+      last_exit: { reason: "stopped", code: 0, signal: null, at: base.since, last_lines: [] },
+    };
     stubFetch([loadLatest]);
     render(<Controls />);
     expect(screen.queryByRole("region", { name: "Last crash" })).toBeNull();
@@ -153,7 +192,12 @@ describe("Controls", { timeout: 30_000 }, () => {
 
   it("no game found: Install Factorio with channel and exact version, newest first", async () => {
     const calls = stubFetch([loadLatest], {
-      "/api/factorio/versions": [200, { ...versions, installed: [], updateAvailable: null, gameFound: false }],
+      "/api/factorio/versions": [200, {
+        ...versions,
+        installed: [],
+        updateAvailable: null,
+        gameFound: false,
+      }],
       "/api/factorio/install": [202, "Installing Factorio 2.0.77."],
     });
     render(<Controls />);
@@ -162,13 +206,19 @@ describe("Controls", { timeout: 30_000 }, () => {
     expect(version.textContent).toBe("2.0.77 (stable)");
     fireEvent.mouseDown(within(card).getAllByRole("combobox")[0]);
     fireEvent.click(await screen.findByRole("option", { name: "Experimental" }));
-    await waitFor(() => expect(within(card).getAllByRole("combobox")[1].textContent).toBe("2.1.12 (experimental)"));
+    await waitFor(() =>
+      expect(within(card).getAllByRole("combobox")[1].textContent).toBe("2.1.12 (experimental)")
+    );
     fireEvent.click(within(card).getByRole("button", { name: "Install Factorio" }));
-    await waitFor(() => expect(calls.find((c) => c.url === "/api/factorio/install")?.body).toEqual({ version: "2.1.12" }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.url === "/api/factorio/install")?.body).toEqual({ version: "2.1.12" })
+    );
   });
 
   it("a game found: update available, installed versions with activate and delete", async () => {
-    const calls = stubFetch([loadLatest], { "/api/factorio/update": [202, "Updating from Factorio 2.0.72 to 2.0.77."] });
+    const calls = stubFetch([loadLatest], {
+      "/api/factorio/update": [202, "Updating from Factorio 2.0.72 to 2.0.77."],
+    });
     render(<Controls />);
     const card = await screen.findByRole("region", { name: "Game versions" });
     expect(await within(card).findByText("Update available: 2.0.72 → 2.0.77")).toBeTruthy();
@@ -176,7 +226,9 @@ describe("Controls", { timeout: 30_000 }, () => {
     expect(within(list).getAllByRole("button", { name: "Activate" }).length).toBe(1);
     expect(within(list).getByRole("button", { name: "Delete Factorio 2.0.70" })).toBeTruthy();
     fireEvent.click(within(card).getByRole("button", { name: "Update" }));
-    await waitFor(() => expect(calls.find((c) => c.url === "/api/factorio/update")?.body).toEqual({ version: "2.0.77" }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.url === "/api/factorio/update")?.body).toEqual({ version: "2.0.77" })
+    );
   });
 
   it("asks for the versions once per visit, and again when the server's state changes", async () => {
@@ -195,7 +247,9 @@ describe("Controls", { timeout: 30_000 }, () => {
     const calls = stubFetch([], { "/api/factorio/update": [202, "Updating"] });
     render(<Controls />);
     const card = await screen.findByRole("region", { name: "Game versions" });
-    expect((await within(card).findByRole("button", { name: "Activate" })).hasAttribute("disabled")).toBe(true);
+    expect((await within(card).findByRole("button", { name: "Activate" })).hasAttribute("disabled")).toBe(
+      true,
+    );
     fireEvent.click(await within(card).findByRole("button", { name: "Update & restart" }));
     const dialog = await screen.findByRole("dialog");
     expect(calls.some((c) => c.url === "/api/factorio/update")).toBe(false);

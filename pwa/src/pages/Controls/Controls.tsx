@@ -21,8 +21,8 @@ function NoFactorio({ dir }: { dir: string }) {
   return (
     <Alert severity="warning" data-testid="no-factorio">
       <AlertTitle>No Factorio found in {dir}</AlertTitle>
-      Install it with Install Factorio on this page, or download the Factorio headless server for Linux
-      from factorio.com/download and unpack it into that directory (so that it holds bin/x64/factorio, or
+      Install it with Install Factorio on this page, or download the Factorio headless server for Linux from
+      factorio.com/download and unpack it into that directory (so that it holds bin/x64/factorio, or
       bin/arm64/factorio for the ARM64 build), or start the panel with --factorio-dir pointing at your
       Factorio directory. Then reload this page.
     </Alert>
@@ -30,10 +30,14 @@ function NoFactorio({ dir }: { dir: string }) {
 }
 
 /** The last run's end worth showing: a crash or a failed start, only while the game is down again. */
-function exitToShow(status: ServerStatus | null): (ServerExit & { reason: "crashed" | "start-failed" }) | null {
+function exitToShow(
+  status: ServerStatus | null,
+): (ServerExit & { reason: "crashed" | "start-failed" }) | null {
   const exit = status?.last_exit;
   if (!exit || status.status !== "stopped") return null;
-  return exit.reason === "crashed" || exit.reason === "start-failed" ? exit as ServerExit & { reason: "crashed" | "start-failed" } : null;
+  return exit.reason === "crashed" || exit.reason === "start-failed"
+    ? exit as ServerExit & { reason: "crashed" | "start-failed" }
+    : null;
 }
 
 /**
@@ -53,7 +57,11 @@ function usePainted(): boolean {
 export default function Controls() {
   const snap = useSnapshot(server);
   const { online } = useSnapshot(connection);
-  const { status, confirmedAt } = shownStatus(snap.status as ServerStatus | null, snap.lastKnown as LastKnown | null, online);
+  const { status, confirmedAt } = shownStatus(
+    snap.status as ServerStatus | null,
+    snap.lastKnown as LastKnown | null,
+    online,
+  );
   const exit = exitToShow(status);
   const missing = status?.factorio_found === false;
   // The server's own "no Factorio" problem comes first when the game is missing; NoFactorio says it with
@@ -68,24 +76,50 @@ export default function Controls() {
       <ViewerNote />
       {missing && <NoFactorio dir={status.factorio_dir || "the Factorio directory"} />}
       {problems.map((p) => <Alert key={p} severity="warning">{p}</Alert>)}
-      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) minmax(0, 1fr)" }, alignItems: "start", maxWidth: 1480 }}>
+      <Box
+        sx={{
+          display: "grid",
+          gap: 2.5,
+          gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) minmax(0, 1fr)" },
+          alignItems: "start",
+          maxWidth: 1480,
+        }}
+      >
         {/* No game yet: installing it comes first. */}
         {/* A viewer sees the versions with their buttons off, under the page's role sentence (ViewerNote). */}
-        {noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
+        {noGame && (
+          <ReadOnly>
+            <GameVersionsPanel status={status} versions={versions} />
+          </ReadOnly>
+        )}
         <Panel title="Server">
           <Stack spacing={2.5}>
             <Facts status={status} stale={confirmedAt} />
             {status === null
               ? <Typography color="text.secondary">The server's status is not known yet.</Typography>
               : confirmedAt
-              ? <Typography color="text.secondary">The panel is not answering: the controls come back with the connection.</Typography>
-              : <ReadOnly>{status.running ? <RunningControls status={status} /> : <StartForm disabled={missing} last={status.last_start ?? null} />}</ReadOnly>}
+              ? (
+                <Typography color="text.secondary">
+                  The panel is not answering: the controls come back with the connection.
+                </Typography>
+              )
+              : (
+                <ReadOnly>
+                  {status.running
+                    ? <RunningControls status={status} />
+                    : <StartForm disabled={missing} last={status.last_start ?? null} />}
+                </ReadOnly>
+              )}
           </Stack>
         </Panel>
         {exit && <ExitCard exit={exit} />}
         {painted && <HealthCards />}
         {painted && <HealthChart />}
-        {painted && !noGame && <ReadOnly><GameVersionsPanel status={status} versions={versions} /></ReadOnly>}
+        {painted && !noGame && (
+          <ReadOnly>
+            <GameVersionsPanel status={status} versions={versions} />
+          </ReadOnly>
+        )}
         {painted && <PlayersChart />}
         {painted && <HealthSettingsPanel />}
       </Box>

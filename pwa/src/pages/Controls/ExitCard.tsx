@@ -25,7 +25,8 @@ const KIND = {
     title: "Last start failed",
     headline: "The server did not start",
     lines: "Last lines of the failed start",
-    hint: "The game ended before it was hosting. Its last lines usually say why: a save it cannot load, a mod that is missing, or a port already in use.",
+    hint:
+      "The game ended before it was hosting. Its last lines usually say why: a save it cannot load, a mod that is missing, or a port already in use.",
   },
 } as const;
 

@@ -6,8 +6,18 @@ import { playersApi } from "../../api/settings.ts";
 import { confirmedAt } from "../../components/AppChrome.tsx";
 import { formatUptime } from "../../../../shared/format.ts";
 
-const STATE_LABEL = { stopped: "Stopped", starting: "Starting", running: "Running", stopping: "Stopping" } as const;
-const STATE_COLOR = { stopped: "error", starting: "warning", running: "success", stopping: "warning" } as const;
+const STATE_LABEL = {
+  stopped: "Stopped",
+  starting: "Starting",
+  running: "Running",
+  stopping: "Stopping",
+} as const;
+const STATE_COLOR = {
+  stopped: "error",
+  starting: "warning",
+  running: "success",
+  stopping: "warning",
+} as const;
 /** How often the players online are asked for while the page is open. */
 const PLAYERS_EVERY_MS = 30_000;
 
@@ -32,7 +42,8 @@ function useOnlinePlayers(running: boolean, since: string | undefined): string[]
     setPlayers(null);
     if (!running) return;
     let live = true;
-    const ask = () => playersApi.online({ quiet: true }).then((r) => live && setPlayers(r.players ?? []), () => {});
+    const ask = () =>
+      playersApi.online({ quiet: true }).then((r) => live && setPlayers(r.players ?? []), () => {});
     void ask();
     const t = setInterval(ask, PLAYERS_EVERY_MS);
     return () => {
@@ -48,7 +59,13 @@ function Fact({ label, value, testId }: { label: string; value: ReactNode; testI
   return (
     <Box sx={{ display: "contents" }}>
       <Typography component="dt" color="text.secondary">{label}</Typography>
-      <Typography component="dd" sx={{ m: 0, fontWeight: 600, overflowWrap: "anywhere" }} data-testid={testId}>{value}</Typography>
+      <Typography
+        component="dd"
+        sx={{ m: 0, fontWeight: 600, overflowWrap: "anywhere" }}
+        data-testid={testId}
+      >
+        {value}
+      </Typography>
     </Box>
   );
 }
@@ -59,14 +76,26 @@ export function Facts({ status, stale }: { status: ServerStatus | null; stale: s
   const now = useNow(30_000);
   const players = useOnlinePlayers(up, status?.since);
   return (
-    <Box component="dl" sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 3, rowGap: 0.75, m: 0 }}>
+    <Box
+      component="dl"
+      sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 3, rowGap: 0.75, m: 0 }}
+    >
       <Fact
         label="Status"
         value={status
           ? (
             <>
-              <Chip size="small" label={STATE_LABEL[status.status]} color={STATE_COLOR[status.status]} variant={stale ? "outlined" : "filled"} />
-              {stale && <Typography component="span" color="text.secondary" sx={{ ml: 1 }}>last known, at {confirmedAt(stale)}</Typography>}
+              <Chip
+                size="small"
+                label={STATE_LABEL[status.status]}
+                color={STATE_COLOR[status.status]}
+                variant={stale ? "outlined" : "filled"}
+              />
+              {stale && (
+                <Typography component="span" color="text.secondary" sx={{ ml: 1 }}>
+                  last known, at {confirmedAt(stale)}
+                </Typography>
+              )}
             </>
           )
           : <Chip size="small" label="Unknown" sx={{ bgcolor: "#6b6b6b", color: "#f2f2f2" }} />}
@@ -79,11 +108,21 @@ export function Facts({ status, stale }: { status: ServerStatus | null; stale: s
           <Fact label="Save" value={status.savefile} testId="server-save" />
         </>
       )}
-      {up && status && <Fact label="Uptime" value={formatUptime(now - Date.parse(status.started_at ?? status.since))} testId="server-uptime" />}
+      {up && status && (
+        <Fact
+          label="Uptime"
+          value={formatUptime(now - Date.parse(status.started_at ?? status.since))}
+          testId="server-uptime"
+        />
+      )}
       {up && (
         <Fact
           label="Players online"
-          value={players === null ? "…" : players.length === 0 ? "none" : `${players.length}: ${players.join(", ")}`}
+          value={players === null
+            ? "…"
+            : players.length === 0
+            ? "none"
+            : `${players.length}: ${players.join(", ")}`}
           testId="server-players"
         />
       )}

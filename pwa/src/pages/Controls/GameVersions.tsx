@@ -100,7 +100,10 @@ function InstallForm({ data, label, reload }: { data: VersionsAnswer; label: str
   const [busy, setBusy] = useState(false);
   const installed = new Set(data.installed.map((i) => i.version));
   const choices = useMemo(
-    () => data.available.filter((a) => (channel === "stable" ? a.channel === "stable" : true) && !installed.has(a.version)),
+    () =>
+      data.available.filter((a) =>
+        (channel === "stable" ? a.channel === "stable" : true) && !installed.has(a.version)
+      ),
     [data.available, channel, data.installed],
   );
   const chosen = choices.some((c) => c.version === version) ? version : choices[0]?.version ?? "";
@@ -119,11 +122,32 @@ function InstallForm({ data, label, reload }: { data: VersionsAnswer; label: str
   }
   if (data.availableError) return <Alert severity="warning">{data.availableError}</Alert>;
   return (
-    <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr auto" }, alignItems: "start" }}>
-      <TextField select label="Channel" value={channel} onChange={(e) => setChannel(e.target.value as Channel)} disabled={busy}>
-        {CHANNELS.map((c) => <MenuItem key={c} value={c}>{c === "stable" ? "Stable" : "Experimental"}</MenuItem>)}
+    <Box
+      sx={{
+        display: "grid",
+        gap: 2,
+        gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr auto" },
+        alignItems: "start",
+      }}
+    >
+      <TextField
+        select
+        label="Channel"
+        value={channel}
+        onChange={(e) => setChannel(e.target.value as Channel)}
+        disabled={busy}
+      >
+        {CHANNELS.map((c) => (
+          <MenuItem key={c} value={c}>{c === "stable" ? "Stable" : "Experimental"}</MenuItem>
+        ))}
       </TextField>
-      <TextField select label="Version" value={chosen} onChange={(e) => setVersion(e.target.value)} disabled={busy || choices.length === 0}>
+      <TextField
+        select
+        label="Version"
+        value={chosen}
+        onChange={(e) => setVersion(e.target.value)}
+        disabled={busy || choices.length === 0}
+      >
         {choices.map((c) => <MenuItem key={c.version} value={c.version}>{c.version} ({c.channel})</MenuItem>)}
       </TextField>
       <Button
@@ -139,7 +163,9 @@ function InstallForm({ data, label, reload }: { data: VersionsAnswer; label: str
   );
 }
 
-function UpdateView({ data, status, reload }: { data: VersionsAnswer; status: ServerStatus | null; reload: () => void }) {
+function UpdateView(
+  { data, status, reload }: { data: VersionsAnswer; status: ServerStatus | null; reload: () => void },
+) {
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const update = data.update;
@@ -178,7 +204,9 @@ function UpdateView({ data, status, reload }: { data: VersionsAnswer; status: Se
         >
           Update available: {data.updateAvailable.current} → {data.updateAvailable.latest}
           {update?.phase === "rolled-back" && update.to === data.updateAvailable.latest && (
-            <Typography variant="body2" sx={{ mt: 0.5 }}>Factorio {update.to} did not start last time.</Typography>
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              Factorio {update.to} did not start last time.
+            </Typography>
           )}
         </Alert>
       )}
@@ -205,7 +233,10 @@ function useSecondsLeft(update: UpdateProgress): number | null {
     const seconds = update.secondsLeft;
     setLeft(seconds);
     if (seconds === null) return;
-    const timer = setInterval(() => setLeft(Math.max(0, seconds - Math.round((Date.now() - from) / 1000))), 1000);
+    const timer = setInterval(
+      () => setLeft(Math.max(0, seconds - Math.round((Date.now() - from) / 1000))),
+      1000,
+    );
     return () => clearInterval(timer);
   }, [update]);
   return left;
@@ -218,7 +249,13 @@ function countdown(seconds: number): string {
 function UpdateStatus({ update }: { update: UpdateProgress }) {
   const [cancelling, setCancelling] = useState(false);
   const left = useSecondsLeft(update);
-  const severity = update.phase === "done" ? "success" : update.phase === "failed" ? "error" : update.phase === "rolled-back" ? "warning" : "info";
+  const severity = update.phase === "done"
+    ? "success"
+    : update.phase === "failed"
+    ? "error"
+    : update.phase === "rolled-back"
+    ? "warning"
+    : "info";
   const underWay = !UPDATE_ENDED.includes(update.phase);
   const cancellable = update.phase === "installing" || update.phase === "warning";
   return (
@@ -234,7 +271,9 @@ function UpdateStatus({ update }: { update: UpdateProgress }) {
           sx={{ minHeight: 44 }}
           onClick={() => {
             setCancelling(true);
-            versionsApi.cancelUpdate().then((m) => showFlash(m, "success"), () => {}).finally(() => setCancelling(false));
+            versionsApi.cancelUpdate().then((m) => showFlash(m, "success"), () => {}).finally(() =>
+              setCancelling(false)
+            );
           }}
         >
           Cancel update
@@ -242,13 +281,17 @@ function UpdateStatus({ update }: { update: UpdateProgress }) {
       )}
     >
       <AlertTitle>Update {update.from} → {update.to}</AlertTitle>
-      {update.phase === "warning" && left !== null ? `Players are warned: the server restarts in ${countdown(left)}.` : update.message}
+      {update.phase === "warning" && left !== null
+        ? `Players are warned: the server restarts in ${countdown(left)}.`
+        : update.message}
       {underWay && <LinearProgress sx={{ mt: 1 }} aria-label="Update under way" />}
     </Alert>
   );
 }
 
-function Installed({ data, status, reload }: { data: VersionsAnswer; status: ServerStatus | null; reload: () => void }) {
+function Installed(
+  { data, status, reload }: { data: VersionsAnswer; status: ServerStatus | null; reload: () => void },
+) {
   const [remove, setRemove] = useState<string | null>(null);
   const stopped = status?.status === "stopped";
   async function act(p: Promise<string>) {
@@ -271,12 +314,23 @@ function Installed({ data, status, reload }: { data: VersionsAnswer; status: Ser
             secondaryAction={
               <Box sx={{ display: "flex", gap: 1, alignItems: "center" }}>
                 {!i.active && (
-                  <Button size="small" variant="outlined" disabled={!stopped} onClick={() => void act(versionsApi.activate(i.version))} sx={{ minHeight: 44 }}>
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    disabled={!stopped}
+                    onClick={() => void act(versionsApi.activate(i.version))}
+                    sx={{ minHeight: 44 }}
+                  >
                     Activate
                   </Button>
                 )}
                 {i.managed && !i.active && (
-                  <DeleteButton title="Delete this version" label={`Delete Factorio ${i.version}`} disabled={!stopped} onClick={() => setRemove(i.version)} />
+                  <DeleteButton
+                    title="Delete this version"
+                    label={`Delete Factorio ${i.version}`}
+                    disabled={!stopped}
+                    onClick={() => setRemove(i.version)}
+                  />
                 )}
               </Box>
             }
@@ -294,7 +348,11 @@ function Installed({ data, status, reload }: { data: VersionsAnswer; status: Ser
           </ListItem>
         ))}
       </List>
-      {!stopped && <Typography variant="body2" color="text.secondary">Stop the server to switch or delete versions.</Typography>}
+      {!stopped && (
+        <Typography variant="body2" color="text.secondary">
+          Stop the server to switch or delete versions.
+        </Typography>
+      )}
       <ConfirmDialog
         open={remove !== null}
         title="Delete version"
@@ -320,9 +378,14 @@ export function GameVersionsPanel(
       <Panel title="Install Factorio">
         <Stack spacing={2}>
           <Typography color="text.secondary">
-            No game was found. The panel downloads the Factorio headless server from factorio.com and checks it before installing it.
+            No game was found. The panel downloads the Factorio headless server from factorio.com and checks
+            it before installing it.
           </Typography>
-          {installing && <Typography>Installing Factorio {installing.version}: see its progress at the top of the page.</Typography>}
+          {installing && (
+            <Typography>
+              Installing Factorio {installing.version}: see its progress at the top of the page.
+            </Typography>
+          )}
           {data.install && <InstallResult install={data.install} />}
           {!installing && <InstallForm data={data} label="Install Factorio" reload={load} />}
         </Stack>
@@ -350,9 +413,13 @@ export function GameVersionsPanel(
       <Stack spacing={2}>
         <UpdateView data={data} status={status} reload={load} />
         {/* An update reports its own install; its "installed" line would only repeat it. */}
-        {data.install && !(data.update && data.install.phase === "done") && <InstallResult install={data.install} />}
+        {data.install && !(data.update && data.install.phase === "done") && (
+          <InstallResult install={data.install} />
+        )}
         <Installed data={data} status={status} reload={load} />
-        {!installing && status?.status === "stopped" && <InstallForm data={data} label="Install" reload={load} />}
+        {!installing && status?.status === "stopped" && (
+          <InstallForm data={data} label="Install" reload={load} />
+        )}
       </Stack>
     </Panel>
   );

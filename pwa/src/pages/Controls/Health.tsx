@@ -32,7 +32,10 @@ export function formatBytes(b: number): string {
 function upsText(h: HealthNow): { value: string; note?: string } {
   switch (h.ups_state) {
     case "running":
-      return { value: h.ups!.toFixed(h.exact_ups ? 1 : 0), note: h.exact_ups ? "exact" : `±${Math.max(1, Math.round(h.ups_error ?? 1))}` };
+      return {
+        value: h.ups!.toFixed(h.exact_ups ? 1 : 0),
+        note: h.exact_ups ? "exact" : `±${Math.max(1, Math.round(h.ups_error ?? 1))}`,
+      };
     case "paused":
       return { value: "paused", note: "nobody online (auto_pause) or paused" };
     case "no-answer":
@@ -44,11 +47,32 @@ function upsText(h: HealthNow): { value: string; note?: string } {
   }
 }
 
-function Card({ label, value, note, testId, warn }: { label: string; value: ReactNode; note?: string; testId: string; warn?: boolean }) {
+function Card(
+  { label, value, note, testId, warn }: {
+    label: string;
+    value: ReactNode;
+    note?: string;
+    testId: string;
+    warn?: boolean;
+  },
+) {
   return (
-    <Box data-testid={testId} sx={{ bgcolor: "rgba(0,0,0,0.35)", borderRadius: 1, px: 1.5, py: 1, minWidth: 0 }}>
+    <Box
+      data-testid={testId}
+      sx={{ bgcolor: "rgba(0,0,0,0.35)", borderRadius: 1, px: 1.5, py: 1, minWidth: 0 }}
+    >
       <Typography variant="caption" color="text.secondary" component="div">{label}</Typography>
-      <Typography sx={{ fontWeight: 700, fontSize: "1.25rem", lineHeight: 1.3, color: warn ? "warning.main" : undefined, overflowWrap: "anywhere" }}>{value}</Typography>
+      <Typography
+        sx={{
+          fontWeight: 700,
+          fontSize: "1.25rem",
+          lineHeight: 1.3,
+          color: warn ? "warning.main" : undefined,
+          overflowWrap: "anywhere",
+        }}
+      >
+        {value}
+      </Typography>
       {note && <Typography variant="caption" color="text.secondary" component="div">{note}</Typography>}
     </Box>
   );
@@ -79,14 +103,45 @@ export function HealthCards() {
   const dash = "—";
   return (
     <Panel title="Health">
-      <Box sx={{ display: "grid", gap: 1, gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", sm: "repeat(3, minmax(0, 1fr))" } }}>
-        <Card label="UPS" testId="health-ups" value={running ? ups.value : dash} note={running ? ups.note : "game stopped"}
-          warn={h?.ups_state === "no-answer" || (h?.ups_state === "running" && (h.ups ?? 60) < 55)} />
-        <Card label="CPU" testId="health-cpu" value={h?.cpu_percent != null ? `${h.cpu_percent.toFixed(0)} %` : dash} note={running ? "of one core, last minute" : undefined} />
-        <Card label="Memory" testId="health-memory" value={h?.memory_bytes != null ? formatBytes(h.memory_bytes) : dash} note={running ? "resident" : undefined} />
-        <Card label="Free disk" testId="health-disk" value={h?.disk_free_bytes != null ? formatBytes(h.disk_free_bytes) : dash} note="saves and backups" />
+      <Box
+        sx={{
+          display: "grid",
+          gap: 1,
+          gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", sm: "repeat(3, minmax(0, 1fr))" },
+        }}
+      >
+        <Card
+          label="UPS"
+          testId="health-ups"
+          value={running ? ups.value : dash}
+          note={running ? ups.note : "game stopped"}
+          warn={h?.ups_state === "no-answer" || (h?.ups_state === "running" && (h.ups ?? 60) < 55)}
+        />
+        <Card
+          label="CPU"
+          testId="health-cpu"
+          value={h?.cpu_percent != null ? `${h.cpu_percent.toFixed(0)} %` : dash}
+          note={running ? "of one core, last minute" : undefined}
+        />
+        <Card
+          label="Memory"
+          testId="health-memory"
+          value={h?.memory_bytes != null ? formatBytes(h.memory_bytes) : dash}
+          note={running ? "resident" : undefined}
+        />
+        <Card
+          label="Free disk"
+          testId="health-disk"
+          value={h?.disk_free_bytes != null ? formatBytes(h.disk_free_bytes) : dash}
+          note="saves and backups"
+        />
         <Card label="Players online" testId="health-players" value={h?.players_online ?? dash} />
-        <Card label="Map age" testId="health-map-age" value={h?.map_age_s != null ? formatUptime(h.map_age_s * 1000) : dash} note={h?.map_age_s != null ? "game time" : undefined} />
+        <Card
+          label="Map age"
+          testId="health-map-age"
+          value={h?.map_age_s != null ? formatUptime(h.map_age_s * 1000) : dash}
+          note={h?.map_age_s != null ? "game time" : undefined}
+        />
       </Box>
     </Panel>
   );
@@ -118,20 +173,33 @@ export function HealthSettingsPanel() {
       <Stack spacing={1.5}>
         <Box>
           <FormControlLabel
-            control={<Switch checked={s.exact_ups} onChange={(e) => (e.target.checked ? setAsking(true) : void save({ exact_ups: false }))} />}
+            control={
+              <Switch
+                checked={s.exact_ups}
+                onChange={(e) => (e.target.checked ? setAsking(true) : void save({ exact_ups: false }))}
+              />
+            }
             label="Exact UPS (Lua)"
           />
           <Typography variant="body2" color="text.secondary">
-            {s.exact_ups ? "UPS is read from game.tick: achievements are off for the saves run while this is on." : "UPS is estimated from the map's age: no Lua, achievements kept."}
+            {s.exact_ups
+              ? "UPS is read from game.tick: achievements are off for the saves run while this is on."
+              : "UPS is estimated from the map's age: no Lua, achievements kept."}
           </Typography>
         </Box>
         <Box>
           <FormControlLabel
-            control={<Switch checked={s.public_status} onChange={(e) => void save({ public_status: e.target.checked })} />}
+            control={
+              <Switch
+                checked={s.public_status}
+                onChange={(e) => void save({ public_status: e.target.checked })}
+              />
+            }
             label="Public status page"
           />
           <Typography variant="body2" color="text.secondary">
-            Anyone with the address sees the server's name, state, players, version, uptime and join address, without signing in.
+            Anyone with the address sees the server's name, state, players, version, uptime and join address,
+            without signing in.
           </Typography>
           {s.public_status && (
             <Stack spacing={1} sx={{ mt: 1, overflowWrap: "anywhere" }}>
@@ -140,13 +208,24 @@ export function HealthSettingsPanel() {
               <Link href={`${base}.svg`} target="_blank" rel="noopener">{base}.svg (badge)</Link>
               <Box>
                 <FormControlLabel
-                  control={<Switch checked={s.public_players} onChange={(e) => void save({ public_players: e.target.checked })} />}
+                  control={
+                    <Switch
+                      checked={s.public_players}
+                      onChange={(e) => void save({ public_players: e.target.checked })}
+                    />
+                  }
                   label="Show player names on it"
                 />
               </Box>
-              <TextField size="small" label="Join address shown" placeholder="the game's own address" value={address}
-                onChange={(e) => setAddress(e.target.value)} onBlur={() => address !== s.public_address && void save({ public_address: address })}
-                slotProps={{ htmlInput: { maxLength: 200 } }} />
+              <TextField
+                size="small"
+                label="Join address shown"
+                placeholder="the game's own address"
+                value={address}
+                onChange={(e) => setAddress(e.target.value)}
+                onBlur={() => address !== s.public_address && void save({ public_address: address })}
+                slotProps={{ htmlInput: { maxLength: 200 } }}
+              />
             </Stack>
           )}
         </Box>

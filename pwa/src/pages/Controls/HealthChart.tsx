@@ -62,16 +62,53 @@ function options(width: number, figure: Figure, latest: () => HealthHistory): uP
     cursor: { drag: { x: false, y: false }, points: { size: 6 } },
     legend: { live: true },
     // The whole range on the time axis, however much of it has points.
-    scales: { x: { time: true, range: () => [latest().from / 1000, latest().to / 1000] }, y: { range: (_u, min, max) => [figure === "ups" || figure === "players" ? 0 : Math.min(0, min), Math.max(max * 1.1, figure === "ups" ? 65 : 1)] } },
+    scales: {
+      x: { time: true, range: () => [latest().from / 1000, latest().to / 1000] },
+      y: {
+        range: (
+          _u,
+          min,
+          max,
+        ) => [
+          figure === "ups" || figure === "players" ? 0 : Math.min(0, min),
+          Math.max(max * 1.1, figure === "ups" ? 65 : 1),
+        ],
+      },
+    },
     axes: [
-      { stroke: "#bdbdbd", grid: { stroke: "rgba(255,255,255,0.08)" }, ticks: { stroke: "rgba(255,255,255,0.2)" } },
-      { stroke: "#bdbdbd", grid: { stroke: "rgba(255,255,255,0.08)" }, ticks: { stroke: "rgba(255,255,255,0.2)" }, size: 48 },
+      {
+        stroke: "#bdbdbd",
+        grid: { stroke: "rgba(255,255,255,0.08)" },
+        ticks: { stroke: "rgba(255,255,255,0.2)" },
+      },
+      {
+        stroke: "#bdbdbd",
+        grid: { stroke: "rgba(255,255,255,0.08)" },
+        ticks: { stroke: "rgba(255,255,255,0.2)" },
+        size: 48,
+      },
     ],
     series: [
       {},
-      { label: `${f.label} (${f.unit})`, stroke: "#ffa200", width: 2, spanGaps: false, value: (_u, v) => (v === null ? "—" : v.toFixed(1)) },
-      { label: "min", stroke: "rgba(255,162,0,0.35)", width: 1, value: (_u, v) => (v === null ? "—" : v.toFixed(1)) },
-      { label: "max", stroke: "rgba(255,162,0,0.35)", width: 1, value: (_u, v) => (v === null ? "—" : v.toFixed(1)) },
+      {
+        label: `${f.label} (${f.unit})`,
+        stroke: "#ffa200",
+        width: 2,
+        spanGaps: false,
+        value: (_u, v) => (v === null ? "—" : v.toFixed(1)),
+      },
+      {
+        label: "min",
+        stroke: "rgba(255,162,0,0.35)",
+        width: 1,
+        value: (_u, v) => (v === null ? "—" : v.toFixed(1)),
+      },
+      {
+        label: "max",
+        stroke: "rgba(255,162,0,0.35)",
+        width: 1,
+        value: (_u, v) => (v === null ? "—" : v.toFixed(1)),
+      },
     ],
     bands: [{ series: [3, 2], fill: "rgba(255,162,0,0.12)" }],
     hooks: {
@@ -96,7 +133,12 @@ function options(width: number, figure: Figure, latest: () => HealthHistory): uP
 }
 
 const timeOf = (ms: number, range: HealthRange) =>
-  new Date(ms).toLocaleString(undefined, range === "hour" || range === "day" ? { hour: "2-digit", minute: "2-digit" } : { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  new Date(ms).toLocaleString(
+    undefined,
+    range === "hour" || range === "day"
+      ? { hour: "2-digit", minute: "2-digit" }
+      : { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" },
+  );
 
 export function HealthChart() {
   const { online } = useSnapshot(connection);
@@ -109,7 +151,8 @@ export function HealthChart() {
     if (!online) return;
     let live = true;
     // An answer without columns (an old panel during an update) is no history.
-    const load = () => healthApi.history(range).then((h) => live && Array.isArray(h?.at) && setHistory(h), () => {});
+    const load = () =>
+      healthApi.history(range).then((h) => live && Array.isArray(h?.at) && setHistory(h), () => {});
     void load();
     const t = setInterval(load, range === "hour" ? 10_000 : 60_000);
     return () => {
@@ -131,7 +174,11 @@ export function HealthChart() {
     const observer = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height: 220 }));
     void loadUplot().then((UPlot) => {
       if (gone || !current.current) return;
-      plot.current = new UPlot(options(el.clientWidth, figure, () => current.current!), columns(current.current, figure), el);
+      plot.current = new UPlot(
+        options(el.clientWidth, figure, () => current.current!),
+        columns(current.current, figure),
+        el,
+      );
       observer.observe(el);
     });
     return () => {
@@ -152,24 +199,53 @@ export function HealthChart() {
   return (
     <Panel title="Health over time">
       {/* 44 px touch targets: the buttons are tapped on a phone. */}
-      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, mb: 1.5, "& .MuiToggleButton-root": { minHeight: 44, minWidth: 44 } }}>
-        <ToggleButtonGroup size="small" exclusive value={range} onChange={(_e, v) => v && setRange(v)} aria-label="Range">
+      <Box
+        sx={{
+          display: "flex",
+          flexWrap: "wrap",
+          gap: 1,
+          mb: 1.5,
+          "& .MuiToggleButton-root": { minHeight: 44, minWidth: 44 },
+        }}
+      >
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={range}
+          onChange={(_e, v) => v && setRange(v)}
+          aria-label="Range"
+        >
           {RANGES.map((r) => <ToggleButton key={r.value} value={r.value}>{r.label}</ToggleButton>)}
         </ToggleButtonGroup>
-        <ToggleButtonGroup size="small" exclusive value={figure} onChange={(_e, v) => v && setFigure(v)} aria-label="Figure" sx={{ flexWrap: "wrap" }}>
-          {(Object.keys(FIGURES) as Figure[]).map((f) => <ToggleButton key={f} value={f}>{FIGURES[f].label}</ToggleButton>)}
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={figure}
+          onChange={(_e, v) => v && setFigure(v)}
+          aria-label="Figure"
+          sx={{ flexWrap: "wrap" }}
+        >
+          {(Object.keys(FIGURES) as Figure[]).map((f) => (
+            <ToggleButton key={f} value={f}>{FIGURES[f].label}</ToggleButton>
+          ))}
         </ToggleButtonGroup>
       </Box>
       {history === null
         ? <Typography color="text.secondary">Loading...</Typography>
         : empty
-        ? <Typography color="text.secondary">No samples in this range yet: they are taken while the panel runs.</Typography>
+        ? (
+          <Typography color="text.secondary">
+            No samples in this range yet: they are taken while the panel runs.
+          </Typography>
+        )
         : (
           <Box
             ref={box}
             data-testid="health-chart"
             role="img"
-            aria-label={`${FIGURES[figure].label} over the last ${RANGES.find((r) => r.value === range)!.label.toLowerCase()}`}
+            aria-label={`${FIGURES[figure].label} over the last ${
+              RANGES.find((r) => r.value === range)!.label.toLowerCase()
+            }`}
             sx={{
               width: "100%",
               minHeight: 220,
@@ -180,10 +256,30 @@ export function HealthChart() {
           />
         )}
       {marks.length > 0 && (
-        <Box component="ul" sx={{ listStyle: "none", p: 0, m: 0, mt: 1, display: "flex", flexWrap: "wrap", columnGap: 2, rowGap: 0.5 }} data-testid="health-marks">
+        <Box
+          component="ul"
+          sx={{
+            listStyle: "none",
+            p: 0,
+            m: 0,
+            mt: 1,
+            display: "flex",
+            flexWrap: "wrap",
+            columnGap: 2,
+            rowGap: 0.5,
+          }}
+          data-testid="health-marks"
+        >
           {marks.map((e) => (
-            <Typography component="li" variant="caption" key={`${e.at}-${e.kind}`} sx={{ color: "text.secondary" }}>
-              <Box component="span" sx={{ color: MARK_COLOURS[e.kind], fontWeight: 700 }}>│ {e.kind}</Box> {timeOf(e.at, range)}
+            <Typography
+              component="li"
+              variant="caption"
+              key={`${e.at}-${e.kind}`}
+              sx={{ color: "text.secondary" }}
+            >
+              <Box component="span" sx={{ color: MARK_COLOURS[e.kind], fontWeight: 700 }}>│ {e.kind}</Box>
+              {" "}
+              {timeOf(e.at, range)}
             </Typography>
           ))}
         </Box>

@@ -7,7 +7,11 @@ import { session } from "../../state/session.ts";
 function show(secure: boolean, role: "admin" | "viewer") {
   vi.stubGlobal("isSecureContext", secure);
   session.user = { username: "u", role, email: "" };
-  return render(<MemoryRouter><HttpsNote /></MemoryRouter>);
+  return render(
+    <MemoryRouter>
+      <HttpsNote />
+    </MemoryRouter>,
+  );
 }
 
 describe("HttpsNote", () => {
@@ -19,7 +23,8 @@ describe("HttpsNote", () => {
 
   it("on plain HTTP from another device: why the app cannot be installed, and for an admin the way to Settings > HTTPS", () => {
     show(false, "admin");
-    expect(screen.getByText("This browser cannot install the panel as an app or get its alerts")).toBeTruthy();
+    expect(screen.getByText("This browser cannot install the panel as an app or get its alerts"))
+      .toBeTruthy();
     expect(screen.getByRole("link", { name: "Set up HTTPS" }).getAttribute("href")).toBe("/settings/https");
   });
 

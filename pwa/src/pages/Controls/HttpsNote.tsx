@@ -32,14 +32,20 @@ export function HttpsNote() {
     <Alert
       severity="info"
       data-testid="https-note"
-      action={<IconButton aria-label="Close" color="inherit" onClick={close}><CloseIcon fontSize="small" /></IconButton>}
+      action={
+        <IconButton aria-label="Close" color="inherit" onClick={close}>
+          <CloseIcon fontSize="small" />
+        </IconButton>
+      }
     >
       <AlertTitle>This browser cannot install the panel as an app or get its alerts</AlertTitle>
       Browsers allow both only over HTTPS, and this page came over plain HTTP.
       {isAdmin
         ? (
           <Box sx={{ mt: 1 }}>
-            <Button component={RouterLink} to="/settings/https" variant="outlined" color="inherit">Set up HTTPS</Button>
+            <Button component={RouterLink} to="/settings/https" variant="outlined" color="inherit">
+              Set up HTTPS
+            </Button>
           </Box>
         )
         : " An admin can set up HTTPS under Settings, HTTPS."}

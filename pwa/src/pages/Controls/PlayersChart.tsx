@@ -24,7 +24,9 @@ export function stepPath(samples: OnlineCountSample[], from: number, to: number,
   let last = 0;
   for (const s of samples) {
     const t = Date.parse(s.at);
-    d += d === "" ? `M${x(t).toFixed(1)},${y(s.count).toFixed(1)}` : `H${x(t).toFixed(1)}V${y(s.count).toFixed(1)}`;
+    d += d === ""
+      ? `M${x(t).toFixed(1)},${y(s.count).toFixed(1)}`
+      : `H${x(t).toFixed(1)}V${y(s.count).toFixed(1)}`;
     last = s.count;
   }
   return d === "" ? "" : `${d}H${W}V${y(last).toFixed(1)}`;
@@ -53,26 +55,44 @@ export function PlayersChart() {
   const label = `Players online over the last ${HOURS} hours: ${now} now, at most ${Math.max(0, ...counts)}.`;
   return (
     <Panel title="Players online">
-      {samples === null
-        ? <Typography color="text.secondary">Loading...</Typography>
-        : (
-          <Box>
-            <Box component="svg" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} preserveAspectRatio="none"
-              sx={{ width: "100%", height: 120, display: "block", bgcolor: "rgba(0,0,0,0.35)", borderRadius: 1 }}>
-              <line x1={0} x2={W} y1={8} y2={8} stroke="rgba(255,255,255,0.12)" />
-              {samples.length > 0 && (
-                <path d={stepPath(samples, from, to, max)} fill="none" stroke="#ffa200" strokeWidth={2.5} vectorEffect="non-scaling-stroke" />
-              )}
-            </Box>
-            <Box sx={{ display: "flex", justifyContent: "space-between", mt: 0.5 }}>
-              <Typography variant="caption" color="text.secondary">{HOURS} h ago</Typography>
-              <Typography variant="caption" color="text.secondary">
-                {samples.length === 0 ? "no players seen yet" : `${now} online now · most ${Math.max(0, ...counts)}`}
-              </Typography>
-              <Typography variant="caption" color="text.secondary">now</Typography>
-            </Box>
+      {samples === null ? <Typography color="text.secondary">Loading...</Typography> : (
+        <Box>
+          <Box
+            component="svg"
+            viewBox={`0 0 ${W} ${H}`}
+            role="img"
+            aria-label={label}
+            preserveAspectRatio="none"
+            sx={{
+              width: "100%",
+              height: 120,
+              display: "block",
+              bgcolor: "rgba(0,0,0,0.35)",
+              borderRadius: 1,
+            }}
+          >
+            <line x1={0} x2={W} y1={8} y2={8} stroke="rgba(255,255,255,0.12)" />
+            {samples.length > 0 && (
+              <path
+                d={stepPath(samples, from, to, max)}
+                fill="none"
+                stroke="#ffa200"
+                strokeWidth={2.5}
+                vectorEffect="non-scaling-stroke"
+              />
+            )}
           </Box>
-        )}
+          <Box sx={{ display: "flex", justifyContent: "space-between", mt: 0.5 }}>
+            <Typography variant="caption" color="text.secondary">{HOURS} h ago</Typography>
+            <Typography variant="caption" color="text.secondary">
+              {samples.length === 0
+                ? "no players seen yet"
+                : `${now} online now · most ${Math.max(0, ...counts)}`}
+            </Typography>
+            <Typography variant="caption" color="text.secondary">now</Typography>
+          </Box>
+        </Box>
+      )}
     </Panel>
   );
 }

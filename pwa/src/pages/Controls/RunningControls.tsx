@@ -41,7 +41,8 @@ export function RunningControls({ status, disabled }: { status: ServerStatus; di
     : status.status === "stopping"
     ? "The game is saving the map and shutting down."
     : null;
-  const icon = (a: Action, normal: ReactElement) => busy === a ? <CircularProgress size={18} color="inherit" /> : normal;
+  const icon = (a: Action, normal: ReactElement) =>
+    busy === a ? <CircularProgress size={18} color="inherit" /> : normal;
   const notRunning = busy !== null || status.status !== "running" || disabled;
   return (
     <Stack spacing={2}>
@@ -52,10 +53,20 @@ export function RunningControls({ status, disabled }: { status: ServerStatus; di
         </Box>
       )}
       <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
-        <Button color="primary" startIcon={icon("stop", <StopIcon />)} disabled={notRunning} onClick={() => void act("stop")}>
+        <Button
+          color="primary"
+          startIcon={icon("stop", <StopIcon />)}
+          disabled={notRunning}
+          onClick={() => void act("stop")}
+        >
           Save & Stop Server
         </Button>
-        <Button color="secondary" startIcon={icon("restart", <RestartAltIcon />)} disabled={notRunning} onClick={() => setConfirm("restart")}>
+        <Button
+          color="secondary"
+          startIcon={icon("restart", <RestartAltIcon />)}
+          disabled={notRunning}
+          onClick={() => setConfirm("restart")}
+        >
           Restart Server
         </Button>
         <Button

@@ -1,13 +1,31 @@
 import { type ChangeEvent, type FormEvent, useCallback, useEffect, useState } from "react";
-import { Box, Button, CircularProgress, LinearProgress, MenuItem, TextField, Typography } from "@mui/material";
+import {
+  Box,
+  Button,
+  CircularProgress,
+  LinearProgress,
+  MenuItem,
+  TextField,
+  Typography,
+} from "@mui/material";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import { serverApi } from "../../api/server.ts";
 import { savesApi } from "../../api/saves.ts";
 import { refreshStatus } from "../../state/server.ts";
 import { showFlash } from "../../state/flash.ts";
-import { DEFAULT_BIND_IP, DEFAULT_GAME_PORT, LOAD_LATEST, type ServerStatus } from "../../../../shared/api.ts";
+import {
+  DEFAULT_BIND_IP,
+  DEFAULT_GAME_PORT,
+  LOAD_LATEST,
+  type ServerStatus,
+} from "../../../../shared/api.ts";
 import { MSG } from "../../../../shared/messages.ts";
-import { type FieldErrors, portNumber, type StartField, validateStart } from "../../../../shared/validation.ts";
+import {
+  type FieldErrors,
+  portNumber,
+  type StartField,
+  validateStart,
+} from "../../../../shared/validation.ts";
 
 /**
  * The form offers what the last start asked for, as the panel kept it (every device, after a stop, a crash
@@ -21,7 +39,10 @@ function initialValues(last: ServerStatus["last_start"]): Record<StartField, str
 export function StartForm({ disabled, last }: { disabled?: boolean; last: ServerStatus["last_start"] }) {
   const [form, setForm] = useState(() => initialValues(last));
   const [errors, setErrors] = useState<FieldErrors<StartField>>({});
-  const [saves, setSaves] = useState<{ names: string[]; loaded: boolean }>({ names: [LOAD_LATEST], loaded: false });
+  const [saves, setSaves] = useState<{ names: string[]; loaded: boolean }>({
+    names: [LOAD_LATEST],
+    loaded: false,
+  });
   const [busy, setBusy] = useState(false);
 
   const loadSaves = useCallback(() => {
@@ -49,7 +70,14 @@ export function StartForm({ disabled, last }: { disabled?: boolean; last: Server
     }
     setBusy(true);
     try {
-      showFlash(await serverApi.start({ bindip: form.bindip.trim(), port: portNumber(form.port), savefile: form.savefile }), "success");
+      showFlash(
+        await serverApi.start({
+          bindip: form.bindip.trim(),
+          port: portNumber(form.port),
+          savefile: form.savefile,
+        }),
+        "success",
+      );
     } catch {
       // the client flashed the reason; the failed start's card keeps it on the page
     } finally {
@@ -69,17 +97,34 @@ export function StartForm({ disabled, last }: { disabled?: boolean; last: Server
   // The remembered save shows even before the list arrives.
   const names = saves.names.includes(form.savefile) ? saves.names : [form.savefile, ...saves.names];
   return (
-    <Box component="form" onSubmit={submit} noValidate aria-label="Start Server" data-saves-loaded={saves.loaded}>
+    <Box
+      component="form"
+      onSubmit={submit}
+      noValidate
+      aria-label="Start Server"
+      data-saves-loaded={saves.loaded}
+    >
       <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "2fr 1fr" }, mb: 2 }}>
-        <TextField label="IP" {...field("bindip")} slotProps={{ htmlInput: { inputMode: "decimal", autoComplete: "off" } }} />
-        <TextField label="Port" type="number" {...field("port")} slotProps={{ htmlInput: { min: 1, max: 65535 } }} />
+        <TextField
+          label="IP"
+          {...field("bindip")}
+          slotProps={{ htmlInput: { inputMode: "decimal", autoComplete: "off" } }}
+        />
+        <TextField
+          label="Port"
+          type="number"
+          {...field("port")}
+          slotProps={{ htmlInput: { min: 1, max: 65535 } }}
+        />
         <TextField label="Save" select {...field("savefile")} sx={{ gridColumn: "1 / -1" }}>
           {names.map((n) => <MenuItem key={n} value={n}>{n}</MenuItem>)}
         </TextField>
       </Box>
       {busy && (
         <Box sx={{ mb: 2 }}>
-          <Typography color="text.secondary" sx={{ mb: 1 }}>Starting the server: the game is loading the map...</Typography>
+          <Typography color="text.secondary" sx={{ mb: 1 }}>
+            Starting the server: the game is loading the map...
+          </Typography>
           <LinearProgress aria-label="Starting the server" />
         </Box>
       )}

@@ -27,7 +27,10 @@ describe("Game Settings page", () => {
 
   it("explains a missing config.ini on the page instead of flashing an error", async () => {
     flash.items.splice(0);
-    answer(404, "There is no config.ini at /f/config/config.ini yet. The game writes it the first time it starts.");
+    answer(
+      404,
+      "There is no config.ini at /f/config/config.ini yet. The game writes it the first time it starts.",
+    );
     render(<GameSettings />);
     expect(await screen.findByText(/The game writes it the first time it starts\./)).toBeTruthy();
     expect(flash.items).toHaveLength(0);

@@ -35,28 +35,26 @@ function Group({ name, entries }: { name: string; entries: Record<string, string
         </Box>
       </AccordionSummary>
       <AccordionDetails>
-        {rows.length === 0
-          ? <Typography color="text.secondary">--</Typography>
-          : (
-            <TableContainer>
-              <Table size="small" aria-labelledby={headingId}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell sx={{ width: "40%" }}>Key</TableCell>
-                    <TableCell>Value</TableCell>
+        {rows.length === 0 ? <Typography color="text.secondary">--</Typography> : (
+          <TableContainer>
+            <Table size="small" aria-labelledby={headingId}>
+              <TableHead>
+                <TableRow>
+                  <TableCell sx={{ width: "40%" }}>Key</TableCell>
+                  <TableCell>Value</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows.map(([key, value]) => (
+                  <TableRow key={key}>
+                    <TableCell sx={{ wordBreak: "break-word" }}>{key}</TableCell>
+                    <TableCell sx={{ fontFamily: "monospace", wordBreak: "break-all" }}>{value}</TableCell>
                   </TableRow>
-                </TableHead>
-                <TableBody>
-                  {rows.map(([key, value]) => (
-                    <TableRow key={key}>
-                      <TableCell sx={{ wordBreak: "break-word" }}>{key}</TableCell>
-                      <TableCell sx={{ fontFamily: "monospace", wordBreak: "break-all" }}>{value}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-          )}
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
       </AccordionDetails>
     </Accordion>
   );
@@ -80,10 +78,14 @@ export default function GameSettings() {
       </Typography>
       {problem && <Alert severity="info">{problem}</Alert>}
       {!groups && !problem && <CircularProgress aria-label="Loading" />}
-      {groups && Object.keys(groups).length === 0 && <Alert severity="info">config.ini has no sections.</Alert>}
+      {groups && Object.keys(groups).length === 0 && (
+        <Alert severity="info">config.ini has no sections.</Alert>
+      )}
       {groups && (
         <Box>
-          {Object.entries(groups).map(([name, entries]) => <Group key={name} name={name} entries={entries} />)}
+          {Object.entries(groups).map(([name, entries]) => (
+            <Group key={name} name={name} entries={entries} />
+          ))}
         </Box>
       )}
     </Page>

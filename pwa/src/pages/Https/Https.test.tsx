@@ -14,7 +14,16 @@ const OFF: HttpsState = {
   busy: false,
   https_port: 443,
   last_error: null,
-  acme: { directory_url: LETS_ENCRYPT, domains: [], email: "", challenge: "http-01", dns_provider: null, has_dns_token: false, http_port: 80, http_listening: false },
+  acme: {
+    directory_url: LETS_ENCRYPT,
+    domains: [],
+    email: "",
+    challenge: "http-01",
+    dns_provider: null,
+    has_dns_token: false,
+    http_port: 80,
+    http_listening: false,
+  },
   local_ca: null,
 };
 
@@ -31,7 +40,13 @@ const ISSUED: HttpsState = {
     fingerprint_sha256: "AA:BB",
   },
   next_renewal: "2027-01-30T00:00:00.000Z",
-  acme: { ...OFF.acme, domains: ["myhome.duckdns.org"], challenge: "dns-01", dns_provider: "duckdns", has_dns_token: true },
+  acme: {
+    ...OFF.acme,
+    domains: ["myhome.duckdns.org"],
+    challenge: "dns-01",
+    dns_provider: "duckdns",
+    has_dns_token: true,
+  },
 };
 
 const LOCAL: HttpsState = {
@@ -39,7 +54,11 @@ const LOCAL: HttpsState = {
   mode: "local-ca",
   fixed_by: "--local-ca",
   https_port: 8443,
-  certificate: { ...ISSUED.certificate!, names: ["localhost", "vm", "127.0.0.1", "192.168.1.20"], issuer: "CN=Factorio Panel local CA (2026-12-01), O=Factorio Panel" },
+  certificate: {
+    ...ISSUED.certificate!,
+    names: ["localhost", "vm", "127.0.0.1", "192.168.1.20"],
+    issuer: "CN=Factorio Panel local CA (2026-12-01), O=Factorio Panel",
+  },
   acme: { ...OFF.acme, http_listening: true },
   local_ca: {
     subject: "CN=Factorio Panel local CA (2026-12-01), O=Factorio Panel",
@@ -52,14 +71,17 @@ const LOCAL: HttpsState = {
 
 function stub(answers: Record<string, [number, unknown][]>) {
   const calls: { url: string; method: string; body: unknown }[] = [];
-  vi.stubGlobal("fetch", vi.fn(async (url: string, init?: RequestInit) => {
-    const method = init?.method ?? "GET";
-    calls.push({ url, method, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    const next = answers[`${method} ${url}`]?.shift();
-    if (!next) throw new Error(`unexpected ${method} ${url}`);
-    const [status, body] = next;
-    return new Response(JSON.stringify(body), { status });
-  }));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const method = init?.method ?? "GET";
+      calls.push({ url, method, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      const next = answers[`${method} ${url}`]?.shift();
+      if (!next) throw new Error(`unexpected ${method} ${url}`);
+      const [status, body] = next;
+      return new Response(JSON.stringify(body), { status });
+    }),
+  );
   return calls;
 }
 
@@ -86,7 +108,10 @@ describe("Settings > HTTPS", { timeout: 30_000 }, () => {
     const calls = stub({
       "GET /api/https": [[200, OFF]],
       "POST /api/https": [
-        [424, "No certificate: The CA could not confirm myhome.duckdns.org: No TXT records found for DNS challenge"],
+        [
+          424,
+          "No certificate: The CA could not confirm myhome.duckdns.org: No TXT records found for DNS challenge",
+        ],
         [200, ISSUED],
       ],
     });
@@ -100,12 +125,20 @@ describe("Settings > HTTPS", { timeout: 30_000 }, () => {
     expect(calls.at(-1)).toEqual({
       url: "/api/https",
       method: "POST",
-      body: { domains: ["myhome.duckdns.org"], email: "", challenge: "dns-01", dns_provider: "duckdns", dns_token: "tok-1" },
+      body: {
+        domains: ["myhome.duckdns.org"],
+        email: "",
+        challenge: "dns-01",
+        dns_provider: "duckdns",
+        dns_token: "tok-1",
+      },
     });
     fireEvent.click(screen.getByRole("button", { name: "Get certificate" }));
     expect(await screen.findByText("Let's Encrypt, renewed by the panel")).toBeTruthy();
     expect(screen.getByText("CN=R11, O=Let's Encrypt, C=US")).toBeTruthy();
-    await waitFor(() => expect(flash.items.at(-1)?.message).toBe("The certificate for myhome.duckdns.org is in place."));
+    await waitFor(() =>
+      expect(flash.items.at(-1)?.message).toBe("The certificate for myhome.duckdns.org is in place.")
+    );
     // The token is kept on the panel: the field is empty again, and says one is kept.
     expect((screen.getByLabelText("DuckDNS API token") as HTMLInputElement).value).toBe("");
     expect(screen.getByText(/A token is kept/)).toBeTruthy();
@@ -117,7 +150,9 @@ describe("Settings > HTTPS", { timeout: 30_000 }, () => {
     fireEvent.change(await screen.findByLabelText("Domain names"), { target: { value: "*.example.org" } });
     fireEvent.click(screen.getByRole("button", { name: "Get certificate" }));
     expect(await screen.findByText(/needs the DNS-01 check/)).toBeTruthy();
-    expect(calls.filter((c) => c.url.startsWith("/api/https")).map((c) => `${c.method} ${c.url}`)).toEqual(["GET /api/https"]);
+    expect(calls.filter((c) => c.url.startsWith("/api/https")).map((c) => `${c.method} ${c.url}`)).toEqual([
+      "GET /api/https",
+    ]);
   });
 
   it("set on the command line: shown, not changeable", async () => {
@@ -137,15 +172,29 @@ describe("Settings > HTTPS", { timeout: 30_000 }, () => {
     expect(within(panel).getByRole("img", { name: `QR code of ${url}` })).toBeTruthy();
     expect(within(panel).getByText("12:34:56")).toBeTruthy();
     expect(within(panel).getByText(/cannot stand in for a public site/)).toBeTruthy();
-    for (const system of ["Android", "iPhone and iPad", "Windows", "macOS", "Linux"]) expect(within(panel).getByText(system)).toBeTruthy();
+    for (const system of ["Android", "iPhone and iPad", "Windows", "macOS", "Linux"]) {
+      expect(within(panel).getByText(system)).toBeTruthy();
+    }
   });
 
   it("the download address a phone can open: a LAN address for a page opened on localhost, plain HTTP where the panel listens for it", () => {
-    expect(caDownloadUrl(LOCAL, { hostname: "localhost", port: "8443", protocol: "https:" })).toBe("http://192.168.1.20/ca.crt");
-    expect(caDownloadUrl(LOCAL, { hostname: "vm.lan", port: "8443", protocol: "https:" })).toBe("http://vm.lan/ca.crt");
+    expect(caDownloadUrl(LOCAL, { hostname: "localhost", port: "8443", protocol: "https:" })).toBe(
+      "http://192.168.1.20/ca.crt",
+    );
+    expect(caDownloadUrl(LOCAL, { hostname: "vm.lan", port: "8443", protocol: "https:" })).toBe(
+      "http://vm.lan/ca.crt",
+    );
     const noPlain = { ...LOCAL, acme: { ...LOCAL.acme, http_listening: false } };
-    expect(caDownloadUrl(noPlain, { hostname: "127.0.0.1", port: "8443", protocol: "https:" })).toBe("https://192.168.1.20:8443/ca.crt");
-    const v6 = { ...noPlain, local_ca: { ...LOCAL.local_ca!, names: ["localhost", "::1", "fd00::2"] }, https_port: 443 };
-    expect(caDownloadUrl(v6, { hostname: "localhost", port: "", protocol: "https:" })).toBe("https://[fd00::2]/ca.crt");
+    expect(caDownloadUrl(noPlain, { hostname: "127.0.0.1", port: "8443", protocol: "https:" })).toBe(
+      "https://192.168.1.20:8443/ca.crt",
+    );
+    const v6 = {
+      ...noPlain,
+      local_ca: { ...LOCAL.local_ca!, names: ["localhost", "::1", "fd00::2"] },
+      https_port: 443,
+    };
+    expect(caDownloadUrl(v6, { hostname: "localhost", port: "", protocol: "https:" })).toBe(
+      "https://[fd00::2]/ca.crt",
+    );
   });
 });

@@ -35,8 +35,8 @@ import {
   DNS_PROVIDERS,
   type DnsProvider,
   emailProblem,
-  type HttpsState,
   httpsSettingsProblem,
+  type HttpsState,
   LETS_ENCRYPT,
 } from "../../../../shared/https.ts";
 
@@ -65,7 +65,9 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box sx={{ display: "contents" }}>
       <Typography component="dt" color="text.secondary">{label}</Typography>
-      <Typography component="dd" sx={{ m: 0, fontWeight: 600, overflowWrap: "anywhere" }}>{children}</Typography>
+      <Typography component="dd" sx={{ m: 0, fontWeight: 600, overflowWrap: "anywhere" }}>
+        {children}
+      </Typography>
     </Box>
   );
 }
@@ -87,7 +89,10 @@ function CertificatePanel({ state, onChange }: { state: HttpsState; onChange: (s
     setError(null);
     httpsApi.renew().then((s) => {
       onChange(s);
-      showFlash(`Renewed: the new certificate is valid until ${when(s.certificate?.not_after ?? "")}.`, "success");
+      showFlash(
+        `Renewed: the new certificate is valid until ${when(s.certificate?.not_after ?? "")}.`,
+        "success",
+      );
     }, (e) => setError((e as Error).message)).finally(() => setRenewing(false));
   };
   return (
@@ -95,11 +100,15 @@ function CertificatePanel({ state, onChange }: { state: HttpsState; onChange: (s
       <Stack spacing={2}>
         {state.mode === "off" && (
           <Alert severity="info">
-            The panel serves plain HTTP: phones cannot install it as an app or get its alerts. Get a certificate below
-            (a domain name that points at the panel), or start the panel with --local-ca on a network without one.
+            The panel serves plain HTTP: phones cannot install it as an app or get its alerts. Get a
+            certificate below (a domain name that points at the panel), or start the panel with --local-ca on
+            a network without one.
           </Alert>
         )}
-        <Box component="dl" sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 3, rowGap: 0.75, m: 0 }}>
+        <Box
+          component="dl"
+          sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 3, rowGap: 0.75, m: 0 }}
+        >
           <Fact label="Source">{SOURCE[state.mode](state)}</Fact>
           {cert && (
             <>
@@ -118,7 +127,12 @@ function CertificatePanel({ state, onChange }: { state: HttpsState; onChange: (s
         {error && <Alert severity="error" sx={{ overflowWrap: "anywhere" }}>{error}</Alert>}
         {renewable && (
           <Box>
-            <Button variant="outlined" onClick={renew} disabled={renewing || state.busy} startIcon={renewing ? <CircularProgress size={18} /> : undefined}>
+            <Button
+              variant="outlined"
+              onClick={renew}
+              disabled={renewing || state.busy}
+              startIcon={renewing ? <CircularProgress size={18} /> : undefined}
+            >
               {renewing ? "Renewing..." : "Renew now"}
             </Button>
           </Box>
@@ -176,17 +190,26 @@ function AcmePanel({ state, onChange }: { state: HttpsState; onChange: (s: Https
     return (
       <Panel title={title}>
         <Typography>
-          The panel was started with {state.fixed_by}. For a certificate from {caName(state.acme.directory_url)} instead, start it with
-          --https-domain and a name that points at it (see the README, HTTPS for phones).
+          The panel was started with {state.fixed_by}. For a certificate from{" "}
+          {caName(state.acme.directory_url)}{" "}
+          instead, start it with --https-domain and a name that points at it (see the README, HTTPS for
+          phones).
         </Typography>
       </Panel>
     );
   }
   const fixed = state.fixed_by === "--https-domain";
   const dns = form.challenge === "dns-01";
-  const set = (k: keyof Form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
-  const problem = httpsSettingsProblem({ domains: domainsOf(form.domains), challenge: form.challenge, dns_provider: dns ? form.provider : null }) ??
-    (form.email.trim() && emailProblem(form.email.trim()) ? `The e-mail address ${emailProblem(form.email.trim())}.` : null);
+  const set = (k: keyof Form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [k]: e.target.value });
+  const problem = httpsSettingsProblem({
+    domains: domainsOf(form.domains),
+    challenge: form.challenge,
+    dns_provider: dns ? form.provider : null,
+  }) ??
+    (form.email.trim() && emailProblem(form.email.trim())
+      ? `The e-mail address ${emailProblem(form.email.trim())}.`
+      : null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (problem) return setError(problem);
@@ -232,13 +255,20 @@ function AcmePanel({ state, onChange }: { state: HttpsState; onChange: (s: Https
           />
           <FormControl disabled={fixed || sending}>
             <FormLabel id="https-challenge">How the CA checks that the names are yours</FormLabel>
-            <RadioGroup aria-labelledby="https-challenge" value={form.challenge} onChange={set("challenge")} sx={{ gap: 1, mt: 1 }}>
+            <RadioGroup
+              aria-labelledby="https-challenge"
+              value={form.challenge}
+              onChange={set("challenge")}
+              sx={{ gap: 1, mt: 1 }}
+            >
               <Choice
                 value="http-01"
                 title="HTTP-01"
                 text={port === 0
                   ? "The CA connects to the name on port 80 (off here: --acme-http-port is 0)."
-                  : `The CA connects to the name on port 80${port === 80 ? "" : `, forwarded to ${port}`}: it must reach this panel from the internet.`}
+                  : `The CA connects to the name on port 80${
+                    port === 80 ? "" : `, forwarded to ${port}`
+                  }: it must reach this panel from the internet.`}
               />
               <Choice
                 value="dns-01"
@@ -249,7 +279,13 @@ function AcmePanel({ state, onChange }: { state: HttpsState; onChange: (s: Https
           </FormControl>
           {dns && (
             <>
-              <TextField select label="DNS service" value={form.provider} onChange={set("provider")} disabled={fixed || sending}>
+              <TextField
+                select
+                label="DNS service"
+                value={form.provider}
+                onChange={set("provider")}
+                disabled={fixed || sending}
+              >
                 {DNS_PROVIDERS.map((p) => <MenuItem key={p} value={p}>{DNS_PROVIDER_LABELS[p]}</MenuItem>)}
               </TextField>
               {!fixed && (
@@ -260,7 +296,9 @@ function AcmePanel({ state, onChange }: { state: HttpsState; onChange: (s: Https
                   value={form.token}
                   onChange={set("token")}
                   disabled={sending}
-                  helperText={(state.acme.has_dns_token ? "A token is kept: leave this empty to keep it, or enter a new one. " : "") +
+                  helperText={(state.acme.has_dns_token
+                    ? "A token is kept: leave this empty to keep it, or enter a new one. "
+                    : "") +
                     (form.provider === "duckdns"
                       ? "DuckDNS shows the token at the top of its page. "
                       : "A Cloudflare API token with Zone > DNS > Edit for the domain's zone. ") +
@@ -272,18 +310,28 @@ function AcmePanel({ state, onChange }: { state: HttpsState; onChange: (s: Https
           {!fixed && (
             <>
               <Typography variant="body2" color="text.secondary">
-                Getting a certificate means agreeing to the CA's terms ({caName(state.acme.directory_url) === "Let's Encrypt"
-                  ? <Link href="https://letsencrypt.org/repository/" target="_blank" rel="noreferrer">Let's Encrypt's Subscriber Agreement</Link>
-                  : "see the CA's site"}). The panel then renews it by itself and alerts admins when it cannot.
+                Getting a certificate means agreeing to the CA's terms
+                ({caName(state.acme.directory_url) === "Let's Encrypt"
+                  ? (
+                    <Link href="https://letsencrypt.org/repository/" target="_blank" rel="noreferrer">
+                      Let's Encrypt's Subscriber Agreement
+                    </Link>
+                  )
+                  : "see the CA's site"}). The panel then renews it by itself and alerts admins when it
+                cannot.
               </Typography>
               {error && <Alert severity="error" sx={{ overflowWrap: "anywhere" }}>{error}</Alert>}
               {sending && (
                 <Alert severity="info" icon={<CircularProgress size={20} />}>
-                  Getting the certificate: the CA checks the names, which takes a few seconds{dns ? " (longer with DNS-01)" : ""}.
+                  Getting the certificate: the CA checks the names, which takes a few seconds{dns
+                    ? " (longer with DNS-01)"
+                    : ""}.
                 </Alert>
               )}
               <Box>
-                <Button type="submit" variant="contained" disabled={sending || state.busy}>Get certificate</Button>
+                <Button type="submit" variant="contained" disabled={sending || state.busy}>
+                  Get certificate
+                </Button>
               </Box>
             </>
           )}
@@ -296,7 +344,10 @@ function AcmePanel({ state, onChange }: { state: HttpsState; onChange: (s: Https
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$|\.localhost$/;
 
 /** Where a phone downloads the CA: plain HTTP when the panel listens for it (no warning to click through). */
-export function caDownloadUrl(state: HttpsState, here: { hostname: string; port: string; protocol: string }): string {
+export function caDownloadUrl(
+  state: HttpsState,
+  here: { hostname: string; port: string; protocol: string },
+): string {
   const names = state.local_ca?.names ?? [];
   // A phone cannot reach "localhost": one of the machine's LAN addresses or names then.
   const lan = names.find((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n) && !n.startsWith("127.")) ??
@@ -304,7 +355,9 @@ export function caDownloadUrl(state: HttpsState, here: { hostname: string; port:
     names.find((n) => !LOOPBACK.test(n) && !n.includes(":") && !/^\d/.test(n));
   const host = LOOPBACK.test(here.hostname) && lan ? (lan.includes(":") ? `[${lan}]` : lan) : here.hostname;
   const path = state.local_ca?.download_path ?? "/ca.crt";
-  if (state.acme.http_listening) return `http://${host}${state.acme.http_port === 80 ? "" : `:${state.acme.http_port}`}${path}`;
+  if (state.acme.http_listening) {
+    return `http://${host}${state.acme.http_port === 80 ? "" : `:${state.acme.http_port}`}${path}`;
+  }
   const port = state.https_port === 443 ? "" : `:${state.https_port}`;
   return `https://${host}${port}${path}`;
 }
@@ -314,7 +367,7 @@ const STEPS: { system: string; steps: string[] }[] = [
     system: "Android",
     steps: [
       "Scan the code, or open the address, in Chrome: the file is saved.",
-      "Open Settings, Security and privacy, More security settings, Encryption and credentials, Install a certificate, CA certificate (the names differ between makers: search the settings for \"CA certificate\").",
+      'Open Settings, Security and privacy, More security settings, Encryption and credentials, Install a certificate, CA certificate (the names differ between makers: search the settings for "CA certificate").',
       "Confirm, and choose factorio-panel-ca.crt. Chrome trusts it at once; most other apps ignore certificates you add.",
     ],
   },
@@ -357,11 +410,11 @@ function TrustPanel({ state }: { state: HttpsState }) {
     <Panel title="Trust the panel's CA on a device">
       <Stack spacing={2.5}>
         <Typography>
-          Each device that opens the panel trusts its certificate authority (CA) once. Trusting it lets whoever holds the
-          CA's key, which stays on this panel's machine, readable only by the panel, vouch to that device for names on
-          your network (.lan, .local, .internal, home.arpa, localhost, this machine's name) and private addresses,
-          and nothing else: it cannot stand in for a public site. Remove it from the device when you no longer use the
-          panel.
+          Each device that opens the panel trusts its certificate authority (CA) once. Trusting it lets
+          whoever holds the CA's key, which stays on this panel's machine, readable only by the panel, vouch
+          to that device for names on your network (.lan, .local, .internal, home.arpa, localhost, this
+          machine's name) and private addresses, and nothing else: it cannot stand in for a public site.
+          Remove it from the device when you no longer use the panel.
         </Typography>
         <Box sx={{ display: "flex", gap: 3, flexWrap: "wrap", alignItems: "center" }}>
           <QrCode text={url} label={`QR code of ${url}`} size={180} />
@@ -370,11 +423,18 @@ function TrustPanel({ state }: { state: HttpsState }) {
               Scan it on the phone, or open <Link href={url}>{url}</Link>
             </Typography>
             <Box>
-              <Button variant="outlined" href={url} startIcon={<DownloadIcon />} download="factorio-panel-ca.crt">
+              <Button
+                variant="outlined"
+                href={url}
+                startIcon={<DownloadIcon />}
+                download="factorio-panel-ca.crt"
+              >
                 Download the CA certificate
               </Button>
             </Box>
-            <Typography variant="body2" color="text.secondary">{ca.subject}, valid until {when(ca.not_after)}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {ca.subject}, valid until {when(ca.not_after)}
+            </Typography>
             <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
               Its SHA-256 fingerprint, to compare with what the device shows:{" "}
               <Box component="span" sx={{ fontFamily: "monospace" }}>{ca.fingerprint_sha256}</Box>
@@ -389,7 +449,11 @@ function TrustPanel({ state }: { state: HttpsState }) {
               </AccordionSummary>
               <AccordionDetails>
                 <Box component="ol" sx={{ m: 0, pl: 3, display: "grid", gap: 1 }}>
-                  {s.steps.map((step) => <Typography component="li" key={step} sx={{ overflowWrap: "anywhere" }}>{step}</Typography>)}
+                  {s.steps.map((step) => (
+                    <Typography component="li" key={step} sx={{ overflowWrap: "anywhere" }}>
+                      {step}
+                    </Typography>
+                  ))}
                 </Box>
               </AccordionDetails>
             </Accordion>
@@ -408,12 +472,19 @@ export default function Https() {
     if (!isAdmin) return;
     httpsApi.state().then(setState, (e) => setFailed((e as Error).message));
   }, [isAdmin]);
-  if (!isAdmin) return <Page title="HTTPS"><Alert severity="info">Only admins can set up HTTPS.</Alert></Page>;
+  if (!isAdmin) {
+    return (
+      <Page title="HTTPS">
+        <Alert severity="info">Only admins can set up HTTPS.</Alert>
+      </Page>
+    );
+  }
   return (
     <Page title="HTTPS">
       <Box sx={{ display: "grid", gap: 2.5, maxWidth: 900 }}>
         <Typography>
-          Phones install the panel as an app, and get its alerts, only over HTTPS with a certificate they trust.
+          Phones install the panel as an app, and get its alerts, only over HTTPS with a certificate they
+          trust.
         </Typography>
         {failed && <Alert severity="error">{failed}</Alert>}
         {!state && !failed && <CircularProgress aria-label="Loading" />}

@@ -16,7 +16,11 @@ import { PUSH_MSG } from "../../../../shared/messages.ts";
 
 function Lines({ lines, label }: { lines: string[]; label: string }) {
   return (
-    <Box component="pre" aria-label={label} sx={{ ...insetBox, m: 0, p: 1.5, whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: "0.85rem" }}>
+    <Box
+      component="pre"
+      aria-label={label}
+      sx={{ ...insetBox, m: 0, p: 1.5, whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: "0.85rem" }}
+    >
       {lines.join("\n")}
     </Box>
   );
@@ -33,7 +37,13 @@ function Failure({ message }: { message: string | undefined }) {
   return <Alert severity="error" variant="outlined" sx={{ overflowWrap: "anywhere" }}>{message}</Alert>;
 }
 
-function OldPanel({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolean) => void; onDone: (r: ImportResult) => void }) {
+function OldPanel(
+  { busy, setBusy, onDone }: {
+    busy: boolean;
+    setBusy: (b: boolean) => void;
+    onDone: (r: ImportResult) => void;
+  },
+) {
   const [dir, setDir] = useState("");
   const [error, setError] = useState<string>();
   const [failure, setFailure] = useState<string>();
@@ -56,10 +66,16 @@ function OldPanel({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boole
 
   return (
     <Panel title="From the old panel on this machine">
-      <Stack component="form" spacing={2} noValidate aria-label="Import from the old panel" onSubmit={(e: FormEvent) => (e.preventDefault(), run("preview"))}>
+      <Stack
+        component="form"
+        spacing={2}
+        noValidate
+        aria-label="Import from the old panel"
+        onSubmit={(e: FormEvent) => (e.preventDefault(), run("preview"))}
+      >
         <Typography variant="body2" color="text.secondary">
-          The folder of factorio-server-manager that holds its conf.json. Users keep their passwords; mod packs and the mod
-          portal login come along. You see what would be imported before anything changes.
+          The folder of factorio-server-manager that holds its conf.json. Users keep their passwords; mod
+          packs and the mod portal login come along. You see what would be imported before anything changes.
         </Typography>
         <TextField
           label="Folder of the old panel"
@@ -85,7 +101,13 @@ function OldPanel({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boole
   );
 }
 
-function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolean) => void; onDone: (r: ImportResult) => void }) {
+function Archive(
+  { busy, setBusy, onDone }: {
+    busy: boolean;
+    setBusy: (b: boolean) => void;
+    onDone: (r: ImportResult) => void;
+  },
+) {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string>();
   const [failure, setFailure] = useState<string>();
@@ -113,13 +135,17 @@ function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolea
     }
   }
 
-  const percent = progress && progress.total > 0 ? Math.min(100, (progress.loaded / progress.total) * 100) : 0;
+  const percent = progress && progress.total > 0
+    ? Math.min(100, (progress.loaded / progress.total) * 100)
+    : 0;
   return (
     <Panel title="From an export archive">
       <Stack component="form" spacing={2} noValidate aria-label="Import an export archive" onSubmit={submit}>
         <Typography variant="body2" color="text.secondary">
           {"An archive made on the old host with "}
-          <Box component="code" sx={{ whiteSpace: "nowrap", fontSize: "0.9em" }}>npm start -- --export FILE</Box>
+          <Box component="code" sx={{ whiteSpace: "nowrap", fontSize: "0.9em" }}>
+            npm start -- --export FILE
+          </Box>
           {". It is checked whole before anything is imported."}
         </Typography>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
@@ -138,7 +164,11 @@ function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolea
               }}
             />
           </Button>
-          <Typography variant="body2" color={file ? "text.primary" : "text.secondary"} sx={{ wordBreak: "break-all", flex: "1 1 10rem" }}>
+          <Typography
+            variant="body2"
+            color={file ? "text.primary" : "text.secondary"}
+            sx={{ wordBreak: "break-all", flex: "1 1 10rem" }}
+          >
             {file ? file.name : "No file chosen"}
           </Typography>
         </Box>
@@ -146,7 +176,12 @@ function Archive({ busy, setBusy, onDone }: { busy: boolean; setBusy: (b: boolea
         <Failure message={failure} />
         {progress && (
           <Box>
-            <LinearProgress variant={percent < 100 ? "determinate" : "indeterminate"} value={Math.floor(percent)} aria-label="Import progress" sx={{ height: 10, borderRadius: 1 }} />
+            <LinearProgress
+              variant={percent < 100 ? "determinate" : "indeterminate"}
+              value={Math.floor(percent)}
+              aria-label="Import progress"
+              sx={{ height: 10, borderRadius: 1 }}
+            />
             <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
               {percent < 100 ? `Uploading: ${percent.toFixed(0)} %` : "Checking and importing…"}
             </Typography>
@@ -164,7 +199,9 @@ function Result({ result }: { result: ImportResult }) {
   const navigate = useNavigate();
   // The generated-password notice goes: the admin's password is the imported one, or still the generated one.
   useEffect(() => {
-    if (result.admin_password_replaced && session.user) session.user = { ...session.user, generated_password: undefined };
+    if (result.admin_password_replaced && session.user) {
+      session.user = { ...session.user, generated_password: undefined };
+    }
   }, [result]);
   return (
     <Panel title="Imported">
@@ -173,8 +210,8 @@ function Result({ result }: { result: ImportResult }) {
         {result.passwords.length > 0 && (
           <Alert severity="warning" variant="outlined" data-testid="new-passwords">
             <Typography sx={{ mb: 1 }}>
-              The archive has no passwords, so these users got new ones. They are shown only now: give each user theirs; they
-              can change it under Account.
+              The archive has no passwords, so these users got new ones. They are shown only now: give each
+              user theirs; they can change it under Account.
             </Typography>
             <Box component="ul" sx={{ m: 0, pl: 2.5, fontFamily: "monospace" }}>
               {result.passwords.map((p) => <li key={p.username}>{`${p.username}: ${p.password}`}</li>)}
@@ -186,7 +223,9 @@ function Result({ result }: { result: ImportResult }) {
             The admin account now has the old panel's password: sign in with it from now on.
           </Alert>
         )}
-        <Box><Button onClick={() => navigate("/")}>Go to Controls</Button></Box>
+        <Box>
+          <Button onClick={() => navigate("/")}>Go to Controls</Button>
+        </Box>
       </Stack>
     </Panel>
   );
@@ -209,7 +248,8 @@ export default function Import() {
         : available && (
           <>
             <Typography color="text.secondary">
-              This panel is new. Bring over the users, settings, schedules and mod packs of the panel you used before.
+              This panel is new. Bring over the users, settings, schedules and mod packs of the panel you used
+              before.
             </Typography>
             <OldPanel busy={busy} setBusy={setBusy} onDone={setResult} />
             <Archive busy={busy} setBusy={setBusy} onDone={setResult} />

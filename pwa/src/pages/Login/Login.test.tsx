@@ -27,9 +27,12 @@ describe("Login form", () => {
     session.user = null;
     fetchSpy = vi.fn(async () => new Response(JSON.stringify(MSG.loginFailed), { status: 401 }));
     vi.stubGlobal("fetch", fetchSpy);
-    vi.stubGlobal("WebSocket", class {
-      close() {}
-    });
+    vi.stubGlobal(
+      "WebSocket",
+      class {
+        close() {}
+      },
+    );
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -63,7 +66,9 @@ describe("Login form", () => {
     fireEvent.change(screen.getByLabelText("Username"), { target: { value: "admin" } });
     fireEvent.change(screen.getByLabelText("Password"), { target: { value: "wrong" } });
     fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
-    await waitFor(() => expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.loginFailed, "error"]]));
+    await waitFor(() =>
+      expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.loginFailed, "error"]])
+    );
     expect(session.state).toBe("signedOut");
     expect(JSON.parse(fetchSpy.mock.calls[0][1].body)).toEqual({ username: "admin", password: "wrong" });
   });
@@ -102,14 +107,22 @@ describe("Login form", () => {
   for (const secondStep of [false, true]) {
     it(`once signed in${secondStep ? " by the second step" : ""}, the next frame is the page it lands on: no form is rendered again first`, async () => {
       const user = new Response(JSON.stringify({ username: "admin", role: "admin", email: "" }));
-      const answers = secondStep ? [new Response(JSON.stringify({ second_factor: true, methods: ["totp"] })), user] : [user];
-      fetchSpy.mockImplementation(async (_url: string, init?: RequestInit) => init?.method === "POST" ? answers.shift()! : new Response("null"));
+      const answers = secondStep
+        ? [new Response(JSON.stringify({ second_factor: true, methods: ["totp"] })), user]
+        : [user];
+      fetchSpy.mockImplementation(async (_url: string, init?: RequestInit) =>
+        init?.method === "POST" ? answers.shift()! : new Response("null")
+      );
       history.replaceState(null, "", "/login");
       // Each commit: was a form on the page while the session was already signed in?
       const formWhileSignedIn: boolean[] = [];
       render(
         <PanelRouter>
-          <Profiler id="app" onRender={() => formWhileSignedIn.push(session.state === "signedIn" && !!document.querySelector("form"))}>
+          <Profiler
+            id="app"
+            onRender={() =>
+              formWhileSignedIn.push(session.state === "signedIn" && !!document.querySelector("form"))}
+          >
             <Routes>
               <Route path="/login" element={<Login />} />
               <Route path="/" element={<p>home page</p>} />
@@ -121,7 +134,9 @@ describe("Login form", () => {
       fireEvent.change(screen.getByLabelText("Password"), { target: { value: "right" } });
       fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
       if (secondStep) {
-        fireEvent.change(await screen.findByLabelText("Code from your authenticator app"), { target: { value: "123456" } });
+        fireEvent.change(await screen.findByLabelText("Code from your authenticator app"), {
+          target: { value: "123456" },
+        });
         fireEvent.click(screen.getByRole("button", { name: "Verify" }));
       }
       expect(await screen.findByText("home page")).toBeTruthy();

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { LoginCard, takeShellValues } from "./LoginCard.tsx";
 import { preloadSignedIn } from "../../preload.ts";
@@ -19,7 +19,11 @@ import { applyStatus } from "../../state/server.ts";
 export default function Login() {
   // What was typed into (and sent from) the pre-rendered form (login.html) before the app took over.
   const [shell] = useState(takeShellValues);
-  const form = useForm({ username: shell.username, password: shell.password }, validateLogin, shell.handover?.errors);
+  const form = useForm(
+    { username: shell.username, password: shell.password },
+    validateLogin,
+    shell.handover?.errors,
+  );
   const [busy, setBusy] = useState(false);
   const [second, setSecond] = useState<SecondFactorRequired["methods"] | null>(null);
   const navigate = useNavigate();
@@ -38,8 +42,9 @@ export default function Login() {
     const handover = shell.handover;
     if (!handover) return;
     if (handover.flash) showFlash(handover.flash, "error");
-    if (handover.pending) void finish(handover.pending.then((a) => settle<LoginAnswer>(a, { expect401: true })));
-    else if (handover.passkey) void signInWithPasskey(land);
+    if (handover.pending) {
+      void finish(handover.pending.then((a) => settle<LoginAnswer>(a, { expect401: true })));
+    } else if (handover.passkey) void signInWithPasskey(land);
     // Once: what the copy handed over is taken with the first render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -89,7 +94,9 @@ export default function Login() {
       username={form.field("username")}
       password={form.field("password")}
       extra={<PasskeyButton label="Use a passkey" onSignedIn={land} />}
-      replaceForm={second ? <SecondStep methods={second} onCancel={() => setSecond(null)} onSignedIn={land} /> : undefined}
+      replaceForm={second
+        ? <SecondStep methods={second} onCancel={() => setSecond(null)} onSignedIn={land} />
+        : undefined}
     />
   );
 }

@@ -60,11 +60,30 @@ export function LoginCard(props: {
               </Stack>
             )
             : (
-              <Stack component={shell ? "div" : "form"} spacing={2.2} onSubmit={props.onSubmit} noValidate aria-label="Sign in">
+              <Stack
+                component={shell ? "div" : "form"}
+                spacing={2.2}
+                onSubmit={props.onSubmit}
+                noValidate
+                aria-label="Sign in"
+              >
                 <Heading />
-                <TextField label="Username" autoComplete="username" autoFocus={!shell && props.focus !== "password"} {...props.username} />
-                <TextField label="Password" type="password" autoComplete="current-password" autoFocus={!shell && props.focus === "password"} {...props.password} />
-                <Button type={shell ? "button" : "submit"} color="primary" size="large" disabled={props.busy}>Sign In</Button>
+                <TextField
+                  label="Username"
+                  autoComplete="username"
+                  autoFocus={!shell && props.focus !== "password"}
+                  {...props.username}
+                />
+                <TextField
+                  label="Password"
+                  type="password"
+                  autoComplete="current-password"
+                  autoFocus={!shell && props.focus === "password"}
+                  {...props.password}
+                />
+                <Button type={shell ? "button" : "submit"} color="primary" size="large" disabled={props.busy}>
+                  Sign In
+                </Button>
                 {props.extra}
               </Stack>
             )}
@@ -93,7 +112,11 @@ export function takeShellValues(): TakenShell {
   const input = (name: string) => shell?.querySelector<HTMLInputElement>(`input[name="${name}"]`) ?? null;
   const value = (name: string) => input(name)?.value ?? "";
   const active = typeof document === "undefined" ? null : document.activeElement;
-  const focus = active && active === input("password") ? "password" : active && active === input("username") ? "username" : undefined;
+  const focus = active && active === input("password")
+    ? "password"
+    : active && active === input("username")
+    ? "username"
+    : undefined;
   const handover = (shell && typeof window !== "undefined" ? window.panelLoginShell : undefined) ?? null;
   taken = { username: value("username"), password: value("password"), focus, handover };
   // The copy's script sees it is gone and leaves the rest to the app.

@@ -1,7 +1,7 @@
 // The sign-in steps after the password: a code from the authenticator app, a recovery code, or a
 // passkey; and the passwordless passkey button of the first step.
 
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { Box, Button, Link, Stack, TextField, Typography } from "@mui/material";
 import KeyIcon from "@mui/icons-material/Key";
 import { startAuthentication } from "@simplewebauthn/browser";
@@ -48,7 +48,11 @@ export function PasskeyButton({ label, onSignedIn }: { label: string; onSignedIn
 }
 
 export function SecondStep(
-  { methods, onCancel, onSignedIn }: { methods: SecondFactorRequired["methods"]; onCancel: () => void; onSignedIn: OnSignedIn },
+  { methods, onCancel, onSignedIn }: {
+    methods: SecondFactorRequired["methods"];
+    onCancel: () => void;
+    onSignedIn: OnSignedIn;
+  },
 ) {
   const [recovery, setRecovery] = useState(!methods.includes("totp"));
   const [code, setCode] = useState("");
@@ -63,7 +67,9 @@ export function SecondStep(
     }
     setBusy(true);
     try {
-      onSignedIn(await signInApi.secondFactor(recovery ? { recovery_code: code.trim() } : { code: code.trim() }));
+      onSignedIn(
+        await signInApi.secondFactor(recovery ? { recovery_code: code.trim() } : { code: code.trim() }),
+      );
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
         setError(err.message);
@@ -90,7 +96,9 @@ export function SecondStep(
               setError("");
             }}
             error={error !== ""}
-            helperText={error || (recovery ? "One of the ten codes you kept; each works once." : "Six digits, new every 30 seconds.")}
+            helperText={error || (recovery
+              ? "One of the ten codes you kept; each works once."
+              : "Six digits, new every 30 seconds.")}
             slotProps={{
               htmlInput: recovery
                 ? { autoComplete: "off", autoCapitalize: "off", spellCheck: false }

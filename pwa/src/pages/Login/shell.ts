@@ -8,7 +8,13 @@
 
 import { validateLogin } from "../../../../shared/validation.ts";
 import { MSG, PUSH_MSG } from "../../../../shared/messages.ts";
-import { messageOf, noAnswerFromPanel, PANEL_HEADER, parseBodyText, type ReadAnswer } from "../../api/answer.ts";
+import {
+  messageOf,
+  noAnswerFromPanel,
+  PANEL_HEADER,
+  parseBodyText,
+  type ReadAnswer,
+} from "../../api/answer.ts";
 import { SHELL_ID, type ShellFieldState, type ShellHandover } from "./shellStates.ts";
 
 type Field = "username" | "password";
@@ -44,7 +50,8 @@ function start(shell: HTMLElement, states: DocumentFragment): void {
     const live = input.closest(".MuiFormControl-root");
     if (!model || !live) return;
     const helperOf = (root: Element) => root.querySelector(".MuiFormHelperText-root");
-    const parts = (root: Element) => [...root.querySelectorAll("*")].filter((e) => !e.closest(".MuiFormHelperText-root"));
+    const parts = (root: Element) =>
+      [...root.querySelectorAll("*")].filter((e) => !e.closest(".MuiFormHelperText-root"));
     live.className = model.className;
     const from = parts(model);
     parts(live).forEach((el, i) => {
@@ -109,7 +116,11 @@ function start(shell: HTMLElement, states: DocumentFragment): void {
       headers: { Accept: "application/json", "Content-Type": "application/json" },
       body: JSON.stringify({ username: values.username.trim(), password: values.password }),
     }).then(
-      async (res): Promise<ReadAnswer> => ({ status: res.status, body: parseBodyText(await res.text()), panelHeader: res.headers.get(PANEL_HEADER) }),
+      async (res): Promise<ReadAnswer> => ({
+        status: res.status,
+        body: parseBodyText(await res.text()),
+        panelHeader: res.headers.get(PANEL_HEADER),
+      }),
       (): ReadAnswer => ({ status: 0, body: null, panelHeader: null }),
     );
     handover.pending = pending;
@@ -121,14 +132,20 @@ function start(shell: HTMLElement, states: DocumentFragment): void {
       handover.pending = null;
       setBusy(false);
       flash(
-        noAnswerFromPanel(answer) ? PUSH_MSG.needsConnection : answer.status === 401 ? MSG.loginFailed : messageOf(answer.body, answer.status),
+        noAnswerFromPanel(answer)
+          ? PUSH_MSG.needsConnection
+          : answer.status === 401
+          ? MSG.loginFailed
+          : messageOf(answer.body, answer.status),
       );
     });
   }
 
   for (const f of FIELDS) {
     const input = inputs[f];
-    for (const type of ["focus", "blur", "input", "animationstart"]) input.addEventListener(type, () => paint(f));
+    for (const type of ["focus", "blur", "input", "animationstart"]) {
+      input.addEventListener(type, () => paint(f));
+    }
     input.addEventListener("keydown", (e) => {
       if (e.key === "Enter" && !e.isComposing) {
         e.preventDefault();

@@ -9,7 +9,14 @@ export const SHELL_ID = "login-shell";
 // The states of a sign-in field the pre-rendered copy of the form can show (prerender.tsx renders each,
 // pages/Login/shell.ts copies its classes): empty, with a value (the label on the border), focused, and
 // each of those with the field's "required" message.
-export const SHELL_STATES = ["idle", "filled", "focused", "idle-error", "filled-error", "focused-error"] as const;
+export const SHELL_STATES = [
+  "idle",
+  "filled",
+  "focused",
+  "idle-error",
+  "filled-error",
+  "focused-error",
+] as const;
 export type ShellFieldState = (typeof SHELL_STATES)[number];
 
 /** What the pre-rendered copy hands over to the app (shell.ts fills it in). */
@@ -29,4 +36,3 @@ declare global {
     panelLoginShell?: ShellHandover;
   }
 }
-

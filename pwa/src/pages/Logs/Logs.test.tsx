@@ -53,13 +53,18 @@ describe("Logs", () => {
   });
 
   it("searches and filters by level, and counts", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json([
-      "   0.100 Info alpha",
-      "   0.200 Warning beta",
-      "   0.300 Error gamma",
-      "  stack line of gamma",
-      "Factorio Panel: a note",
-    ])));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () =>
+        Response.json([
+          "   0.100 Info alpha",
+          "   0.200 Warning beta",
+          "   0.300 Error gamma",
+          "  stack line of gamma",
+          "Factorio Panel: a note",
+        ])
+      ),
+    );
     render(<Logs />);
     const log = await screen.findByRole("log", { name: "Factorio log" });
     await waitFor(() => expect(log.textContent).toContain("gamma"));

@@ -2,7 +2,16 @@
 // "logs" room of /ws), with a search, a filter by level and a download of the whole log from the server.
 
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
-import { Box, Button, Checkbox, CircularProgress, FormControlLabel, FormGroup, TextField, Typography } from "@mui/material";
+import {
+  Box,
+  Button,
+  Checkbox,
+  CircularProgress,
+  FormControlLabel,
+  FormGroup,
+  TextField,
+  Typography,
+} from "@mui/material";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
@@ -11,7 +20,7 @@ import { logBoxSx } from "../../components/logStyle.ts";
 import { LogLine, NewestLinesButton, useFollowBottom } from "../../components/LiveLog.tsx";
 import { socket } from "../../state/socket.ts";
 import { connection } from "../../state/connection.ts";
-import { LOG_LEVELS, type LogLevel, levelOf } from "./levels.ts";
+import { levelOf, LOG_LEVELS, type LogLevel } from "./levels.ts";
 
 /** Lines the page keeps; older ones leave as new ones come (Download has them all). */
 export const LOGS_MAX_LINES = 5000;
@@ -134,10 +143,13 @@ export default function Logs() {
         }
       >
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-          The game's log of its current or last run (factorio-current.log), live, newest at the bottom. Up to{" "}
+          The game's log of its current or last run (factorio-current.log), live, newest at the bottom. Up to
+          {" "}
           {LOGS_MAX_LINES.toLocaleString("en")} lines show here; Download has the whole log.
         </Typography>
-        <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", columnGap: 2, rowGap: 0.5, mb: 1 }}>
+        <Box
+          sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", columnGap: 2, rowGap: 0.5, mb: 1 }}
+        >
           <TextField
             type="search"
             label="Search"
@@ -173,12 +185,19 @@ export default function Logs() {
             data-following={following}
             onScroll={onScroll}
             // On a phone the newest line stays above the bottom bar.
-            sx={[logBoxSx, { height: { xs: "calc(100dvh - 470px)", md: "calc(100vh - 400px)" }, minHeight: 240 }]}
+            sx={[logBoxSx, {
+              height: { xs: "calc(100dvh - 470px)", md: "calc(100vh - 400px)" },
+              minHeight: 240,
+            }]}
           >
             {lines === null
               ? <CircularProgress size={22} aria-label="Loading the log" />
               : lines.length === 0
-              ? <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>The log is empty: the game has not run yet.</Typography>
+              ? (
+                <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>
+                  The log is empty: the game has not run yet.
+                </Typography>
+              )
               : shown.length === 0
               ? <Typography color="text.secondary" sx={{ fontSize: "inherit" }}>No line matches.</Typography>
               : shown.map((l) => <LogLine key={l.id} text={l.text} mark={query || undefined} />)}

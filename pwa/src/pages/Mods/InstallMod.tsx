@@ -27,13 +27,20 @@ function PortalLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   async function submit(e: FormEvent) {
     e.preventDefault();
     const found: FieldErrors<Field> = withToken
-      ? { ...(v.username.trim() ? {} : { username: MSG.usernameRequired }), ...(v.token.trim() ? {} : { token: PANEL_MSG.tokenRequired }) }
+      ? {
+        ...(v.username.trim() ? {} : { username: MSG.usernameRequired }),
+        ...(v.token.trim() ? {} : { token: PANEL_MSG.tokenRequired }),
+      }
       : validateLogin(v);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      await modsApi.portal.login(withToken ? { username: v.username.trim(), token: v.token.trim() } : { username: v.username.trim(), password: v.password });
+      await modsApi.portal.login(
+        withToken
+          ? { username: v.username.trim(), token: v.token.trim() }
+          : { username: v.username.trim(), password: v.password },
+      );
       setV({ username: "", password: "", token: "" });
       onLoggedIn();
     } catch {
@@ -44,10 +51,17 @@ function PortalLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   }
 
   return (
-    <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Mod portal login" sx={{ maxWidth: 420 }}>
+    <Stack
+      component="form"
+      spacing={2}
+      onSubmit={submit}
+      noValidate
+      aria-label="Mod portal login"
+      sx={{ maxWidth: 420 }}
+    >
       <Typography color="text.secondary" variant="body2">
-        Log in with your factorio.com account to install mods from the mod portal. The panel keeps only the token the
-        login gives, readable only by the panel, and sends it nowhere but the mod portal.
+        Log in with your factorio.com account to install mods from the mod portal. The panel keeps only the
+        token the login gives, readable only by the panel, and sends it nowhere but the mod portal.
       </Typography>
       <TextField
         label="Username"
@@ -56,36 +70,44 @@ function PortalLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
         value={v.username}
         onChange={(e) => setV({ ...v, username: e.target.value })}
         error={!!errors.username}
-        helperText={errors.username ?? (withToken ? undefined : "Your factorio.com username or e-mail address")}
+        helperText={errors.username ??
+          (withToken ? undefined : "Your factorio.com username or e-mail address")}
       />
-      {withToken ? (
-        <TextField
-          label="Token"
-          name="token"
-          autoComplete="off"
-          value={v.token}
-          onChange={(e) => setV({ ...v, token: e.target.value })}
-          error={!!errors.token}
-          helperText={errors.token ?? "Shown on factorio.com/profile"}
-        />
-      ) : (
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={v.password}
-          onChange={(e) => setV({ ...v, password: e.target.value })}
-          error={!!errors.password}
-          helperText={errors.password}
-        />
-      )}
+      {withToken
+        ? (
+          <TextField
+            label="Token"
+            name="token"
+            autoComplete="off"
+            value={v.token}
+            onChange={(e) => setV({ ...v, token: e.target.value })}
+            error={!!errors.token}
+            helperText={errors.token ?? "Shown on factorio.com/profile"}
+          />
+        )
+        : (
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={v.password}
+            onChange={(e) => setV({ ...v, password: e.target.value })}
+            error={!!errors.password}
+            helperText={errors.password}
+          />
+        )}
       <Box sx={{ display: "flex", gap: 2, alignItems: "center", flexWrap: "wrap" }}>
         <Button type="submit" disabled={busy}>Login</Button>
-        <Link component="button" type="button" sx={{ minHeight: { xs: 44, md: "auto" } }} onClick={() => {
-          setWithToken(!withToken);
-          setErrors({});
-        }}>
+        <Link
+          component="button"
+          type="button"
+          sx={{ minHeight: { xs: 44, md: "auto" } }}
+          onClick={() => {
+            setWithToken(!withToken);
+            setErrors({});
+          }}
+        >
           {withToken ? "Use a password instead" : "Paste a token instead"}
         </Link>
       </Box>
@@ -94,7 +116,13 @@ function PortalLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
 }
 
 /** Search, pick, choose a version, install; the portal list loads once and stays for the session. */
-function PortalInstall(props: { onInstall: (r: PortalRelease, info: PortalModInfo) => Promise<void>; onLoggedOut: () => void; disabled: boolean }) {
+function PortalInstall(
+  props: {
+    onInstall: (r: PortalRelease, info: PortalModInfo) => Promise<void>;
+    onLoggedOut: () => void;
+    disabled: boolean;
+  },
+) {
   const [searcher, setSearcher] = useState<Searcher | null>(null);
   const [picked, setPicked] = useState<PortalListEntry | null>(null);
   const [choosing, setChoosing] = useState<string | null>(null);
@@ -109,16 +137,20 @@ function PortalInstall(props: { onInstall: (r: PortalRelease, info: PortalModInf
 
   return (
     <Stack spacing={2}>
-      {searcher ? (
-        <ModSearch searcher={searcher} value={picked} onPick={setPicked} />
-      ) : (
-        <Box sx={{ display: "flex", gap: 1.5, alignItems: "center" }}>
-          <CircularProgress size={20} aria-label="Loading the mod list" />
-          <Typography color="text.secondary">Loading the list of mods from the mod portal…</Typography>
-        </Box>
-      )}
+      {searcher
+        ? <ModSearch searcher={searcher} value={picked} onPick={setPicked} />
+        : (
+          <Box sx={{ display: "flex", gap: 1.5, alignItems: "center" }}>
+            <CircularProgress size={20} aria-label="Loading the mod list" />
+            <Typography color="text.secondary">Loading the list of mods from the mod portal…</Typography>
+          </Box>
+        )}
       <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap", alignItems: "center" }}>
-        <Button startIcon={<DownloadIcon />} disabled={!picked || props.disabled} onClick={() => picked && setChoosing(picked.name)}>
+        <Button
+          startIcon={<DownloadIcon />}
+          disabled={!picked || props.disabled}
+          onClick={() => picked && setChoosing(picked.name)}
+        >
           Install
         </Button>
         <Button
@@ -128,7 +160,12 @@ function PortalInstall(props: { onInstall: (r: PortalRelease, info: PortalModInf
         >
           Logout
         </Button>
-        <Link href={MOD_PORTAL_LINK} target="_blank" rel="noopener noreferrer" sx={{ display: "inline-flex", alignItems: "center", gap: 0.5 }}>
+        <Link
+          href={MOD_PORTAL_LINK}
+          target="_blank"
+          rel="noopener noreferrer"
+          sx={{ display: "inline-flex", alignItems: "center", gap: 0.5 }}
+        >
           Factorio mod portal <OpenInNewIcon fontSize="inherit" />
         </Link>
       </Box>
@@ -148,7 +185,13 @@ function PortalInstall(props: { onInstall: (r: PortalRelease, info: PortalModInf
 let lastLoginStatus: boolean | null = null;
 
 /** The 'Install Mod' tab: the portal's login status is checked each time the tab opens. */
-export function InstallMod(props: { run: <T>(label: string, fn: () => Promise<T>) => Promise<T | undefined>; onChanged: () => void; disabled: boolean }) {
+export function InstallMod(
+  props: {
+    run: <T>(label: string, fn: () => Promise<T>) => Promise<T | undefined>;
+    onChanged: () => void;
+    disabled: boolean;
+  },
+) {
   const [loggedIn, setLoggedInState] = useState<boolean | null>(lastLoginStatus);
   const setLoggedIn = useCallback((v: boolean) => {
     lastLoginStatus = v;
@@ -159,16 +202,25 @@ export function InstallMod(props: { run: <T>(label: string, fn: () => Promise<T>
   }, [setLoggedIn]);
 
   async function install(r: PortalRelease, info: PortalModInfo) {
-    const result: InstallResult | undefined = await props.run(`Installing ${info.title} ${shortVersion(r.version)}`, () =>
-      modsApi.portal.install({ modName: info.name, downloadUrl: r.download_url, fileName: r.file_name })
+    const result: InstallResult | undefined = await props.run(
+      `Installing ${info.title} ${shortVersion(r.version)}`,
+      () =>
+        modsApi.portal.install({ modName: info.name, downloadUrl: r.download_url, fileName: r.file_name }),
     );
     if (!result) return;
     props.onChanged();
     const added = result.dependencies_added;
-    showFlash(added.length ? PANEL_MSG.modInstalledWithDependencies(info.title, added) : PANEL_MSG.modInstalled(info.title), "success");
+    showFlash(
+      added.length
+        ? PANEL_MSG.modInstalledWithDependencies(info.title, added)
+        : PANEL_MSG.modInstalled(info.title),
+      "success",
+    );
     if (result.dependencies_missing.length > 0) {
       showFlash(
-        `Not installed, but ${info.name} needs them: ${result.dependencies_missing.map((d) => `${d.name} (${d.reason})`).join("; ")}.`,
+        `Not installed, but ${info.name} needs them: ${
+          result.dependencies_missing.map((d) => `${d.name} (${d.reason})`).join("; ")
+        }.`,
         "error",
       );
     }
@@ -176,5 +228,11 @@ export function InstallMod(props: { run: <T>(label: string, fn: () => Promise<T>
 
   if (loggedIn === null) return <CircularProgress size={24} aria-label="Checking the mod portal login" />;
   if (!loggedIn) return <PortalLogin onLoggedIn={() => setLoggedIn(true)} />;
-  return <PortalInstall onInstall={install} onLoggedOut={() => setLoggedIn(false)} disabled={props.disabled} />;
+  return (
+    <PortalInstall
+      onInstall={install}
+      onLoggedOut={() => setLoggedIn(false)}
+      disabled={props.disabled}
+    />
+  );
 }

@@ -16,7 +16,7 @@ import {
   TableRow,
   Typography,
 } from "@mui/material";
-import { LOAD_LATEST, type InstallMultipleResult, type SaveMod } from "../../../../shared/api.ts";
+import { type InstallMultipleResult, LOAD_LATEST, type SaveMod } from "../../../../shared/api.ts";
 import { MSG } from "../../../../shared/messages.ts";
 import { modsApi } from "../../api/mods.ts";
 import { ApiError } from "../../api/client.ts";
@@ -39,7 +39,10 @@ export function LoadFromSave(props: {
   const [outcome, setOutcome] = useState<InstallMultipleResult | null>(null);
 
   useEffect(() => {
-    modsApi.saves.list().then((list) => setSaves(list.map((s) => s.name).filter((n) => n !== LOAD_LATEST)), () => {});
+    modsApi.saves.list().then(
+      (list) => setSaves(list.map((s) => s.name).filter((n) => n !== LOAD_LATEST)),
+      () => {},
+    );
   }, []);
 
   async function read() {
@@ -52,15 +55,19 @@ export function LoadFromSave(props: {
     if (!mods) return;
     let failed: InstallMultipleResult | null = null;
     setOutcome(null);
-    const result: InstallMultipleResult | undefined = await props.run(`Installing the mods of ${mods.save}`, () =>
-      modsApi.portal.installMultiple(mods.mods.map((m) => ({ name: m.name, version: m.version, built_in: m.built_in })))
-        .catch((e: unknown) => {
-          // 424: some mods failed; the client flashed which. The others were installed: show them.
-          if (e instanceof ApiError && e.status === 424 && typeof e.body === "object" && e.body !== null) {
-            failed = e.body as InstallMultipleResult;
-          }
-          throw e;
-        })
+    const result: InstallMultipleResult | undefined = await props.run(
+      `Installing the mods of ${mods.save}`,
+      () =>
+        modsApi.portal.installMultiple(
+          mods.mods.map((m) => ({ name: m.name, version: m.version, built_in: m.built_in })),
+        )
+          .catch((e: unknown) => {
+            // 424: some mods failed; the client flashed which. The others were installed: show them.
+            if (e instanceof ApiError && e.status === 424 && typeof e.body === "object" && e.body !== null) {
+              failed = e.body as InstallMultipleResult;
+            }
+            throw e;
+          }),
     );
     const done = result ?? failed;
     if (done) {
@@ -75,11 +82,16 @@ export function LoadFromSave(props: {
       <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }}>
         <FormControl size="small" sx={{ minWidth: 240, flex: "1 1 240px", maxWidth: 420 }}>
           <InputLabel id="load-save-label">Save</InputLabel>
-          <Select labelId="load-save-label" label="Save" value={save} onChange={(e) => {
-            setSave(e.target.value);
-            setMods(null);
-            setOutcome(null);
-          }}>
+          <Select
+            labelId="load-save-label"
+            label="Save"
+            value={save}
+            onChange={(e) => {
+              setSave(e.target.value);
+              setMods(null);
+              setOutcome(null);
+            }}
+          >
             {saves.length === 0 && <MenuItem value="" disabled>No saves yet</MenuItem>}
             {saves.map((s) => <MenuItem key={s} value={s}>{s}</MenuItem>)}
           </Select>
@@ -106,10 +118,15 @@ export function LoadFromSave(props: {
                   return (
                     <TableRow key={m.name}>
                       <TableCell>
-                        {m.name} {m.built_in && <Chip size="small" variant="outlined" label="built-in" sx={{ ml: 1 }} />}
+                        {m.name}{" "}
+                        {m.built_in && (
+                          <Chip size="small" variant="outlined" label="built-in" sx={{ ml: 1 }} />
+                        )}
                       </TableCell>
                       <TableCell>{shortVersion(m.version)}</TableCell>
-                      {o && <TableCell sx={{ color: o.failed ? "error.main" : undefined }}>{o.text}</TableCell>}
+                      {o && (
+                        <TableCell sx={{ color: o.failed ? "error.main" : undefined }}>{o.text}</TableCell>
+                      )}
                     </TableRow>
                   );
                 })}
@@ -118,10 +135,13 @@ export function LoadFromSave(props: {
           </TableContainer>
           {outcome && switchedOff(outcome).length > 0 && (
             <Typography variant="body2" color="text.secondary">
-              Switched off, as the save does not use {switchedOff(outcome).length === 1 ? "it" : "them"}: {switchedOff(outcome).join(", ")}.
+              Switched off, as the save does not use {switchedOff(outcome).length === 1 ? "it" : "them"}:{" "}
+              {switchedOff(outcome).join(", ")}.
             </Typography>
           )}
-          <Box><Button onClick={() => void install()} disabled={props.disabled}>Install Mods</Button></Box>
+          <Box>
+            <Button onClick={() => void install()} disabled={props.disabled}>Install Mods</Button>
+          </Box>
         </>
       )}
     </Stack>

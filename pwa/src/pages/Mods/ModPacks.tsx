@@ -28,7 +28,13 @@ import { ModsTable } from "./ModsTable.tsx";
 
 type Run = <T>(label: string, fn: () => Promise<T>) => Promise<T | undefined>;
 
-function CreatePack({ open, onClose, onCreate }: { open: boolean; onClose: () => void; onCreate: (name: string) => Promise<boolean> }) {
+function CreatePack(
+  { open, onClose, onCreate }: {
+    open: boolean;
+    onClose: () => void;
+    onCreate: (name: string) => Promise<boolean>;
+  },
+) {
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   async function submit(e: FormEvent) {
@@ -45,7 +51,15 @@ function CreatePack({ open, onClose, onCreate }: { open: boolean; onClose: () =>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             The pack gets a copy of the installed mods, their mod-list.json and mod-settings.dat.
           </Typography>
-          <TextField autoFocus label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} error={!!error} helperText={error} />
+          <TextField
+            autoFocus
+            label="Name"
+            name="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            error={!!error}
+            helperText={error}
+          />
         </DialogContent>
         <DialogActions>
           <Button color="secondary" onClick={onClose}>Cancel</Button>
@@ -57,7 +71,16 @@ function CreatePack({ open, onClose, onCreate }: { open: boolean; onClose: () =>
 }
 
 /** One pack: its name and actions, and (opened) its own mods table with toggle, update and delete. */
-function Pack(props: { pack: ModPack; run: Run; disabled: boolean; onChanged: () => void; onLoad: () => void; onDelete: () => void }) {
+function Pack(
+  props: {
+    pack: ModPack;
+    run: Run;
+    disabled: boolean;
+    onChanged: () => void;
+    onLoad: () => void;
+    onDelete: () => void;
+  },
+) {
   const { pack, run, disabled } = props;
   const [open, setOpen] = useState(false);
   const [updates, setUpdates] = useState<ModUpdate[]>([]);
@@ -75,12 +98,21 @@ function Pack(props: { pack: ModPack; run: Run; disabled: boolean; onChanged: ()
   };
   const updateAll = async () => {
     for (const [i, u] of updates.entries()) {
-      if (await change(`Updating ${pack.name}: ${i + 1} of ${updates.length} (${u.modName})`, () => modsApi.packs.update(pack.name, u)) === undefined) break;
+      if (
+        await change(
+          `Updating ${pack.name}: ${i + 1} of ${updates.length} (${u.modName})`,
+          () => modsApi.packs.update(pack.name, u),
+        ) === undefined
+      ) break;
     }
   };
 
   return (
-    <Box component="section" aria-label={`Mod pack ${pack.name}`} sx={{ borderBottom: "1px solid #141314", py: 0.5 }}>
+    <Box
+      component="section"
+      aria-label={`Mod pack ${pack.name}`}
+      sx={{ borderBottom: "1px solid #141314", py: 0.5 }}
+    >
       <Box sx={{ display: "flex", alignItems: "center", gap: 0.5, minWidth: 0 }}>
         <IconButton
           aria-expanded={open}
@@ -88,9 +120,15 @@ function Pack(props: { pack: ModPack; run: Run; disabled: boolean; onChanged: ()
           aria-label={`${open ? "Hide" : "Show"} the mods of ${pack.name}`}
           onClick={() => setOpen(!open)}
         >
-          <ExpandMoreIcon sx={{ transform: open ? "rotate(180deg)" : undefined, transition: "transform 150ms" }} />
+          <ExpandMoreIcon
+            sx={{ transform: open ? "rotate(180deg)" : undefined, transition: "transform 150ms" }}
+          />
         </IconButton>
-        <Typography component="h3" sx={{ fontWeight: 700, flexGrow: 1, overflowWrap: "anywhere", cursor: "pointer" }} onClick={() => setOpen(!open)}>
+        <Typography
+          component="h3"
+          sx={{ fontWeight: 700, flexGrow: 1, overflowWrap: "anywhere", cursor: "pointer" }}
+          onClick={() => setOpen(!open)}
+        >
           {pack.name}
           <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
             {pack.mods.mods.filter((m) => !m.built_in).length} mods
@@ -98,17 +136,31 @@ function Pack(props: { pack: ModPack; run: Run; disabled: boolean; onChanged: ()
         </Typography>
         <Tooltip title="Load this pack">
           <span>
-            <IconButton color="primary" disabled={disabled} aria-label={`Load mod pack ${pack.name}`} onClick={props.onLoad}>
+            <IconButton
+              color="primary"
+              disabled={disabled}
+              aria-label={`Load mod pack ${pack.name}`}
+              onClick={props.onLoad}
+            >
               <PlayForWorkIcon />
             </IconButton>
           </span>
         </Tooltip>
         <Tooltip title="Download as zip">
-          <IconButton component="a" href={modsApi.packs.downloadUrl(pack.name)} download aria-label={`Download mod pack ${pack.name}`}>
+          <IconButton
+            component="a"
+            href={modsApi.packs.downloadUrl(pack.name)}
+            download
+            aria-label={`Download mod pack ${pack.name}`}
+          >
             <DownloadIcon />
           </IconButton>
         </Tooltip>
-        <DeleteButton title="Delete this pack" label={`Delete mod pack ${pack.name}`} onClick={props.onDelete} />
+        <DeleteButton
+          title="Delete this pack"
+          label={`Delete mod pack ${pack.name}`}
+          onClick={props.onDelete}
+        />
       </Box>
       <Collapse in={open} unmountOnExit>
         <Box id={`pack-${pack.name}`} sx={{ display: "grid", gap: 1.5, pb: 1.5, pt: 0.5 }}>
@@ -116,12 +168,18 @@ function Pack(props: { pack: ModPack; run: Run; disabled: boolean; onChanged: ()
             label={`Mods of pack ${pack.name}`}
             mods={pack.mods.mods}
             updates={updates}
-            onToggle={(m) => void change(`Switching ${m.name}`, () => modsApi.packs.toggle(pack.name, m.name))}
-            onDelete={(m) => void change(`Deleting ${m.name}`, () => modsApi.packs.removeMod(pack.name, m.name))}
+            onToggle={(m) =>
+              void change(`Switching ${m.name}`, () => modsApi.packs.toggle(pack.name, m.name))}
+            onDelete={(m) =>
+              void change(`Deleting ${m.name}`, () => modsApi.packs.removeMod(pack.name, m.name))}
             onUpdate={(u) => void change(`Updating ${u.modName}`, () => modsApi.packs.update(pack.name, u))}
           />
           {updates.length > 0 && (
-            <Box><Button size="small" startIcon={<UpgradeIcon />} onClick={() => void updateAll()}>Update all Mods of this pack</Button></Box>
+            <Box>
+              <Button size="small" startIcon={<UpgradeIcon />} onClick={() => void updateAll()}>
+                Update all Mods of this pack
+              </Button>
+            </Box>
           )}
         </Box>
       </Collapse>
@@ -179,7 +237,9 @@ export function ModPacks(props: { run: Run; disabled: boolean; onLoaded: () => v
           ))}
         </Box>
         <Box>
-          <Button startIcon={<AddIcon />} onClick={() => setCreating(true)}>Add ModPack with current installed Mods</Button>
+          <Button startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+            Add ModPack with current installed Mods
+          </Button>
         </Box>
       </Box>
       <CreatePack open={creating} onClose={() => setCreating(false)} onCreate={create} />

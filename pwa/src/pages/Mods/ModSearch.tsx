@@ -1,4 +1,13 @@
-import { type FocusEvent, type InputHTMLAttributes, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type FocusEvent,
+  type InputHTMLAttributes,
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { Autocomplete, Popper, type PopperProps, TextField } from "@mui/material";
 import type { PortalListEntry } from "../../../../shared/api.ts";
 import { SEARCH_DEBOUNCE_MS } from "./modSearch.ts";
@@ -81,7 +90,9 @@ const SuggestionsPopper = memo(
  * layout) on every keystroke: keystrokes missed the next frame (bench/mod-search.mjs). Text the
  * Autocomplete itself sets (a pick, the clear button, leaving the box) is written into the input.
  */
-export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | null; onPick: (m: PortalListEntry | null) => void }) {
+export function ModSearch(
+  props: { searcher: Searcher; value: PortalListEntry | null; onPick: (m: PortalListEntry | null) => void },
+) {
   const { searcher, value, onPick } = props;
   // The box's text as of the last pause in typing (or as the Autocomplete set it): what is searched.
   const [input, setInput] = useState("");
@@ -123,7 +134,9 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
     setOpen(false);
   }, []);
   useEffect(() => () => cancelAnimationFrame(opening.current ?? 0), []);
-  const placeholder = useMemo(() => `${searcher.size.toLocaleString("en")} mods on the portal`, [searcher.size]);
+  const placeholder = useMemo(() => `${searcher.size.toLocaleString("en")} mods on the portal`, [
+    searcher.size,
+  ]);
 
   /** Typing: the text is taken (and searched) once no key came for the debounce time. */
   const typed = useCallback(() => {
@@ -186,10 +199,15 @@ export function ModSearch(props: { searcher: Searcher; value: PortalListEntry | 
         if (!allRows && option && rendered.indexOf(option) >= FIRST_ROWS - 2) setAllRows(true);
       }}
       slots={{ popper: SuggestionsPopper }}
-      slotProps={{ listbox: { style: LISTBOX_STYLE, sx: LISTBOX_SX, onScroll: () => !allRows && setAllRows(true) }, popper: { shows } as unknown as PopperProps }}
+      slotProps={{
+        listbox: { style: LISTBOX_STYLE, sx: LISTBOX_SX, onScroll: () => !allRows && setAllRows(true) },
+        popper: { shows } as unknown as PopperProps,
+      }}
       renderInput={(params) => {
         // The input element keeps its own text (no `value`), see above.
-        const { value: _text, onBlur, ...htmlInput } = params.slotProps.htmlInput as InputHTMLAttributes<HTMLInputElement>;
+        const { value: _text, onBlur, ...htmlInput } = params.slotProps.htmlInput as InputHTMLAttributes<
+          HTMLInputElement
+        >;
         return (
           <TextField
             {...params}

@@ -1,5 +1,16 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { Alert, Box, Button, Divider, IconButton, Tab, Tabs, TextField, Tooltip, Typography } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Button,
+  Divider,
+  IconButton,
+  Tab,
+  Tabs,
+  TextField,
+  Tooltip,
+  Typography,
+} from "@mui/material";
 import DownloadIcon from "@mui/icons-material/Download";
 import RestartAltIcon from "@mui/icons-material/RestartAlt";
 import SaveIcon from "@mui/icons-material/Save";
@@ -25,9 +36,12 @@ const SECTION_LABELS: Record<ModSettingSection, string> = {
   "runtime-per-user": "Per player",
 };
 const SECTION_NOTES: Record<ModSettingSection, string> = {
-  "startup": "Startup settings take effect when the game starts, and every player's game must have the same ones.",
-  "runtime-global": "Map settings apply to the whole map; the save keeps its own copy once the game has run with them.",
-  "runtime-per-user": "Per-player settings are the defaults for players; each player can change their own in the game.",
+  "startup":
+    "Startup settings take effect when the game starts, and every player's game must have the same ones.",
+  "runtime-global":
+    "Map settings apply to the whole map; the save keeps its own copy once the game has run with them.",
+  "runtime-per-user":
+    "Per-player settings are the defaults for players; each player can change their own in the game.",
 };
 const PAGE = 60;
 const OTHER = "In the file only";
@@ -84,7 +98,15 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
       if (def.hidden) continue;
       const stored = state.settings[def.setting_type]?.[def.name];
       seen.add(keyOf(def.setting_type, def.name));
-      out.push({ section: def.setting_type, name: def.name, mod: def.mod, def, kind: def.type, stored: stored?.value ?? def.default, inFile: stored !== undefined });
+      out.push({
+        section: def.setting_type,
+        name: def.name,
+        mod: def.mod,
+        def,
+        kind: def.type,
+        stored: stored?.value ?? def.default,
+        inFile: stored !== undefined,
+      });
     }
     for (const s of MOD_SETTING_SECTIONS) {
       for (const [name, v] of Object.entries(state.settings[s] ?? {})) {
@@ -111,16 +133,23 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
   const visible = rows
     .filter((r) => r.section === section)
     .filter((r) => !q || [r.name, r.mod, r.def?.title ?? ""].some((t) => t.toLowerCase().includes(q)))
-    .sort((a, b) => (a.mod === OTHER ? 1 : 0) - (b.mod === OTHER ? 1 : 0) || a.mod.localeCompare(b.mod) || (a.def?.order ?? a.name).localeCompare(b.def?.order ?? b.name));
+    .sort((a, b) =>
+      (a.mod === OTHER ? 1 : 0) - (b.mod === OTHER ? 1 : 0) || a.mod.localeCompare(b.mod) ||
+      (a.def?.order ?? a.name).localeCompare(b.def?.order ?? b.name)
+    );
 
   async function save() {
     if (invalid.length > 0) {
       showFlash(`${invalid[0].name}: ${errorOf(invalid[0])}`, "error");
       return;
     }
-    const body: { settings: Partial<Record<ModSettingSection, Record<string, { value: unknown }>>> } = { settings: {} };
+    const body: { settings: Partial<Record<ModSettingSection, Record<string, { value: unknown }>>> } = {
+      settings: {},
+    };
     for (const r of changed) {
-      (body.settings[r.section] ??= {})[r.name] = { value: parseDraft(r.kind!, drafts[keyOf(r.section, r.name)]) };
+      (body.settings[r.section] ??= {})[r.name] = {
+        value: parseDraft(r.kind!, drafts[keyOf(r.section, r.name)]),
+      };
     }
     setBusy(true);
     try {
@@ -153,7 +182,10 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
       const restored = await modsApi.settings.restorePrevious();
       setState(restored);
       setDrafts({});
-      showFlash(`The previous mod-settings.dat (Factorio ${restored.version}) is back; the one it replaced is kept.`, "success");
+      showFlash(
+        `The previous mod-settings.dat (Factorio ${restored.version}) is back; the one it replaced is kept.`,
+        "success",
+      );
     } catch {
       // flashed by the client
     } finally {
@@ -172,15 +204,26 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
         <Alert severity="info">The server is running: mod settings can be changed once it is stopped.</Alert>
       )}
       <Typography variant="body2" color="text.secondary">
-        mod-settings.dat, last written by Factorio {state.version}. Settings and their defaults come from each mod's
-        settings.lua; a mod sets its defaults itself when a setting is not in the file.
+        mod-settings.dat, last written by Factorio{" "}
+        {state.version}. Settings and their defaults come from each mod's settings.lua; a mod sets its
+        defaults itself when a setting is not in the file.
       </Typography>
       {state.previous && (
-        <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }} data-testid="previous-mod-settings">
+        <Box
+          sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }}
+          data-testid="previous-mod-settings"
+        >
           <Typography variant="body2" color="text.secondary" sx={{ flex: "1 1 260px" }}>
-            {`Kept: the mod-settings.dat the last upload replaced (written by Factorio ${state.previous.version}, replaced ${formatSaveDate(state.previous.replaced)} UTC).`}
+            {`Kept: the mod-settings.dat the last upload replaced (written by Factorio ${state.previous.version}, replaced ${
+              formatSaveDate(state.previous.replaced)
+            } UTC).`}
           </Typography>
-          <Button color="secondary" startIcon={<RestoreIcon />} disabled={readOnly || busy} onClick={() => setConfirmRestore(true)}>
+          <Button
+            color="secondary"
+            startIcon={<RestoreIcon />}
+            disabled={readOnly || busy}
+            onClick={() => setConfirmRestore(true)}
+          >
             Restore the previous file
           </Button>
         </Box>
@@ -190,19 +233,37 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
           {defs.problems.map((p) => `${p.mod}: ${p.message}`).join(" ")}
         </Alert>
       )}
-      <Tabs value={section} onChange={(_, v) => { setSection(v); setLimit(PAGE); }} variant="scrollable" allowScrollButtonsMobile aria-label="Setting kinds">
-        {MOD_SETTING_SECTIONS.map((s) => <Tab key={s} value={s} label={`${SECTION_LABELS[s]} (${count(s)})`} />)}
+      <Tabs
+        value={section}
+        onChange={(_, v) => {
+          setSection(v);
+          setLimit(PAGE);
+        }}
+        variant="scrollable"
+        allowScrollButtonsMobile
+        aria-label="Setting kinds"
+      >
+        {MOD_SETTING_SECTIONS.map((s) => (
+          <Tab key={s} value={s} label={`${SECTION_LABELS[s]} (${count(s)})`} />
+        ))}
       </Tabs>
       <Typography variant="body2" color="text.secondary">{SECTION_NOTES[section]}</Typography>
       <TextField
         size="small"
         label="Filter settings"
         value={filter}
-        onChange={(e) => { setFilter(e.target.value); setLimit(PAGE); }}
+        onChange={(e) => {
+          setFilter(e.target.value);
+          setLimit(PAGE);
+        }}
         sx={{ maxWidth: 420 }}
       />
       {visible.length === 0 && <Typography color="text.secondary">No settings here.</Typography>}
-      <Box component="ul" aria-label={`${SECTION_LABELS[section]} settings`} sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 1.5 }}>
+      <Box
+        component="ul"
+        aria-label={`${SECTION_LABELS[section]} settings`}
+        sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 1.5 }}
+      >
         {visible.slice(0, limit).map((r) => {
           const k = keyOf(r.section, r.name);
           const value = k in drafts ? drafts[k] : r.stored;
@@ -214,40 +275,56 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
             <Box component="li" key={k}>
               {heading && (
                 <>
-                  <Typography variant="subtitle2" component="h3" color="primary" sx={{ mt: 1 }}>{heading}</Typography>
+                  <Typography variant="subtitle2" component="h3" color="primary" sx={{ mt: 1 }}>
+                    {heading}
+                  </Typography>
                   <Divider sx={{ mb: 1 }} />
                 </>
               )}
               <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }}>
                 <Box sx={{ flex: "1 1 240px", minWidth: 0 }}>
-                  <Typography sx={{ fontWeight: 600, overflowWrap: "anywhere" }}>{r.def?.title ?? r.name}</Typography>
-                  <Typography variant="caption" color="text.secondary" component="div" sx={{ overflowWrap: "anywhere" }}>
+                  <Typography sx={{ fontWeight: 600, overflowWrap: "anywhere" }}>
+                    {r.def?.title ?? r.name}
+                  </Typography>
+                  <Typography
+                    variant="caption"
+                    color="text.secondary"
+                    component="div"
+                    sx={{ overflowWrap: "anywhere" }}
+                  >
                     {r.def?.title ? `${r.name} · ` : ""}
                     {dflt !== undefined ? `default ${show(dflt)}` : "no default known"}
                     {!r.inFile && " · not in the file yet"}
                   </Typography>
-                  {r.def?.description && <Typography variant="body2" color="text.secondary">{r.def.description}</Typography>}
+                  {r.def?.description && (
+                    <Typography variant="body2" color="text.secondary">{r.def.description}</Typography>
+                  )}
                 </Box>
                 <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
-                  {r.kind === null ? (
-                    <Typography variant="body2" sx={{ fontFamily: "monospace" }}>{JSON.stringify(r.stored)}</Typography>
-                  ) : (
-                    <SettingInput
-                      name={r.name}
-                      kind={r.kind}
-                      def={r.def}
-                      value={value}
-                      error={errorOf(r)}
-                      disabled={readOnly || busy}
-                      onChange={(v) => setDrafts((d) => ({ ...d, [k]: v }))}
-                    />
-                  )}
+                  {r.kind === null
+                    ? (
+                      <Typography variant="body2" sx={{ fontFamily: "monospace" }}>
+                        {JSON.stringify(r.stored)}
+                      </Typography>
+                    )
+                    : (
+                      <SettingInput
+                        name={r.name}
+                        kind={r.kind}
+                        def={r.def}
+                        value={value}
+                        error={errorOf(r)}
+                        disabled={readOnly || busy}
+                        onChange={(v) => setDrafts((d) => ({ ...d, [k]: v }))}
+                      />
+                    )}
                   <Tooltip title="Reset to the default">
                     <span>
                       <IconButton
                         aria-label={`Reset ${r.name} to its default`}
                         disabled={readOnly || busy || atDefault}
-                        onClick={() => setDrafts((d) => ({ ...d, [k]: dflt }))}
+                        onClick={() =>
+                          setDrafts((d) => ({ ...d, [k]: dflt }))}
                         sx={{ width: 44, height: 44 }}
                       >
                         <RestartAltIcon />
@@ -261,16 +338,47 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
         })}
       </Box>
       {visible.length > limit && (
-        <Box><Button color="secondary" onClick={() => setLimit((l) => l + PAGE)}>Show more ({visible.length - limit} left)</Button></Box>
+        <Box>
+          <Button
+            color="secondary"
+            onClick={() => setLimit((l) => l + PAGE)}
+          >
+            Show more ({visible.length - limit} left)
+          </Button>
+        </Box>
       )}
-      <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap", alignItems: "center", position: "sticky", bottom: 0, bgcolor: "background.paper", py: 1 }}>
-        <Button startIcon={<SaveIcon />} disabled={readOnly || busy || changed.length === 0} onClick={() => void save()}>
+      <Box
+        sx={{
+          display: "flex",
+          gap: 1.5,
+          flexWrap: "wrap",
+          alignItems: "center",
+          position: "sticky",
+          bottom: 0,
+          bgcolor: "background.paper",
+          py: 1,
+        }}
+      >
+        <Button
+          startIcon={<SaveIcon />}
+          disabled={readOnly || busy || changed.length === 0}
+          onClick={() => void save()}
+        >
           Save mod settings{changed.length > 0 ? ` (${changed.length})` : ""}
         </Button>
-        <Button color="secondary" disabled={busy || Object.keys(drafts).length === 0} onClick={() => setDrafts({})}>
+        <Button
+          color="secondary"
+          disabled={busy || Object.keys(drafts).length === 0}
+          onClick={() => setDrafts({})}
+        >
           Discard changes
         </Button>
-        <Button component="label" color="secondary" startIcon={<UploadFileIcon />} disabled={readOnly || busy}>
+        <Button
+          component="label"
+          color="secondary"
+          startIcon={<UploadFileIcon />}
+          disabled={readOnly || busy}
+        >
           Upload mod-settings.dat
           <input
             hidden
@@ -304,7 +412,9 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
         title="Restore the previous mod-settings.dat"
         message={state.previous
           ? `Put back the mod-settings.dat written by Factorio ${state.previous.version} (replaced ` +
-            `${formatSaveDate(state.previous.replaced)} UTC)? It replaces the current one (Factorio ${state.version}), ` +
+            `${
+              formatSaveDate(state.previous.replaced)
+            } UTC)? It replaces the current one (Factorio ${state.version}), ` +
             "which is kept in its place, so you can switch back."
           : ""}
         confirmLabel="Restore"

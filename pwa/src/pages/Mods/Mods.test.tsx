@@ -64,7 +64,13 @@ describe("ModSearch", () => {
 
   it("lists the suggestions in a box about 16rem high and hands over the pick", async () => {
     const picked = vi.fn();
-    const searcher: Searcher = { size: 2, search: async () => [{ name: "belt-balancer", title: "Belt Balancer" }, { name: "fp-trains", title: "Train Helper" }] };
+    const searcher: Searcher = {
+      size: 2,
+      search: async () => [{ name: "belt-balancer", title: "Belt Balancer" }, {
+        name: "fp-trains",
+        title: "Train Helper",
+      }],
+    };
     render(<ModSearch searcher={searcher} value={null} onPick={picked} />);
     const box = screen.getByLabelText("Search mods");
     fireEvent.focus(box);
@@ -77,7 +83,10 @@ describe("ModSearch", () => {
   });
 
   it("renders the first rows of the suggestions, and all of them once the list is scrolled or the highlight nears the end", async () => {
-    const searcher: Searcher = { size: 50, search: async (q) => Array.from({ length: 25 }, (_, i) => ({ name: `${q}-${i}`, title: `${q} ${i}` })) };
+    const searcher: Searcher = {
+      size: 50,
+      search: async (q) => Array.from({ length: 25 }, (_, i) => ({ name: `${q}-${i}`, title: `${q} ${i}` })),
+    };
     render(<ModSearch searcher={searcher} value={null} onPick={() => {}} />);
     const box = screen.getByLabelText("Search mods");
     fireEvent.focus(box);
@@ -99,7 +108,10 @@ describe("ModSearch", () => {
   });
 
   it("opens the list once the typed letter's frame is painted; Escape closes it; leaving before then keeps it shut", async () => {
-    const searcher: Searcher = { size: 2, search: async () => [{ name: "fp-trains", title: "Train Helper" }] };
+    const searcher: Searcher = {
+      size: 2,
+      search: async () => [{ name: "fp-trains", title: "Train Helper" }],
+    };
     render(<ModSearch searcher={searcher} value={null} onPick={() => {}} />);
     const box = screen.getByLabelText("Search mods");
     fireEvent.focus(box);
@@ -148,7 +160,9 @@ describe("Mods page", () => {
     fetchSpy = vi.fn(async (url: string, init?: RequestInit) => {
       const path = String(url);
       if (path === "/api/mods/list") return Response.json([belt]);
-      if (path === "/api/mods/packs/list") return Response.json([{ name: "Weekend", mods: { mods: [belt] } }]);
+      if (path === "/api/mods/packs/list") {
+        return Response.json([{ name: "Weekend", mods: { mods: [belt] } }]);
+      }
       if (path === "/api/mods/updates") return Response.json([]);
       if (path === "/api/mods/portal/loginstatus") return Response.json(false);
       if (path === "/api/mods/portal/login") {
@@ -164,18 +178,25 @@ describe("Mods page", () => {
     server.status = null;
   });
 
-  const renderPage = () => render(<MemoryRouter><Mods /></MemoryRouter>);
+  const renderPage = () =>
+    render(
+      <MemoryRouter>
+        <Mods />
+      </MemoryRouter>,
+    );
 
   for (const s of [null, "running", "starting", "stopping"] as const) {
     it(`while the server is ${s ?? "unknown"}, says why changes wait and lists the mods read-only`, async () => {
       server.status = s ? status(s) : null;
       renderPage();
       // Unknown is not "running": it says it is still finding out.
-      expect(await screen.findByText(s ? MSG.modsDisabledWhileRunning : PANEL_MSG.modsWaitForStatus)).toBeTruthy();
+      expect(await screen.findByText(s ? MSG.modsDisabledWhileRunning : PANEL_MSG.modsWaitForStatus))
+        .toBeTruthy();
       if (!s) expect(screen.queryByText(MSG.modsDisabledWhileRunning)).toBeNull();
       expect(await screen.findByText("Belt Balancer")).toBeTruthy();
       expect(screen.queryByRole("tab", { name: "Install Mod" })).toBeNull();
-      expect((screen.getByRole("switch", { name: "Enable belt-balancer" }) as HTMLInputElement).disabled).toBe(true);
+      expect((screen.getByRole("switch", { name: "Enable belt-balancer" }) as HTMLInputElement).disabled)
+        .toBe(true);
       expect(screen.queryByRole("button", { name: "Delete belt-balancer" })).toBeNull();
     });
   }
@@ -200,7 +221,9 @@ describe("Mods page", () => {
       if (String(url) !== "/api/mods/updates") return answer(url, init);
       // A portal that does not answer: the request waits until it is aborted.
       waiting.push(init!.signal!);
-      return new Promise((_, reject) => init!.signal!.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+      return new Promise((_, reject) =>
+        init!.signal!.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))
+      );
     });
     const { unmount } = renderPage();
     await waitFor(() => expect(waiting).toHaveLength(1));
@@ -229,15 +252,33 @@ describe("Mods page", () => {
   it("when stopped: the three tabs, the Mods card with its buttons, the Mod packs card", async () => {
     server.status = status("stopped");
     renderPage();
-    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Installed mods", "Mod settings", "Install Mod", "Upload Mod", "Load Mod from Save"]);
+    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual([
+      "Installed mods",
+      "Mod settings",
+      "Install Mod",
+      "Upload Mod",
+      "Load Mod from Save",
+    ]);
     expect(await screen.findByText("Belt Balancer")).toBeTruthy();
-    for (const name of ["Delete all Mods", "Update all Mods", "Download all Mods", "Add ModPack with current installed Mods"]) {
+    for (
+      const name of [
+        "Delete all Mods",
+        "Update all Mods",
+        "Download all Mods",
+        "Add ModPack with current installed Mods",
+      ]
+    ) {
       expect(screen.getByRole(name === "Download all Mods" ? "link" : "button", { name })).toBeTruthy();
     }
     // On narrow screens two columns fold into the name, so they are looked up hidden or not.
-    expect(screen.getAllByRole("columnheader", { hidden: true }).slice(0, 5).map((h) => h.textContent)).toEqual([
-      "Name", "Enabled", "Compatibility", "Mod Version", "Factorio Version",
-    ]);
+    expect(screen.getAllByRole("columnheader", { hidden: true }).slice(0, 5).map((h) => h.textContent))
+      .toEqual([
+        "Name",
+        "Enabled",
+        "Compatibility",
+        "Mod Version",
+        "Factorio Version",
+      ]);
     // Loading a pack asks first, in the spec's words.
     fireEvent.click(await screen.findByRole("button", { name: "Load mod pack Weekend" }));
     expect(await screen.findByText(MSG.loadModPackConfirm("Weekend"))).toBeTruthy();
@@ -252,7 +293,9 @@ describe("Mods page", () => {
     fireEvent.change(screen.getByLabelText("Username"), { target: { value: "engineer" } });
     fireEvent.change(screen.getByLabelText("Password"), { target: { value: "wrong" } });
     fireEvent.click(screen.getByRole("button", { name: "Login" }));
-    await waitFor(() => expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.portalLoginFailed, "error"]]));
+    await waitFor(() =>
+      expect(flash.items.map((f) => [f.message, f.color])).toEqual([[MSG.portalLoginFailed, "error"]])
+    );
   });
 
   it("the Create Mod Pack form wants a name", async () => {

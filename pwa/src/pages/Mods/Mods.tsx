@@ -46,21 +46,32 @@ type PageTab = "mods" | "settings";
 // The page's tabs render only when their own props change: MUI's Tabs measure themselves after every
 // render (getBoundingClientRect), a layout of the whole page, ~400 ms on a phone beside 300 mods, and the
 // page renders for every step of a change (bench/lists-ui.mjs).
-const PageTabs = memo(function PageTabs({ value, onChange }: { value: PageTab; onChange: (t: PageTab) => void }) {
-  return (
-    <Tabs value={value} onChange={(_, v) => onChange(v)} aria-label="Mods or their settings">
-      <Tab value="mods" label="Installed mods" />
-      <Tab value="settings" label="Mod settings" />
-    </Tabs>
-  );
-});
+const PageTabs = memo(
+  function PageTabs({ value, onChange }: { value: PageTab; onChange: (t: PageTab) => void }) {
+    return (
+      <Tabs
+        value={value}
+        onChange={(_, v) => onChange(v)}
+        aria-label="Mods or their settings"
+      >
+        <Tab value="mods" label="Installed mods" />
+        <Tab value="settings" label="Mod settings" />
+      </Tabs>
+    );
+  },
+);
 
 // On a phone the three tabs share the width and their labels wrap ("Load Mod / from Save"): scrolled
 // tabs showed "Load Mo" behind an arrow. The spec's labels stay as they are.
 const AddTabs = memo(function AddTabs({ value, onChange }: { value: number; onChange: (t: number) => void }) {
   const phone = useMediaQuery(useTheme().breakpoints.down("sm"), { noSsr: true });
   return (
-    <Tabs value={value} onChange={(_, v) => onChange(v)} variant={phone ? "fullWidth" : "standard"} aria-label="Add mods">
+    <Tabs
+      value={value}
+      onChange={(_, v) => onChange(v)}
+      variant={phone ? "fullWidth" : "standard"}
+      aria-label="Add mods"
+    >
       {TABS.map((t) => <Tab key={t} label={t} sx={{ px: { xs: 1, sm: 2 } }} />)}
     </Tabs>
   );
@@ -73,7 +84,13 @@ function JoinNote({ mods }: { mods: Mod[] | null }) {
   return <Alert severity={vanilla ? "success" : "info"} role="note" aria-label="Who can join">{text}</Alert>;
 }
 
-function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () => void; onConfirm: (modSettings: boolean) => void }) {
+function DeleteAll(
+  { open, onClose, onConfirm }: {
+    open: boolean;
+    onClose: () => void;
+    onConfirm: (modSettings: boolean) => void;
+  },
+) {
   const [modSettings, setModSettings] = useState(false);
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="delete-all-title" maxWidth="xs" fullWidth>
@@ -90,10 +107,13 @@ function DeleteAll({ open, onClose, onConfirm }: { open: boolean; onClose: () =>
       </DialogContent>
       <DialogActions>
         <Button color="secondary" onClick={onClose} autoFocus>Cancel</Button>
-        <Button color="error" onClick={() => {
-          onConfirm(modSettings);
-          onClose();
-        }}>
+        <Button
+          color="error"
+          onClick={() => {
+            onConfirm(modSettings);
+            onClose();
+          }}
+        >
           Delete all
         </Button>
       </DialogActions>
@@ -139,7 +159,9 @@ export default function Mods() {
         setUpdates(u);
         setUpdateNote(null);
       },
-      (e) => live() && setUpdateNote(`Could not check for updates: ${e instanceof ApiError ? e.message : String(e)}`),
+      (e) =>
+        live() &&
+        setUpdateNote(`Could not check for updates: ${e instanceof ApiError ? e.message : String(e)}`),
     );
     return () => check.abort();
   }, [stopped, mods]);
@@ -173,7 +195,10 @@ export default function Mods() {
     const todo = [...updates];
     let done = 0;
     for (const [i, u] of todo.entries()) {
-      const ok = await run(`Updating ${i + 1} of ${todo.length}: ${u.modName} to ${u.version}`, () => modsApi.update(u));
+      const ok = await run(
+        `Updating ${i + 1} of ${todo.length}: ${u.modName} to ${u.version}`,
+        () => modsApi.update(u),
+      );
       if (ok === undefined) break;
       done++;
     }
@@ -216,38 +241,58 @@ export default function Mods() {
     <Page title="Mods">
       <ViewerNote />
       <PageTabs value={pageTab} onChange={setPageTab} />
-      {canChange && <Card>
-        <AddTabs value={tab} onChange={setTab} />
-        <Box sx={{ p: 2, pt: 2.5 }} role="tabpanel" aria-label={TABS[tab]}>
-          {tab === 0 && <InstallMod run={run} onChanged={reload} disabled={busy} />}
-          {tab === 1 && <UploadMod onWork={setWork} onChanged={reload} disabled={busy} />}
-          {tab === 2 && <LoadFromSave run={run} onChanged={reload} disabled={busy} />}
-        </Box>
-      </Card>}
+      {canChange && (
+        <Card>
+          <AddTabs value={tab} onChange={setTab} />
+          <Box sx={{ p: 2, pt: 2.5 }} role="tabpanel" aria-label={TABS[tab]}>
+            {tab === 0 && <InstallMod run={run} onChanged={reload} disabled={busy} />}
+            {tab === 1 && <UploadMod onWork={setWork} onChanged={reload} disabled={busy} />}
+            {tab === 2 && <LoadFromSave run={run} onChanged={reload} disabled={busy} />}
+          </Box>
+        </Card>
+      )}
 
-      {work && <Card sx={{ p: 2, position: "sticky", top: { xs: 64, md: 8 }, zIndex: 5 }}><WorkProgress work={work} /></Card>}
+      {work && (
+        <Card sx={{ p: 2, position: "sticky", top: { xs: 64, md: 8 }, zIndex: 5 }}>
+          <WorkProgress work={work} />
+        </Card>
+      )}
 
       <Panel title="Mods">
         <Box sx={{ display: "grid", gap: 2 }}>
           <JoinNote mods={mods} />
           {mods === null ? <Typography color="text.secondary">Loading…</Typography> : (
-            <ReadOnly><ModsTable
-              label="Installed mods"
-              mods={mods}
-              updates={updates}
-              disabled={busy}
-              onToggle={(m) => void change(`Switching ${m.name}`, () => modsApi.toggle(m.name))}
-              onDelete={setToDelete}
-              onUpdate={(u) => void update(u)}
-              onPin={(m, pinned) => void change(`${pinned ? "Pinning" : "Unpinning"} ${m.name}`, () => modsApi.pin(m.name, pinned))}
-            /></ReadOnly>
+            <ReadOnly>
+              <ModsTable
+                label="Installed mods"
+                mods={mods}
+                updates={updates}
+                disabled={busy}
+                onToggle={(m) => void change(`Switching ${m.name}`, () => modsApi.toggle(m.name))}
+                onDelete={setToDelete}
+                onUpdate={(u) => void update(u)}
+                onPin={(m, pinned) =>
+                  void change(`${pinned ? "Pinning" : "Unpinning"} ${m.name}`, () =>
+                    modsApi.pin(m.name, pinned))}
+              />
+            </ReadOnly>
           )}
           {updateNote && <Typography variant="body2" color="text.secondary">{updateNote}</Typography>}
           <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
-            <Button color="error" startIcon={<DeleteSweepIcon />} disabled={busy || !canChange} onClick={() => setConfirmDeleteAll(true)}>
+            <Button
+              color="error"
+              startIcon={<DeleteSweepIcon />}
+              disabled={busy || !canChange}
+              onClick={() =>
+                setConfirmDeleteAll(true)}
+            >
               Delete all Mods
             </Button>
-            <Button startIcon={<UpgradeIcon />} disabled={busy || !canChange || updates.length === 0} onClick={() => void updateAll()}>
+            <Button
+              startIcon={<UpgradeIcon />}
+              disabled={busy || !canChange || updates.length === 0}
+              onClick={() => void updateAll()}
+            >
               Update all Mods
             </Button>
             <Button color="secondary" startIcon={<DownloadIcon />} href={modsApi.downloadAllUrl} download>
@@ -257,7 +302,9 @@ export default function Mods() {
         </Box>
       </Panel>
 
-      <ReadOnly><ModPacks run={run} disabled={busy} onLoaded={reload} version={version} /></ReadOnly>
+      <ReadOnly>
+        <ModPacks run={run} disabled={busy} onLoaded={reload} version={version} />
+      </ReadOnly>
 
       <ConfirmDialog
         open={toDelete !== null}
@@ -267,7 +314,9 @@ export default function Mods() {
         danger
         onConfirm={() => {
           const m = toDelete;
-          if (m) void change(`Deleting ${m.name}`, () => modsApi.remove(m.name));
+          if (m) {
+            void change(`Deleting ${m.name}`, () => modsApi.remove(m.name));
+          }
         }}
         onClose={() => setToDelete(null)}
       />

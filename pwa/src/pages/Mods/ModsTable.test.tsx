@@ -18,12 +18,25 @@ const mod = (name: string, pinned: boolean): Mod => ({
   other_versions: [],
   pinned,
 });
-const update = (modName: string): ModUpdate => ({ modName, downloadUrl: `/download/${modName}/1`, fileName: `${modName}_1.1.0.zip`, current: "1.0.0", version: "1.1.0" });
+const update = (modName: string): ModUpdate => ({
+  modName,
+  downloadUrl: `/download/${modName}/1`,
+  fileName: `${modName}_1.1.0.zip`,
+  current: "1.0.0",
+  version: "1.1.0",
+});
 
 describe("ModsTable pinning", () => {
   it("a pinned mod shows no update button even if one is offered, and the pin button flips it", () => {
     const onPin = vi.fn();
-    render(<ModsTable label="Installed mods" mods={[mod("a", true), mod("b", false)]} updates={[update("a"), update("b")]} onPin={onPin} />);
+    render(
+      <ModsTable
+        label="Installed mods"
+        mods={[mod("a", true), mod("b", false)]}
+        updates={[update("a"), update("b")]}
+        onPin={onPin}
+      />,
+    );
     expect(screen.queryByRole("button", { name: "Update a to 1.1.0" })).toBeNull();
     expect(screen.getByRole("button", { name: "Update b to 1.1.0" })).toBeTruthy();
     expect(screen.getByText("pinned")).toBeTruthy();
@@ -41,20 +54,31 @@ describe("ModsTable pinning", () => {
 describe("ModsTable while a change is under way", () => {
   it("turns every switch and button off together (a disabled fieldset), and back on after", () => {
     const mods = [mod("a", false), mod("b", false)];
-    const { rerender } = render(<ModsTable label="Installed mods" mods={mods} updates={[update("b")]} onPin={() => {}} disabled />);
+    const { rerender } = render(
+      <ModsTable label="Installed mods" mods={mods} updates={[update("b")]} onPin={() => {}} disabled />,
+    );
     const controls = () => [...screen.getAllByRole("switch"), ...screen.getAllByRole("button")];
     expect(controls().length).toBeGreaterThanOrEqual(6);
     // A browser disables every control inside a disabled fieldset (jsdom does not apply that to :disabled).
-    const off = (c: HTMLElement) => (c as HTMLInputElement).disabled || c.closest("fieldset")?.disabled === true;
+    const off = (c: HTMLElement) =>
+      (c as HTMLInputElement).disabled || c.closest("fieldset")?.disabled === true;
     expect(controls().every(off)).toBe(true);
     rerender(<ModsTable label="Installed mods" mods={mods} updates={[update("b")]} onPin={() => {}} />);
     expect(controls().some(off)).toBe(false);
   });
 
   it("a reload with new values shows them (rows are kept only while their data is the same)", () => {
-    const { rerender } = render(<ModsTable label="Installed mods" mods={[mod("a", false)]} onToggle={() => {}} />);
+    const { rerender } = render(
+      <ModsTable label="Installed mods" mods={[mod("a", false)]} onToggle={() => {}} />,
+    );
     expect((screen.getByRole("switch", { name: "Enable a" }) as HTMLInputElement).checked).toBe(true);
-    rerender(<ModsTable label="Installed mods" mods={[{ ...mod("a", false), enabled: false }]} onToggle={() => {}} />);
+    rerender(
+      <ModsTable
+        label="Installed mods"
+        mods={[{ ...mod("a", false), enabled: false }]}
+        onToggle={() => {}}
+      />,
+    );
     expect((screen.getByRole("switch", { name: "Enable a" }) as HTMLInputElement).checked).toBe(false);
   });
 

@@ -34,11 +34,16 @@ export function shortVersion(v: string, parts: 2 | 3 = 3): string {
 
 export function Compatibility({ ok, small }: { ok: boolean; small?: boolean }) {
   const fontSize = small ? "inherit" : "medium";
-  return ok ? (
-    <CheckIcon color="success" fontSize={fontSize} aria-label="compatible" titleAccess="compatible" />
-  ) : (
-    <CloseIcon color="error" fontSize={fontSize} aria-label="not compatible" titleAccess="not compatible" />
-  );
+  return ok
+    ? <CheckIcon color="success" fontSize={fontSize} aria-label="compatible" titleAccess="compatible" />
+    : (
+      <CloseIcon
+        color="error"
+        fontSize={fontSize}
+        aria-label="not compatible"
+        titleAccess="not compatible"
+      />
+    );
 }
 
 /** Columns that phones fold into the Name cell. */
@@ -100,7 +105,12 @@ const ModRow = memo(
           </Typography>
           {m.error === null && (
             // On phones the Compatibility and Factorio Version columns fold into the name.
-            <Typography variant="caption" color="text.secondary" component="div" sx={{ display: { xs: "flex", sm: "none" }, alignItems: "center", gap: 0.5 }}>
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              component="div"
+              sx={{ display: { xs: "flex", sm: "none" }, alignItems: "center", gap: 0.5 }}
+            >
               Factorio {shortVersion(m.factorio_version, 2)} <Compatibility ok={m.compatibility} small />
             </Typography>
           )}
@@ -139,7 +149,8 @@ const ModRow = memo(
                     size="small"
                     aria-label={m.pinned ? `Unpin ${m.name}` : `Pin ${m.name} at ${m.version}`}
                     aria-pressed={m.pinned === true}
-                    onClick={() => actions.pin(m, !m.pinned)}
+                    onClick={() =>
+                      actions.pin(m, !m.pinned)}
                     sx={{ width: 44, height: 44 }}
                   >
                     {m.pinned ? <PushPinIcon fontSize="small" /> : <PushPinOutlinedIcon fontSize="small" />}
@@ -152,14 +163,21 @@ const ModRow = memo(
         <TableCell sx={wide}>{m.factorio_version && shortVersion(m.factorio_version, 2)}</TableCell>
         {!readOnly && (
           <TableCell align="right">
-            {!m.built_in && <DeleteButton title={`Delete ${m.name}`} label={`Delete ${m.name}`} onClick={() => actions.remove(m)} />}
+            {!m.built_in && (
+              <DeleteButton
+                title={`Delete ${m.name}`}
+                label={`Delete ${m.name}`}
+                onClick={() => actions.remove(m)}
+              />
+            )}
           </TableCell>
         )}
       </TableRow>
     );
   },
   (a, b) =>
-    a.readOnly === b.readOnly && a.pinnable === b.pinnable && a.actions === b.actions && sameData(a.mod, b.mod) &&
+    a.readOnly === b.readOnly && a.pinnable === b.pinnable && a.actions === b.actions &&
+    sameData(a.mod, b.mod) &&
     sameData(a.update, b.update),
 );
 

@@ -84,7 +84,16 @@ export function SettingInput({ name, kind, def, value, error, disabled, onChange
           value={toHex(c)}
           disabled={disabled}
           onChange={(e: React.ChangeEvent<HTMLInputElement>) => onChange(fromHex(e.target.value, c))}
-          sx={{ width: 56, height: 44, p: 0.5, border: 1, borderColor: "divider", borderRadius: 1, bgcolor: "transparent", cursor: "pointer" }}
+          sx={{
+            width: 56,
+            height: 44,
+            p: 0.5,
+            border: 1,
+            borderColor: "divider",
+            borderRadius: 1,
+            bgcolor: "transparent",
+            cursor: "pointer",
+          }}
         />
         <TextField
           size="small"

@@ -7,7 +7,9 @@ import { showFlash } from "../../state/flash.ts";
 import type { Work } from "./WorkProgress.tsx";
 
 /** The 'Upload Mod' tab: a mod zip from this computer, with upload progress. */
-export function UploadMod(props: { onWork: (w: Work | null) => void; onChanged: () => void; disabled: boolean }) {
+export function UploadMod(
+  props: { onWork: (w: Work | null) => void; onChanged: () => void; disabled: boolean },
+) {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -20,7 +22,8 @@ export function UploadMod(props: { onWork: (w: Work | null) => void; onChanged: 
     const label = `Uploading ${file.name}`;
     props.onWork({ label, fraction: 0 });
     try {
-      await modsApi.upload(file, (p) => props.onWork({ label, fraction: p.total ? p.loaded / p.total : 0 })).promise;
+      await modsApi.upload(file, (p) => props.onWork({ label, fraction: p.total ? p.loaded / p.total : 0 }))
+        .promise;
       showFlash(`${file.name} is uploaded.`, "success");
       setFile(null);
       (e.target as HTMLFormElement).reset();
@@ -34,10 +37,17 @@ export function UploadMod(props: { onWork: (w: Work | null) => void; onChanged: 
   }
 
   return (
-    <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Upload Mod" sx={{ maxWidth: 520 }}>
+    <Stack
+      component="form"
+      spacing={2}
+      onSubmit={submit}
+      noValidate
+      aria-label="Upload Mod"
+      sx={{ maxWidth: 520 }}
+    >
       <Typography color="text.secondary" variant="body2">
-        A mod zip as the game packs it (with its info.json). It is saved as name_version.zip; other versions of the same
-        mod are replaced.
+        A mod zip as the game packs it (with its info.json). It is saved as name_version.zip; other versions
+        of the same mod are replaced.
       </Typography>
       <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }}>
         <Button component="label" color="secondary" startIcon={<UploadFileIcon />}>
@@ -57,7 +67,9 @@ export function UploadMod(props: { onWork: (w: Work | null) => void; onChanged: 
         <Typography sx={{ overflowWrap: "anywhere" }}>{file ? file.name : "No file chosen"}</Typography>
       </Box>
       {error && <Typography color="error" variant="body2">{error}</Typography>}
-      <Box><Button type="submit" disabled={busy || props.disabled}>Upload</Button></Box>
+      <Box>
+        <Button type="submit" disabled={busy || props.disabled}>Upload</Button>
+      </Box>
     </Stack>
   );
 }

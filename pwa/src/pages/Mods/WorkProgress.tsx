@@ -45,13 +45,16 @@ export function WorkProgress({ work }: { work: Work | null }) {
   if (!work) return null;
   const d = downloads[0];
   const value = work.fraction !== undefined ? work.fraction * 100 : d ? percent(d) : null;
-  const detail = d ? `Downloading ${d.name} ${d.version}${value !== null ? `: ${Math.round(value)} %` : ""}` : null;
+  const detail = d
+    ? `Downloading ${d.name} ${d.version}${value !== null ? `: ${Math.round(value)} %` : ""}`
+    : null;
   return (
     <Box role="status" aria-live="polite" sx={{ display: "grid", gap: 0.5 }}>
       <Typography variant="body2">
         {work.label}
         {work.fraction !== undefined && `: ${Math.round(work.fraction * 100)} %`}
-        {detail && <Typography component="span" variant="body2" color="text.secondary"> · {detail}</Typography>}
+        {detail && <Typography component="span" variant="body2" color="text.secondary">· {detail}
+        </Typography>}
       </Typography>
       <LinearProgress
         variant={value === null ? "indeterminate" : "determinate"}

@@ -1,13 +1,47 @@
 import { describe, expect, it } from "vitest";
 import Fuse from "fuse.js";
-import { FUSE_OPTIONS, MAX_SUGGESTIONS, minEditDistance, ModSearcher, PATTERN_CHUNK, SEARCH_DEBOUNCE_MS } from "./modSearch.ts";
+import {
+  FUSE_OPTIONS,
+  MAX_SUGGESTIONS,
+  minEditDistance,
+  ModSearcher,
+  PATTERN_CHUNK,
+  SEARCH_DEBOUNCE_MS,
+} from "./modSearch.ts";
 import { LIST_HEIGHT } from "./ModSearch.tsx";
 import type { PortalListEntry } from "../../../../shared/api.ts";
 
 const WORDS = [
-  "belt", "balancer", "train", "station", "logistics", "advanced", "factory", "planner", "rail", "signal", "power",
-  "armor", "robot", "module", "quality", "space", "rocket", "turret", "miner", "furnace", "inserter", "chest", "pipe",
-  "fluid", "nuclear", "solar", "Ünïcode", "ΑΒΓ", "x", "42",
+  "belt",
+  "balancer",
+  "train",
+  "station",
+  "logistics",
+  "advanced",
+  "factory",
+  "planner",
+  "rail",
+  "signal",
+  "power",
+  "armor",
+  "robot",
+  "module",
+  "quality",
+  "space",
+  "rocket",
+  "turret",
+  "miner",
+  "furnace",
+  "inserter",
+  "chest",
+  "pipe",
+  "fluid",
+  "nuclear",
+  "solar",
+  "Ünïcode",
+  "ΑΒΓ",
+  "x",
+  "42",
 ];
 
 /** A seeded list of plausible mod names and titles. */
@@ -18,7 +52,10 @@ function modList(count: number, seed = 7): PortalListEntry[] {
   };
   return Array.from({ length: count }, (_, i) => {
     const words = Array.from({ length: 1 + rnd(3) }, () => WORDS[rnd(WORDS.length)]);
-    return { name: `${words.join(rnd(2) ? "-" : "_")}${rnd(4) ? "" : i}`, title: words.map((w) => w[0].toUpperCase() + w.slice(1)).join(" ") };
+    return {
+      name: `${words.join(rnd(2) ? "-" : "_")}${rnd(4) ? "" : i}`,
+      title: words.map((w) => w[0].toUpperCase() + w.slice(1)).join(" "),
+    };
   });
 }
 
@@ -28,7 +65,20 @@ function queries(list: PortalListEntry[], count: number): string[] {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % n;
   };
-  const out = ["", " ", "a", "ab", "bel", "BELT", "belt balancer", "tran stat", "zzz", "qqqqq", "x".repeat(40), "advanced logistics belt balancer train station"];
+  const out = [
+    "",
+    " ",
+    "a",
+    "ab",
+    "bel",
+    "BELT",
+    "belt balancer",
+    "tran stat",
+    "zzz",
+    "qqqqq",
+    "x".repeat(40),
+    "advanced logistics belt balancer train station",
+  ];
   while (out.length < count) {
     const source = list[rnd(list.length)][rnd(2) ? "name" : "title"];
     const start = rnd(source.length);
@@ -62,7 +112,9 @@ describe("mod search", () => {
     const plain = new Fuse(list, FUSE_OPTIONS);
     for (const q of queries(list, 200)) {
       const expected = plain.search(q, { limit: MAX_SUGGESTIONS }).map((r) => r.item.name);
-      expect(searcher.search(q).map((r) => r.name), JSON.stringify(q)).toEqual(q.trim() === "" ? [] : expected);
+      expect(searcher.search(q).map((r) => r.name), JSON.stringify(q)).toEqual(
+        q.trim() === "" ? [] : expected,
+      );
       if (q.length >= 3) {
         // Also every match, not only the first hundred.
         const all = plain.search(q, { limit: 10_000 }).map((r) => r.item.name);
@@ -84,7 +136,9 @@ describe("mod search", () => {
       let best = prev[p.length];
       for (let j = 1; j <= t.length; j++) {
         const cur = [0];
-        for (let i = 1; i <= p.length; i++) cur[i] = Math.min(prev[i] + 1, cur[i - 1] + 1, prev[i - 1] + (p[i - 1] === t[j - 1] ? 0 : 1));
+        for (let i = 1; i <= p.length; i++) {
+          cur[i] = Math.min(prev[i] + 1, cur[i - 1] + 1, prev[i - 1] + (p[i - 1] === t[j - 1] ? 0 : 1));
+        }
         best = Math.min(best, cur[p.length]);
         prev = cur;
       }
@@ -104,11 +158,17 @@ describe("mod search", () => {
       { name: "zz-other", title: "Belt Balancer" },
       { name: "belt-balancer", title: "Zz Other" },
     ];
-    expect(new ModSearcher(list).search("belt-balancer").map((r) => r.name)).toEqual(["belt-balancer", "zz-other"]);
+    expect(new ModSearcher(list).search("belt-balancer").map((r) => r.name)).toEqual([
+      "belt-balancer",
+      "zz-other",
+    ]);
   });
 
   it("searches patterns longer than 32 characters in chunks instead of failing", () => {
-    const list = [{ name: "advanced-logistics-belt-balancer-deluxe", title: "Advanced Logistics Belt Balancer Deluxe" }, ...modList(200)];
+    const list = [{
+      name: "advanced-logistics-belt-balancer-deluxe",
+      title: "Advanced Logistics Belt Balancer Deluxe",
+    }, ...modList(200)];
     const q = "advanced logistics belt balancer deluxe edition";
     expect(q.length).toBeGreaterThan(PATTERN_CHUNK);
     expect(new ModSearcher(list).search(q)[0].name).toBe("advanced-logistics-belt-balancer-deluxe");

@@ -92,7 +92,9 @@ export class ModSearcher {
     this.#texts = records.map((r) =>
       FUSE_OPTIONS.keys.map((_, k) => {
         const field = r.$?.[k];
-        return field && !Array.isArray(field) && field.v !== undefined ? { text: field.v.toLowerCase(), norm: field.n } : null;
+        return field && !Array.isArray(field) && field.v !== undefined
+          ? { text: field.v.toLowerCase(), norm: field.n }
+          : null;
       })
     );
     this.#fuse = new Fuse(list as PortalListEntry[], { ...FUSE_OPTIONS, includeScore: true }, index);
@@ -127,7 +129,9 @@ export class ModSearcher {
 
     if (m > PATTERN_CHUNK) {
       // fuse.js searches this in chunks; only the run condition is used to leave mods out.
-      const records = this.#records.filter((_, i) => this.#texts[i].some((t) => t !== null && this.#hasRun(t.text)));
+      const records = this.#records.filter((_, i) =>
+        this.#texts[i].some((t) => t !== null && this.#hasRun(t.text))
+      );
       return this.#score(records, limit).map((r) => r.item);
     }
 

@@ -21,7 +21,11 @@ function measured(search: (query: string) => Promise<PortalListEntry[]>): Search
   return async (query) => {
     const start = performance.now();
     const results = await search(query);
-    performance.measure("mod-search", { start, end: performance.now(), detail: { query, results: results.length } });
+    performance.measure("mod-search", {
+      start,
+      end: performance.now(),
+      detail: { query, results: results.length },
+    });
     return results;
   };
 }

@@ -3,7 +3,11 @@
 import type { PortalListEntry } from "../../../../shared/api.ts";
 import { ModSearcher } from "./modSearch.ts";
 
-export type WorkerRequest = { type: "load"; list: PortalListEntry[] } | { type: "search"; id: number; query: string };
+export type WorkerRequest = { type: "load"; list: PortalListEntry[] } | {
+  type: "search";
+  id: number;
+  query: string;
+};
 export type WorkerReply = { id: number; results: PortalListEntry[] };
 
 let searcher: ModSearcher | null = null;

@@ -8,7 +8,9 @@ export default function NotFound() {
     <Page title="Not Found">
       <Panel title="There is no such page">
         <Stack spacing={2} sx={{ alignItems: "flex-start" }}>
-          <Typography>Nothing lives at <code>{location.pathname}</code>.</Typography>
+          <Typography>
+            Nothing lives at <code>{location.pathname}</code>.
+          </Typography>
           <Button component={RouterLink} to="/">Go to Controls</Button>
         </Stack>
       </Panel>

@@ -8,8 +8,16 @@ import { CHANNEL_MSG } from "../../../../shared/messages.ts";
 import type { PushDevice } from "../../../../shared/api.ts";
 
 const DISCORD: AlertChannel = {
-  id: 1, type: "discord", name: "Friends", url: "https://discord.com/api/webhooks/1/tok••••", events: ["crashed"], enabled: true,
-  created_at: "2026-01-01T00:00:00.000Z", last_delivery_at: "2026-01-02T00:00:00.000Z", last_result: "HTTP 429: slow down (will retry)", last_ok: false,
+  id: 1,
+  type: "discord",
+  name: "Friends",
+  url: "https://discord.com/api/webhooks/1/tok••••",
+  events: ["crashed"],
+  enabled: true,
+  created_at: "2026-01-01T00:00:00.000Z",
+  last_delivery_at: "2026-01-02T00:00:00.000Z",
+  last_result: "HTTP 429: slow down (will retry)",
+  last_ok: false,
 };
 
 describe("Channels", () => {
@@ -19,43 +27,71 @@ describe("Channels", () => {
     flash.items.splice(0);
     calls = [];
     channels = [DISCORD];
-    vi.stubGlobal("fetch", vi.fn(async (url: string, init?: RequestInit) => {
-      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-      calls.push([url, body]);
-      if (url === "/api/notifications/channels" && init?.method === "POST") {
-        const created = { ...DISCORD, id: 2, type: body.type, name: body.name, url: "https://example.org/hook/a••••", events: body.events, last_delivery_at: null, last_result: null, last_ok: null };
-        channels = [...channels, created];
-        return new Response(JSON.stringify({ ...created, secret: "s3cr3t-shown-once" }));
-      }
-      if (url === "/api/notifications/channels/1/test") return new Response(JSON.stringify({ ok: true, status: 204, message: "Sent to Friends (answered HTTP 204)." }));
-      return new Response(JSON.stringify(channels));
-    }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+        calls.push([url, body]);
+        if (url === "/api/notifications/channels" && init?.method === "POST") {
+          const created = {
+            ...DISCORD,
+            id: 2,
+            type: body.type,
+            name: body.name,
+            url: "https://example.org/hook/a••••",
+            events: body.events,
+            last_delivery_at: null,
+            last_result: null,
+            last_ok: null,
+          };
+          channels = [...channels, created];
+          return new Response(JSON.stringify({ ...created, secret: "s3cr3t-shown-once" }));
+        }
+        if (url === "/api/notifications/channels/1/test") {
+          return new Response(
+            JSON.stringify({ ok: true, status: 204, message: "Sent to Friends (answered HTTP 204)." }),
+          );
+        }
+        return new Response(JSON.stringify(channels));
+      }),
+    );
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it("lists channels with their last result, tests one, adds a webhook and shows its secret once", async () => {
-    render(<Channels />);
-    const row = await screen.findByRole("listitem", { name: "Friends" }, { timeout: 20_000 });
-    expect(within(row).getByText(/HTTP 429: slow down/)).toBeTruthy();
-    fireEvent.click(within(row).getByRole("button", { name: "Send test to Friends" }));
-    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("Sent to Friends (answered HTTP 204)."));
+  it(
+    "lists channels with their last result, tests one, adds a webhook and shows its secret once",
+    async () => {
+      render(<Channels />);
+      const row = await screen.findByRole("listitem", { name: "Friends" }, { timeout: 20_000 });
+      expect(within(row).getByText(/HTTP 429: slow down/)).toBeTruthy();
+      fireEvent.click(within(row).getByRole("button", { name: "Send test to Friends" }));
+      await waitFor(() =>
+        expect(flash.items.map((f) => f.message)).toContain("Sent to Friends (answered HTTP 204).")
+      );
 
-    fireEvent.click(screen.getByRole("button", { name: "Add channel" }));
-    const dialog = await screen.findByRole("dialog", { name: "Add channel" });
-    fireEvent.mouseDown(within(dialog).getByRole("combobox", { name: "Type" }));
-    fireEvent.click(await screen.findByRole("option", { name: "JSON webhook (signed)" }));
-    fireEvent.change(within(dialog).getByLabelText("Name"), { target: { value: "Script" } });
-    fireEvent.change(within(dialog).getByLabelText("Webhook URL"), { target: { value: " https://example.org/hook/abc " } });
-    fireEvent.click(within(dialog).getByRole("checkbox", { name: "Player joined" }));
-    fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
-    const secret = await screen.findByTestId("webhook-secret", {}, { timeout: 10_000 });
-    expect((secret as HTMLInputElement).value).toBe("s3cr3t-shown-once");
-    const sent = calls.find(([u, b]) => u === "/api/notifications/channels" && b)?.[1] as Record<string, unknown>;
-    expect(sent.type).toBe("webhook");
-    expect(sent.url).toBe("https://example.org/hook/abc");
-    expect(sent.events).toContain("player-joined");
-    expect(sent.events).toContain("crashed");
-  }, 60_000);
+      fireEvent.click(screen.getByRole("button", { name: "Add channel" }));
+      const dialog = await screen.findByRole("dialog", { name: "Add channel" });
+      fireEvent.mouseDown(within(dialog).getByRole("combobox", { name: "Type" }));
+      fireEvent.click(await screen.findByRole("option", { name: "JSON webhook (signed)" }));
+      fireEvent.change(within(dialog).getByLabelText("Name"), { target: { value: "Script" } });
+      fireEvent.change(within(dialog).getByLabelText("Webhook URL"), {
+        target: { value: " https://example.org/hook/abc " },
+      });
+      fireEvent.click(within(dialog).getByRole("checkbox", { name: "Player joined" }));
+      fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
+      const secret = await screen.findByTestId("webhook-secret", {}, { timeout: 10_000 });
+      expect((secret as HTMLInputElement).value).toBe("s3cr3t-shown-once");
+      const sent = calls.find(([u, b]) => u === "/api/notifications/channels" && b)?.[1] as Record<
+        string,
+        unknown
+      >;
+      expect(sent.type).toBe("webhook");
+      expect(sent.url).toBe("https://example.org/hook/abc");
+      expect(sent.events).toContain("player-joined");
+      expect(sent.events).toContain("crashed");
+    },
+    60_000,
+  );
 
   it("the form refuses what the server refuses, in the server's words, before anything is sent", async () => {
     render(<Channels />);
@@ -63,13 +99,21 @@ describe("Channels", () => {
     fireEvent.click(screen.getByRole("button", { name: "Add channel" }));
     const dialog = await screen.findByRole("dialog", { name: "Add channel" });
     fireEvent.change(within(dialog).getByLabelText("Name"), { target: { value: "Ops\u202Edrocsid" } });
-    fireEvent.change(within(dialog).getByLabelText("Webhook URL"), { target: { value: "file:///etc/passwd" } });
-    expect(within(dialog).getByText("A channel name must be one line without control or text-direction characters.")).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText("Webhook URL"), {
+      target: { value: "file:///etc/passwd" },
+    });
+    expect(
+      within(dialog).getByText(
+        "A channel name must be one line without control or text-direction characters.",
+      ),
+    ).toBeTruthy();
     expect(within(dialog).getByText(CHANNEL_MSG.urlInvalid)).toBeTruthy();
     const add = within(dialog).getByRole("button", { name: "Add" }) as HTMLButtonElement;
     expect(add.disabled).toBe(true);
     fireEvent.change(within(dialog).getByLabelText("Name"), { target: { value: "Ops" } });
-    fireEvent.change(within(dialog).getByLabelText("Webhook URL"), { target: { value: "https://discord.com/api/webhooks/1/x" } });
+    fireEvent.change(within(dialog).getByLabelText("Webhook URL"), {
+      target: { value: "https://discord.com/api/webhooks/1/x" },
+    });
     expect(within(dialog).queryByText(CHANNEL_MSG.urlInvalid)).toBeNull();
     expect(add.disabled).toBe(false);
     expect(calls.some(([u, b]) => u === "/api/notifications/channels" && b)).toBe(false);
@@ -77,14 +121,23 @@ describe("Channels", () => {
 
   it("quiet hours are sent with the device's time zone", async () => {
     const device: PushDevice = {
-      id: 7, name: "Phone", endpoint: "https://push.example/x", events: ["crashed"], created_at: "2026-01-01T00:00:00.000Z",
-      last_success_at: null, last_error: null, quiet_hours: null,
+      id: 7,
+      name: "Phone",
+      endpoint: "https://push.example/x",
+      events: ["crashed"],
+      created_at: "2026-01-01T00:00:00.000Z",
+      last_success_at: null,
+      last_error: null,
+      quiet_hours: null,
     };
-    vi.stubGlobal("fetch", vi.fn(async (url: string, init?: RequestInit) => {
-      const body = init?.body ? JSON.parse(String(init.body)) : {};
-      calls.push([url, body]);
-      return new Response(JSON.stringify({ ...device, quiet_hours: body.quiet_hours ?? null }));
-    }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const body = init?.body ? JSON.parse(String(init.body)) : {};
+        calls.push([url, body]);
+        return new Response(JSON.stringify({ ...device, quiet_hours: body.quiet_hours ?? null }));
+      }),
+    );
     const changed: PushDevice[] = [];
     render(<QuietHoursLine device={device} onChanged={(d) => changed.push(d)} />);
     fireEvent.click(screen.getByRole("button", { name: "Quiet hours of Phone" }));
@@ -94,6 +147,8 @@ describe("Channels", () => {
     await waitFor(() => expect(changed.length).toBe(1));
     const [url, body] = calls.at(-1)!;
     expect(url).toBe("/api/push/devices/7");
-    expect(body).toEqual({ quiet_hours: { start: "23:00", end: "07:00", tz: Intl.DateTimeFormat().resolvedOptions().timeZone } });
+    expect(body).toEqual({
+      quiet_hours: { start: "23:00", end: "07:00", tz: Intl.DateTimeFormat().resolvedOptions().timeZone },
+    });
   }, 60_000);
 });

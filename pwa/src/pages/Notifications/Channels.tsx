@@ -42,7 +42,12 @@ import {
   type ChannelType,
   DEFAULT_ALERT_EVENTS,
 } from "../../../../shared/alerts.ts";
-import { CHANNEL_NAME_MAX, type ChannelField, firstError, validateChannel } from "../../../../shared/validation.ts";
+import {
+  CHANNEL_NAME_MAX,
+  type ChannelField,
+  firstError,
+  validateChannel,
+} from "../../../../shared/validation.ts";
 
 const URL_HINT: Record<ChannelType, string> = {
   discord: "Server Settings > Integrations > Webhooks > Copy Webhook URL",
@@ -65,7 +70,15 @@ interface Form {
   events: AlertEvent[];
 }
 
-const EMPTY: Form = { type: "discord", name: "", url: "", topic: "", priority: 3, token: "", events: [...DEFAULT_ALERT_EVENTS] };
+const EMPTY: Form = {
+  type: "discord",
+  name: "",
+  url: "",
+  topic: "",
+  priority: 3,
+  token: "",
+  events: [...DEFAULT_ALERT_EVENTS],
+};
 
 function ChannelDialog(
   { open, editing, onClose, onSaved }: {
@@ -79,9 +92,18 @@ function ChannelDialog(
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (!open) return;
-    setForm(editing
-      ? { ...EMPTY, type: editing.type, name: editing.name, url: "", priority: editing.priority ?? 3, events: [...editing.events] }
-      : EMPTY);
+    setForm(
+      editing
+        ? {
+          ...EMPTY,
+          type: editing.type,
+          name: editing.name,
+          url: "",
+          priority: editing.priority ?? 3,
+          events: [...editing.events],
+        }
+        : EMPTY,
+    );
   }, [open, editing]);
   const set = <K extends keyof Form>(k: K, v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
 
@@ -94,7 +116,13 @@ function ChannelDialog(
           name: form.name,
           events: form.events,
           ...(form.url.trim() ? { url: form.url.trim() } : {}),
-          ...(ntfy ? { priority: form.priority, ...(form.topic ? { topic: form.topic } : {}), ...(form.token ? { token: form.token } : {}) } : {}),
+          ...(ntfy
+            ? {
+              priority: form.priority,
+              ...(form.topic ? { topic: form.topic } : {}),
+              ...(form.token ? { token: form.token } : {}),
+            }
+            : {}),
         });
         onSaved(null);
       } else {
@@ -103,7 +131,9 @@ function ChannelDialog(
           name: form.name,
           url: form.url.trim(),
           events: form.events,
-          ...(ntfy ? { topic: form.topic, priority: form.priority, ...(form.token ? { token: form.token } : {}) } : {}),
+          ...(ntfy
+            ? { topic: form.topic, priority: form.priority, ...(form.token ? { token: form.token } : {}) }
+            : {}),
         });
         onSaved(created.secret ?? null);
       }
@@ -122,7 +152,10 @@ function ChannelDialog(
     url: form.url.trim(),
     ...(ntfy ? { topic: form.topic, token: form.token } : {}),
   });
-  const helper = (field: ChannelField, hint?: string) => ({ error: !!errors[field], helperText: errors[field] ?? hint });
+  const helper = (field: ChannelField, hint?: string) => ({
+    error: !!errors[field],
+    helperText: errors[field] ?? hint,
+  });
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="channel-title">
       <DialogTitle id="channel-title">{editing ? `Edit ${editing.name}` : "Add channel"}</DialogTitle>
@@ -160,9 +193,17 @@ function ChannelDialog(
                 {...helper("topic")}
                 onChange={(e) => set("topic", e.target.value)}
               />
-              <TextField select label="Priority" value={form.priority} onChange={(e) => set("priority", Number(e.target.value))}>
+              <TextField
+                select
+                label="Priority"
+                value={form.priority}
+                onChange={(e) => set("priority", Number(e.target.value))}
+              >
                 {[1, 2, 3, 4, 5].map((p) => (
-                  <MenuItem key={p} value={p}>{p}{p === 3 ? " (default)" : p === 5 ? " (max)" : p === 1 ? " (min)" : ""}</MenuItem>
+                  <MenuItem key={p} value={p}>
+                    {p}
+                    {p === 3 ? " (default)" : p === 5 ? " (max)" : p === 1 ? " (min)" : ""}
+                  </MenuItem>
                 ))}
               </TextField>
               <TextField
@@ -186,7 +227,10 @@ function ChannelDialog(
                   <Checkbox
                     checked={form.events.includes(e.event)}
                     onChange={(_, on) =>
-                      set("events", on ? [...form.events, e.event] : form.events.filter((x) => x !== e.event))}
+                      set(
+                        "events",
+                        on ? [...form.events, e.event] : form.events.filter((x) => x !== e.event),
+                      )}
                   />
                 }
               />
@@ -198,7 +242,8 @@ function ChannelDialog(
         <Button color="secondary" onClick={onClose}>Cancel</Button>
         <Button
           onClick={() => void save()}
-          disabled={saving || form.name.trim() === "" || (!editing && form.url.trim() === "") || firstError(errors) !== undefined}
+          disabled={saving || form.name.trim() === "" || (!editing && form.url.trim() === "") ||
+            firstError(errors) !== undefined}
         >
           {editing ? "Save" : "Add"}
         </Button>
@@ -242,10 +287,19 @@ function ChannelRow(
     <Box
       component="li"
       aria-label={channel.name}
-      sx={{ listStyle: "none", p: 1.5, bgcolor: factorio.inset, boxShadow: "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000", borderRadius: 1 }}
+      sx={{
+        listStyle: "none",
+        p: 1.5,
+        bgcolor: factorio.inset,
+        boxShadow: "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000",
+        borderRadius: 1,
+      }}
     >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
-        <Typography component="div" sx={{ fontWeight: 700, flexGrow: 1, minWidth: 0, overflowWrap: "anywhere" }}>
+        <Typography
+          component="div"
+          sx={{ fontWeight: 700, flexGrow: 1, minWidth: 0, overflowWrap: "anywhere" }}
+        >
           {channel.name} <Chip size="small" label={CHANNEL_TYPE_LABELS[channel.type]} sx={{ ml: 0.5 }} />
         </Typography>
         <Box sx={{ display: "flex", alignItems: "center", ml: "auto" }}>
@@ -259,24 +313,42 @@ function ChannelRow(
           </Tooltip>
           <Tooltip title="Send test">
             <span>
-              <IconButton aria-label={`Send test to ${channel.name}`} disabled={testing || !online} onClick={() => void test()}>
+              <IconButton
+                aria-label={`Send test to ${channel.name}`}
+                disabled={testing || !online}
+                onClick={() => void test()}
+              >
                 <SendIcon />
               </IconButton>
             </span>
           </Tooltip>
           <Tooltip title="Edit">
             <span>
-              <IconButton aria-label={`Edit ${channel.name}`} disabled={!online} onClick={onEdit}><EditIcon /></IconButton>
+              <IconButton aria-label={`Edit ${channel.name}`} disabled={!online} onClick={onEdit}>
+                <EditIcon />
+              </IconButton>
             </span>
           </Tooltip>
-          <DeleteButton title="Delete" label={`Delete ${channel.name}`} disabled={!online} onClick={onRemove} />
+          <DeleteButton
+            title="Delete"
+            label={`Delete ${channel.name}`}
+            disabled={!online}
+            onClick={onRemove}
+          />
         </Box>
       </Box>
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
         {channel.url}
-        {channel.type === "ntfy" && ` · topic ${channel.topic} · priority ${channel.priority}${channel.has_token ? " · token stored" : ""}`}
+        {channel.type === "ntfy" &&
+          ` · topic ${channel.topic} · priority ${channel.priority}${
+            channel.has_token ? " · token stored" : ""
+          }`}
       </Typography>
-      <Typography variant="body2" color={channel.last_ok === false ? "error" : "text.secondary"} sx={{ overflowWrap: "anywhere" }}>
+      <Typography
+        variant="body2"
+        color={channel.last_ok === false ? "error" : "text.secondary"}
+        sx={{ overflowWrap: "anywhere" }}
+      >
         {channel.last_delivery_at
           ? `Last delivery ${utc(channel.last_delivery_at)}: ${channel.last_result}`
           : "Nothing sent yet"}
@@ -306,14 +378,20 @@ export function Channels() {
     <Panel
       title="Channels"
       action={
-        <Button startIcon={<AddIcon />} disabled={!online} onClick={() => setDialog({ editing: null })}>Add channel</Button>
+        <Button startIcon={<AddIcon />} disabled={!online} onClick={() => setDialog({ editing: null })}>
+          Add channel
+        </Button>
       }
     >
       <Typography color="text.secondary" sx={{ mb: 1.5 }}>
         Alerts for everyone who runs this server: a Discord or Slack channel, ntfy, or your own script.
       </Typography>
       {channels === null
-        ? <Typography color="text.secondary">{online ? "Loading..." : "Channels are shown when the panel can be reached."}</Typography>
+        ? (
+          <Typography color="text.secondary">
+            {online ? "Loading..." : "Channels are shown when the panel can be reached."}
+          </Typography>
+        )
         : channels.length === 0
         ? <Typography color="text.secondary">No channel yet.</Typography>
         : (
@@ -339,12 +417,19 @@ export function Channels() {
           load();
         }}
       />
-      <Dialog open={secret !== null} onClose={() => setSecret(null)} maxWidth="sm" fullWidth aria-labelledby="secret-title">
+      <Dialog
+        open={secret !== null}
+        onClose={() => setSecret(null)}
+        maxWidth="sm"
+        fullWidth
+        aria-labelledby="secret-title"
+      >
         <DialogTitle id="secret-title">Webhook secret</DialogTitle>
         <DialogContent>
           <Alert severity="warning" sx={{ mb: 2 }}>
-            Copy it now: it is not shown again. Your receiver checks the X-Factorio-Panel-Signature header: HMAC-SHA256
-            of "timestamp.body" (timestamp from X-Factorio-Panel-Timestamp) with this secret, as sha256=hex.
+            Copy it now: it is not shown again. Your receiver checks the X-Factorio-Panel-Signature header:
+            HMAC-SHA256 of "timestamp.body" (timestamp from X-Factorio-Panel-Timestamp) with this secret, as
+            sha256=hex.
           </Alert>
           <TextField
             fullWidth
@@ -355,7 +440,13 @@ export function Channels() {
           />
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => void navigator.clipboard?.writeText(secret ?? "").then(() => showFlash("Copied.", "success"), () => {})}>
+          <Button
+            onClick={() =>
+              void navigator.clipboard?.writeText(secret ?? "").then(
+                () => showFlash("Copied.", "success"),
+                () => {},
+              )}
+          >
             Copy
           </Button>
           <Button onClick={() => setSecret(null)}>Done</Button>

@@ -7,8 +7,14 @@ import { session } from "../../state/session.ts";
 import type { PushDevice } from "../../../../shared/api.ts";
 
 const PHONE: PushDevice = {
-  id: 1, name: "Phone", endpoint: "https://push.example.org/1", events: ["crashed"], created_at: "2026-01-01T00:00:00.000Z",
-  last_success_at: null, last_error: null, quiet_hours: null,
+  id: 1,
+  name: "Phone",
+  endpoint: "https://push.example.org/1",
+  events: ["crashed"],
+  created_at: "2026-01-01T00:00:00.000Z",
+  last_success_at: null,
+  last_error: null,
+  quiet_hours: null,
 };
 
 describe("Notifications page", { timeout: 30_000 }, () => {
@@ -17,11 +23,14 @@ describe("Notifications page", { timeout: 30_000 }, () => {
     urls = [];
     connection.online = true;
     session.user = { username: "viewer1", role: "viewer" } as typeof session.user;
-    vi.stubGlobal("fetch", vi.fn(async (url: string) => {
-      urls.push(url);
-      if (url === "/api/push/devices") return Response.json([PHONE]);
-      return Response.json("not here", { status: 404 });
-    }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        urls.push(url);
+        if (url === "/api/push/devices") return Response.json([PHONE]);
+        return Response.json("not here", { status: 404 });
+      }),
+    );
   });
   afterEach(() => {
     // Unmounted first: with no user the page would show the admin's channels and ask the real network.
@@ -32,7 +41,11 @@ describe("Notifications page", { timeout: 30_000 }, () => {
   });
 
   it("asks for the devices once on arrival, and again when the connection comes back", async () => {
-    render(<MemoryRouter><Notifications /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <Notifications />
+      </MemoryRouter>,
+    );
     expect(await screen.findByText("Phone")).toBeTruthy();
     const asked = () => urls.filter((u) => u === "/api/push/devices").length;
     expect(asked()).toBe(1);

@@ -100,8 +100,8 @@ function ThisDevice(
   if (support === "insecure") {
     return (
       <Alert severity="info">
-        Notifications need the panel to be opened over HTTPS (or on this computer as localhost). An admin sets it up
-        under Settings, HTTPS.
+        Notifications need the panel to be opened over HTTPS (or on this computer as localhost). An admin sets
+        it up under Settings, HTTPS.
       </Alert>
     );
   }
@@ -125,21 +125,25 @@ function ThisDevice(
         )
         : (
           <Typography data-testid="this-device-state">
-            Get an alert on this device when the Factorio server stops, crashes or starts, even while the panel is
-            closed.
+            Get an alert on this device when the Factorio server stops, crashes or starts, even while the
+            panel is closed.
           </Typography>
         )}
       {blocked && !here && (
         <Alert severity="warning">
-          Notifications are blocked for this site. Allow them in the browser's site settings, then come back here.{" "}
-          {PRIVATE_WINDOW_BLOCKS}
+          Notifications are blocked for this site. Allow them in the browser's site settings, then come back
+          here. {PRIVATE_WINDOW_BLOCKS}
         </Alert>
       )}
       {step && <EnableProgress step={step} />}
       {failure && !step && <Alert severity="error" data-testid="enable-failed">{failure}</Alert>}
       <Box>
         {here
-          ? <Button color="secondary" disabled={busy || !online} onClick={onDisable}>Turn off on this device</Button>
+          ? (
+            <Button color="secondary" disabled={busy || !online} onClick={onDisable}>
+              Turn off on this device
+            </Button>
+          )
           : (
             <Button disabled={busy || !online || blocked} onClick={onEnable}>
               Enable notifications on this device
@@ -150,7 +154,9 @@ function ThisDevice(
   );
 }
 
-function RenameDialog({ device, onClose, onSaved }: { device: PushDevice | null; onClose: () => void; onSaved: () => void }) {
+function RenameDialog(
+  { device, onClose, onSaved }: { device: PushDevice | null; onClose: () => void; onSaved: () => void },
+) {
   const [name, setName] = useState("");
   useEffect(() => setName(device?.name ?? ""), [device]);
   async function save() {
@@ -172,15 +178,23 @@ function RenameDialog({ device, onClose, onSaved }: { device: PushDevice | null;
           fullWidth
           label="Device name"
           value={name}
-          onChange={(e) => setName(e.target.value)}
-          onKeyDown={(e) => e.key === "Enter" && void save()}
+          onChange={(e) =>
+            setName(e.target.value)}
+          onKeyDown={(e) =>
+            e.key === "Enter" && void save()}
           slotProps={{ htmlInput: { maxLength: 60 } }}
           sx={{ mt: 1 }}
         />
       </DialogContent>
       <DialogActions>
         <Button color="secondary" onClick={onClose}>Cancel</Button>
-        <Button onClick={() => void save()} disabled={name.trim() === ""}>Save</Button>
+        <Button
+          onClick={() =>
+            void save()}
+          disabled={name.trim() === ""}
+        >
+          Save
+        </Button>
       </DialogActions>
     </Dialog>
   );
@@ -200,7 +214,9 @@ function DeviceRow(
   const { online } = useSnapshot(connection);
   const [testing, setTesting] = useState(false);
   async function toggle(event: PushEvent, on: boolean) {
-    const events = PUSH_EVENTS.map((e) => e.event).filter((e) => (e === event ? on : device.events.includes(e)));
+    const events = PUSH_EVENTS.map((e) => e.event).filter((
+      e,
+    ) => (e === event ? on : device.events.includes(e)));
     // Shown at once; put back if the panel refuses.
     onChanged({ ...device, events });
     try {
@@ -224,7 +240,13 @@ function DeviceRow(
     <Box
       component="li"
       aria-label={device.name}
-      sx={{ listStyle: "none", p: 1.5, bgcolor: factorio.inset, boxShadow: "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000", borderRadius: 1 }}
+      sx={{
+        listStyle: "none",
+        p: 1.5,
+        bgcolor: factorio.inset,
+        boxShadow: "inset 0 2px 4px rgba(0,0,0,0.85), inset 0 0 0 1px #000",
+        borderRadius: 1,
+      }}
     >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
         <Typography sx={{ fontWeight: 700, flexGrow: 1, minWidth: 0, overflowWrap: "anywhere" }}>
@@ -233,25 +255,40 @@ function DeviceRow(
         <Box sx={{ display: "flex", ml: "auto" }}>
           <Tooltip title="Send a test notification">
             <span>
-              <IconButton aria-label={`Send a test notification to ${device.name}`} disabled={testing || !online} onClick={() => void test()}>
+              <IconButton
+                aria-label={`Send a test notification to ${device.name}`}
+                disabled={testing || !online}
+                onClick={() => void test()}
+              >
                 <SendIcon />
               </IconButton>
             </span>
           </Tooltip>
           <Tooltip title="Rename">
             <span>
-              <IconButton aria-label={`Rename ${device.name}`} disabled={!online} onClick={onRename}><EditIcon /></IconButton>
+              <IconButton aria-label={`Rename ${device.name}`} disabled={!online} onClick={onRename}>
+                <EditIcon />
+              </IconButton>
             </span>
           </Tooltip>
-          <DeleteButton title="Remove" label={`Remove ${device.name}`} disabled={!online} onClick={onRemove} />
+          <DeleteButton
+            title="Remove"
+            label={`Remove ${device.name}`}
+            disabled={!online}
+            onClick={onRemove}
+          />
         </Box>
       </Box>
       <Typography variant="body2" color="text.secondary">
         Added {utc(device.created_at)}
-        {device.last_success_at ? ` · last alert delivered ${utc(device.last_success_at)}` : " · no alert delivered yet"}
+        {device.last_success_at
+          ? ` · last alert delivered ${utc(device.last_success_at)}`
+          : " · no alert delivered yet"}
       </Typography>
       {device.last_error && (
-        <Typography variant="body2" color="error" sx={{ overflowWrap: "anywhere" }}>Last delivery failed: {device.last_error}</Typography>
+        <Typography variant="body2" color="error" sx={{ overflowWrap: "anywhere" }}>
+          Last delivery failed: {device.last_error}
+        </Typography>
       )}
       <QuietHoursLine device={device} onChanged={onChanged} />
       <FormGroup row aria-label={`Events for ${device.name}`} sx={{ mt: 0.5 }}>
@@ -300,7 +337,10 @@ export default function Notifications() {
   const here = devices?.find((d) => d.endpoint === hereEndpoint) ?? null;
 
   /** Runs an action on this device; a setup failure goes to `onSetupError` (a flash unless told). */
-  async function run(action: () => Promise<string | null>, onSetupError: (message: string) => void = (m) => showFlash(m, "error")) {
+  async function run(
+    action: () => Promise<string | null>,
+    onSetupError: (message: string) => void = (m) => showFlash(m, "error"),
+  ) {
     setBusy(true);
     try {
       const message = await action();
@@ -331,7 +371,11 @@ export default function Notifications() {
     <Page
       title="Notifications"
       actions={
-        <Button disabled={testing || !online || !devices?.length} startIcon={<SendIcon />} onClick={() => void testAll()}>
+        <Button
+          disabled={testing || !online || !devices?.length}
+          startIcon={<SendIcon />}
+          onClick={() => void testAll()}
+        >
           Send test notification
         </Button>
       }
@@ -350,15 +394,20 @@ export default function Notifications() {
               return `Notifications are on for ${device.name}.`;
             }, setFailure);
           }}
-          onDisable={() => void run(async () => {
-            await disableOnThisDevice();
-            return "Notifications are off for this device.";
-          })}
+          onDisable={() =>
+            void run(async () => {
+              await disableOnThisDevice();
+              return "Notifications are off for this device.";
+            })}
         />
       </Panel>
       <Panel title="Your devices">
         {devices === null
-          ? <Typography color="text.secondary">{online ? "Loading..." : "Your devices are shown when the panel can be reached."}</Typography>
+          ? (
+            <Typography color="text.secondary">
+              {online ? "Loading..." : "Your devices are shown when the panel can be reached."}
+            </Typography>
+          )
           : devices.length === 0
           ? <Typography color="text.secondary">No device gets your alerts yet.</Typography>
           : (
@@ -368,7 +417,8 @@ export default function Notifications() {
                   key={d.id}
                   device={d}
                   isHere={d.endpoint === hereEndpoint}
-                  onChanged={(changed) => setDevices((list) => list?.map((x) => (x.id === changed.id ? changed : x)) ?? null)}
+                  onChanged={(changed) =>
+                    setDevices((list) => list?.map((x) => (x.id === changed.id ? changed : x)) ?? null)}
                   onTested={load}
                   onRename={() => setRenaming(d)}
                   onRemove={() => setRemoving(d)}
@@ -383,7 +433,9 @@ export default function Notifications() {
       <ConfirmDialog
         open={removing !== null}
         title="Remove device"
-        message={`${removing?.name ?? ""} will no longer get alerts. You can enable notifications on it again later.`}
+        message={`${
+          removing?.name ?? ""
+        } will no longer get alerts. You can enable notifications on it again later.`}
         confirmLabel="Remove"
         danger
         onClose={() => setRemoving(null)}

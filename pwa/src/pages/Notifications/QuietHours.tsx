@@ -2,11 +2,23 @@
 // Kept in the device's own time zone, so the hours mean what the person holding it expects.
 
 import { useState } from "react";
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from "@mui/material";
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { pushApi } from "../../api/push.ts";
 import type { PushDevice } from "../../../../shared/api.ts";
 
-export function QuietHoursLine({ device, onChanged }: { device: PushDevice; onChanged: (d: PushDevice) => void }) {
+export function QuietHoursLine(
+  { device, onChanged }: { device: PushDevice; onChanged: (d: PushDevice) => void },
+) {
   const [open, setOpen] = useState(false);
   const [start, setStart] = useState("22:00");
   const [end, setEnd] = useState("07:00");
@@ -24,7 +36,9 @@ export function QuietHoursLine({ device, onChanged }: { device: PushDevice; onCh
   return (
     <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
       <Typography variant="body2" color="text.secondary">
-        {q ? `Quiet hours ${q.start} to ${q.end} (${q.tz}): only crashes and other critical alerts.` : "No quiet hours."}
+        {q
+          ? `Quiet hours ${q.start} to ${q.end} (${q.tz}): only crashes and other critical alerts.`
+          : "No quiet hours."}
       </Typography>
       <Button
         size="small"
@@ -39,15 +53,34 @@ export function QuietHoursLine({ device, onChanged }: { device: PushDevice; onCh
       >
         {q ? "Change" : "Set quiet hours"}
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="xs" fullWidth aria-labelledby={`quiet-${device.id}`}>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        maxWidth="xs"
+        fullWidth
+        aria-labelledby={`quiet-${device.id}`}
+      >
         <DialogTitle id={`quiet-${device.id}`}>Quiet hours for {device.name}</DialogTitle>
         <DialogContent>
           <Typography variant="body2" sx={{ mb: 2 }}>
-            No alerts in these hours, except crashes, failed starts, still down, low disk space and failed backups.
+            No alerts in these hours, except crashes, failed starts, still down, low disk space and failed
+            backups.
           </Typography>
           <Stack direction="row" spacing={2}>
-            <TextField label="From" type="time" value={start} onChange={(e) => setStart(e.target.value)} fullWidth />
-            <TextField label="To" type="time" value={end} onChange={(e) => setEnd(e.target.value)} fullWidth />
+            <TextField
+              label="From"
+              type="time"
+              value={start}
+              onChange={(e) => setStart(e.target.value)}
+              fullWidth
+            />
+            <TextField
+              label="To"
+              type="time"
+              value={end}
+              onChange={(e) => setEnd(e.target.value)}
+              fullWidth
+            />
           </Stack>
         </DialogContent>
         <DialogActions>
@@ -55,7 +88,8 @@ export function QuietHoursLine({ device, onChanged }: { device: PushDevice; onCh
           <Button color="secondary" onClick={() => setOpen(false)}>Cancel</Button>
           <Button
             disabled={!start || !end || start === end}
-            onClick={() => void save({ start, end, tz: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" })}
+            onClick={() =>
+              void save({ start, end, tz: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" })}
           >
             Save
           </Button>

@@ -72,7 +72,15 @@ function SearchField({ label, onChange }: { label: string; onChange: (v: string)
         startTransition(() => onChange(v));
       }}
       sx={{ mb: 1.5, width: { xs: "100%", sm: 320 } }}
-      slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> } }}
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon />
+            </InputAdornment>
+          ),
+        },
+      }}
     />
   );
 }
@@ -103,7 +111,10 @@ function HistoryTable() {
     });
   }, [rows, sort]);
   const query = q.trim().toLowerCase();
-  const shown = useMemo(() => query ? sorted.filter((r) => r.name.toLowerCase().includes(query)) : sorted, [sorted, query]);
+  const shown = useMemo(() => query ? sorted.filter((r) => r.name.toLowerCase().includes(query)) : sorted, [
+    sorted,
+    query,
+  ]);
   const count = useProgressiveCount(shown.length, query);
   const rowsShown = useMemo(() => shown.slice(0, count), [shown, count]);
 
@@ -111,9 +122,17 @@ function HistoryTable() {
     <Panel title="Players history">
       <SearchField label="Search players" onChange={setQ} />
       {rows === null
-        ? <Typography color="text.secondary">{online ? "Loading..." : "The history is shown when the panel can be reached."}</Typography>
+        ? (
+          <Typography color="text.secondary">
+            {online ? "Loading..." : "The history is shown when the panel can be reached."}
+          </Typography>
+        )
         : rows.length === 0
-        ? <Typography color="text.secondary">No player has joined since the panel started following the game.</Typography>
+        ? (
+          <Typography color="text.secondary">
+            No player has joined since the panel started following the game.
+          </Typography>
+        )
         : (
           <>
             {narrow && <SortPicker columns={COLUMNS} sort={sort} onSort={setSort} />}
@@ -129,7 +148,9 @@ function HistoryTable() {
                     )
                     : (
                       <TableRow>
-                        {COLUMNS.map((c) => <SortHeadCell key={c.key} column={c} sort={sort} onSort={setSort} />)}
+                        {COLUMNS.map((c) => (
+                          <SortHeadCell key={c.key} column={c} sort={sort} onSort={setSort} />
+                        ))}
                       </TableRow>
                     )}
                 </TableHead>
@@ -145,9 +166,15 @@ function HistoryTable() {
 const compactCell = { px: 1, verticalAlign: "top" } as const;
 
 /** The rows; rendered again only when the rows shown change (not for the header or the connection state). */
-const HistoryBody = memo(function HistoryBody({ rows, compact }: { rows: PlayerHistoryRow[]; compact: boolean }) {
-  return <TableBody>{rows.map((r) => compact ? <CompactRow key={r.name} r={r} /> : <HistoryRow key={r.name} r={r} />)}</TableBody>;
-});
+const HistoryBody = memo(
+  function HistoryBody({ rows, compact }: { rows: PlayerHistoryRow[]; compact: boolean }) {
+    return (
+      <TableBody>
+        {rows.map((r) => compact ? <CompactRow key={r.name} r={r} /> : <HistoryRow key={r.name} r={r} />)}
+      </TableBody>
+    );
+  },
+);
 
 /** Phones: the name with both times under it; the play time with the sessions under it. */
 const CompactRow = memo(function CompactRow({ r }: { r: PlayerHistoryRow }) {
@@ -157,12 +184,16 @@ const CompactRow = memo(function CompactRow({ r }: { r: PlayerHistoryRow }) {
         <Box sx={{ fontWeight: 700 }}>
           {r.name} {r.online && <Chip size="small" color="success" label="online" sx={{ ml: 0.5 }} />}
         </Box>
-        <Typography variant="body2" color="text.secondary">Last seen {r.online ? "now" : seen(r.last_seen)}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          Last seen {r.online ? "now" : seen(r.last_seen)}
+        </Typography>
         <Typography variant="body2" color="text.secondary">First seen {seen(r.first_seen)}</Typography>
       </TableCell>
       <TableCell sx={{ ...compactCell, whiteSpace: "nowrap" }} align="right">
         <Box>{playTime(r.play_time_s)}</Box>
-        <Typography variant="body2" color="text.secondary">{r.sessions === 1 ? "1 session" : `${r.sessions} sessions`}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {r.sessions === 1 ? "1 session" : `${r.sessions} sessions`}
+        </Typography>
       </TableCell>
     </TableRow>
   );
@@ -205,11 +236,23 @@ function ChatLog() {
             component="ol"
             aria-label="Chat lines"
             spacing={0.5}
-            sx={{ m: 0, p: 1.5, listStyle: "none", bgcolor: factorio.inset, borderRadius: 1, maxHeight: 420, overflowY: "auto" }}
+            sx={{
+              m: 0,
+              p: 1.5,
+              listStyle: "none",
+              bgcolor: factorio.inset,
+              borderRadius: 1,
+              maxHeight: 420,
+              overflowY: "auto",
+            }}
           >
             {lines.map((l, i) => (
-              <Box component="li" key={`${l.at}-${i}`} sx={{ fontFamily: "monospace", fontSize: 14, overflowWrap: "anywhere" }}>
-                <Box component="span" sx={{ color: "text.secondary" }}>{utc(l.at)} </Box>
+              <Box
+                component="li"
+                key={`${l.at}-${i}`}
+                sx={{ fontFamily: "monospace", fontSize: 14, overflowWrap: "anywhere" }}
+              >
+                <Box component="span" sx={{ color: "text.secondary" }}>{utc(l.at)}</Box>
                 <Box component="span" sx={{ fontWeight: 700 }}>{l.name}:</Box> {l.message}
               </Box>
             ))}

@@ -13,20 +13,36 @@ describe("Players page", () => {
     flash.items.splice(0);
     server.status = { status: "stopped" } as typeof server.status;
     calls = [];
-    lists = { admins: ["boss"], whitelist: [], use_whitelist: false, bans: [{ username: "griefer", reason: "tnt" }], live: false };
-    vi.stubGlobal("WebSocket", class {
-      static OPEN = 1;
-      close() {}
-    });
-    vi.stubGlobal("fetch", vi.fn(async (url: string, init?: RequestInit) => {
-      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-      calls.push([url, body]);
-      if (url === "/api/players/online") return new Response(JSON.stringify({ players: ["alice"] }));
-      if (url === "/api/players/whitelist/add") lists = { ...lists, whitelist: [...lists.whitelist, body.username] };
-      if (url === "/api/players/bans/remove") lists = { ...lists, bans: [] };
-      if (url === "/api/players/whitelist/use") lists = { ...lists, use_whitelist: body.enabled };
-      return new Response(JSON.stringify(lists));
-    }));
+    lists = {
+      admins: ["boss"],
+      whitelist: [],
+      use_whitelist: false,
+      bans: [{ username: "griefer", reason: "tnt" }],
+      live: false,
+    };
+    vi.stubGlobal(
+      "WebSocket",
+      class {
+        static OPEN = 1;
+        close() {}
+      },
+    );
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+        calls.push([url, body]);
+        if (url === "/api/players/online") return new Response(JSON.stringify({ players: ["alice"] }));
+        if (url === "/api/players/whitelist/add") {
+          lists = { ...lists, whitelist: [...lists.whitelist, body.username] };
+        }
+        if (url === "/api/players/bans/remove") {
+          lists = { ...lists, bans: [] };
+        }
+        if (url === "/api/players/whitelist/use") lists = { ...lists, use_whitelist: body.enabled };
+        return new Response(JSON.stringify(lists));
+      }),
+    );
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -48,7 +64,9 @@ describe("Players page", () => {
     fireEvent.click(within(add).getByRole("button", { name: "Add" }));
     expect(await screen.findByRole("table", { name: "whitelist" })).toBeTruthy();
     expect(calls.find(([u]) => u === "/api/players/whitelist/add")?.[1]).toEqual({ username: "alice" });
-    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain(PANEL_MSG.playerAdded("alice", "whitelist")));
+    await waitFor(() =>
+      expect(flash.items.map((f) => f.message)).toContain(PANEL_MSG.playerAdded("alice", "whitelist"))
+    );
 
     fireEvent.click(screen.getByRole("button", { name: "Remove griefer from the ban list" }));
     expect(await screen.findByText("Nobody is on the ban list.")).toBeTruthy();

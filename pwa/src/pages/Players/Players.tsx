@@ -1,5 +1,5 @@
 import { DeleteButton } from "../../components/DeleteButton.tsx";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import {
   Alert,
   Box,
@@ -69,8 +69,13 @@ function AddForm({ list, withReason, onDone }: { list: PlayerList; withReason?: 
   }
 
   return (
-    <Box component="form" onSubmit={submit} noValidate aria-label={`Add to the ${title}`}
-      sx={{ display: "flex", gap: 1.5, flexWrap: "wrap", alignItems: "flex-start" }}>
+    <Box
+      component="form"
+      onSubmit={submit}
+      noValidate
+      aria-label={`Add to the ${title}`}
+      sx={{ display: "flex", gap: 1.5, flexWrap: "wrap", alignItems: "flex-start" }}
+    >
       <TextField label="Player name" autoComplete="off" {...form.field("name")} sx={{ flex: "1 1 12rem" }} />
       {withReason && (
         <TextField label="Reason" autoComplete="off" {...form.field("reason")} sx={{ flex: "2 1 14rem" }} />
@@ -148,7 +153,15 @@ function ReasonDialog({ action, name, onClose, onConfirm }: {
             ? `${name} is disconnected and cannot join again until unbanned.`
             : `${name} is disconnected and may join again.`}
         </DialogContentText>
-        <TextField label="Reason" autoFocus value={reason} onChange={(e) => setReason(e.target.value)} error={!!error} helperText={error} />
+        <TextField
+          label="Reason"
+          autoFocus
+          value={reason}
+          onChange={(e) =>
+            setReason(e.target.value)}
+          error={!!error}
+          helperText={error}
+        />
       </DialogContent>
       <DialogActions>
         <Button color="secondary" onClick={onClose}>Cancel</Button>
@@ -156,7 +169,9 @@ function ReasonDialog({ action, name, onClose, onConfirm }: {
           color="error"
           onClick={() => {
             const found = banReasonError(reason);
-            if (found) return setError(found);
+            if (found) {
+              return setError(found);
+            }
             onConfirm(reason.trim());
             onClose();
           }}
@@ -205,7 +220,9 @@ function Online({ running, onDone }: { running: boolean; onDone: Apply }) {
       title="Online players"
       action={running && (
         <Tooltip title="Refresh">
-          <IconButton aria-label="Refresh online players" onClick={refresh}><RefreshIcon /></IconButton>
+          <IconButton aria-label="Refresh online players" onClick={refresh}>
+            <RefreshIcon />
+          </IconButton>
         </Tooltip>
       )}
     >
@@ -230,8 +247,22 @@ function Online({ running, onDone }: { running: boolean; onDone: Apply }) {
                     <TableCell>{name}</TableCell>
                     <TableCell align="right">
                       <Stack direction="row" spacing={1} sx={{ justifyContent: "flex-end" }}>
-                        <Button size="small" color="secondary" aria-label={`Kick ${name}`} onClick={() => setTarget({ action: "Kick", name })}>Kick</Button>
-                        <Button size="small" color="error" aria-label={`Ban ${name}`} onClick={() => setTarget({ action: "Ban", name })}>Ban</Button>
+                        <Button
+                          size="small"
+                          color="secondary"
+                          aria-label={`Kick ${name}`}
+                          onClick={() => setTarget({ action: "Kick", name })}
+                        >
+                          Kick
+                        </Button>
+                        <Button
+                          size="small"
+                          color="error"
+                          aria-label={`Ban ${name}`}
+                          onClick={() => setTarget({ action: "Ban", name })}
+                        >
+                          Ban
+                        </Button>
                       </Stack>
                     </TableCell>
                   </TableRow>
@@ -274,47 +305,73 @@ export default function Players() {
 
   return (
     <Page title="Players">
-      {state && <Alert severity="info">{running ? PANEL_MSG.playersLive : state === "stopped" ? PANEL_MSG.playersStopped : PANEL_MSG.playersBusy}</Alert>}
+      {state && (
+        <Alert severity="info">
+          {running
+            ? PANEL_MSG.playersLive
+            : state === "stopped"
+            ? PANEL_MSG.playersStopped
+            : PANEL_MSG.playersBusy}
+        </Alert>
+      )}
       <ViewerNote />
-      <ReadOnly><Online running={running} onDone={setLists} /></ReadOnly>
-      {lists && <ReadOnly>{(
-        <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: "1fr 1fr" }, alignItems: "start" }}>
-          <Panel title="Admins">
-            <Stack spacing={2}>
-              <AddForm list="admins" onDone={setLists} />
-              <NameTable list="admins" rows={lists.admins} onDone={setLists} />
-            </Stack>
-          </Panel>
-          <Panel title="Whitelist">
-            <Stack spacing={2}>
-              <Box>
-                <FormControlLabel
-                  control={<Switch checked={lists.use_whitelist} onChange={(e) => void setUse(e.target.checked)} />}
-                  label="Use whitelist"
-                />
-                <FormHelperText sx={{ mx: 0 }}>
-                  Only players on the whitelist can join. Switching it takes effect at the next start.
-                </FormHelperText>
+      <ReadOnly>
+        <Online running={running} onDone={setLists} />
+      </ReadOnly>
+      {lists && (
+        <ReadOnly>
+          {
+            <Box
+              sx={{
+                display: "grid",
+                gap: 2.5,
+                gridTemplateColumns: { xs: "1fr", lg: "1fr 1fr" },
+                alignItems: "start",
+              }}
+            >
+              <Panel title="Admins">
+                <Stack spacing={2}>
+                  <AddForm list="admins" onDone={setLists} />
+                  <NameTable list="admins" rows={lists.admins} onDone={setLists} />
+                </Stack>
+              </Panel>
+              <Panel title="Whitelist">
+                <Stack spacing={2}>
+                  <Box>
+                    <FormControlLabel
+                      control={
+                        <Switch
+                          checked={lists.use_whitelist}
+                          onChange={(e) => void setUse(e.target.checked)}
+                        />
+                      }
+                      label="Use whitelist"
+                    />
+                    <FormHelperText sx={{ mx: 0 }}>
+                      Only players on the whitelist can join. Switching it takes effect at the next start.
+                    </FormHelperText>
+                  </Box>
+                  <AddForm list="whitelist" onDone={setLists} />
+                  <NameTable list="whitelist" rows={lists.whitelist} onDone={setLists} />
+                </Stack>
+              </Panel>
+              <Box sx={{ gridColumn: "1 / -1" }}>
+                <Panel title="Bans">
+                  <Stack spacing={2}>
+                    <AddForm list="bans" withReason onDone={setLists} />
+                    <NameTable
+                      list="bans"
+                      rows={lists.bans.map((b) => b.username)}
+                      reasons={lists.bans.map((b) => b.reason)}
+                      onDone={setLists}
+                    />
+                  </Stack>
+                </Panel>
               </Box>
-              <AddForm list="whitelist" onDone={setLists} />
-              <NameTable list="whitelist" rows={lists.whitelist} onDone={setLists} />
-            </Stack>
-          </Panel>
-          <Box sx={{ gridColumn: "1 / -1" }}>
-            <Panel title="Bans">
-              <Stack spacing={2}>
-                <AddForm list="bans" withReason onDone={setLists} />
-                <NameTable
-                  list="bans"
-                  rows={lists.bans.map((b) => b.username)}
-                  reasons={lists.bans.map((b) => b.reason)}
-                  onDone={setLists}
-                />
-              </Stack>
-            </Panel>
-          </Box>
-        </Box>
-      )}</ReadOnly>}
+            </Box>
+          }
+        </ReadOnly>
+      )}
     </Page>
   );
 }

@@ -24,9 +24,10 @@ function json(body: unknown, status = 200) {
 /** An XMLHttpRequest that reports the progress the test tells it to, then answers. */
 class FakeXhr {
   static last: FakeXhr | undefined;
-  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = {
-    onprogress: null,
-  };
+  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } =
+    {
+      onprogress: null,
+    };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   onabort: (() => void) | null = null;
@@ -75,15 +76,20 @@ beforeEach(() => {
   fetchSpy = vi.fn(async (url: string) => {
     calls.push(url);
     if (url === "/api/saves/list") return json(SAVES);
-    if (url.startsWith("/api/saves/create/")) return json(`Save x.zip created successfully. Command output: \nGoodbye`);
+    if (url.startsWith("/api/saves/create/")) {
+      return json(`Save x.zip created successfully. Command output: \nGoodbye`);
+    }
     if (url.startsWith("/api/saves/rm/")) return json(`Removed save: ${decodeURIComponent(url.slice(14))}`);
     return json("unexpected", 500);
   });
   vi.stubGlobal("fetch", fetchSpy);
   vi.stubGlobal("XMLHttpRequest", FakeXhr);
-  vi.stubGlobal("WebSocket", class {
-    close() {}
-  });
+  vi.stubGlobal(
+    "WebSocket",
+    class {
+      close() {}
+    },
+  );
 });
 afterEach(() => {
   // Unmount first: a page still mounted would refetch with the real fetch once the stubs are gone.
@@ -103,9 +109,18 @@ describe("formatting", () => {
   });
 
   it("shows versions as the game does, upload speeds, and time left", () => {
-    expect([formatSaveVersion("2.0.28.0"), formatSaveVersion(null), formatSaveVersion(undefined)]).toEqual(["2.0.28", "", ""]);
+    expect([formatSaveVersion("2.0.28.0"), formatSaveVersion(null), formatSaveVersion(undefined)]).toEqual([
+      "2.0.28",
+      "",
+      "",
+    ]);
     expect(formatRate(2.5 * 1024 * 1024)).toBe("2.5 MB/s");
-    expect([formatTimeLeft(0.2), formatTimeLeft(40), formatTimeLeft(185), formatTimeLeft(3720)]).toEqual(["1 s", "40 s", "3 min 05 s", "1 h 02 min"]);
+    expect([formatTimeLeft(0.2), formatTimeLeft(40), formatTimeLeft(185), formatTimeLeft(3720)]).toEqual([
+      "1 s",
+      "40 s",
+      "3 min 05 s",
+      "1 h 02 min",
+    ]);
   });
 
   it("measures an upload's speed over the last seconds, and the time left at that speed", () => {
@@ -116,7 +131,12 @@ describe("formatting", () => {
     now = 500;
     expect(meter(MB / 2, 10 * MB)).toEqual({ loaded: MB / 2, total: 10 * MB }); // under a second: no speed yet
     now = 2000;
-    expect(meter(2 * MB, 10 * MB)).toEqual({ loaded: 2 * MB, total: 10 * MB, bytesPerSecond: MB, secondsLeft: 8 });
+    expect(meter(2 * MB, 10 * MB)).toEqual({
+      loaded: 2 * MB,
+      total: 10 * MB,
+      bytesPerSecond: MB,
+      secondsLeft: 8,
+    });
     // Faster later on (1.5 MB/s from second 2): once the 5 s window has passed, only the recent seconds count.
     const at = (t: number) => 2 * MB + ((t - 2000) / 1000) * 1.5 * MB;
     for (let t = 3000; t <= 9000; t += 1000) {
@@ -130,14 +150,20 @@ describe("formatting", () => {
   });
 
   it("sorts saves by each column, ties by name, Load Latest always last", () => {
-    const s = (name: string, last_mod: string, size: number, factorio_version: string | null): Save => ({ name, last_mod, size, factorio_version });
+    const s = (name: string, last_mod: string, size: number, factorio_version: string | null): Save => ({
+      name,
+      last_mod,
+      size,
+      factorio_version,
+    });
     const list = [
       s("b.zip", "2024-01-01T00:00:00Z", 30, "1.1.110.0"),
       s("a10.zip", "2025-01-01T00:00:00Z", 10, "2.0.7.0"),
       s(LOAD_LATEST, "0001-01-01T00:00:00Z", 0, null),
       s("a9.zip", "2023-01-01T00:00:00Z", 30, null),
     ];
-    const names = (by: Parameters<typeof sortSaves>[1]["by"], desc = false) => sortSaves(list, { by, desc }).map((x) => x.name);
+    const names = (by: Parameters<typeof sortSaves>[1]["by"], desc = false) =>
+      sortSaves(list, { by, desc }).map((x) => x.name);
     expect(names("name")).toEqual(["a9.zip", "a10.zip", "b.zip", LOAD_LATEST]);
     expect(names("name", true)).toEqual(["b.zip", "a10.zip", "a9.zip", LOAD_LATEST]);
     expect(names("last_mod", true)).toEqual(["a10.zip", "b.zip", "a9.zip", LOAD_LATEST]);
@@ -158,13 +184,24 @@ describe("Saves page", () => {
     const link = within(table).getByRole("link", { name: "Download Welt ü #1.zip" });
     expect(link.getAttribute("href")).toBe("/api/saves/dl/Welt%20%C3%BC%20%231.zip");
     const latest = within(table).getByRole("row", { name: /Load Latest/ });
-    expect(within(latest).queryAllByRole("button").map((b) => b.getAttribute("aria-label"))).toEqual(["Start Load Latest"]);
+    expect(within(latest).queryAllByRole("button").map((b) => b.getAttribute("aria-label"))).toEqual([
+      "Start Load Latest",
+    ]);
     expect(within(latest).queryAllByRole("link")).toHaveLength(0);
   });
 
   it("a long list: every save is shown, the first ones with the page", async () => {
-    const many: Save[] = Array.from({ length: 150 }, (_, i) => ({ name: `w${String(i).padStart(3, "0")}.zip`, last_mod: "2024-05-06T07:08:09.123Z", size: 1024 }));
-    fetchSpy.mockImplementation(async (url: string) => (url === "/api/saves/list" ? json(many) : json("unexpected", 500)));
+    const many: Save[] = Array.from(
+      { length: 150 },
+      (_, i) => ({
+        name: `w${String(i).padStart(3, "0")}.zip`,
+        last_mod: "2024-05-06T07:08:09.123Z",
+        size: 1024,
+      }),
+    );
+    fetchSpy.mockImplementation(async (
+      url: string,
+    ) => (url === "/api/saves/list" ? json(many) : json("unexpected", 500)));
     render(<Saves />);
     const table = await screen.findByRole("table", { name: "Saves" });
     await within(table).findByText("w000.zip");
@@ -172,22 +209,35 @@ describe("Saves page", () => {
     expect(within(table).getAllByRole("row")).toHaveLength(151);
   }, 60_000);
 
-  it("Start this save names where it starts: the last start's address, or the defaults before any start", async () => {
-    server.status = { status: "stopped", bindip: "", port: 0, savefile: "" } as ServerStatus;
-    render(<Saves />);
-    fireEvent.click(await screen.findByRole("button", { name: "Start Welt ü #1.zip" }));
-    expect((await screen.findByRole("dialog", { name: "Start this save" })).textContent)
-      .toContain("The server starts on Welt ü #1.zip, at 0.0.0.0:34197 (the defaults: it has not been started since the panel started).");
-    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
-    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
-    act(() => {
-      server.status = { status: "stopped", bindip: "127.0.0.1", port: 34500, savefile: "_autosave1.zip" } as ServerStatus;
-    });
-    fireEvent.click(screen.getByRole("button", { name: "Start Load Latest" }));
-    expect((await screen.findByRole("dialog", { name: "Start this save" })).textContent)
-      .toContain("The server starts on the newest save, at 127.0.0.1:34500 (the address and port of its last start).");
-    expect(calls.some((u) => u === "/api/server/start")).toBe(false);
-  }, 60_000);
+  it(
+    "Start this save names where it starts: the last start's address, or the defaults before any start",
+    async () => {
+      server.status = { status: "stopped", bindip: "", port: 0, savefile: "" } as ServerStatus;
+      render(<Saves />);
+      fireEvent.click(await screen.findByRole("button", { name: "Start Welt ü #1.zip" }));
+      expect((await screen.findByRole("dialog", { name: "Start this save" })).textContent)
+        .toContain(
+          "The server starts on Welt ü #1.zip, at 0.0.0.0:34197 (the defaults: it has not been started since the panel started).",
+        );
+      fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+      await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+      act(() => {
+        server.status = {
+          status: "stopped",
+          bindip: "127.0.0.1",
+          port: 34500,
+          savefile: "_autosave1.zip",
+        } as ServerStatus;
+      });
+      fireEvent.click(screen.getByRole("button", { name: "Start Load Latest" }));
+      expect((await screen.findByRole("dialog", { name: "Start this save" })).textContent)
+        .toContain(
+          "The server starts on the newest save, at 127.0.0.1:34500 (the address and port of its last start).",
+        );
+      expect(calls.some((u) => u === "/api/server/start")).toBe(false);
+    },
+    60_000,
+  );
 
   it("deletes only after confirmation", async () => {
     render(<Saves />);
@@ -202,7 +252,9 @@ describe("Saves page", () => {
     fireEvent.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(calls).toContain("/api/saves/rm/_autosave1.zip"));
     await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("Removed save: _autosave1.zip"));
-    await waitFor(() => expect(calls.filter((u) => u === "/api/saves/list").length).toBeGreaterThanOrEqual(2));
+    await waitFor(() =>
+      expect(calls.filter((u) => u === "/api/saves/list").length).toBeGreaterThanOrEqual(2)
+    );
   }, 60_000);
 
   it("create: the name is required; a created save is announced and the list reloaded", async () => {
@@ -215,7 +267,9 @@ describe("Saves page", () => {
     fireEvent.change(within(form).getByLabelText("Savefile Name"), { target: { value: "My World/2" } });
     fireEvent.click(within(form).getByRole("button", { name: "Create Save" }));
     await waitFor(() => expect(calls).toContain("/api/saves/create/My%20World%2F2"));
-    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("Save x.zip created successfully."));
+    await waitFor(() =>
+      expect(flash.items.map((f) => f.message)).toContain("Save x.zip created successfully.")
+    );
   });
 
   it("create: the game's output of a failed create stays on the page", async () => {
@@ -268,7 +322,9 @@ describe("Saves page", () => {
     expect(bar.getAttribute("aria-valuenow")).toBe("50");
     expect(within(form).getByRole("button", { name: "Upload" })).toHaveProperty("disabled", true);
     await act(async () => xhr.answer(200, "Uploading files successful"));
-    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain(PANEL_MSG.saveUploaded("world.zip")));
+    await waitFor(() =>
+      expect(flash.items.map((f) => f.message)).toContain(PANEL_MSG.saveUploaded("world.zip"))
+    );
     expect(within(form).queryByRole("progressbar")).toBeNull();
     expect(within(form).getByTestId("chosen-file").textContent).toBe("No file chosen");
   });
@@ -276,11 +332,17 @@ describe("Saves page", () => {
   it("upload: the server's refusal is flashed and the bar goes away", async () => {
     render(<Saves />);
     const form = await screen.findByRole("form", { name: "Upload Save" });
-    fireEvent.change(within(form).getByLabelText("Savefile"), { target: { files: [new File(["x"], "bad.zip")] } });
+    fireEvent.change(within(form).getByLabelText("Savefile"), {
+      target: { files: [new File(["x"], "bad.zip")] },
+    });
     fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
     await waitFor(() => expect(FakeXhr.last).toBeDefined());
     await act(async () => FakeXhr.last!.answer(415, "bad.zip is not a Factorio save: it is not a zip file."));
-    await waitFor(() => expect(flash.items.map((f) => f.message)).toContain("bad.zip is not a Factorio save: it is not a zip file."));
+    await waitFor(() =>
+      expect(flash.items.map((f) => f.message)).toContain(
+        "bad.zip is not a Factorio save: it is not a zip file.",
+      )
+    );
     expect(within(form).queryByRole("progressbar")).toBeNull();
   });
 
@@ -291,10 +353,14 @@ describe("Saves page", () => {
     // The game (or another admin) saved world.zip since the page listed the saves.
     fetchSpy.mockImplementation(async (url: string) => {
       calls.push(url);
-      if (url === "/api/saves/list") return json([{ name: "world.zip", last_mod: "2024-05-06T07:08:09.123Z", size: 2048 }, ...SAVES]);
+      if (url === "/api/saves/list") {
+        return json([{ name: "world.zip", last_mod: "2024-05-06T07:08:09.123Z", size: 2048 }, ...SAVES]);
+      }
       return json("unexpected", 500);
     });
-    fireEvent.change(within(form).getByLabelText("Savefile"), { target: { files: [new File([new Uint8Array(8)], "world.zip")] } });
+    fireEvent.change(within(form).getByLabelText("Savefile"), {
+      target: { files: [new File([new Uint8Array(8)], "world.zip")] },
+    });
     fireEvent.click(within(form).getByRole("button", { name: "Upload" }));
     const dialog = await screen.findByRole("dialog", { name: "Replace save" });
     expect(dialog.textContent).toContain(PANEL_MSG.replaceSaveConfirm("world.zip"));

@@ -1,5 +1,14 @@
 import { DeleteButton } from "../../components/DeleteButton.tsx";
-import { type FormEvent, memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type FormEvent,
+  memo,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import {
   Alert,
   Box,
@@ -33,7 +42,13 @@ import { showFlash } from "../../state/flash.ts";
 import { refreshStatus, server } from "../../state/server.ts";
 import { connection } from "../../state/connection.ts";
 import { confirmedAt } from "../../components/AppChrome.tsx";
-import { DEFAULT_BIND_IP, DEFAULT_GAME_PORT, LOAD_LATEST, type Save, type ServerStatus } from "../../../../shared/api.ts";
+import {
+  DEFAULT_BIND_IP,
+  DEFAULT_GAME_PORT,
+  LOAD_LATEST,
+  type Save,
+  type ServerStatus,
+} from "../../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { saveUploadNameProblem } from "../../../../shared/validation.ts";
 import { compareVersionStrings } from "../../../../shared/versions.ts";
@@ -62,7 +77,15 @@ function CreateFailure({ message, onClose }: { message: string; onClose: () => v
           component="pre"
           ref={output}
           data-testid="create-output"
-          sx={{ m: 0, mt: 0.5, whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: "0.8rem", maxHeight: 200, overflow: "auto" }}
+          sx={{
+            m: 0,
+            mt: 0.5,
+            whiteSpace: "pre-wrap",
+            wordBreak: "break-word",
+            fontSize: "0.8rem",
+            maxHeight: 200,
+            overflow: "auto",
+          }}
         >
           {rest.join("\n")}
         </Box>
@@ -119,7 +142,9 @@ function CreateSave({ onCreated, offline }: { onCreated: () => void; offline: bo
             />
             <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
               <Button type="submit" disabled={busy || offline}>Create Save</Button>
-              <Button color="secondary" disabled={busy || offline} onClick={() => setGenerator(true)}>More options</Button>
+              <Button color="secondary" disabled={busy || offline} onClick={() => setGenerator(true)}>
+                More options
+              </Button>
               {busy && (
                 <>
                   <CircularProgress size={22} aria-label="Creating the save" />
@@ -149,16 +174,22 @@ function CreateSave({ onCreated, offline }: { onCreated: () => void; offline: bo
 
 /** "45 % · 5.400 MB of 12.000 MB · 2.9 MB/s · 3 s left"; once all is sent, the panel checks the file. */
 function progressText(p: UploadProgress): string {
-  if (p.total > 0 && p.loaded >= p.total) return `${formatSaveSize(p.total)} sent · the panel checks the save…`;
+  if (p.total > 0 && p.loaded >= p.total) {
+    return `${formatSaveSize(p.total)} sent · the panel checks the save…`;
+  }
   const percent = p.total > 0 ? `${Math.floor((p.loaded / p.total) * 100)} % · ` : "";
   const of = p.total > 0 ? ` of ${formatSaveSize(p.total)}` : "";
   const speed = p.bytesPerSecond === undefined
     ? " · measuring the speed…"
-    : ` · ${formatRate(p.bytesPerSecond)}${p.secondsLeft === undefined ? "" : ` · ${formatTimeLeft(p.secondsLeft)} left`}`;
+    : ` · ${formatRate(p.bytesPerSecond)}${
+      p.secondsLeft === undefined ? "" : ` · ${formatTimeLeft(p.secondsLeft)} left`
+    }`;
   return `${percent}${formatSaveSize(p.loaded)}${of}${speed}`;
 }
 
-function UploadSave({ onUploaded, existing, offline }: { onUploaded: () => void; existing: string[]; offline: boolean }) {
+function UploadSave(
+  { onUploaded, existing, offline }: { onUploaded: () => void; existing: string[]; offline: boolean },
+) {
   const [file, setFile] = useState<File | null>(null);
   const [replace, setReplace] = useState<File | null>(null);
   const [error, setError] = useState<string>();
@@ -200,12 +231,19 @@ function UploadSave({ onUploaded, existing, offline }: { onUploaded: () => void;
     }
   }
 
-  const percent = progress && progress.total > 0 ? Math.min(100, (progress.loaded / progress.total) * 100) : 0;
+  const percent = progress && progress.total > 0
+    ? Math.min(100, (progress.loaded / progress.total) * 100)
+    : 0;
   return (
     <Panel title="Upload Save">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Upload Save">
         <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
-          <Button component="label" color="secondary" startIcon={<UploadFileIcon />} disabled={!!progress || offline}>
+          <Button
+            component="label"
+            color="secondary"
+            startIcon={<UploadFileIcon />}
+            disabled={!!progress || offline}
+          >
             Choose file
             <input
               ref={input}
@@ -232,7 +270,12 @@ function UploadSave({ onUploaded, existing, offline }: { onUploaded: () => void;
         {error && <Typography color="error" variant="body2" role="alert">{error}</Typography>}
         {progress && (
           <Box>
-            <LinearProgress variant="determinate" value={Math.floor(percent)} aria-label="Upload progress" sx={{ height: 10, borderRadius: 1 }} />
+            <LinearProgress
+              variant="determinate"
+              value={Math.floor(percent)}
+              aria-label="Upload progress"
+              sx={{ height: 10, borderRadius: 1 }}
+            />
             <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }} data-testid="upload-progress">
               {progressText(progress)}
             </Typography>
@@ -295,7 +338,14 @@ function StartButton({ save, actions, blocked }: { save: Save; actions: RowActio
   );
 }
 
-function SaveActions({ save, actions, blocked, offline }: { save: Save; actions: RowActions; blocked: StartBlock; offline: boolean }) {
+function SaveActions(
+  { save, actions, blocked, offline }: {
+    save: Save;
+    actions: RowActions;
+    blocked: StartBlock;
+    offline: boolean;
+  },
+) {
   return (
     <>
       <StartButton save={save} actions={actions} blocked={blocked} />
@@ -312,7 +362,12 @@ function SaveActions({ save, actions, blocked, offline }: { save: Save; actions:
               <DownloadIcon />
             </IconButton>
           </Tooltip>
-          <DeleteButton title="Delete" label={`Delete ${save.name}`} disabled={offline} onClick={() => actions.onDelete(save.name)} />
+          <DeleteButton
+            title="Delete"
+            label={`Delete ${save.name}`}
+            disabled={offline}
+            onClick={() => actions.onDelete(save.name)}
+          />
         </>
       )}
     </>
@@ -377,7 +432,9 @@ const SaveRow = memo(function SaveRow({ save: s, actions, blocked, offline }: Ro
       <TableCell sx={{ ...cell, overflowWrap: "anywhere", minWidth: "6rem" }}>{s.name}</TableCell>
       <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}>{saveTime(s.last_mod)}</TableCell>
       <TableCell sx={{ ...cell, whiteSpace: "nowrap" }} align="right">{formatSaveSize(s.size)}</TableCell>
-      <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}>{formatSaveVersion(s.factorio_version) || "unknown"}</TableCell>
+      <TableCell sx={{ ...cell, whiteSpace: "nowrap" }}>
+        {formatSaveVersion(s.factorio_version) || "unknown"}
+      </TableCell>
       {buttons}
     </TableRow>
   );
@@ -441,7 +498,9 @@ function SavesTable(
       action={
         <Tooltip title="Refresh">
           <span>
-            <IconButton aria-label="Refresh the list" onClick={onRefresh} disabled={offline}><RefreshIcon /></IconButton>
+            <IconButton aria-label="Refresh the list" onClick={onRefresh} disabled={offline}>
+              <RefreshIcon />
+            </IconButton>
           </span>
         </Tooltip>
       }
@@ -451,8 +510,14 @@ function SavesTable(
         ? (
           <>
             {saves.length > 2 && <SortPicker columns={COLUMNS} sort={sort} onSort={setSort} />}
-            <Box component="ul" aria-label="Saves" sx={{ listStyle: "none", m: 0, p: 0, display: "grid", gap: 1 }}>
-              {shown.map((s) => <SaveCard key={s.name} save={s} actions={actions} blocked={blocked} offline={offline} />)}
+            <Box
+              component="ul"
+              aria-label="Saves"
+              sx={{ listStyle: "none", m: 0, p: 0, display: "grid", gap: 1 }}
+            >
+              {shown.map((s) => (
+                <SaveCard key={s.name} save={s} actions={actions} blocked={blocked} offline={offline} />
+              ))}
             </Box>
           </>
         )
@@ -461,12 +526,16 @@ function SavesTable(
             <Table size="small" aria-label="Saves">
               <TableHead>
                 <TableRow>
-                  {COLUMNS.map((c) => <SortHeadCell key={c.key} column={c} sort={sort} onSort={setSort} sx={cell} />)}
+                  {COLUMNS.map((c) => (
+                    <SortHeadCell key={c.key} column={c} sort={sort} onSort={setSort} sx={cell} />
+                  ))}
                   <TableCell sx={cell} align="right">Actions</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
-                {shown.map((s) => <SaveRow key={s.name} save={s} actions={actions} blocked={blocked} offline={offline} />)}
+                {shown.map((s) => (
+                  <SaveRow key={s.name} save={s} actions={actions} blocked={blocked} offline={offline} />
+                ))}
               </TableBody>
             </Table>
           </TableContainer>
@@ -482,12 +551,19 @@ function SavesTable(
 let lastList: { saves: Save[]; at: string } | null = null;
 
 /** Why "Start this save" is off now (the role, the connection, the server's state), or null. */
-function startBlock(canChange: boolean, offline: boolean, status: ServerStatus | null, starting: string | null): StartBlock {
+function startBlock(
+  canChange: boolean,
+  offline: boolean,
+  status: ServerStatus | null,
+  starting: string | null,
+): StartBlock {
   if (!canChange) return VIEWER_NOTE;
   if (offline) return "Offline: starting a save needs a connection to the panel.";
   if (starting !== null) return `Starting the server on ${starting}…`;
   if (status === null) return "The server's state is not known yet.";
-  if (status.status !== "stopped") return `Starting a save needs the server stopped; it is ${status.status} now.`;
+  if (status.status !== "stopped") {
+    return `Starting a save needs the server stopped; it is ${status.status} now.`;
+  }
   return null;
 }
 
@@ -538,7 +614,11 @@ export default function Saves() {
   const blocked = startBlock(canChange, !online, status as ServerStatus | null, starting);
   // The address and port of the server's last start; the defaults before the first one (no save named yet).
   const startAt = status
-    ? { bindip: status.bindip || DEFAULT_BIND_IP, port: status.port || DEFAULT_GAME_PORT, known: status.savefile !== "" }
+    ? {
+      bindip: status.bindip || DEFAULT_BIND_IP,
+      port: status.port || DEFAULT_GAME_PORT,
+      known: status.savefile !== "",
+    }
     : null;
   const actions = useMemo<RowActions>(() => ({ onDelete: setConfirm, onStart: setStartAsk }), []);
 
@@ -547,7 +627,9 @@ export default function Saves() {
     note = (
       <Alert severity="warning" variant="outlined" sx={{ mb: 1.5 }} data-testid="saves-offline">
         {list
-          ? `Offline: this is the list as it was at ${confirmedAt(list.at)}; it may have changed since, and its actions need a connection.`
+          ? `Offline: this is the list as it was at ${
+            confirmedAt(list.at)
+          }; it may have changed since, and its actions need a connection.`
           : "Offline: the saves are shown when the panel can be reached."}
       </Alert>
     );
@@ -559,7 +641,12 @@ export default function Saves() {
     );
   } else if (blocked && canChange) {
     note = (
-      <Typography id="saves-start-blocked" variant="body2" color="text.secondary" sx={{ mb: 1.5, display: "flex", alignItems: "center", gap: 1 }}>
+      <Typography
+        id="saves-start-blocked"
+        variant="body2"
+        color="text.secondary"
+        sx={{ mb: 1.5, display: "flex", alignItems: "center", gap: 1 }}
+      >
         {starting !== null && <CircularProgress size={18} aria-label="Starting the server" />}
         {blocked}
       </Typography>
@@ -570,12 +657,26 @@ export default function Saves() {
     <Page title="Saves">
       <ViewerNote />
       {canChange && (
-        <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
+        <Box
+          sx={{
+            display: "grid",
+            gap: 2.5,
+            gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" },
+            alignItems: "start",
+          }}
+        >
           <CreateSave onCreated={load} offline={!online} />
           <UploadSave onUploaded={load} existing={saves.map((s) => s.name)} offline={!online} />
         </Box>
       )}
-      <SavesTable saves={saves} actions={actions} blocked={blocked} offline={!online} note={note} onRefresh={load} />
+      <SavesTable
+        saves={saves}
+        actions={actions}
+        blocked={blocked}
+        offline={!online}
+        note={note}
+        onRefresh={load}
+      />
       <Scenarios onStarted={load} onSaved={load} />
       <ConfirmDialog
         open={confirm !== null}
@@ -590,8 +691,12 @@ export default function Saves() {
         open={startAsk !== null && startAt !== null}
         title="Start this save"
         message={startAsk && startAt
-          ? `The server starts on ${startAsk === LOAD_LATEST ? "the newest save" : startAsk}, at ${startAt.bindip}:${startAt.port} (${
-            startAt.known ? "the address and port of its last start" : "the defaults: it has not been started since the panel started"
+          ? `The server starts on ${
+            startAsk === LOAD_LATEST ? "the newest save" : startAsk
+          }, at ${startAt.bindip}:${startAt.port} (${
+            startAt.known
+              ? "the address and port of its last start"
+              : "the defaults: it has not been started since the panel started"
           }).`
           : ""}
         confirmLabel="Start"

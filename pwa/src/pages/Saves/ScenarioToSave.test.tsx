@@ -40,11 +40,15 @@ describe("ScenarioToSave", () => {
     answer(json("Save arena.zip created from the scenario arena-mod/arena."));
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith("arena"));
     expect(onClose).toHaveBeenCalled();
-    expect(flash.items.map((f) => f.message)).toContain("Save arena.zip created from the scenario arena-mod/arena.");
+    expect(flash.items.map((f) => f.message)).toContain(
+      "Save arena.zip created from the scenario arena-mod/arena.",
+    );
   });
 
   it("a taken name: the panel's message in the dialog, and Replace it sends overwrite", async () => {
-    fetchSpy.mockResolvedValueOnce(json("A save named world.zip already exists. Choose another name, or ask to replace it.", 409));
+    fetchSpy.mockResolvedValueOnce(
+      json("A save named world.zip already exists. Choose another name, or ask to replace it.", 409),
+    );
     const onSaved = vi.fn();
     render(<ScenarioToSave scenario="base/freeplay" onClose={() => {}} onSaved={onSaved} />);
     fireEvent.change(screen.getByLabelText("Save name"), { target: { value: "world" } });
@@ -58,7 +62,12 @@ describe("ScenarioToSave", () => {
   });
 
   it("the game's failure stays in the dialog; changing the name offers Create save again", async () => {
-    fetchSpy.mockResolvedValueOnce(json("The game could not make a save from the scenario base/freeplay: Failed to load mods: broken", 500));
+    fetchSpy.mockResolvedValueOnce(
+      json(
+        "The game could not make a save from the scenario base/freeplay: Failed to load mods: broken",
+        500,
+      ),
+    );
     render(<ScenarioToSave scenario="base/freeplay" onClose={() => {}} onSaved={() => {}} />);
     fireEvent.click(screen.getByRole("button", { name: "Create save" }));
     expect(await screen.findByText(/Failed to load mods: broken/)).toBeTruthy();

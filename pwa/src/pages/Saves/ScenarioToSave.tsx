@@ -1,5 +1,16 @@
 import { type FormEvent, useState } from "react";
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, TextField, Typography } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { ApiError } from "../../api/client.ts";
 import { worldApi } from "../../api/world.ts";
 import { showFlash } from "../../state/flash.ts";
@@ -13,7 +24,9 @@ export function defaultSaveName(scenario: string): string {
  * Turns a scenario into a save (the game's --scenario2map) under a name the user picks. A taken name is
  * answered 409: the dialog then offers to replace that save. The game's own error stays in the dialog.
  */
-export function ScenarioToSave({ scenario, onClose, onSaved }: { scenario: string; onClose: () => void; onSaved: (save: string) => void }) {
+export function ScenarioToSave(
+  { scenario, onClose, onSaved }: { scenario: string; onClose: () => void; onSaved: (save: string) => void },
+) {
   const [name, setName] = useState(defaultSaveName(scenario));
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
@@ -46,10 +59,23 @@ export function ScenarioToSave({ scenario, onClose, onSaved }: { scenario: strin
   }
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="scenario-save-title">
+    <Dialog
+      open
+      onClose={busy ? undefined : onClose}
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="scenario-save-title"
+    >
       <DialogTitle id="scenario-save-title">Create a save from {scenario}</DialogTitle>
       <DialogContent>
-        <Box component="form" id="scenario-save-form" onSubmit={submit} noValidate aria-label="Create a save from a scenario" sx={{ pt: 1 }}>
+        <Box
+          component="form"
+          id="scenario-save-form"
+          onSubmit={submit}
+          noValidate
+          aria-label="Create a save from a scenario"
+          sx={{ pt: 1 }}
+        >
           <TextField
             label="Save name"
             value={name}
@@ -67,10 +93,16 @@ export function ScenarioToSave({ scenario, onClose, onSaved }: { scenario: strin
         {busy && (
           <Box sx={{ mt: 2 }} role="status">
             <LinearProgress aria-label="Creating the save" />
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>The game is making the map…</Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              The game is making the map…
+            </Typography>
           </Box>
         )}
-        {failure && <Alert severity="error" sx={{ mt: 2, whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{failure}</Alert>}
+        {failure && (
+          <Alert severity="error" sx={{ mt: 2, whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+            {failure}
+          </Alert>
+        )}
       </DialogContent>
       <DialogActions>
         <Button color="secondary" onClick={onClose} disabled={busy}>Cancel</Button>

@@ -15,7 +15,11 @@ import { ScenarioToSave } from "./ScenarioToSave.tsx";
 
 /** Offline, under a form whose buttons are off: why (the banner above every page says the rest). */
 export function NeedsConnection({ what }: { what: string }) {
-  return <Typography variant="body2" color="text.secondary">Offline: {what} needs a connection to the panel.</Typography>;
+  return (
+    <Typography variant="body2" color="text.secondary">
+      Offline: {what} needs a connection to the panel.
+    </Typography>
+  );
 }
 
 /** Start the server on a new map from a scenario of the game, of a mod, or of your own, or make a save of one. */
@@ -64,7 +68,11 @@ export function Scenarios({ onStarted, onSaved }: { onStarted: () => void; onSav
       {scenarios === null
         ? (
           <Typography color="text.secondary">
-            {!online ? "Offline: the scenarios are shown when the panel can be reached." : failed ? "The scenarios could not be loaded." : "Loading…"}
+            {!online
+              ? "Offline: the scenarios are shown when the panel can be reached."
+              : failed
+              ? "The scenarios could not be loaded."
+              : "Loading…"}
           </Typography>
         )
         : scenarios.length === 0
@@ -75,20 +83,61 @@ export function Scenarios({ onStarted, onSaved }: { onStarted: () => void; onSav
               A new map from a scenario. A restart afterwards loads the newest save. Create save makes the map
               without starting it; it then appears among the saves.
             </Typography>
-            <TextField select size="small" label="Scenario" value={name} onChange={(e) => setName(e.target.value)} disabled={busy}>
+            <TextField
+              select
+              size="small"
+              label="Scenario"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              disabled={busy}
+            >
               {scenarios.map((s) => <MenuItem key={s.name} value={s.name}>{s.name} · {s.source}</MenuItem>)}
             </TextField>
             <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
-              <TextField size="small" label="IP" value={bindip} onChange={(e) => setBindip(e.target.value)} error={!!errors.bindip} helperText={errors.bindip} disabled={busy} sx={{ flex: "1 1 160px" }} />
-              <TextField size="small" label="Port" value={port} onChange={(e) => setPort(e.target.value)} error={!!errors.port} helperText={errors.port} disabled={busy} slotProps={{ htmlInput: { inputMode: "numeric" } }} sx={{ width: 120 }} />
+              <TextField
+                size="small"
+                label="IP"
+                value={bindip}
+                onChange={(e) => setBindip(e.target.value)}
+                error={!!errors.bindip}
+                helperText={errors.bindip}
+                disabled={busy}
+                sx={{ flex: "1 1 160px" }}
+              />
+              <TextField
+                size="small"
+                label="Port"
+                value={port}
+                onChange={(e) => setPort(e.target.value)}
+                error={!!errors.port}
+                helperText={errors.port}
+                disabled={busy}
+                slotProps={{ htmlInput: { inputMode: "numeric" } }}
+                sx={{ width: 120 }}
+              />
             </Box>
             <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", flexWrap: "wrap" }}>
-              <Button type="submit" startIcon={<PlayArrowIcon />} disabled={busy || gameUp || !name || !online}>Start server on scenario</Button>
-              <Button color="secondary" startIcon={<SaveIcon />} disabled={busy || gameUp || !name || !online} onClick={() => setSaving(true)}>Create save</Button>
+              <Button
+                type="submit"
+                startIcon={<PlayArrowIcon />}
+                disabled={busy || gameUp || !name || !online}
+              >
+                Start server on scenario
+              </Button>
+              <Button
+                color="secondary"
+                startIcon={<SaveIcon />}
+                disabled={busy || gameUp || !name || !online}
+                onClick={() => setSaving(true)}
+              >
+                Create save
+              </Button>
               {busy && <CircularProgress size={22} aria-label="Starting the server" />}
               {!online
                 ? <NeedsConnection what="starting" />
-                : gameUp && <Typography variant="body2" color="text.secondary">The server is running.</Typography>}
+                : gameUp && (
+                  <Typography variant="body2" color="text.secondary">The server is running.</Typography>
+                )}
             </Box>
           </Stack>
         )}

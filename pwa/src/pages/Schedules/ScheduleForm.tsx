@@ -30,15 +30,15 @@ import { showFlash } from "../../state/flash.ts";
 import {
   BACKUP_INCLUDES,
   type BackupInclude,
+  type Schedule,
   SCHEDULE_CONDITION_LABELS,
   SCHEDULE_CONDITIONS,
-  type Schedule,
   type ScheduleCondition,
   type ScheduleInput,
   scheduleProblem,
+  type ScheduleTask,
   TASK_LABELS,
   TASK_TYPES,
-  type ScheduleTask,
   type TaskType,
 } from "../../../../shared/backups.ts";
 import { formatRun } from "./format.ts";
@@ -64,7 +64,9 @@ const EMPTY: ScheduleInput = {
 };
 
 function CronPreview({ cron }: { cron: string }) {
-  const [preview, setPreview] = useState<{ description: string; next_runs: string[]; time_zone: string } | null>(null);
+  const [preview, setPreview] = useState<
+    { description: string; next_runs: string[]; time_zone: string } | null
+  >(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -127,14 +129,22 @@ function TaskEditor({ task, index, count, onChange, onMove, onRemove }: {
         <Box sx={{ ml: "auto", display: "flex" }}>
           <Tooltip title="Move up">
             <span>
-              <IconButton aria-label={`Move task ${index + 1} up`} disabled={index === 0} onClick={() => onMove(-1)}>
+              <IconButton
+                aria-label={`Move task ${index + 1} up`}
+                disabled={index === 0}
+                onClick={() => onMove(-1)}
+              >
                 <ArrowUpwardIcon />
               </IconButton>
             </span>
           </Tooltip>
           <Tooltip title="Move down">
             <span>
-              <IconButton aria-label={`Move task ${index + 1} down`} disabled={index === count - 1} onClick={() => onMove(1)}>
+              <IconButton
+                aria-label={`Move task ${index + 1} down`}
+                disabled={index === count - 1}
+                onClick={() => onMove(1)}
+              >
                 <ArrowDownwardIcon />
               </IconButton>
             </span>
@@ -148,7 +158,8 @@ function TaskEditor({ task, index, count, onChange, onMove, onRemove }: {
             label={task.type === "warn" ? "Chat text ({time} = time left)" : "Console command"}
             size="small"
             value={task.text ?? ""}
-            onChange={(e) => set({ text: e.target.value })}
+            onChange={(e) =>
+              set({ text: e.target.value })}
             sx={{ flex: "1 1 220px" }}
           />
           {task.type === "warn" && (
@@ -172,7 +183,11 @@ function TaskEditor({ task, index, count, onChange, onMove, onRemove }: {
                 <Checkbox
                   checked={task.include?.includes(i) ?? false}
                   onChange={(e) =>
-                    set({ include: e.target.checked ? [...(task.include ?? []), i] : (task.include ?? []).filter((x) => x !== i) })}
+                    set({
+                      include: e.target.checked
+                        ? [...(task.include ?? []), i]
+                        : (task.include ?? []).filter((x) => x !== i),
+                    })}
                 />
               }
               label={INCLUDE_SHORT[i]}
@@ -182,7 +197,12 @@ function TaskEditor({ task, index, count, onChange, onMove, onRemove }: {
       )}
       <FormControlLabel
         sx={{ mt: 0.5 }}
-        control={<Checkbox checked={task.continue_on_failure === true} onChange={(e) => set({ continue_on_failure: e.target.checked })} />}
+        control={
+          <Checkbox
+            checked={task.continue_on_failure === true}
+            onChange={(e) => set({ continue_on_failure: e.target.checked })}
+          />
+        }
         label="Continue on failure"
       />
     </Paper>
@@ -202,9 +222,18 @@ export function ScheduleForm({ open, editing, onClose, onSaved }: {
   useEffect(() => {
     if (!open) return;
     setProblem(null);
-    setForm(editing
-      ? { name: editing.name, cron: editing.cron, condition: editing.condition, enabled: editing.enabled, run_missed: editing.run_missed, tasks: editing.tasks }
-      : EMPTY);
+    setForm(
+      editing
+        ? {
+          name: editing.name,
+          cron: editing.cron,
+          condition: editing.condition,
+          enabled: editing.enabled,
+          run_missed: editing.run_missed,
+          tasks: editing.tasks,
+        }
+        : EMPTY,
+    );
   }, [open, editing]);
 
   const set = (patch: Partial<ScheduleInput>) => setForm((f) => ({ ...f, ...patch }));
@@ -231,11 +260,23 @@ export function ScheduleForm({ open, editing, onClose, onSaved }: {
   }
 
   return (
-    <Dialog open={open} onClose={onClose} fullScreen={phone} maxWidth="md" fullWidth aria-labelledby="schedule-title">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullScreen={phone}
+      maxWidth="md"
+      fullWidth
+      aria-labelledby="schedule-title"
+    >
       <DialogTitle id="schedule-title">{editing ? "Edit schedule" : "New schedule"}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField label="Name" value={form.name} onChange={(e) => set({ name: e.target.value })} autoComplete="off" />
+          <TextField
+            label="Name"
+            value={form.name}
+            onChange={(e) => set({ name: e.target.value })}
+            autoComplete="off"
+          />
           <TextField
             label="When (cron: minute hour day month weekday)"
             value={form.cron}
@@ -250,12 +291,22 @@ export function ScheduleForm({ open, editing, onClose, onSaved }: {
             value={form.condition}
             onChange={(e) => set({ condition: e.target.value as ScheduleCondition })}
           >
-            {SCHEDULE_CONDITIONS.map((c) => <MenuItem key={c} value={c}>{SCHEDULE_CONDITION_LABELS[c]}</MenuItem>)}
+            {SCHEDULE_CONDITIONS.map((c) => (
+              <MenuItem key={c} value={c}>{SCHEDULE_CONDITION_LABELS[c]}</MenuItem>
+            ))}
           </TextField>
           <Box sx={{ display: "flex", gap: 2, flexWrap: "wrap" }}>
-            <FormControlLabel control={<Switch checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} />} label="Enabled" />
             <FormControlLabel
-              control={<Checkbox checked={form.run_missed} onChange={(e) => set({ run_missed: e.target.checked })} />}
+              control={<Switch checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} />}
+              label="Enabled"
+            />
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={form.run_missed}
+                  onChange={(e) => set({ run_missed: e.target.checked })}
+                />
+              }
               label="Run once at start-up if runs were missed"
             />
           </Box>
@@ -272,7 +323,11 @@ export function ScheduleForm({ open, editing, onClose, onSaved }: {
             />
           ))}
           <Box>
-            <Button color="secondary" startIcon={<AddIcon />} onClick={() => set({ tasks: [...form.tasks, { type: "backup", delay_s: 0 }] })}>
+            <Button
+              color="secondary"
+              startIcon={<AddIcon />}
+              onClick={() => set({ tasks: [...form.tasks, { type: "backup", delay_s: 0 }] })}
+            >
               Add task
             </Button>
           </Box>

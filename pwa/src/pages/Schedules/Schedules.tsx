@@ -1,14 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import {
-  Box,
-  Button,
-  Chip,
-  Collapse,
-  IconButton,
-  Stack,
-  Tooltip,
-  Typography,
-} from "@mui/material";
+import { Box, Button, Chip, Collapse, IconButton, Stack, Tooltip, Typography } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import EditIcon from "@mui/icons-material/Edit";
 import ExpandLessIcon from "@mui/icons-material/ExpandLess";
@@ -21,7 +12,12 @@ import { DeleteButton } from "../../components/DeleteButton.tsx";
 import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 import { schedulesApi } from "../../api/backups.ts";
 import { showFlash } from "../../state/flash.ts";
-import { SCHEDULE_CONDITION_LABELS, type Schedule, type ScheduleRun, TASK_LABELS } from "../../../../shared/backups.ts";
+import {
+  type Schedule,
+  SCHEDULE_CONDITION_LABELS,
+  type ScheduleRun,
+  TASK_LABELS,
+} from "../../../../shared/backups.ts";
 import { ScheduleForm } from "./ScheduleForm.tsx";
 import { formatRun } from "./format.ts";
 
@@ -41,10 +37,22 @@ function Runs({ runs }: { runs: Schedule["last_runs"] }) {
         <Box key={r.id} data-testid="run">
           <Box sx={{ display: "flex", gap: 1, alignItems: "center", flexWrap: "wrap" }}>
             <Chip size="small" label={r.result} color={RESULT_COLOR[r.result]} />
-            <Typography variant="body2">{`${r.started.replace("T", " ").slice(0, 19)} UTC · ${r.trigger}`}</Typography>
+            <Typography variant="body2">
+              {`${r.started.replace("T", " ").slice(0, 19)} UTC · ${r.trigger}`}
+            </Typography>
           </Box>
           {r.output && (
-            <Box component="pre" sx={{ m: 0, mt: 0.5, whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: "0.8rem", color: "text.secondary" }}>
+            <Box
+              component="pre"
+              sx={{
+                m: 0,
+                mt: 0.5,
+                whiteSpace: "pre-wrap",
+                wordBreak: "break-word",
+                fontSize: "0.8rem",
+                color: "text.secondary",
+              }}
+            >
               {r.output}
             </Box>
           )}
@@ -81,10 +89,14 @@ function ScheduleCard({ s, onEdit, onDelete, onChanged }: {
         <ReadOnly>
           <Box sx={{ display: "flex" }}>
             <Tooltip title="Run now">
-              <IconButton aria-label={`Run ${s.name} now`} onClick={run} color="primary"><PlayArrowIcon /></IconButton>
+              <IconButton aria-label={`Run ${s.name} now`} onClick={run} color="primary">
+                <PlayArrowIcon />
+              </IconButton>
             </Tooltip>
             <Tooltip title="Edit">
-              <IconButton aria-label={`Edit ${s.name}`} onClick={onEdit}><EditIcon /></IconButton>
+              <IconButton aria-label={`Edit ${s.name}`} onClick={onEdit}>
+                <EditIcon />
+              </IconButton>
             </Tooltip>
             <DeleteButton title="Delete" label={`Delete ${s.name}`} onClick={onDelete} />
           </Box>
@@ -101,7 +113,9 @@ function ScheduleCard({ s, onEdit, onDelete, onChanged }: {
           {SCHEDULE_CONDITION_LABELS[s.condition]} · {s.tasks.map((t) => TASK_LABELS[t.type]).join(" → ")}
         </Typography>
         {s.next_runs.length > 0 && (
-          <Typography variant="body2">{`Next: ${s.next_runs.map(formatRun).join(" · ")} (${s.time_zone})`}</Typography>
+          <Typography variant="body2">
+            {`Next: ${s.next_runs.map(formatRun).join(" · ")} (${s.time_zone})`}
+          </Typography>
         )}
         <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
           <Button
@@ -115,7 +129,9 @@ function ScheduleCard({ s, onEdit, onDelete, onChanged }: {
           </Button>
           {last && <Chip size="small" label={`last: ${last.result}`} color={RESULT_COLOR[last.result]} />}
         </Box>
-        <Collapse in={open}><Runs runs={s.last_runs} /></Collapse>
+        <Collapse in={open}>
+          <Runs runs={s.last_runs} />
+        </Collapse>
       </Stack>
     </Panel>
   );
@@ -152,7 +168,9 @@ export default function Schedules() {
       actions={
         <Box sx={{ display: "flex", gap: 1 }}>
           <Tooltip title="Refresh">
-            <IconButton aria-label="Refresh the list" onClick={load}><RefreshIcon /></IconButton>
+            <IconButton aria-label="Refresh the list" onClick={load}>
+              <RefreshIcon />
+            </IconButton>
           </Tooltip>
           <ReadOnly>
             <Button
@@ -174,7 +192,14 @@ export default function Schedules() {
           No schedules yet. A schedule runs tasks (warn players, save, back up, restart...) on a timetable.
         </Typography>
       )}
-      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", lg: "1fr 1fr" }, alignItems: "start" }}>
+      <Box
+        sx={{
+          display: "grid",
+          gap: 2.5,
+          gridTemplateColumns: { xs: "1fr", lg: "1fr 1fr" },
+          alignItems: "start",
+        }}
+      >
         {schedules.map((s) => (
           <ScheduleCard
             key={s.id}

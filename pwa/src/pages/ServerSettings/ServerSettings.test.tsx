@@ -24,7 +24,9 @@ function answer(): Settings {
 describe("the settings form model", () => {
   it("gives each key the input of its type, with its comment as help, and orphan comments as notes", () => {
     const items = layout(answer());
-    const fields = Object.fromEntries(items.flatMap((i) => (i.type === "field" ? [[i.field.key, i.field]] : [])));
+    const fields = Object.fromEntries(
+      items.flatMap((i) => (i.type === "field" ? [[i.field.key, i.field]] : [])),
+    );
     expect(fields.max_players).toMatchObject({ kind: "number", label: "max players" });
     expect(fields.max_players.help).toEqual([(example as Settings)._comment_max_players]);
     expect(fields.tags.kind).toBe("list");
@@ -88,14 +90,17 @@ describe("Server Settings page", () => {
     flash.items.splice(0);
     posted = [];
     server.status = null;
-    vi.stubGlobal("fetch", vi.fn(async (url: string, init?: RequestInit) => {
-      if (url === "/api/settings") return new Response(JSON.stringify(answer()));
-      if (url === "/api/settings/update") {
-        posted.push(JSON.parse(String(init?.body)));
-        return new Response(JSON.stringify("Settings successfully saved"));
-      }
-      return new Response(JSON.stringify("no"), { status: 404 });
-    }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url === "/api/settings") return new Response(JSON.stringify(answer()));
+        if (url === "/api/settings/update") {
+          posted.push(JSON.parse(String(init?.body)));
+          return new Response(JSON.stringify("Settings successfully saved"));
+        }
+        return new Response(JSON.stringify("no"), { status: 404 });
+      }),
+    );
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -108,7 +113,11 @@ describe("Server Settings page", () => {
     fireEvent.click(within(form).getByRole("button", { name: "Save" }));
     await waitFor(() => expect(flash.items.map((f) => f.message)).toEqual([MSG.settingsSaved]));
     expect(posted).toHaveLength(1);
-    expect(posted[0]).toMatchObject({ max_players: 4, visibility: { public: true, lan: false }, game_password: SECRET_MASK });
+    expect(posted[0]).toMatchObject({
+      max_players: 4,
+      visibility: { public: true, lan: false },
+      game_password: SECRET_MASK,
+    });
     expect((posted[0] as Settings)._comment_max_players).toBe((example as Settings)._comment_max_players);
   });
 
@@ -117,7 +126,8 @@ describe("Server Settings page", () => {
     const form = await screen.findByRole("form", { name: "Server Settings" });
     fireEvent.change(within(form).getByLabelText("max heartbeats per second"), { target: { value: "5" } });
     fireEvent.click(within(form).getByRole("button", { name: "Save" }));
-    expect(await within(form).findByText("max_heartbeats_per_second must be a whole number from 6 to 240.")).toBeTruthy();
+    expect(await within(form).findByText("max_heartbeats_per_second must be a whole number from 6 to 240."))
+      .toBeTruthy();
     expect(posted).toHaveLength(0);
   });
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import {
   Alert,
   Box,
@@ -28,7 +28,15 @@ import { server } from "../../state/server.ts";
 import { useUnsavedChanges } from "../../state/unsaved.ts";
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { ALLOW_COMMANDS, SECRET_MASK, type Settings } from "../../../../shared/settings.ts";
-import { buildBody, type Field, type FormValue, type FormValues, initialValues, type Item, layout } from "./form.ts";
+import {
+  buildBody,
+  type Field,
+  type FormValue,
+  type FormValues,
+  initialValues,
+  type Item,
+  layout,
+} from "./form.ts";
 import { ReadOnly, ViewerNote } from "../../components/ReadOnly.tsx";
 import { useCan } from "../../state/access.ts";
 import { ACCESS_MSG } from "../../../../shared/access.ts";
@@ -54,7 +62,11 @@ function SecretInput({ field, value, error, onChange }: {
   const [shown, setShown] = useState(false);
   // Passwords and tokens are the admin's: an operator sees that one is stored, and cannot change it.
   const isAdmin = useCan("admin");
-  const help = [...(value === SECRET_MASK ? [SECRET_KEPT] : []), ...(isAdmin ? [] : [ACCESS_MSG.secretsNeedAdmin]), ...field.help];
+  const help = [
+    ...(value === SECRET_MASK ? [SECRET_KEPT] : []),
+    ...(isAdmin ? [] : [ACCESS_MSG.secretsNeedAdmin]),
+    ...field.help,
+  ];
   return (
     <Box>
       <TextField
@@ -101,7 +113,13 @@ function SettingInput({ field, value, error, onChange }: {
       return (
         <FormControl error={!!error}>
           <FormControlLabel
-            control={<Checkbox name={key} checked={value === true} onChange={(e) => onChange(e.target.checked)} />}
+            control={
+              <Checkbox
+                name={key}
+                checked={value === true}
+                onChange={(e) => onChange(e.target.checked)}
+              />
+            }
             label={label}
           />
           <Help lines={help} error={error} />
@@ -116,7 +134,13 @@ function SettingInput({ field, value, error, onChange }: {
             {Object.entries(flags).map(([flag, on]) => (
               <FormControlLabel
                 key={flag}
-                control={<Checkbox name={`${key}.${flag}`} checked={on} onChange={(e) => onChange({ ...flags, [flag]: e.target.checked })} />}
+                control={
+                  <Checkbox
+                    name={`${key}.${flag}`}
+                    checked={on}
+                    onChange={(e) => onChange({ ...flags, [flag]: e.target.checked })}
+                  />
+                }
                 label={flag}
               />
             ))}
@@ -129,7 +153,13 @@ function SettingInput({ field, value, error, onChange }: {
       return <SecretInput field={field} value={value as string} error={error} onChange={onChange} />;
     case "fixed":
       return (
-        <TextField label={label} name={key} value={JSON.stringify(value ?? null)} helperText={help.join(" ") || "Shown as stored; edit it in the file."} slotProps={{ input: { readOnly: true } }} />
+        <TextField
+          label={label}
+          name={key}
+          value={JSON.stringify(value ?? null)}
+          helperText={help.join(" ") || "Shown as stored; edit it in the file."}
+          slotProps={{ input: { readOnly: true } }}
+        />
       );
     default:
       return (
@@ -171,7 +201,9 @@ function SettingsForm({ loaded, onSaved }: { loaded: Settings; onSaved: () => vo
     setErrors(found);
     const first = Object.keys(found)[0];
     if (first) {
-      formRef.current?.querySelector<HTMLElement>(`[name="${CSS.escape(first)}"], [name^="${CSS.escape(first)}."]`)?.focus();
+      formRef.current?.querySelector<HTMLElement>(
+        `[name="${CSS.escape(first)}"], [name^="${CSS.escape(first)}."]`,
+      )?.focus();
       return;
     }
     setBusy(true);
@@ -188,13 +220,32 @@ function SettingsForm({ loaded, onSaved }: { loaded: Settings; onSaved: () => vo
 
   return (
     // overflow visible: a clipping card would keep the sticky Save bar from sticking to the screen.
-    <Card component="form" ref={formRef} onSubmit={submit} noValidate aria-label="Server Settings" sx={{ overflow: "visible" }}>
+    <Card
+      component="form"
+      ref={formRef}
+      onSubmit={submit}
+      noValidate
+      aria-label="Server Settings"
+      sx={{ overflow: "visible" }}
+    >
       <CardContent>
-        <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
+        <Box
+          sx={{
+            display: "grid",
+            gap: 2.5,
+            gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" },
+            alignItems: "start",
+          }}
+        >
           {items.map((item) =>
             item.type === "note"
               ? (
-                <Typography key={item.key} variant="body2" color="text.secondary" sx={{ gridColumn: "1 / -1", fontStyle: "italic", mt: 1 }}>
+                <Typography
+                  key={item.key}
+                  variant="body2"
+                  color="text.secondary"
+                  sx={{ gridColumn: "1 / -1", fontStyle: "italic", mt: 1 }}
+                >
                   {item.lines.join(" ")}
                 </Typography>
               )
@@ -228,14 +279,22 @@ function SettingsForm({ loaded, onSaved }: { loaded: Settings; onSaved: () => vo
           boxShadow: "0 -4px 8px rgba(0,0,0,0.45)",
         }}
       >
-        <Typography variant="body2" sx={{ flexGrow: 1, color: dirty ? "warning.main" : "text.secondary" }} role="status">
+        <Typography
+          variant="body2"
+          sx={{ flexGrow: 1, color: dirty ? "warning.main" : "text.secondary" }}
+          role="status"
+        >
           {dirty ? "Unsaved changes" : "No changes"}
         </Typography>
         {busy && <CircularProgress size={22} aria-label="Saving" />}
-        <Button color="secondary" disabled={busy || !dirty} onClick={() => {
-          setValues(initial);
-          setErrors({});
-        }}>
+        <Button
+          color="secondary"
+          disabled={busy || !dirty}
+          onClick={() => {
+            setValues(initial);
+            setErrors({});
+          }}
+        >
           Discard
         </Button>
         <Button type="submit" disabled={busy}>Save</Button>
@@ -266,9 +325,15 @@ export default function ServerSettings() {
   return (
     <Page title="Server Settings">
       <ViewerNote />
-      {status && status.status !== "stopped" && <Alert severity="info">{PANEL_MSG.settingsApplyAtNextStart}</Alert>}
+      {status && status.status !== "stopped" && (
+        <Alert severity="info">{PANEL_MSG.settingsApplyAtNextStart}</Alert>
+      )}
       {loaded
-        ? <ReadOnly><SettingsForm key={version} loaded={loaded} onSaved={load} /></ReadOnly>
+        ? (
+          <ReadOnly>
+            <SettingsForm key={version} loaded={loaded} onSaved={load} />
+          </ReadOnly>
+        )
         : failed
         ? <Alert severity="error">The server settings could not be read.</Alert>
         : <CircularProgress aria-label="Loading" />}

@@ -40,7 +40,8 @@ function commentLines(v: SettingsValue | undefined): string[] {
 }
 
 function isFlags(v: SettingsValue): v is Record<string, boolean> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "boolean");
+  return typeof v === "object" && v !== null && !Array.isArray(v) &&
+    Object.values(v).every((x) => typeof x === "boolean");
 }
 
 export function kindOf(key: string, v: SettingsValue): FieldKind {
@@ -65,7 +66,12 @@ export function layout(settings: Settings): Item[] {
     }
     items.push({
       type: "field",
-      field: { key, kind: kindOf(key, v), label: settingLabel(key), help: commentLines(settings[COMMENT_PREFIX + key]) },
+      field: {
+        key,
+        kind: kindOf(key, v),
+        label: settingLabel(key),
+        help: commentLines(settings[COMMENT_PREFIX + key]),
+      },
     });
   }
   return items;
@@ -87,7 +93,9 @@ export function initialValues(settings: Settings): FormValues {
 
 function numberError(key: string): string {
   const rule = SETTING_RULES[key];
-  return rule?.type === "uint" ? settingMessages.wholeNumber(key, rule.min, rule.max) : `${key} must be a number.`;
+  return rule?.type === "uint"
+    ? settingMessages.wholeNumber(key, rule.min, rule.max)
+    : `${key} must be a number.`;
 }
 
 /**
@@ -96,7 +104,10 @@ function numberError(key: string): string {
  * edited: the list also changes on the Players page and in the game, and an untouched field must not
  * undo those changes.
  */
-export function buildBody(loaded: Settings, values: FormValues): { body: Settings; errors: Record<string, string> } {
+export function buildBody(
+  loaded: Settings,
+  values: FormValues,
+): { body: Settings; errors: Record<string, string> } {
   const body: Settings = {};
   const errors: Record<string, string> = {};
   for (const [key, original] of Object.entries(loaded)) {

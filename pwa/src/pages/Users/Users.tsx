@@ -1,5 +1,5 @@
 import { DeleteButton } from "../../components/DeleteButton.tsx";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import {
   Alert,
   Box,
@@ -31,7 +31,6 @@ import { type Role, ROLES } from "../../../../shared/api.ts";
 import { useLocation } from "react-router-dom";
 import { ACCESS_MSG, ROLE_HELP } from "../../../../shared/access.ts";
 
-
 function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) {
   return (
     <TextField
@@ -57,7 +56,9 @@ function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) 
 /** The hidden-on-phones email column: on a phone the email goes under the name, so the row fits 390 px. */
 const WIDE_ONLY = { display: { xs: "none", sm: "table-cell" } } as const;
 
-function UserList({ users, onDelete, onChanged }: { users: User[]; onDelete: (u: string) => void; onChanged: () => void }) {
+function UserList(
+  { users, onDelete, onChanged }: { users: User[]; onDelete: (u: string) => void; onChanged: () => void },
+) {
   const { user: me } = useSnapshot(session);
   return (
     <Panel title="List of Users">
@@ -75,10 +76,19 @@ function UserList({ users, onDelete, onChanged }: { users: User[]; onDelete: (u:
             {users.map((u) => (
               <TableRow key={u.username}>
                 <TableCell sx={{ wordBreak: "break-word", px: { xs: 1, sm: 2 } }}>
-                  {u.username}{me?.username === u.username ? " (you)" : ""}
-                  <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" }, wordBreak: "break-all" }}>{u.email}</Typography>
+                  {u.username}
+                  {me?.username === u.username ? " (you)" : ""}
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ display: { sm: "none" }, wordBreak: "break-all" }}
+                  >
+                    {u.email}
+                  </Typography>
                 </TableCell>
-                <TableCell sx={{ px: { xs: 0.5, sm: 2 } }}><RoleSelect user={u} onChanged={onChanged} /></TableCell>
+                <TableCell sx={{ px: { xs: 0.5, sm: 2 } }}>
+                  <RoleSelect user={u} onChanged={onChanged} />
+                </TableCell>
                 <TableCell sx={{ ...WIDE_ONLY, wordBreak: "break-all" }}>{u.email}</TableCell>
                 <TableCell align="right" sx={{ px: { xs: 0.5, sm: 2 } }}>
                   {me?.username === u.username
@@ -90,7 +100,13 @@ function UserList({ users, onDelete, onChanged }: { users: User[]; onDelete: (u:
                         onClick={() => {}}
                       />
                     )
-                    : <DeleteButton title={`Delete ${u.username}`} label={`Delete user ${u.username}`} onClick={() => onDelete(u.username)} />}
+                    : (
+                      <DeleteButton
+                        title={`Delete ${u.username}`}
+                        label={`Delete user ${u.username}`}
+                        onClick={() => onDelete(u.username)}
+                      />
+                    )}
                 </TableCell>
               </TableRow>
             ))}
@@ -102,7 +118,10 @@ function UserList({ users, onDelete, onChanged }: { users: User[]; onDelete: (u:
 }
 
 export function ChangePassword() {
-  const form = useForm({ old_password: "", new_password: "", new_password_confirmation: "" }, validatePasswordChange);
+  const form = useForm(
+    { old_password: "", new_password: "", new_password_confirmation: "" },
+    validatePasswordChange,
+  );
   const [busy, setBusy] = useState(false);
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -122,26 +141,33 @@ export function ChangePassword() {
   }
   return (
     <Box id="change-password" sx={{ scrollMarginTop: 16 }}>
-    <Panel title="Change Password">
-      <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Change Password">
-        <Typography variant="body2" color="text.secondary">{ACCESS_MSG.passwordChangeRevokes}</Typography>
-        <TextField label="Old Password" type="password" autoComplete="current-password" {...form.field("old_password")} />
-        <TextField
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          {...form.field("new_password")}
-          helperText={form.field("new_password").helperText ?? PANEL_MSG.passwordRule}
-        />
-        <TextField
-          label="New Password Confirmation"
-          type="password"
-          autoComplete="new-password"
-          {...form.field("new_password_confirmation")}
-        />
-        <Box><Button type="submit" disabled={busy}>Change Password</Button></Box>
-      </Stack>
-    </Panel>
+      <Panel title="Change Password">
+        <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Change Password">
+          <Typography variant="body2" color="text.secondary">{ACCESS_MSG.passwordChangeRevokes}</Typography>
+          <TextField
+            label="Old Password"
+            type="password"
+            autoComplete="current-password"
+            {...form.field("old_password")}
+          />
+          <TextField
+            label="New Password"
+            type="password"
+            autoComplete="new-password"
+            {...form.field("new_password")}
+            helperText={form.field("new_password").helperText ?? PANEL_MSG.passwordRule}
+          />
+          <TextField
+            label="New Password Confirmation"
+            type="password"
+            autoComplete="new-password"
+            {...form.field("new_password_confirmation")}
+          />
+          <Box>
+            <Button type="submit" disabled={busy}>Change Password</Button>
+          </Box>
+        </Stack>
+      </Panel>
     </Box>
   );
 }
@@ -184,7 +210,9 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
           {ROLES.map((r) => (
             <MenuItem key={r} value={r} sx={{ display: "block", whiteSpace: "normal", maxWidth: 420 }}>
               <Typography component="span" sx={{ display: "block", fontWeight: 600 }}>{r}</Typography>
-              <Typography component="span" variant="body2" color="text.secondary" sx={{ display: "block" }}>{ROLE_HELP[r]}</Typography>
+              <Typography component="span" variant="body2" color="text.secondary" sx={{ display: "block" }}>
+                {ROLE_HELP[r]}
+              </Typography>
             </MenuItem>
           ))}
         </TextField>
@@ -196,8 +224,15 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
           {...form.field("password")}
           helperText={form.field("password").helperText ?? PANEL_MSG.passwordRule}
         />
-        <TextField label="Password Confirmation" type="password" autoComplete="new-password" {...form.field("password_confirmation")} />
-        <Box><Button type="submit" disabled={busy}>Create User</Button></Box>
+        <TextField
+          label="Password Confirmation"
+          type="password"
+          autoComplete="new-password"
+          {...form.field("password_confirmation")}
+        />
+        <Box>
+          <Button type="submit" disabled={busy}>Create User</Button>
+        </Box>
       </Stack>
     </Panel>
   );
@@ -210,7 +245,9 @@ export default function Users() {
   if (!isAdmin) {
     return (
       <Page title="Users">
-        <Alert severity="info">Only admins manage panel users. Your own password, sessions and sign-in are under Account.</Alert>
+        <Alert severity="info">
+          Only admins manage panel users. Your own password, sessions and sign-in are under Account.
+        </Alert>
       </Page>
     );
   }
@@ -253,7 +290,14 @@ function ManageUsers() {
         onConfirm={() => toDelete && void remove(toDelete)}
         onClose={() => setToDelete(null)}
       />
-      <Box sx={{ display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, alignItems: "start" }}>
+      <Box
+        sx={{
+          display: "grid",
+          gap: 2.5,
+          gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" },
+          alignItems: "start",
+        }}
+      >
         <ChangePassword />
         <CreateUser onCreated={load} />
       </Box>

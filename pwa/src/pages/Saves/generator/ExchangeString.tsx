@@ -7,7 +7,9 @@ import { worldApi } from "../../../api/world.ts";
 import { showFlash } from "../../../state/flash.ts";
 
 /** Paste a map exchange string to fill the form, or turn the form into one (and copy it). */
-export function ExchangeString({ settings, onApply }: { settings: WorldSettings; onApply: (s: WorldSettings) => void }) {
+export function ExchangeString(
+  { settings, onApply }: { settings: WorldSettings; onApply: (s: WorldSettings) => void },
+) {
   const [text, setText] = useState("");
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -46,7 +48,9 @@ export function ExchangeString({ settings, onApply }: { settings: WorldSettings;
 
   return (
     <Box component="section" aria-label="Map exchange string" sx={{ display: "grid", gap: 1.5 }}>
-      <Typography variant="subtitle1" component="h3" color="primary" sx={{ fontWeight: 700 }}>Map exchange string</Typography>
+      <Typography variant="subtitle1" component="h3" color="primary" sx={{ fontWeight: 700 }}>
+        Map exchange string
+      </Typography>
       <TextField
         label="Map exchange string"
         placeholder=">>>eNp…<<<"
@@ -55,11 +59,22 @@ export function ExchangeString({ settings, onApply }: { settings: WorldSettings;
         maxRows={6}
         value={text}
         onChange={(e) => setText(e.target.value)}
-        slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace", fontSize: "0.8rem" } } }}
+        slotProps={{
+          htmlInput: { spellCheck: false, style: { fontFamily: "monospace", fontSize: "0.8rem" } },
+        }}
       />
       <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
-        <Button color="secondary" startIcon={<InputIcon />} disabled={busy || text.trim() === ""} onClick={() => void apply()}>Use this string</Button>
-        <Button color="secondary" startIcon={<ContentCopyIcon />} disabled={busy} onClick={() => void copy()}>Copy settings as a string</Button>
+        <Button
+          color="secondary"
+          startIcon={<InputIcon />}
+          disabled={busy || text.trim() === ""}
+          onClick={() => void apply()}
+        >
+          Use this string
+        </Button>
+        <Button color="secondary" startIcon={<ContentCopyIcon />} disabled={busy} onClick={() => void copy()}>
+          Copy settings as a string
+        </Button>
       </Box>
       {note && <Typography variant="body2" color="text.secondary">{note}</Typography>}
     </Box>

@@ -17,10 +17,14 @@ export function NumberField(props: {
   disabled?: boolean;
   width?: number | string;
 }) {
-  const [text, setText] = useState(props.value === null || props.value === undefined ? "" : String(props.value));
+  const [text, setText] = useState(
+    props.value === null || props.value === undefined ? "" : String(props.value),
+  );
   useEffect(() => {
     const shown = text.trim() === "" ? null : Number(text);
-    if (shown !== (props.value ?? null)) setText(props.value === null || props.value === undefined ? "" : String(props.value));
+    if (shown !== (props.value ?? null)) {
+      setText(props.value === null || props.value === undefined ? "" : String(props.value));
+    }
     // only when the value changes from outside (a preset, a pasted string), not on every keystroke
   }, [props.value]);
   const n = text.trim() === "" ? null : Number(text);
@@ -34,13 +38,24 @@ export function NumberField(props: {
       value={text}
       disabled={props.disabled}
       error={bad}
-      helperText={bad ? `${props.integer ? "A whole number" : "A number"}${props.min !== undefined ? ` from ${props.min}` : ""}${props.max !== undefined ? ` to ${props.max}` : ""}` : props.helperText}
+      helperText={bad
+        ? `${props.integer ? "A whole number" : "A number"}${
+          props.min !== undefined ? ` from ${props.min}` : ""
+        }${props.max !== undefined ? ` to ${props.max}` : ""}`
+        : props.helperText}
       onChange={(e) => {
         setText(e.target.value);
         const v = e.target.value.trim() === "" ? null : Number(e.target.value);
         if (v === null || (Number.isFinite(v) && (!props.integer || Number.isInteger(v)))) props.onChange(v);
       }}
-      slotProps={{ htmlInput: { step: props.step ?? "any", min: props.min, max: props.max, inputMode: props.integer ? "numeric" : "decimal" } }}
+      slotProps={{
+        htmlInput: {
+          step: props.step ?? "any",
+          min: props.min,
+          max: props.max,
+          inputMode: props.integer ? "numeric" : "decimal",
+        },
+      }}
       sx={{ width: props.width ?? 140 }}
     />
   );
