@@ -48,11 +48,13 @@ if (suites.includes("deno")) {
   // The smoke tests run `npm start` and `npm run compile`, which build the web app when it is stale; build
   // it once here, so parallel test files never build it at the same time.
   if (buildPwa({ onlyIfStale: true }) !== 0) results.push(["pwa build", 0, 1]);
-  // Lint first, the same files and rules as `npm run check` (deno.json says which): a lint error counts as
-  // one failure.
+  // Lint and format first, the same files and rules as `npm run check` (deno.json says which): a lint
+  // error, or files deno fmt would change, count as one failure each.
   if (extra.length === 0) {
     const lint = capture(DENO, ["lint"], { NO_COLOR: "1" });
     if (lint.code !== 0) results.push(["deno lint", 0, 1]);
+    const fmt = capture(DENO, ["fmt", "--check"], { NO_COLOR: "1" });
+    if (fmt.code !== 0) results.push(["deno fmt --check (run: npx deno fmt)", 0, 1]);
   }
   const { code, out } = capture(DENO, denoTestArgs(["--parallel", ...extra]), { NO_COLOR: "1" });
   const m = /(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(out);
