@@ -20,6 +20,7 @@ const LINKS = [
   "Player history",
   "Users",
   "Activity",
+  "HTTPS",
   "Account",
   "Notifications",
   "Help",
