@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { startGame, withGamePanel } from "../../tests/support/game.ts";
 import { TestSocket } from "../../tests/support/ws.ts";
 import { MSG } from "../../shared/messages.ts";
-import { RECENT_LINES } from "../factorio/game/supervisor.ts";
+import { RECENT_LINES } from "../factorio/game/output.ts";
 
 const gamelog = (s: TestSocket) => s.messages.filter((m) => m.room_name === "gamelog").map((m) => m.message);
 

@@ -1,20 +1,19 @@
-// The game server supervisor: start, save & stop, kill, restart, the status machine, crash detection,
-// automatic restart, and re-attaching to a game that kept running while the panel restarted.
+// The game server supervisor: start, save & stop, kill, restart, the status machine and crash detection.
+// It owns the parts that have their own idea: the game's output (output.ts), the automatic restart
+// (autorestart.ts) and finding a game an earlier panel left running (reattach.ts).
 //
 // States: stopped -> starting -> running (the game says it is hosting) -> stopping -> stopped. Every change
 // is published on the bus ("server.status"), every output line too ("server.log"); the /ws rooms, the
 // status route and the notifier all read from there. Stop and kill answer success only once the process
 // is verified gone (liveness.ts); a start answers once the game hosts, or with its own error line.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { copyFile, truncate } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Config } from "../../boot/config.ts";
 import type { EventBus } from "../../lib/events.ts";
 import type { Logger } from "../../lib/log.ts";
 import type { GameControl, LaunchArgsProvider } from "./control.ts";
 import { type FactorioPaths, factorioPaths } from "../layout.ts";
-import { FileTail, lastLines } from "./gamelog.ts";
 import { MAX_COMMAND_BYTES } from "./rcon.ts";
 import { Conflict, GameFailed, HttpError, Invalid } from "../../lib/errors.ts";
 import { writeJsonAtomic } from "../../lib/fsutil.ts";
@@ -29,40 +28,32 @@ import {
 } from "../../../shared/api.ts";
 import { MSG, PANEL_MSG } from "../../../shared/messages.ts";
 import { within } from "../../../shared/util.ts";
-import { exists, inspect, isAlive, onPsUnusable, type ProcessRow, startOf } from "./liveness.ts";
+import { exists, isAlive, onPsUnusable, type ProcessRow, startOf } from "./liveness.ts";
 import { GameConsole, RconSecretStore } from "./console.ts";
 import { planLaunch, spawnGame, tightenGameFiles } from "./launch.ts";
 import { GameVersion } from "./version.ts";
 import { GameDirLease } from "./lease.ts";
-import { findStrayGame } from "./stray.ts";
+import { findStrayGame, type StrayGame } from "./stray.ts";
 import {
   classify,
-  fileStartHas,
   HOSTING,
   LOADING_MAP,
   RCON_READY,
-  readRecord,
   removeRecord,
   type Run,
   type RunRecord,
   writeRecord,
 } from "./run.ts";
+import { GameOutput } from "./output.ts";
+import { AutoRestart } from "./autorestart.ts";
+import { findLeftRunning, strayRecord, watchLiveness } from "./reattach.ts";
 
-/** Output lines kept for the console's replay and for crash reports. */
-export const RECENT_LINES = 200;
 /** Lines of output a crash report (ServerExit.last_lines) carries. */
 export const EXIT_LINES = 20;
 /** How long start/stop answers wait for the game before answering that it is still busy. */
 export const ANSWER_WAIT_MS = 45_000;
 /** How long kill waits for the process to be gone before saying it is not. */
 const KILL_WAIT_MS = 10_000;
-/** How often a re-attached game (not the panel's child, so no exit event) is checked for life. */
-const LIVENESS_POLL_MS = 250;
-/** Every this many polls, the pid is also checked to still be the game (start time, not a zombie). */
-const IDENTITY_EVERY = 8;
-/** game-output.log is rotated (kept as game-output.previous.log) past this size during a long run. */
-export const OUTPUT_ROTATE_BYTES = 32 * 1024 * 1024;
-const ROTATE_CHECK_MS = 60_000;
 
 export interface GameServerDeps {
   config: Config;
@@ -94,12 +85,12 @@ export class GameServer implements GameControl {
   #lastExit: ServerExit | null = null;
   /** What the last start asked for (<data-dir>/game-last-start.json): the start form's values. */
   #lastStart: ServerStatus["last_start"] = null;
-  #recent: string[] = [];
   #providers: LaunchArgsProvider[] = [];
   readonly secrets: RconSecretStore;
   readonly #console: GameConsole;
   readonly #version: GameVersion;
-  #restart: { attempt: number; timer?: ReturnType<typeof setTimeout> } = { attempt: 0 };
+  readonly #output: GameOutput;
+  readonly #autoRestart: AutoRestart;
   #detached = false;
   #address: { bindip: string; value: string; at: number } = { bindip: "", value: "", at: -Infinity };
   #statusText: { key: unknown[]; json: string } | null = null;
@@ -119,6 +110,21 @@ export class GameServer implements GameControl {
       join(this.paths.configDir, "rconpw"),
     );
     this.#console = new GameConsole(this.secrets);
+    this.#output = new GameOutput(
+      deps.config.dataDir,
+      deps.bus,
+      deps.log,
+      (line) => this.secrets.redact(line),
+    );
+    this.#autoRestart = new AutoRestart(
+      deps.config,
+      deps.now,
+      (text) => this.#output.note(text),
+      async (request) => {
+        if (this.#state !== "stopped" || this.#detached) return;
+        await this.lease.launching(() => this.#launch(request));
+      },
+    );
     this.#version = new GameVersion(() => this.paths, deps.log, () => {
       if (this.#state !== "stopped") this.#publish(this.#state, null);
     });
@@ -259,8 +265,7 @@ export class GameServer implements GameControl {
             "It is now shown on Controls: stop it there first.",
         );
       }
-      this.#cancelRestart();
-      this.#restart.attempt = 0;
+      this.#autoRestart.reset();
       return await this.#launch(request, opts.remember);
     });
     return await this.#awaitStarted(run, request);
@@ -270,14 +275,8 @@ export class GameServer implements GameControl {
     const secret = this.secrets.forLaunch();
     const plan = await planLaunch(this.paths, request, secret, this.#providers);
     if (this.#state !== "stopped") throw new Conflict(PANEL_MSG.serverAlreadyRunning);
-    const outputFile = this.#file("game-output.log");
-    if (existsSync(outputFile)) {
-      try {
-        Deno.renameSync(outputFile, this.#file("game-output.previous.log"));
-      } catch {
-        // keep going: the new run truncates it
-      }
-    }
+    const outputFile = this.#output.file;
+    this.#output.keepPrevious();
     // "starting" is pushed with the save and port being started, not the last run's.
     this.#last = { bindip: request.bindip, port: request.port, savefile: plan.savefile };
     if (remember) this.#rememberStart(this.#last);
@@ -418,8 +417,8 @@ export class GameServer implements GameControl {
    * or kill of a stopped server is refused with the old API's statuses (409 for stop, 400 for kill).
    */
   #end(how: "stop" | "kill"): Run | null {
-    if (this.#restart.timer) {
-      this.#cancelRestart();
+    if (this.#autoRestart.pending) {
+      this.#autoRestart.cancel();
       return null;
     }
     const run = this.#run;
@@ -474,40 +473,17 @@ export class GameServer implements GameControl {
       child,
       tail: null,
     };
-    if (!record.adopted) {
-      run.tail = new FileTail(record.outputFile, offset, (lines) => this.#onOutput(run, lines));
-    }
     this.#run = run;
     this.#last = { bindip: record.bindip, port: record.port, savefile: record.savefile };
     this.#saveRecord(run);
-    run.tail?.start();
-    const rotate = setInterval(() => void this.#rotateOutput(run), ROTATE_CHECK_MS);
-    run.ended.then(() => clearInterval(rotate));
+    if (!record.adopted) run.tail = this.#output.follow(run, offset, (lines) => this.#onOutput(run, lines));
     return run;
   }
 
-  /** Keeps game-output.log bounded over a long run: the game appends (O_APPEND), so truncating is safe. */
-  async #rotateOutput(run: Run): Promise<void> {
-    if (run.isEnded || !run.tail) return;
-    try {
-      if (statSync(run.outputFile).size < OUTPUT_ROTATE_BYTES) return;
-      await run.tail.poll();
-      await copyFile(run.outputFile, this.#file("game-output.previous.log"));
-      await truncate(run.outputFile, 0);
-      this.deps.log.info("Rotated the game's output file", { file: run.outputFile });
-    } catch (e) {
-      this.deps.log.warn("Could not rotate the game's output file", { error: String(e) });
-    }
-  }
-
   #onOutput(run: Run, lines: string[]): void {
-    if (this.#detached) return;
-    for (const raw of lines) {
-      const line = this.redact(raw);
-      run.lines.push(line);
-      if (run.lines.length > RECENT_LINES) run.lines.shift();
-      if (this.#run !== run) continue;
-      this.#pushLine(line);
+    if (this.#detached || this.#run !== run) return;
+    for (const line of lines) {
+      this.#output.push(line);
       const map = LOADING_MAP.exec(line);
       if (map && run.savefile === LOAD_LATEST) {
         run.savefile = basename(map[1]);
@@ -526,13 +502,6 @@ export class GameServer implements GameControl {
         for (const w of run.hostingWaiters.splice(0)) w();
       }
     }
-  }
-
-  /** A line for the console: kept for the replay and published. */
-  #pushLine(line: string): void {
-    this.#recent.push(line);
-    if (this.#recent.length > RECENT_LINES) this.#recent.shift();
-    this.deps.bus.emit("server.log", { line });
   }
 
   /** The game's process ended (its exit status, or null/null when the game was not the panel's child). */
@@ -556,7 +525,7 @@ export class GameServer implements GameControl {
     });
     this.#setState("stopped", exit);
     run.endedResolve();
-    if (reason === "crashed" && run.hosting) this.#scheduleRestart(run);
+    if (reason === "crashed" && run.hosting) this.#autoRestart.afterCrash(run);
   }
 
   /**
@@ -639,143 +608,49 @@ export class GameServer implements GameControl {
     return value;
   }
 
-  // ---- Automatic restart ----
-
-  #scheduleRestart(run: Run): void {
-    const { config } = this.deps;
-    if (!config.autoRestart) return;
-    // A run that stayed up for a while ends the streak of crashes.
-    if (this.deps.now() - Date.parse(run.startedAt) > 10 * 60_000) this.#restart.attempt = 0;
-    if (this.#restart.attempt >= config.autoRestartMax) {
-      this.#consoleNote(
-        `The server crashed ${this.#restart.attempt} times in a row; it is not restarted again automatically.`,
-      );
-      return;
-    }
-    this.#restart.attempt++;
-    const delay = Math.min(config.autoRestartDelay * 1000 * 2 ** (this.#restart.attempt - 1), 10 * 60_000);
-    this.#consoleNote(
-      `The server crashed; it restarts in ${
-        Math.round(delay / 1000)
-      } s (attempt ${this.#restart.attempt} of ${config.autoRestartMax}).`,
-    );
-    const request = { bindip: run.bindip, port: run.port, savefile: run.savefile };
-    this.#restart.timer = setTimeout(async () => {
-      this.#restart.timer = undefined;
-      if (this.#state !== "stopped" || this.#detached) return;
-      try {
-        await this.lease.launching(() => this.#launch(request));
-      } catch (e) {
-        this.#consoleNote(`The automatic restart failed: ${(e as Error).message}`);
-      }
-    }, delay);
-  }
-
-  #cancelRestart(): void {
-    clearTimeout(this.#restart.timer);
-    this.#restart.timer = undefined;
-  }
-
-  #consoleNote(text: string): void {
-    this.deps.log.info(text);
-    this.#pushLine(`Factorio Panel: ${text}`);
-  }
-
   // ---- Re-attaching after a panel restart ----
 
   async #reattach(): Promise<void> {
-    const record = readRecord(this.#file("game-process.json"));
-    if (!record) {
-      const stray = await findStrayGame(this.paths, null, this.deps.processes);
-      if (stray) this.#adopt(stray);
-      return;
-    }
-    const lines = record.adopted
-      ? []
-      : (await lastLines(record.outputFile, RECENT_LINES)).map((l) => this.redact(l));
-    this.#recent = lines;
-    if (!await isAlive(record.pid, record.bootStart)) {
+    const left = await findLeftRunning(
+      this.#file("game-process.json"),
+      this.paths,
+      this.#output,
+      this.secrets,
+      this.deps.processes,
+    );
+    if (left.found === "nothing") return;
+    if (left.found === "stray") return this.#adopt(left.stray);
+    const { record, lines } = left;
+    this.#output.replaceRecent(lines);
+    if (left.found === "ended") {
       // It ended while the panel was away: say how, from what it printed last.
-      const reason = classify(record.requested, null, null, lines, record.hosting);
       this.#last = { bindip: record.bindip, port: record.port, savefile: record.savefile };
       removeRecord(this.#file("game-process.json"));
-      const exit = this.#exitOf(reason, null, null, lines);
+      const exit = this.#exitOf(left.reason, null, null, lines);
       // Published once the context is built, so the notifier hears about a crash while the panel was down.
       setTimeout(() => !this.#detached && this.#publish("running", exit), 0);
       return;
     }
-    if (this.secrets.problem) {
-      // rcon.json is unreadable, but the running game was started with the secret on its command line.
-      const info = await inspect(record.pid);
-      if (info) this.secrets.recoverFrom(info.args);
-    }
-    let offset = 0;
-    try {
-      offset = statSync(record.outputFile).size;
-    } catch {
-      // no output file yet: follow it from its start
-    }
-    const hosting = record.hosting || record.adopted === true ||
-      await fileStartHas(record.outputFile, HOSTING);
-    const run = this.#newRun({ ...record, hosting }, offset, null);
+    const run = this.#newRun(record, left.offset, null);
     run.lines = [...lines];
-    this.#console.reset(hosting || await fileStartHas(record.outputFile, RCON_READY));
-    this.#state = record.requested === "stop" ? "stopping" : hosting ? "running" : "starting";
-    this.#watchLiveness(run);
+    this.#console.reset(left.rconReady);
+    this.#state = left.state;
+    watchLiveness(run, () => this.#ended(run, null, null));
     this.deps.log.info("Re-attached to the running game", { pid: record.pid, state: this.#state });
   }
 
   /** Takes a game found running from this directory under the panel's care, so it can be stopped. */
-  #adopt(
-    stray: { pid: number; bootStart: number; port: number; savefile: string; commandLine: string },
-  ): void {
+  #adopt(stray: StrayGame): void {
     if (this.#run) return;
     this.secrets.recoverFrom(stray.commandLine);
-    const rconPort = Number(/--rcon-bind\s+\S*:(\d+)/.exec(stray.commandLine)?.[1] ?? 0);
-    const bindip = /--bind\s+(\S+)/.exec(stray.commandLine)?.[1]?.replace(/:\d+$/, "") ?? DEFAULT_BIND_IP;
-    const run = this.#newRun(
-      {
-        pid: stray.pid,
-        bootStart: stray.bootStart,
-        outputFile: "",
-        bindip,
-        port: stray.port,
-        savefile: stray.savefile,
-        startedAt: new Date(this.deps.now()).toISOString(),
-        rconPort,
-        hosting: true,
-        requested: null,
-        adopted: true,
-      },
-      0,
-      null,
-    );
-    this.#console.reset(rconPort > 0);
+    const run = this.#newRun(strayRecord(stray, new Date(this.deps.now()).toISOString()), 0, null);
+    this.#console.reset(run.rconPort > 0);
     this.#setState("running", null);
-    this.#watchLiveness(run);
+    watchLiveness(run, () => this.#ended(run, null, null));
     this.deps.log.warn("Found a Factorio server from this directory that the panel did not start", {
       pid: stray.pid,
       port: stray.port,
     });
-  }
-
-  /** A game that is not the panel's child sends no exit event: poll it. */
-  #watchLiveness(run: Run): void {
-    let tick = 0;
-    let checking = false;
-    run.liveness = setInterval(async () => {
-      if (checking) return;
-      checking = true;
-      try {
-        // While a stop or kill is pending, look closely every time: an ended game that is not the panel's
-        // child can linger as a zombie until init reaps it.
-        const closely = run.requested !== null || ++tick % IDENTITY_EVERY === 0;
-        const gone = !await exists(run.pid) || (closely && !await isAlive(run.pid, run.bootStart));
-        if (gone) await this.#ended(run, null, null);
-      } finally {
-        checking = false;
-      }
-    }, LIVENESS_POLL_MS);
   }
 
   /**
@@ -796,7 +671,7 @@ export class GameServer implements GameControl {
 
   /** Replaces the RCON password wherever it appears (the game logs its own command line). */
   redact(line: string): string {
-    return this.secrets.redact(line);
+    return this.#output.redact(line);
   }
 
   /**
@@ -810,17 +685,17 @@ export class GameServer implements GameControl {
       tellSender(MSG.consoleUnavailable);
       return;
     }
-    this.#pushLine(`${username}> ${command}`);
+    this.#output.push(`${username}> ${command}`);
     try {
       const reply = await this.rcon(command);
-      for (const line of reply.split("\n")) if (line !== "") this.#pushLine(this.redact(line));
+      for (const line of reply.split("\n")) if (line !== "") this.#output.push(this.redact(line));
     } catch (e) {
       tellSender(e instanceof HttpError ? e.message : `The command failed: ${(e as Error).message}`);
     }
   }
 
   recentLines(): string[] {
-    return [...this.#recent];
+    return this.#output.recent();
   }
 
   // ---- Lifetime ----
@@ -828,7 +703,7 @@ export class GameServer implements GameControl {
   /** Lets go of the game without stopping it (panel shutdown): it keeps running and is found again. */
   async detach(): Promise<void> {
     this.#detached = true;
-    this.#cancelRestart();
+    this.#autoRestart.cancel();
     const run = this.#run;
     if (run) {
       clearInterval(run.liveness);
