@@ -3,10 +3,12 @@
 // Chromium, trusting pebble's root through an NSS store in a HOME of its own (as a phone trusts Let's
 // Encrypt), opens it over HTTP/2 as panel.test: a secure context, the service worker in control after a
 // reload, no installability errors, and push notifications switched on against the fake push service.
+// The same with the panel's own CA (--local-ca), trusted the way a device does after downloading /ca.crt.
 // And the other side: over plain HTTP from another address, Controls says why the app cannot be installed.
 // Screenshots go to test-results/e2e/https/.
 
 import { execFileSync } from "node:child_process";
+import { get as httpsGet } from "node:https";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -143,6 +145,84 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
         await expect(page.getByText(NAME).first()).toBeVisible();
         await expect(page.getByText(/Pebble/).first()).toBeVisible();
         await page.screenshot({ path: `${SHOTS}/${vp.name}-settings-https.png`, fullPage: true });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+      } finally {
+        await context.close();
+        rmSync(profile, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+test.describe("over HTTPS with the panel's own CA (--local-ca)", () => {
+  test.describe.configure({ mode: "serial" });
+  const local: { panel?: PanelProcess; home?: string } = {};
+
+  test.beforeAll(async () => {
+    local.panel = await startPanelProcess({ args: ["--local-ca"] });
+    expect(local.panel.url).toMatch(/^https:/);
+    // What a device downloads before it trusts anything: /ca.crt, public (its certificate is not trusted yet).
+    const pem = await new Promise<string>((resolve, reject) => {
+      httpsGet(`${local.panel!.url}/ca.crt`, { rejectUnauthorized: false }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on(
+          "end",
+          () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode} ${text}`))),
+        );
+      }).on("error", reject);
+    });
+    expect(pem).toContain("BEGIN CERTIFICATE");
+    local.home = homeTrusting(pem);
+  });
+
+  test.afterAll(async () => {
+    await local.panel?.stop();
+    if (local.home) rmSync(local.home, { recursive: true, force: true });
+  });
+
+  for (
+    const vp of [
+      { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+      { name: "desktop", viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
+    ]
+  ) {
+    test(`${vp.name} ${vp.viewport.width}x${vp.viewport.height}: a device that trusts the local CA opens the app by the machine's .local name, and it installs`, async () => {
+      const { panel, home } = local as Required<typeof local>;
+      // A LAN name the local CA's certificate covers (the machine's name as .local), not localhost.
+      const name = `${hostname().toLowerCase().split(".")[0]}.local`;
+      const origin = `https://${name}:${new URL(panel.url).port}`;
+      const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+        args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${name} 127.0.0.1`],
+        env: { ...process.env, HOME: home },
+        viewport: vp.viewport,
+        isMobile: vp.isMobile,
+        hasTouch: vp.hasTouch,
+      });
+      try {
+        const page = await context.newPage();
+        const res = await page.goto(`${origin}/`);
+        expect(res!.status()).toBe(200);
+        const security = await res!.securityDetails();
+        expect(security?.issuer).toMatch(/Factorio Panel local CA/);
+        expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
+        await signIn(page, "admin", ADMIN_PASSWORD);
+        await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+        await expect(page.getByTestId("https-note")).toHaveCount(0);
+        await waitForServiceWorker(page);
+        await page.reload();
+        await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+        const cdp = await context.newCDPSession(page);
+        const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+        expect(installabilityErrors).toEqual([]);
+        // Settings > HTTPS names the local CA and how to trust it on a device.
+        await page.goto(`${origin}/settings/https`);
+        await expect(page.getByText(/Factorio Panel local CA/).first()).toBeVisible();
+        await page.screenshot({ path: `${SHOTS}/${vp.name}-local-ca.png`, fullPage: true });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
       } finally {
