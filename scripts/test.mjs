@@ -5,6 +5,7 @@
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { BIN, buildPwa, ensureDeps } from "./lib.mjs";
 import { DENO, denoTestArgs, ROOT } from "./launcher.mjs";
@@ -56,7 +57,12 @@ if (suites.includes("deno")) {
     const fmt = capture(DENO, ["fmt", "--check"], { NO_COLOR: "1" });
     if (fmt.code !== 0) results.push(["deno fmt --check (run: npx deno fmt)", 0, 1]);
   }
-  const { code, out } = capture(DENO, denoTestArgs(["--parallel", ...extra]), { NO_COLOR: "1" });
+  // Test files mostly wait on panels and simulated games, not on the CPU: two per core keep the cores busy.
+  const jobs = String(2 * availableParallelism());
+  const { code, out } = capture(DENO, denoTestArgs(["--parallel", ...extra]), {
+    NO_COLOR: "1",
+    DENO_JOBS: jobs,
+  });
   const m = /(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(out);
   if (m) results.push(["deno", Number(m[1]), Number(m[2]) + (code !== 0 && Number(m[2]) === 0 ? 1 : 0)]);
   else results.push(["deno", 0, 1]); // did not get as far as running tests (type error, crash)
