@@ -12,7 +12,7 @@ import { get as httpsGet } from "node:https";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import { type BrowserContext, chromium, type Page } from "@playwright/test";
 import { ADMIN_PASSWORD, expect, type PanelProcess, signIn, startPanelProcess, test } from "./fixtures.ts";
 import {
   type FakePush,
@@ -46,6 +46,46 @@ function homeTrusting(root: string): string {
     join(home, "root.pem"),
   ]);
   return home;
+}
+
+/** Chromium with its own profile on disk (an incognito context is never installable: "in-incognito"),
+ * `home`'s NSS store for its trusted roots, and `name` resolved to this machine. */
+async function trustingChromium(
+  home: string,
+  name: string,
+  vp: { viewport: { width: number; height: number }; isMobile: boolean; hasTouch: boolean },
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${name} 127.0.0.1`],
+    env: { ...process.env, HOME: home },
+    viewport: vp.viewport,
+    isMobile: vp.isMobile,
+    hasTouch: vp.hasTouch,
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signed in over HTTPS: Controls without the plain-HTTP note, the service worker in control after a
+ * reload, and nothing Chromium holds against installing the app. */
+async function expectInstallable(context: BrowserContext, page: Page) {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("https-note")).toHaveCount(0);
+  await waitForServiceWorker(page);
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+  expect(installabilityErrors).toEqual([]);
 }
 
 const state: {
@@ -86,16 +126,7 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
     test(`${vp.name} ${vp.viewport.width}x${vp.viewport.height}: the app opens over HTTP/2 with pebble's certificate, installs, and turns notifications on`, async () => {
       const { home, fakePush, port } = state as Required<typeof state>;
       const origin = `https://${NAME}:${port}`;
-      // A profile on disk: an incognito context is never installable ("in-incognito").
-      const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-        args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${NAME} 127.0.0.1`],
-        env: { ...process.env, HOME: home },
-        viewport: vp.viewport,
-        isMobile: vp.isMobile,
-        hasTouch: vp.hasTouch,
-      });
+      const { context, close } = await trustingChromium(home, NAME, vp);
       try {
         const page = await context.newPage();
         const res = await page.goto(`${origin}/`);
@@ -113,17 +144,7 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
         )
           .toEqual(["h2"]);
         expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
-        await signIn(page, "admin", ADMIN_PASSWORD);
-        await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
-        // Over HTTPS the note about plain HTTP is not shown.
-        await expect(page.getByTestId("https-note")).toHaveCount(0);
-        await waitForServiceWorker(page);
-        await page.reload();
-        await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-        await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
-        const cdp = await context.newCDPSession(page);
-        const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
-        expect(installabilityErrors).toEqual([]);
+        await expectInstallable(context, page);
         await page.screenshot({ path: `${SHOTS}/${vp.name}-controls.png` });
 
         // Push: the panel's key, a subscription the fake push service made for it, and a test push sent.
@@ -148,8 +169,7 @@ test.describe("over HTTPS with a certificate from an ACME CA", () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
       } finally {
-        await context.close();
-        rmSync(profile, { recursive: true, force: true });
+        await close();
       }
     });
   }
@@ -194,15 +214,7 @@ test.describe("over HTTPS with the panel's own CA (--local-ca)", () => {
       // A LAN name the local CA's certificate covers (the machine's name as .local), not localhost.
       const name = `${hostname().toLowerCase().split(".")[0]}.local`;
       const origin = `https://${name}:${new URL(panel.url).port}`;
-      const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-        args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${name} 127.0.0.1`],
-        env: { ...process.env, HOME: home },
-        viewport: vp.viewport,
-        isMobile: vp.isMobile,
-        hasTouch: vp.hasTouch,
-      });
+      const { context, close } = await trustingChromium(home, name, vp);
       try {
         const page = await context.newPage();
         const res = await page.goto(`${origin}/`);
@@ -210,15 +222,7 @@ test.describe("over HTTPS with the panel's own CA (--local-ca)", () => {
         const security = await res!.securityDetails();
         expect(security?.issuer).toMatch(/Factorio Panel local CA/);
         expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
-        await signIn(page, "admin", ADMIN_PASSWORD);
-        await expect(page.getByRole("heading", { name: "Controls", level: 1 })).toBeVisible();
-        await expect(page.getByTestId("https-note")).toHaveCount(0);
-        await waitForServiceWorker(page);
-        await page.reload();
-        await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-        const cdp = await context.newCDPSession(page);
-        const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
-        expect(installabilityErrors).toEqual([]);
+        await expectInstallable(context, page);
         // Settings > HTTPS names the local CA and how to trust it on a device.
         await page.goto(`${origin}/settings/https`);
         await expect(page.getByText(/Factorio Panel local CA/).first()).toBeVisible();
@@ -226,8 +230,7 @@ test.describe("over HTTPS with the panel's own CA (--local-ca)", () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
       } finally {
-        await context.close();
-        rmSync(profile, { recursive: true, force: true });
+        await close();
       }
     });
   }
