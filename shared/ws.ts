@@ -12,6 +12,9 @@
 //   factorio_versions: message is a VersionsMessage (shared/factorio-versions.ts) encoded as JSON
 //   logs: the lines of gamelog, always batched, without a replay: the Logs page reads the log file's
 //     tail itself (GET /api/log/tail) and adds what comes after
+//
+// Several servers: "server": N on subscribe, unsubscribe and command picks server N (absent: server 1, so
+// the old UI keeps working); every server -> client message of a server's room carries "server": its id.
 
 export const ROOMS = ["gamelog", "server_status", "factorio_versions", "logs"] as const;
 export type RoomName = (typeof ROOMS)[number];
@@ -20,7 +23,7 @@ export type ControlType = "subscribe" | "unsubscribe" | "command";
 
 export interface ClientMessage {
   room_name: "";
-  controls: { type: ControlType; value: string; batch?: boolean };
+  controls: { type: ControlType; value: string; batch?: boolean; server?: number };
 }
 
 /** How often, at most, a batching client gets a gamelog message while lines keep coming. */
@@ -29,6 +32,8 @@ export const WS_BATCH_MS = 16;
 export interface ServerMessage {
   room_name: RoomName;
   message: string;
+  /** The server the message is about (factorio_versions: the server whose version changed, or 1). */
+  server?: number;
 }
 
 /** Largest inbound message the server accepts; anything larger is ignored. */
@@ -70,8 +75,15 @@ export function parseClientMessage(raw: unknown): ClientMessage | null {
   const { type, value } = controls;
   if (type !== "subscribe" && type !== "unsubscribe" && type !== "command") return null;
   if (typeof value !== "string") return null;
+  const server = controls.server;
+  if (server !== undefined && !(Number.isInteger(server) && (server as number) > 0)) return null;
   return {
     room_name: "",
-    controls: controls.batch === true ? { type, value, batch: true } : { type, value },
+    controls: {
+      type,
+      value,
+      ...(controls.batch === true ? { batch: true } : {}),
+      ...(server !== undefined ? { server: server as number } : {}),
+    },
   };
 }

@@ -28,6 +28,7 @@ import { transferRoutes } from "./transfer.ts";
 import { httpsRoutes } from "./https.ts";
 import { referenceRoutes } from "./reference.ts";
 import { healthRoutes } from "./health.ts";
+import { serversRoutes } from "./servers.ts";
 import type { z } from "zod";
 import { routeList, type Routes } from "./route.ts";
 
@@ -61,6 +62,7 @@ export const AREAS: Record<string, Routes> = {
   HTTPS: httpsRoutes,
   Reference: referenceRoutes,
   "Server health": healthRoutes,
+  Servers: serversRoutes,
 };
 
 export const contract = {
@@ -90,9 +92,38 @@ export const contract = {
   ...httpsRoutes,
   ...referenceRoutes,
   ...healthRoutes,
+  ...serversRoutes,
 };
 
 export type Contract = typeof contract;
+
+/**
+ * The areas whose routes act on one Factorio server: each is served as /api/R for server 1 and as
+ * /api/servers/{id}/R for any server. The rest (sign-in, users, tokens, push, alert channels, HTTPS, the
+ * servers list itself) are the panel's own.
+ */
+export const SERVER_AREAS: readonly Routes[] = [
+  serverRoutes,
+  logRoutes,
+  saveRoutes,
+  modRoutes,
+  portalRoutes,
+  modPackRoutes,
+  modSettingsRoutes,
+  worldRoutes,
+  settingsRoutes,
+  playerRoutes,
+  playerHistoryRoutes,
+  versionRoutes,
+  backupRoutes,
+  scheduleRoutes,
+  healthRoutes,
+];
+
+/** Whether route `key` acts on one server (served under /api/servers/{id} too). */
+export function isServerRoute(key: string): boolean {
+  return SERVER_AREAS.some((area) => key in area);
+}
 
 /** Every route of the contract, method and path taken apart. */
 export const contractRoutes = routeList(contract);

@@ -50,7 +50,7 @@ interface Common {
 /** A route: public (the sign-in steps), or for a signed-in caller with at least `role`. */
 export type RouteDef = Common & ({ public: true; role?: never } | { public?: never; role: Role });
 
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Routes by their key, "METHOD /path". */
 export type Routes = Record<`${Method} /api/${string}`, RouteDef>;
