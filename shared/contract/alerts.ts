@@ -27,6 +27,8 @@ export const AlertChannel = z.object({
   /** The URL with its secret parts (tokens, query) replaced by "••••". */
   url: z.string(),
   events: z.array(AlertEvent),
+  /** The servers whose alerts it gets (null: every server). */
+  servers: z.array(z.number()).nullable(),
   enabled: z.boolean(),
   /** ntfy only: the topic (shortened), the priority 1-5, and whether a token is stored. */
   topic: z.string().optional(),
@@ -51,6 +53,7 @@ const channelFields = {
   name: z.string({ error: CHANNEL_MSG.nameInvalid(CHANNEL_NAME_MAX) }),
   url: z.string({ error: CHANNEL_MSG.urlInvalid }),
   events: RequestedEvents.optional(),
+  servers: z.array(z.number()).nullable().optional(),
   enabled: z.boolean({ error: CHANNEL_MSG.enabledInvalid }).optional(),
   topic: z.string({ error: CHANNEL_MSG.topicInvalid }).optional(),
   priority: z.number({ error: CHANNEL_MSG.priorityInvalid }).optional(),
@@ -72,6 +75,7 @@ export const AlertChannelUpdate = z.object({
   name: channelFields.name.optional(),
   url: channelFields.url.optional(),
   events: channelFields.events,
+  servers: channelFields.servers,
   enabled: channelFields.enabled,
   topic: channelFields.topic,
   priority: channelFields.priority,

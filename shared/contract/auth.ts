@@ -20,6 +20,11 @@ export const User = z.object({
   must_enrol: z.boolean().optional(),
   /** Only on the session user: true while they still use the password the first start generated. */
   generated_password: z.boolean().optional(),
+  /**
+   * A viewer's or operator's role on each server they may see, by server id (an admin has every server and
+   * this is absent). `role` is their role on server 1, as the old panel knew it.
+   */
+  servers: z.record(z.string(), Role).optional(),
 }).meta({ id: "User" });
 export type User = z.infer<typeof User>;
 
@@ -67,6 +72,13 @@ export type PasswordChange = z.infer<typeof PasswordChange>;
 export const RoleChange = z.object({ username: z.string({ error: MSG.usernameRequired }), role: Role });
 export type RoleChange = z.infer<typeof RoleChange>;
 
+/** POST /api/user/servers: a user's role per server id; null takes the server away from them. */
+export const ServerRolesChange = z.object({
+  username: z.string({ error: MSG.usernameRequired }),
+  servers: z.record(z.string(), Role.nullable()),
+});
+export type ServerRolesChange = z.infer<typeof ServerRolesChange>;
+
 export const authRoutes = {
   "POST /api/login": {
     summary:
@@ -101,9 +113,15 @@ export const userRoutes = {
     answer: z.literal(true),
   },
   "POST /api/user/role": {
-    summary: "Change a user's role",
+    summary: "Change a user's role (a viewer's or operator's: their role on server 1)",
     role: "admin",
     body: RoleChange,
+    answer: Message,
+  },
+  "POST /api/user/servers": {
+    summary: "Set a viewer's or operator's role on servers (null: no access)",
+    role: "admin",
+    body: ServerRolesChange,
     answer: Message,
   },
 } satisfies Routes;

@@ -36,6 +36,8 @@ export const PushDevice = z.object({
   /** The push service URL: the page compares it with its own subscription to find "this device". */
   endpoint: z.string(),
   events: z.array(AlertEvent),
+  /** The servers whose alerts it gets (null: every server its user may see). */
+  servers: z.array(z.number()).nullable(),
   created_at: z.string(),
   last_success_at: z.string().nullable(),
   /** The last failed delivery, when it came after the last success. */
@@ -49,6 +51,7 @@ export type PushDevice = z.infer<typeof PushDevice>;
 export const PushDeviceUpdate = z.object({
   name: z.string().optional(),
   events: RequestedEvents.optional(),
+  servers: z.array(z.number()).nullable().optional(),
   quiet_hours: QuietHours.nullable().optional(),
 });
 export type PushDeviceUpdate = z.infer<typeof PushDeviceUpdate>;

@@ -17,6 +17,8 @@ export const ApiToken = z.object({
   state: z.enum(["active", "expired", "revoked"]),
   /** The owner, in an admin's list of everyone's tokens (?all=1). */
   username: z.string().optional(),
+  /** The servers the token may act on (null: every server its owner may). */
+  servers: z.array(z.number()).nullable(),
 }).meta({ id: "ApiToken" });
 export type ApiToken = z.infer<typeof ApiToken>;
 
@@ -25,6 +27,8 @@ export const NewApiToken = z.object({
   name: z.string({ error: ACCESS_MSG.tokenNameRequired }),
   role: Role.optional(),
   expires_days: z.number({ error: ACCESS_MSG.tokenExpiryRange(TOKEN_MAX_DAYS) }),
+  /** Limit the token to these servers (absent: every server its owner may act on). */
+  servers: z.array(z.number()).optional(),
 });
 export type NewApiToken = z.infer<typeof NewApiToken>;
 
