@@ -38,6 +38,8 @@ export function channelOf(row: ChannelRow): AlertChannel {
     name: row.name,
     url: maskUrl(row.url),
     events: channelEvents(row),
+    // Until channels choose servers, every server.
+    servers: null,
     enabled: row.enabled === 1,
     ...(row.type === "ntfy"
       ? { topic: shortTopic(row.topic ?? ""), priority: row.priority ?? 3, has_token: !!row.token }

@@ -143,6 +143,8 @@ export class ApiTokens {
       expires_at: iso(r.expires_at),
       last_used_at: r.last_used_at === null ? null : iso(r.last_used_at),
       last_used_address: r.last_used_address,
+      // Until tokens are limited to servers, every server.
+      servers: null,
       state: r.revoked_at !== null ? "revoked" : r.expires_at <= this.now() ? "expired" : "active",
     };
   }

@@ -38,12 +38,35 @@ export interface PanelEvents {
 }
 
 export type EventName = keyof PanelEvents;
-type Listener<K extends EventName> = (payload: PanelEvents[K]) => void;
+
+/** The server an event came from (several Factorio servers): its id and, read when asked, its name. */
+export interface ServerRef {
+  readonly id: number;
+  readonly name: string;
+}
+
+/**
+ * A listener gets the server the event is about: set on every event of a server's bus, and on the panel
+ * bus for the events that came from a server (or were emitted about one); absent for the panel's own.
+ */
+type Listener<K extends EventName> = (payload: PanelEvents[K], server?: ServerRef) => void;
 
 export class EventBus {
   #listeners = new Map<EventName, Set<Listener<never>>>();
 
-  constructor(private readonly log?: Logger) {}
+  /**
+   * A server's bus: `server` is set and every emit reaches the `parent` (the panel bus) too, with this
+   * server, so panel-wide listeners (the /ws hub, alerts, the activity log) hear every server.
+   */
+  constructor(
+    private readonly log?: Logger,
+    private readonly origin?: { parent: EventBus; server: ServerRef },
+  ) {}
+
+  /** The server this bus belongs to (undefined: the panel bus). */
+  get server(): ServerRef | undefined {
+    return this.origin?.server;
+  }
 
   /** Subscribes; returns the function that unsubscribes. */
   on<K extends EventName>(name: K, listener: Listener<K>): () => void {
@@ -58,15 +81,18 @@ export class EventBus {
    * the publisher (the process supervisor) must never fail because a subscriber did. Listeners with slow
    * work (sending pushes) queue it themselves.
    */
-  emit<K extends EventName>(name: K, payload: PanelEvents[K]): void {
+  emit<K extends EventName>(name: K, payload: PanelEvents[K], server?: ServerRef): void {
+    const from = this.origin?.server ?? server;
     const set = this.#listeners.get(name);
-    if (!set) return;
-    for (const listener of [...set]) {
-      try {
-        (listener as Listener<K>)(payload);
-      } catch (e) {
-        this.log?.error(`Listener of ${name} failed`, { error: String(e) });
+    if (set) {
+      for (const listener of [...set]) {
+        try {
+          (listener as Listener<K>)(payload, from);
+        } catch (e) {
+          this.log?.error(`Listener of ${name} failed`, { error: String(e) });
+        }
       }
     }
+    this.origin?.parent.emit(name, payload, from);
   }
 }

@@ -36,6 +36,8 @@ export function deviceOf(row: PushSubscriptionRow): PushDevice {
     name: row.name,
     endpoint: row.endpoint,
     events: eventsOf(row),
+    // Until devices choose servers, every server.
+    servers: null,
     created_at: new Date(row.created_at).toISOString(),
     last_success_at: row.last_success_at === null ? null : new Date(row.last_success_at).toISOString(),
     last_error: failedLast ? row.last_error : null,

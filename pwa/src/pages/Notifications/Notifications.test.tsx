@@ -11,6 +11,7 @@ const PHONE: PushDevice = {
   name: "Phone",
   endpoint: "https://push.example.org/1",
   events: ["crashed"],
+  servers: null,
   created_at: "2026-01-01T00:00:00.000Z",
   last_success_at: null,
   last_error: null,
