@@ -22,6 +22,7 @@ export const BACKUP_REASONS = [
   "before-mod-pack",
   "before-mods-delete",
   "before-upload",
+  "before-server-delete",
 ] as const;
 export type BackupReason = typeof BACKUP_REASONS[number];
 
@@ -33,6 +34,7 @@ export const BACKUP_REASON_LABELS: Record<BackupReason, string> = {
   "before-mod-pack": "Before loading a mod pack",
   "before-mods-delete": "Before deleting all mods",
   "before-upload": "Before a save upload",
+  "before-server-delete": "Before deleting a server",
 };
 
 export const BACKUP_MSG = {

@@ -18,6 +18,7 @@ export const SERVERS_MSG = {
   folderOfServer: (dir: string, name: string) => `${dir} is already the Factorio directory of "${name}".`,
   sourceServerRequired: "Name the server to copy.",
   backupRequired: "Name the backup to start from.",
+  backupNotFound: (id: string) => `There is no backup ${id}.`,
   sourceInvalid: 'Say where the server comes from: {"folder": path}, {"server": id} or {"backup": id}.',
   versionNotInstalled: (v: string) => `Factorio ${v} is not installed. Install it from Controls first.`,
   noSuchServer: (id: string | number) => `There is no server ${id}.`,
@@ -27,5 +28,6 @@ export const SERVERS_MSG = {
   deletedAfterBackup: (name: string, backup: string) =>
     `The server "${name}" is deleted. Its backup is ${backup}.`,
   renamed: "The server is changed.",
-  portsWhileRunning: "Stop the server before changing its ports.",
+  portsWhileRunning: "Stop the server first.",
+  firstServerRcon: "The first server's RCON port is set with --rcon-port.",
 } as const;

@@ -33,7 +33,7 @@ export interface ServerMessage {
   room_name: RoomName;
   message: string;
   /** The server the message is about (factorio_versions: the server whose version changed, or 1). */
-  server?: number;
+  server: number;
 }
 
 /** Largest inbound message the server accepts; anything larger is ignored. */

@@ -12,10 +12,8 @@ import { type Db, openDb } from "../store/db.ts";
 import { Accounts, type GeneratedAdmin } from "../auth/accounts.ts";
 import { ensureDir } from "../lib/fsutil.ts";
 import { removeStaleTempFiles } from "./tempfiles.ts";
-import { LOAD_LATEST, type ServerState } from "../../shared/api.ts";
-import { PUSH_MSG } from "../../shared/messages.ts";
 import { listProcesses } from "../factorio/game/liveness.ts";
-import { type FactorioPaths, factorioPaths } from "../factorio/layout.ts";
+import type { FactorioPaths } from "../factorio/layout.ts";
 import { ActivityLog } from "../activity/log.ts";
 import { ApiTokens } from "../auth/tokens.ts";
 import { Access } from "../auth/access.ts";
@@ -23,28 +21,29 @@ import { SecondFactor } from "../auth/secondfactor.ts";
 import { Passkeys } from "../auth/passkeys.ts";
 import { StartupError } from "../lib/errors.ts";
 import { Hub } from "../ws/hub.ts";
-import { GameServer } from "../factorio/game/supervisor.ts";
-import { connectGameToHub } from "../factorio/game/hub.ts";
-import { GameDirLease } from "../factorio/game/lease.ts";
-import { GameOps } from "../factorio/game/ops.ts";
-import { Players } from "../factorio/players/lists.ts";
-import { ServerSettings } from "../factorio/settings/serversettings.ts";
+import { connectServersToHub } from "../factorio/game/hub.ts";
+import { Servers } from "../servers/service.ts";
+import type { SessionInfo } from "../auth/accounts.ts";
+import type { Role, ServerState } from "../../shared/api.ts";
+import { FIRST_SERVER } from "../../shared/contract/servers.ts";
+import { ServerStore } from "../servers/store.ts";
+import type { GameOps } from "../factorio/game/ops.ts";
+import type { GameServer } from "../factorio/game/supervisor.ts";
+import type { Players } from "../factorio/players/lists.ts";
+import type { ServerSettings } from "../factorio/settings/serversettings.ts";
+import type { PlayerHistory } from "../factorio/players/history.ts";
+import type { Saves } from "../factorio/saves/service.ts";
+import type { Updater } from "../factorio/versions/update.ts";
+import type { ModManager } from "../factorio/mods/manager.ts";
+import type { Clock } from "../factorio/schedules/clock.ts";
 import { PushService } from "../push/service.ts";
 import { Alerts } from "../alerts/service.ts";
-import { PlayerHistory } from "../factorio/players/history.ts";
-import { Saves } from "../factorio/saves/service.ts";
-import { FactorioVersions } from "../factorio/versions/service.ts";
-import { Updater } from "../factorio/versions/update.ts";
-import { connectVersionsToHub } from "../factorio/versions/hub.ts";
+import type { FactorioVersions } from "../factorio/versions/service.ts";
 import { ModPortal } from "../factorio/mods/portal.ts";
-import { ModManager } from "../factorio/mods/manager.ts";
-import { MOD_PINS_FILE, ModPins } from "../factorio/mods/pins.ts";
-import { Backups } from "../factorio/backups/service.ts";
-import { Scheduler } from "../factorio/schedules/scheduler.ts";
-import { ScheduleStore } from "../factorio/schedules/store.ts";
-import { type Clock, systemClock } from "../factorio/schedules/clock.ts";
+import type { Backups } from "../factorio/backups/service.ts";
+import type { Scheduler } from "../factorio/schedules/scheduler.ts";
 import { CertificateManager } from "../https/manager.ts";
-import { Health } from "../health/service.ts";
+import type { Health } from "../health/service.ts";
 
 export interface AppContext {
   config: Config;
@@ -93,6 +92,10 @@ export interface AppContext {
   schedules: Scheduler;
   /** Server health: the sampler (CPU, memory, disk, players, UPS), its points and alerts, the public status choices. */
   health: Health;
+  /** Every Factorio server of the panel; the fields above are server 1's (the old addresses lead there). */
+  servers: Servers;
+  /** The caller's role on a server; null: they may not see it (per-server routes answer 404). */
+  roleOn: (session: SessionInfo, serverId: number) => Role | null;
   now: () => number;
   /** State of the game server; changes that need it stopped hold the game directory (game.whileStopped). */
   serverState: () => ServerState;
@@ -202,14 +205,8 @@ export async function createContext(
       detail: e.text,
       status: e.allowed ? 200 : 403,
     }));
-  const paths = factorioPaths(config);
-  // The directory lease and the versions ask ctx.serverState (not the game directly), so area tests can
-  // pose a game state; until ctx exists, the game's own.
-  const built: { ctx?: AppContext } = {};
-  const serverState = (): ServerState => built.ctx ? built.ctx.serverState() : game.state;
-
-  // The live side: the /ws hub, push and alerts listening before the game is looked for (a game found
-  // ended at start-up is announced too), then the game and what reads it.
+  // The live side: the /ws hub, push and alerts listening before the games are looked for (a game found
+  // ended at start-up is announced too), then the servers and what reads them.
   const hub = new Hub(bus, log);
   const push = await build("push notifications", () => PushService.open({ config, db, log, now }));
   onClose(() => push.close());
@@ -230,65 +227,7 @@ export async function createContext(
   // Built after the alerts, which turn its failures into alerts; started by run.ts before it listens.
   const https = new CertificateManager({ config, bus, log, now });
   onClose(() => https.close());
-  const lease = new GameDirLease(serverState);
-  const game: GameServer = await build("the game server", async () => {
-    const g = new GameServer({ config, paths, bus, log, now, lease, processes });
-    await g.ready;
-    return g;
-  });
-  // Let go of first at shutdown: it keeps running and the next panel process finds it.
-  onClose(() => game.detach());
-  onClose(() => hub.closeAll());
-  const gameOps = new GameOps();
-  connectGameToHub(game, hub);
-  const players = new Players({ paths, dataDir: config.dataDir, game, bus, log });
-  game.addLaunchArgs(() => players.launchArgs());
-  const settings = new ServerSettings(paths, players);
-  const playerHistory = new PlayerHistory({
-    bus,
-    db,
-    log,
-    now,
-    gameState: () => game.state,
-    onlineNow: () => players.online(),
-    countDays: config.playerCountDays,
-  });
-  onClose(() => playerHistory.close());
 
-  // The game's files and what changes them.
-  const saves = new Saves({
-    paths,
-    log,
-    // The save the running game has loaded (the game server resolves "Load Latest" to the file it chose).
-    inUse: () => {
-      const s = game.status();
-      return s.status !== "stopped" && s.savefile && s.savefile !== LOAD_LATEST ? s.savefile : null;
-    },
-    createTimeoutMs: config.saveCreateTimeout * 1000,
-  });
-  onClose(() => saves.close());
-  const versions = new FactorioVersions({
-    config,
-    paths,
-    bus,
-    log,
-    now,
-    serverState,
-    whileStopped: (label, fn) => game.whileStopped(label, fn),
-    refreshGame: () => game.versionInfo(),
-    // Backups are built below; a switch only happens on a request, after the panel started.
-    backupBeforeSwitch: (save) => backups.before("before-update", ["mods", "settings"], save ?? undefined),
-  });
-  onClose(() => versions.close());
-  connectVersionsToHub(versions, bus, hub);
-  const updater = new Updater({
-    versions,
-    game,
-    ops: gameOps,
-    bus,
-    log,
-    warnings: config.updateWarnings.map(Number),
-  });
   const portal = new ModPortal({
     portalUrl: config.modPortalUrl,
     authUrl: config.authUrl,
@@ -298,79 +237,33 @@ export async function createContext(
     log,
     now,
   });
-  const mods = new ModManager(paths, join(config.dataDir, "mod-packs"), portal, log);
-  mods.live.pins = new ModPins(join(config.dataDir, MOD_PINS_FILE));
-  // Failed backups and scheduled tasks are alerts like any other: the dispatcher sends them to the push
-  // devices and channels that asked for them.
-  const alert = (title: string, body: string, url: string) =>
-    bus.emit("alert", { kind: url === "/backups" ? "backup-failed" : "task-failed", title, body, url });
-  // So is a new game version found by the update check.
-  bus.on("factorio.versions", (m) => {
-    if (m.kind !== "update-available") return;
-    bus.emit("alert", {
-      kind: "factorio-update",
-      title: PUSH_MSG.titleUpdate,
-      body:
-        `Factorio ${m.info.latest} is out (${m.info.channel}); the server has ${m.info.current}. Update it from Controls.`,
-      key: m.info.latest,
-      url: "/",
-    });
-  });
-  const backups: Backups = await build("backups", async () => {
-    const b = new Backups({
-      dir: config.backupsDir,
-      dataDir: config.dataDir,
-      paths,
-      db,
+  // The Factorio servers: server 1 is --factorio-dir, the others are in the registry (servers/).
+  const servers = new Servers({
+    panel: {
+      config,
       log,
+      db,
       bus,
-      game,
-      saveTimeoutMs: config.backupSaveTimeout * 1000,
+      hub,
+      portal,
       now,
+      processes,
+      clock: opts.clock,
       freeBytes: opts.freeBytes,
-      alert: (title, body) => alert(title, body, "/backups"),
-    });
-    await b.ready;
-    return b;
-  });
-  const schedules = new Scheduler({
-    store: new ScheduleStore(db),
-    log,
-    // Read when a schedule needs it: the system's default costs ICU's start-up (config.ts lazyDefault).
-    get timeZone() {
-      return config.timeZone;
     },
-    alert: (title, body) => alert(title, body, "/schedules"),
-    game,
-    ops: gameOps,
-    bus,
-    backups,
-    mods,
-    clock: opts.clock ?? systemClock,
-    saveTimeoutMs: config.backupSaveTimeout * 1000,
-  });
-  schedules.start();
-  onClose(() => schedules.close());
-  const health = new Health({
-    config,
-    bus,
+    store: new ServerStore(db),
     log,
-    db,
-    now,
-    game: {
-      get state() {
-        return game.state;
-      },
-      get pid() {
-        return game.pid;
-      },
-      rcon: (c) => game.rcon(c),
-      online: () => players.online(),
-    },
-    diskPaths: [paths.saves, config.backupsDir],
-    backupTimes: () => backups.list().map((b) => ({ at: Date.parse(b.created), detail: b.reason })),
   });
-  onClose(() => health.close());
+  // Let go of first at shutdown: the games keep running and the next panel process finds them.
+  onClose(() => servers.close());
+  onClose(() => hub.closeAll());
+  await servers.start(build);
+  const first = servers.first;
+  connectServersToHub(servers, hub);
+  // Admins have every server; until roles per server exist, others have server 1 with their role.
+  const roleOn = (session: SessionInfo, serverId: number): Role | null =>
+    session.role === "admin" || serverId === FIRST_SERVER ? session.role : null;
+  hub.roleOn = roleOn;
 
   // Expired sessions are refused on use anyway; the sweep keeps the tables small and ends their sockets.
   const sweep = setInterval(() => {
@@ -397,26 +290,29 @@ export async function createContext(
     access,
     secondFactor,
     passkeys,
-    paths,
     https,
     hub,
-    game,
-    gameOps,
-    players,
-    settings,
     push,
     alerts,
-    playerHistory,
-    saves,
-    versions,
-    updater,
     portal,
-    mods,
-    backups,
-    schedules,
-    health,
+    servers,
+    roleOn,
+    // Server 1's parts: the old addresses (/api/R) and the panel-wide areas (import, export) use them.
+    paths: first.paths,
+    game: first.game,
+    gameOps: first.gameOps,
+    players: first.players,
+    settings: first.settings,
+    playerHistory: first.playerHistory,
+    saves: first.saves,
+    versions: first.versions,
+    updater: first.updater,
+    mods: first.mods,
+    backups: first.backups,
+    schedules: first.schedules,
+    health: first.health,
+    serverState: first.serverState,
     now,
-    serverState: () => game.state,
     onClose,
     close: async () => {
       if (closed) return;
@@ -424,8 +320,12 @@ export async function createContext(
       await runClosers(closers, log);
     },
   };
+  // Tests pose a game state on the context: it is server 1's.
+  Object.defineProperty(ctx, "serverState", {
+    get: () => first.serverState,
+    set: (fn: () => ServerState) => void (first.serverState = fn),
+  });
 
-  built.ctx = ctx;
   // An import brings its own users (and writes through the services above).
   if (opts.beforeBootstrap) await build("the import", () => opts.beforeBootstrap!(ctx));
   const generatedAdmin = await build(
@@ -434,9 +334,9 @@ export async function createContext(
   );
   activity.sweep();
   // --factorio-version: a scripted setup gets its game on the first start (progress in the panel log).
-  if (config.factorioVersion && !versions.gameFound()) {
+  if (config.factorioVersion && !first.versions.gameFound()) {
     log.info("No game found: installing Factorio", { version: config.factorioVersion });
-    versions.install(config.factorioVersion, { activate: true }).catch((e) =>
+    first.versions.install(config.factorioVersion, { activate: true }).catch((e) =>
       log.error("The first-start install could not start", { error: String(e) })
     );
   }

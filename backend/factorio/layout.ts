@@ -11,6 +11,11 @@ import { keptFor } from "../../shared/util.ts";
 
 export interface FactorioPaths {
   root: string;
+  /**
+   * The folder whose versions/ holds the downloaded game versions, shared by every server: the first
+   * server's Factorio directory. Each server's active version is its own (<root>/versions/active.json).
+   */
+  versionsHome: string;
   binary: string;
   saves: string;
   mods: string;
@@ -39,13 +44,16 @@ export interface FactorioPaths {
  * so a version switch reaches every area at once, or from --factorio-dir/--factorio-binary for a game
  * installed by hand.
  */
-export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBinary">): FactorioPaths {
+export function factorioPaths(
+  config: Pick<Config, "factorioDir" | "factorioBinary">,
+  versionsHome: string = config.factorioDir,
+): FactorioPaths {
   const root = config.factorioDir;
   const mods = join(root, "mods");
   const configDir = join(root, "config");
   const dirOf = (
     active: ReturnType<typeof activeVersion>,
-  ) => (active ? versionDir(root, active.version) : null);
+  ) => (active ? versionDir(versionsHome, active.version) : null);
   // Asked on every mod list request (its cache's paths): joined again only when the active version changes.
   const dataOf = keptFor((active: ReturnType<typeof activeVersion>) => join(dirOf(active) ?? root, "data"));
   const data = () => dataOf(activeVersion(root));
@@ -56,6 +64,7 @@ export function factorioPaths(config: Pick<Config, "factorioDir" | "factorioBina
   });
   return {
     root,
+    versionsHome,
     get binary() {
       return binaryOf(activeVersion(root));
     },

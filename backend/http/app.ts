@@ -45,6 +45,11 @@ import { CA_DOWNLOAD_PATH } from "../../shared/https.ts";
 import { referenceRoutes } from "./reference.ts";
 import { staticHandler } from "./static.ts";
 import { healthRoutes, metricsHandler, publicStatusHandler } from "./health.ts";
+import { serversRoutes } from "./servers.ts";
+import { isServerRoute } from "../../shared/contract/index.ts";
+import { FIRST_SERVER } from "../../shared/contract/servers.ts";
+import { SERVERS_MSG } from "../../shared/servers.ts";
+import type { Server } from "../servers/build.ts";
 
 /** Every area's routes, built from the context. */
 const AREAS: ((ctx: AppContext) => Route[])[] = [
@@ -71,7 +76,22 @@ const AREAS: ((ctx: AppContext) => Route[])[] = [
   httpsRoutes,
   referenceRoutes,
   healthRoutes,
+  serversRoutes,
 ];
+
+/**
+ * The context a server's routes see: the panel's, with that server's parts (its configuration, bus,
+ * game, saves, mods ...). Server 1's is the panel context itself.
+ */
+export function serverContext(ctx: AppContext, server: Server): AppContext {
+  if (server === ctx.servers.first) return ctx;
+  const { id: _id, ref: _ref, record: _record, close: _close, ...parts } = server;
+  return { ...ctx, ...parts, serverState: server.serverState };
+}
+
+/** A per-server route's path under /api/servers/{id}: "/api/saves/list" -> "/api/servers/:server/saves/list". */
+const SERVER_PREFIX = "/api/servers/:server{[0-9]+}";
+const underServer = (path: string) => SERVER_PREFIX + path.slice("/api".length);
 
 // An answer carries the headers that act on it. Referrer-Policy and X-Frame-Options act on documents
 // only; an API answer is never one. X-Factorio-Panel tells the PWA an error is the panel's own, not a
@@ -106,7 +126,22 @@ async function answer(c: Ctx, route: Route): Promise<Response> {
 
 export function createApp(ctx: AppContext): PanelApp {
   const app = new Hono<Env>();
+  // The table: every route once, per-server routes as server 1's (at /api/R).
   const routes = AREAS.flatMap((area) => area(ctx));
+  // Per-server routes of the other servers: their handlers built on the server's context, once per
+  // Server object (a server built again after a port change gets new ones).
+  const built = new WeakMap<Server, Map<string, Route>>();
+  const routesOf = (server: Server): Map<string, Route> => {
+    let table = built.get(server);
+    if (!table) {
+      const sctx = serverContext(ctx, server);
+      table = new Map(
+        AREAS.flatMap((area) => area(sctx)).filter((r) => isServerRoute(r.key)).map((r) => [r.key, r]),
+      );
+      built.set(server, table);
+    }
+    return table;
+  };
 
   app.onError((err, c) => {
     if (err instanceof HttpError) {
@@ -165,6 +200,7 @@ export function createApp(ctx: AppContext): PanelApp {
   });
 
   for (const route of routes) {
+    const perServer = isServerRoute(route.key);
     const guard: MiddlewareHandler<Env> = (c) => {
       const session = c.get("session");
       // A bearer token is never sent by a browser on its own (no cookie comes with it, the loader refuses
@@ -173,19 +209,38 @@ export function createApp(ctx: AppContext): PanelApp {
         ctx.log.warn("Refused a cross-site request", { method: route.method, path: c.req.path });
         return Promise.resolve(c.json(PANEL_MSG.crossSiteRefused, 403));
       }
-      if (!route.public) {
-        if (!session) return Promise.resolve(c.json(PANEL_MSG.notSignedIn, 401));
+      if (route.public) return answer(c, route);
+      if (!session) return Promise.resolve(c.json(PANEL_MSG.notSignedIn, 401));
+      if (!perServer) {
         const refusal = authorize(route, session);
         if (refusal) return Promise.resolve(c.json(refusal, 403));
+        // A panel-wide change of server 1's files (an import) holds its directory too.
+        if (route.requiresStopped) {
+          return ctx.game.whileStopped(route.requiresStopped, () => answer(c, route));
+        }
+        return answer(c, route);
       }
+      // A per-server route: /api/R is server 1, /api/servers/{id}/R server id. A server the caller has no
+      // role on is not there for them (404, as for an id that does not exist).
+      const id = Number(c.req.param("server") ?? FIRST_SERVER);
+      const server = ctx.servers.get(id);
+      const role = server ? ctx.roleOn(session, id) : null;
+      if (!server || role === null) return Promise.resolve(c.json(SERVERS_MSG.noSuchServer(id), 404));
+      const refusal = authorize(route, session, role);
+      if (refusal) return Promise.resolve(c.json(refusal, 403));
+      c.set("server", server);
+      const handled = id === FIRST_SERVER ? route : routesOf(server).get(route.key)!;
       const label = route.requiresStopped;
-      if (label) return ctx.game.whileStopped(label, () => answer(c, route));
-      return answer(c, route);
+      if (label) return server.game.whileStopped(label, () => answer(c, handled));
+      return answer(c, handled);
     };
+    const paths = perServer ? [route.path, underServer(route.path)] : [route.path];
     // State changes are recorded once their answer is known, refusals and errors included; reads are not.
-    if (changesState(route)) {
-      app.on(route.method, route.path, recordActivity(ctx.activity, route, ctx.log.warn), guard);
-    } else app.on(route.method, route.path, guard);
+    for (const path of paths) {
+      if (changesState(route)) {
+        app.on(route.method, path, recordActivity(ctx.activity, route, ctx.log.warn), guard);
+      } else app.on(route.method, path, guard);
+    }
   }
 
   app.get(

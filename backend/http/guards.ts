@@ -3,6 +3,7 @@
 
 import { getCookie } from "hono/cookie";
 import { type Ctx, requiredRole, type Route } from "./routes.ts";
+import type { Role } from "../../shared/api.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import { roleAtLeast } from "../../shared/api.ts";
 import { ACCESS_MSG, SESSION_COOKIE } from "../../shared/access.ts";
@@ -93,9 +94,9 @@ export function fromOwnSite(c: Ctx, config: Config): boolean {
 }
 
 /** Why a signed-in caller may not use `route` (a 403 message), or null when it may. */
-export function authorize(route: Route, session: SessionInfo): string | null {
+export function authorize(route: Route, session: SessionInfo, role: Role = session.role): string | null {
   if (route.interactive && session.via === "token") return ACCESS_MSG.tokenNotAllowed;
-  if (!roleAtLeast(session.role, requiredRole(route))) return ACCESS_MSG.roleTooWeak(requiredRole(route));
+  if (!roleAtLeast(role, requiredRole(route))) return ACCESS_MSG.roleTooWeak(requiredRole(route));
   if (session.mustEnrol && !route.beforeEnrolment) return ACCESS_MSG.enrolFirst;
   return null;
 }

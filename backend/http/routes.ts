@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { SessionInfo } from "../auth/accounts.ts";
 import type { Role } from "../../shared/api.ts";
 import type { ActivityNote } from "../activity/log.ts";
+import type { Server } from "../servers/build.ts";
 import type { z } from "zod";
 import { type Contract, contract, type RouteKey } from "../../shared/contract/index.ts";
 import type { Method, RouteDef } from "../../shared/contract/route.ts";
@@ -17,6 +18,8 @@ export interface Env {
     secure: boolean;
     /** What the handler adds to the activity record of this request (who tried to sign in, which target). */
     activity: ActivityNote | undefined;
+    /** The server a per-server route acts on (/api/R: server 1; /api/servers/{id}/R: server id). */
+    server: Server | undefined;
   };
 }
 

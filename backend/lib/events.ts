@@ -34,6 +34,8 @@ export interface PanelEvents {
     userAgent: string;
     text: string;
     allowed: boolean;
+    /** The server it was sent to. */
+    server: number;
   };
 }
 

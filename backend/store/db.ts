@@ -5,6 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { chmodSync, existsSync, statSync } from "node:fs";
 import { StartupError } from "../lib/errors.ts";
 import { HEALTH_MIGRATION } from "../health/schema.ts";
+import { SERVERS_MIGRATION } from "../servers/store.ts";
 
 export type Db = DatabaseSync;
 
@@ -226,6 +227,7 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   HEALTH_MIGRATION,
+  SERVERS_MIGRATION,
 ];
 
 /**

@@ -6,6 +6,7 @@
 import { unsafeTextError } from "../../shared/validation.ts";
 import type { WSContext, WSEvents } from "hono/ws";
 import type { EventBus } from "../lib/events.ts";
+import type { Role } from "../../shared/api.ts";
 import type { Logger } from "../lib/log.ts";
 import {
   isRoomName,
@@ -45,15 +46,24 @@ export const WS_MAX_BUFFERED = 4 * 1024 * 1024;
 export interface WsClient {
   readonly sessionId: string;
   readonly username: string;
-  readonly rooms: Set<RoomName>;
   send(message: ServerMessage): boolean;
   close(code: number, reason: string): void;
 }
 
-export type CommandHandler = (text: string, client: WsClient) => void | Promise<void>;
+/** Runs a console command on server `server`; the reply lines go to `reply`. */
+export type CommandHandler = (
+  server: number,
+  text: string,
+  client: WsClient,
+  reply: (line: string) => void,
+) => void | Promise<void>;
+
+/** A room of one server: "gamelog@2". */
+const key = (room: RoomName, server: number) => `${room}@${server}`;
 
 class Client implements WsClient {
-  readonly rooms = new Set<RoomName>();
+  /** The rooms it subscribed to, per server ("gamelog@1"). */
+  readonly rooms = new Set<string>();
   /** Takes gamelog lines in batches (subscribed with "batch"); the old UI wants one line per message. */
   batched = false;
   #closed = false;
@@ -100,26 +110,43 @@ class Client implements WsClient {
   }
 }
 
+/** gamelog lines of one server waiting for the next batch, and when its last batch went out. */
+interface LineBatch {
+  pending: string[];
+  timer: ReturnType<typeof setTimeout> | undefined;
+  lastFlush: number;
+}
+
 export class Hub {
   #clients = new Set<Client>();
-  /** gamelog lines waiting for the next batch, and when the last batch went out. */
-  #pending: string[] = [];
-  #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #lastFlush = 0;
-  #replay = new Map<RoomName, () => string[]>();
+  #batches = new Map<number, LineBatch>();
+  #replay = new Map<RoomName, (server: number) => string[]>();
   #command: CommandHandler | undefined;
+  /**
+   * The caller's role on a server (null: they may not see it). Set by boot/context.ts from the servers
+   * and roles; until then, server 1 with the session's role.
+   */
+  roleOn: (session: SessionInfo, server: number) => Role | null = (s, server) => server === 1 ? s.role : null;
 
   constructor(private readonly bus: EventBus, private readonly log: Logger) {
     bus.on("sessions.revoked", ({ sessionIds }) => {
       const ids = new Set(sessionIds);
       for (const c of this.#clients) if (ids.has(c.sessionId)) c.close(WS_CLOSE.signedOut, "Signed out");
     });
-    bus.on("server.log", ({ line }) => this.gameLine(line));
-    bus.on("server.status", ({ status }) => this.broadcast("server_status", JSON.stringify(status)));
+    // Game events come from a server's bus and name it; one without a server is the first server's.
+    bus.on("server.log", ({ line }, server) => this.gameLine(server?.id ?? 1, line));
+    bus.on(
+      "server.status",
+      ({ status }, server) => this.broadcast("server_status", JSON.stringify(status), server?.id ?? 1),
+    );
+    bus.on(
+      "factorio.versions",
+      (m, server) => this.broadcast("factorio_versions", JSON.stringify(m), server?.id ?? 1),
+    );
   }
 
-  /** What a new subscriber of `room` receives first (recent log lines, the current status). */
-  setReplay(room: RoomName, provider: () => string[]): void {
+  /** What a new subscriber of `room` on a server receives first (recent log lines, the current status). */
+  setReplay(room: RoomName, provider: (server: number) => string[]): void {
     this.#replay.set(room, provider);
   }
 
@@ -139,11 +166,21 @@ export class Hub {
     return n;
   }
 
-  /** How many clients are subscribed to `room`. */
-  roomSize(room: RoomName): number {
+  /** How many clients are subscribed to `room` of a server. */
+  roomSize(room: RoomName, server = 1): number {
     let n = 0;
-    for (const c of this.#clients) if (c.rooms.has(room)) n++;
+    for (const c of this.#clients) if (c.rooms.has(key(room, server))) n++;
     return n;
+  }
+
+  /** Closes what a server's subscribers hear (a deleted server): they are unsubscribed. */
+  forgetServer(server: number): void {
+    for (const c of this.#clients) {
+      for (const r of [...c.rooms]) if (r.endsWith(`@${server}`)) c.rooms.delete(r);
+    }
+    const b = this.#batches.get(server);
+    if (b) clearTimeout(b.timer);
+    this.#batches.delete(server);
   }
 
   /**
@@ -151,32 +188,38 @@ export class Hub {
    * others. A burst of 20,000 lines is then a few hundred messages per client instead of 20,000, which is
    * what lets 50 clients keep up with the game (bench/gamelog.mjs).
    */
-  private gameLine(line: string): void {
-    this.broadcast("gamelog", line, (c) => !c.batched);
-    this.#pending.push(line);
-    if (this.#flushTimer !== undefined) return;
+  private gameLine(server: number, line: string): void {
+    this.broadcast("gamelog", line, server, (c) => !c.batched);
+    let b = this.#batches.get(server);
+    if (!b) this.#batches.set(server, b = { pending: [], timer: undefined, lastFlush: 0 });
+    b.pending.push(line);
+    if (b.timer !== undefined) return;
     // The first line after a quiet spell goes out at once; while lines keep coming, one batch per frame.
-    const wait = Math.max(0, this.#lastFlush + WS_BATCH_MS - Date.now());
-    this.#flushTimer = setTimeout(() => this.flushLines(), wait);
+    const wait = Math.max(0, b.lastFlush + WS_BATCH_MS - Date.now());
+    b.timer = setTimeout(() => this.flushLines(server), wait);
   }
 
-  private flushLines(): void {
-    this.#flushTimer = undefined;
-    this.#lastFlush = Date.now();
-    const lines = this.#pending;
-    this.#pending = [];
+  private flushLines(server: number): void {
+    const b = this.#batches.get(server);
+    if (!b) return;
+    clearTimeout(b.timer);
+    b.timer = undefined;
+    b.lastFlush = Date.now();
+    const lines = b.pending;
+    b.pending = [];
     if (lines.length === 0) return;
     const text = lines.join("\n");
-    this.broadcast("gamelog", text, (c) => c.batched);
+    this.broadcast("gamelog", text, server, (c) => c.batched);
     // The Logs page: the same batches; it has no replay (it reads the log file's tail itself).
-    this.broadcast("logs", text);
+    this.broadcast("logs", text, server);
   }
 
-  broadcast(room: RoomName, message: string, only?: (c: Client) => boolean): void {
+  broadcast(room: RoomName, message: string, server = 1, only?: (c: Client) => boolean): void {
     let text: string | undefined;
+    const k = key(room, server);
     for (const c of this.#clients) {
-      if (!c.rooms.has(room) || (only && !only(c))) continue;
-      text ??= JSON.stringify({ room_name: room, message } satisfies ServerMessage);
+      if (!c.rooms.has(k) || (only && !only(c))) continue;
+      text ??= JSON.stringify({ room_name: room, message, server } satisfies ServerMessage);
       // A client dropped as too slow may never finish its close handshake (it does not read): forget it now.
       if (!c.sendText(text) && c.closed) this.#clients.delete(c);
     }
@@ -190,9 +233,8 @@ export class Hub {
   }
 
   closeAll(): void {
-    clearTimeout(this.#flushTimer);
-    this.#flushTimer = undefined;
-    this.#pending = [];
+    for (const b of this.#batches.values()) clearTimeout(b.timer);
+    this.#batches.clear();
     for (const c of this.#clients) c.close(WS_CLOSE.shuttingDown, "Panel shutting down");
     this.#clients.clear();
   }
@@ -219,31 +261,33 @@ export class Hub {
         const msg = parseClientMessage(evt.data);
         if (!msg) return; // malformed or unknown: ignored, the connection stays
         const { type, value, batch } = msg.controls;
+        const server = msg.controls.server ?? 1;
         if (type === "subscribe" && isRoomName(value)) {
-          if (client.rooms.has(value)) return;
-          client.rooms.add(value);
+          const k = key(value, server);
+          if (client.rooms.has(k)) return;
+          // A server the caller has no role on is not there for them: nothing to hear.
+          const now = origin ? origin.current() : session;
+          if (!now || this.roleOn(now, server) === null) return;
+          client.rooms.add(k);
           if (value === "gamelog") client.batched = batch === true;
           if (value === "gamelog" && batch) {
             // Lines still waiting are in the replay: send them to the others first, so none comes twice.
-            if (this.#pending.length > 0) {
-              clearTimeout(this.#flushTimer);
-              this.flushLines();
-            }
-            const replay = this.#replay.get(value)?.() ?? [];
-            if (replay.length > 0) client.send({ room_name: value, message: replay.join("\n") });
+            if (this.#batches.get(server)?.pending.length) this.flushLines(server);
+            const replay = this.#replay.get(value)?.(server) ?? [];
+            if (replay.length > 0) client.send({ room_name: value, message: replay.join("\n"), server });
             return;
           }
-          for (const line of this.#replay.get(value)?.() ?? []) {
-            client.send({ room_name: value, message: line });
+          for (const line of this.#replay.get(value)?.(server) ?? []) {
+            client.send({ room_name: value, message: line, server });
           }
         } else if (type === "unsubscribe" && isRoomName(value)) {
-          client.rooms.delete(value);
+          client.rooms.delete(key(value, server));
         } else if (type === "command" && this.#command && value.trim() !== "") {
           const c = client;
           // A newline would let one command print a made-up log line to every viewer.
           const unsafe = unsafeTextError(value, "A console command");
           if (unsafe) {
-            c.send({ room_name: "gamelog", message: unsafe });
+            c.send({ room_name: "gamelog", message: unsafe, server });
             return;
           }
           const now = origin ? origin.current() : session;
@@ -251,7 +295,9 @@ export class Hub {
             c.close(WS_CLOSE.signedOut, "Signed out");
             return;
           }
-          const allowed = roleAtLeast(now.role, "operator") && !now.mustEnrol;
+          const role = this.roleOn(now, server);
+          if (role === null) return;
+          const allowed = roleAtLeast(role, "operator") && !now.mustEnrol;
           this.bus.emit("console.command", {
             username: now.user.username,
             via: now.via === "token" ? `token ${now.token?.name ?? ""}` : "session",
@@ -259,13 +305,15 @@ export class Hub {
             userAgent: origin?.userAgent ?? "",
             text: value.trim(),
             allowed,
+            server,
           });
           if (!allowed) {
-            c.send({ room_name: "gamelog", message: ACCESS_MSG.consoleNotAllowed });
+            c.send({ room_name: "gamelog", message: ACCESS_MSG.consoleNotAllowed, server });
             return;
           }
+          const reply = (line: string) => c.send({ room_name: "gamelog", message: line, server });
           Promise.resolve()
-            .then(() => this.#command!(value, c))
+            .then(() => this.#command!(server, value, c, reply))
             .catch((e) => this.log.warn("Console command failed", { error: String(e) }));
         }
       },

@@ -119,9 +119,9 @@ Deno.test(
   "commands reach the registered handler with the sender",
   withPanel(async (p) => {
     const got: string[] = [];
-    p.ctx.hub.onCommand((text, client) => {
-      got.push(`${client.username}: ${text}`);
-      client.send({ room_name: "gamelog", message: `echo ${text}` });
+    p.ctx.hub.onCommand((server, text, client, reply) => {
+      got.push(`${client.username}@${server}: ${text}`);
+      reply(`echo ${text}`);
     });
     const c = await p.login();
     const s = await TestSocket.connect(c);
@@ -129,7 +129,7 @@ Deno.test(
       s.command("/time");
       s.command("   ");
       await s.waitForMessage("gamelog", (m) => m === "echo /time");
-      assert.deepEqual(got, ["admin: /time"]);
+      assert.deepEqual(got, ["admin@1: /time"]);
     } finally {
       await s.close();
     }

@@ -39,7 +39,7 @@ export type ServerSummary = z.infer<typeof ServerSummary>;
 export const ServerSource = z.union([
   z.object({ folder: z.string({ error: SERVERS_MSG.folderRequired }) }).strict(),
   z.object({ server: z.number({ error: SERVERS_MSG.sourceServerRequired }) }).strict(),
-  z.object({ backup: z.number({ error: SERVERS_MSG.backupRequired }) }).strict(),
+  z.object({ backup: z.string({ error: SERVERS_MSG.backupRequired }) }).strict(),
 ], { error: SERVERS_MSG.sourceInvalid });
 export type ServerSource = z.infer<typeof ServerSource>;
 

@@ -14,7 +14,7 @@ export class TestSocket {
       try {
         this.messages.push(JSON.parse(e.data));
       } catch {
-        this.messages.push({ room_name: "gamelog", message: `<<non-JSON: ${e.data}>>` });
+        this.messages.push({ room_name: "gamelog", message: `<<non-JSON: ${e.data}>>`, server: 0 });
       }
       this.#wake();
     };

@@ -3,13 +3,27 @@
 import type { Hub } from "../../ws/hub.ts";
 import { lastLines, redactedFile } from "./gamelog.ts";
 import type { GameServer } from "./supervisor.ts";
+import type { FactorioVersions } from "../versions/service.ts";
+import { versionsReplay } from "../versions/hub.ts";
 
-/** Recent lines and the status on subscribe; console commands. */
-export function connectGameToHub(game: GameServer, hub: Hub): void {
-  hub.setReplay("gamelog", () => game.recentLines());
-  hub.setReplay("server_status", () => [JSON.stringify(game.status())]);
-  hub.onCommand((text, client) =>
-    game.consoleCommand(text, client.username, (line) => client.send({ room_name: "gamelog", message: line }))
+/** Finds a server's game and versions by id (servers/service.ts). */
+export interface ServerLookup {
+  get(id: number): { game: GameServer; versions: FactorioVersions } | null;
+}
+
+/** Each server's recent lines, status and install progress on subscribe; console commands to its game. */
+export function connectServersToHub(servers: ServerLookup, hub: Hub): void {
+  hub.setReplay("gamelog", (id) => servers.get(id)?.game.recentLines() ?? []);
+  hub.setReplay("server_status", (id) => {
+    const s = servers.get(id);
+    return s ? [JSON.stringify(s.game.status())] : [];
+  });
+  hub.setReplay("factorio_versions", (id) => {
+    const s = servers.get(id);
+    return s ? versionsReplay(s.versions) : [];
+  });
+  hub.onCommand((id, text, client, reply) =>
+    servers.get(id)?.game.consoleCommand(text, client.username, reply)
   );
 }
 

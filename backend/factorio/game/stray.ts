@@ -31,8 +31,11 @@ export async function findStrayGame(
     const words = info.args.split(/\s+/);
     const at = words.findIndex((w) => SERVER_FLAGS.has(w));
     if (at < 0) continue;
-    // The game's own executable, or a command line that names files of this Factorio directory.
-    if (words[0] !== paths.binary && !words.some((w) => w.startsWith(root))) continue;
+    // A command line that names files of this Factorio directory, or this directory's own executable.
+    // Servers share downloaded versions, so the executable alone says nothing once a game has --config
+    // (the panel starts every server but the first with one, naming that server's directory).
+    const namesRoot = words.slice(1).some((w) => w.startsWith(root));
+    if (!namesRoot && (words[0] !== paths.binary || words.includes("--config"))) continue;
     const portAt = words.indexOf("--port");
     const port = portAt >= 0 ? Number(words[portAt + 1]) : 34197;
     const save = words[at] === "--start-server" ? (words[at + 1] ?? "").split("/").pop() ?? "" : "";

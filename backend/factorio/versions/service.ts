@@ -53,6 +53,8 @@ export interface VersionsDeps {
   serverState: () => ServerState;
   /** Holds the game directory for a change that needs the game stopped (game.whileStopped). */
   whileStopped: <T>(label: string, fn: () => Promise<T>) => Promise<T>;
+  /** The name of another server whose active version is `version` (it must not be deleted), or null. */
+  usedElsewhere?: (version: string) => string | null;
   /** Asks the game for its version again after a switch (the status names the active version). */
   refreshGame?: () => Promise<unknown>;
   /**
@@ -84,7 +86,7 @@ export class FactorioVersions {
 
   constructor(private readonly deps: VersionsDeps) {
     this.com = new FactorioCom(deps.config.factorioComUrl);
-    removeLeftovers(this.dir);
+    removeLeftovers(this.home);
     this.latest = new LatestVersions(this.com, {
       dataDir: deps.config.dataDir,
       hours: deps.config.factorioUpdateCheckHours,
@@ -103,8 +105,14 @@ export class FactorioVersions {
     this.#announced = this.updateAvailable()?.latest ?? null;
   }
 
+  /** This server's Factorio directory: its active version's record (versions/active.json) and config. */
   get dir(): string {
     return this.deps.paths.root;
+  }
+
+  /** Where the downloaded versions are, shared by every server (the first server's Factorio directory). */
+  get home(): string {
+    return this.deps.paths.versionsHome;
   }
 
   close(): void {
@@ -117,7 +125,7 @@ export class FactorioVersions {
   /** The game installed by hand in --factorio-dir, if there is one. */
   unmanaged(): string | null {
     const binary = this.deps.config.factorioBinary;
-    if (binary.startsWith(versionsDir(this.dir) + "/") || !existsSync(binary)) return null;
+    if (binary.startsWith(versionsDir(this.home) + "/") || !existsSync(binary)) return null;
     return versionOfGameDir(this.dir) ?? "unknown";
   }
 
@@ -139,7 +147,7 @@ export class FactorioVersions {
 
   installed(): InstalledVersion[] {
     const active = activeVersion(this.dir);
-    const list: InstalledVersion[] = installedVersions(this.dir).map((version) => ({
+    const list: InstalledVersion[] = installedVersions(this.home).map((version) => ({
       version,
       active: active?.version === version,
       managed: true,
@@ -214,7 +222,7 @@ export class FactorioVersions {
         `Factorio ${(this.#job as Job).progress.version} is being installed; wait for it or cancel it.`,
       );
     }
-    if (installedVersions(this.dir).includes(version)) {
+    if (installedVersions(this.home).includes(version)) {
       throw new Conflict(`Factorio ${version} is already installed.`);
     }
     // From the last check to taking the slot nothing may await: two requests must never both pass.
@@ -242,7 +250,7 @@ export class FactorioVersions {
             ? "experimental"
             : await this.#channelOf(version));
         await installVersion({
-          factorioDir: this.dir,
+          factorioDir: this.home,
           com: this.com,
           version,
           arch: this.deps.config.factorioArch,
@@ -333,7 +341,9 @@ export class FactorioVersions {
     if (row.active) {
       throw new Conflict(`Factorio ${v} is the active version; activate another one before deleting it.`);
     }
-    removeVersion(this.dir, v);
+    const user = this.deps.usedElsewhere?.(v);
+    if (user) throw new Conflict(`Factorio ${v} is the active version of the server "${user}".`);
+    removeVersion(this.home, v);
     this.deps.log.info("Deleted a game version", { version: v });
     this.#emit({ kind: "changed" });
     return `Factorio ${v} was deleted.`;
@@ -393,14 +403,14 @@ export class FactorioVersions {
   /** Keeps the active version, the one before it, then the newest, up to --factorio-keep-versions. */
   #prune(): void {
     const active = activeVersion(this.dir);
-    const all = installedVersions(this.dir);
+    const all = installedVersions(this.home);
     const order = [active?.version, active?.previous, ...all].filter((v): v is string =>
       !!v && all.includes(v)
     );
     const keep = new Set([...new Set(order)].slice(0, Math.max(1, this.deps.config.factorioKeepVersions)));
     for (const v of all) {
-      if (keep.has(v)) continue;
-      removeVersion(this.dir, v);
+      if (keep.has(v) || this.deps.usedElsewhere?.(v)) continue;
+      removeVersion(this.home, v);
       this.deps.log.info("Deleted an old game version (keeping the last ones)", { version: v });
     }
   }

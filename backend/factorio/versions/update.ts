@@ -142,7 +142,7 @@ export class Updater {
     const previous = activeVersion(versions.dir)?.version ?? (versions.unmanaged() ? UNMANAGED : "");
     const cancel = (this.#cancel = new AbortController());
     try {
-      if (!installedVersions(versions.dir).includes(to)) {
+      if (!installedVersions(versions.home).includes(to)) {
         this.#say(from, to, "installing", `Installing Factorio ${to}.`);
         await (await versions.install(to)).done;
       }
