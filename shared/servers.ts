@@ -11,11 +11,25 @@ export const SERVERS_MSG = {
   nameTaken: (name: string) => `There is already a server named "${name}".`,
   portInvalid: "A port is a whole number from 1 to 65535.",
   portOfServer: (port: number, name: string) => `Port ${port} is already used by the server "${name}".`,
-  portHeld: (port: number, what: string) => `Port ${port} is held by another program (${what}).`,
+  /** `what`: the program, when the panel could tell ("factorio, pid 812"). */
+  portHeld: (port: number, what?: string) =>
+    what ? `Port ${port} is held by another program (${what}).` : `Port ${port} is held by another program.`,
+  portPrivileged: (port: number) =>
+    `Port ${port} is below 1024, which only root may use. Choose a higher port.`,
+  portsEqual: "The game port and the RCON port must differ.",
+  noFreePort: (from: number) => `No free port is left from ${from}. Give the port yourself.`,
   folderRequired: "Name the Factorio folder to use.",
+  folderNotAbsolute: (dir: string) => `${dir} is not a full path: give it from the root, like /srv/factorio.`,
+  folderMissing: (dir: string) => `There is no folder ${dir} on the panel's machine.`,
+  folderNotDirectory: (dir: string) => `${dir} is a file, not a folder.`,
+  folderNotWritable: (dir: string) => `The panel may not write in ${dir}: let the panel's user write there.`,
   folderNotFactorio: (dir: string) =>
     `${dir} is not a Factorio directory: it has no saves, mods or config folder.`,
   folderOfServer: (dir: string, name: string) => `${dir} is already the Factorio directory of "${name}".`,
+  folderInsideServer: (dir: string, name: string) => `${dir} is inside the Factorio directory of "${name}".`,
+  folderHoldsServer: (dir: string, name: string) => `${dir} holds the Factorio directory of "${name}".`,
+  folderExists: (dir: string) => `${dir} already exists: a new server gets a folder of its own.`,
+  backupUnreadable: (file: string, why: string) => `The backup ${file} cannot be read: ${why}.`,
   sourceServerRequired: "Name the server to copy.",
   backupRequired: "Name the backup to start from.",
   backupNotFound: (id: string) => `There is no backup ${id}.`,

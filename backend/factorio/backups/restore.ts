@@ -124,7 +124,11 @@ export async function restoreBackup(
   }
 }
 
-async function restoreFiles(reader: BackupReader, paths: FactorioPaths): Promise<string[]> {
+/**
+ * Puts a backup's mods (the whole folder, or mod-list.json and mod-settings.dat) and config files where
+ * `paths` says, and answers what it put, in words. Also unpacks a backup into a new server's folder.
+ */
+export async function restoreFiles(reader: BackupReader, paths: FactorioPaths): Promise<string[]> {
   const restored: string[] = [];
   const mods = reader.under("mods/");
   const fullMods = reader.manifest.includes.includes("mods");
