@@ -84,7 +84,7 @@ Deno.test("GET /api/openapi.json: signed-in callers get an OpenAPI 3.1 document 
     ) {
       assert.ok(path.startsWith("/api/"), path);
       for (const [method, op] of Object.entries(methods)) {
-        assert.ok(["get", "post", "put", "delete"].includes(method), `${method} ${path}`);
+        assert.ok(["get", "post", "put", "patch", "delete"].includes(method), `${method} ${path}`);
         assert.ok(op.responses && Object.keys(op.responses).length > 0, `${method} ${path} has answers`);
         served.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`);
       }

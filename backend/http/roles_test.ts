@@ -42,9 +42,13 @@ const PUBLIC = new Set([
 ]);
 /** The caller's own account: any role, in a browser (never a token), and open before enrolment (but making tokens). */
 const OWN = /^(GET|POST) \/api\/user\/(password|2fa|tokens|sessions|passkeys)(\/|$)/;
-/** Admins only: panel users, the activity log, alert channels, imports, HTTPS, exact UPS and the public status page. */
+/**
+ * Admins only: panel users, the activity log, alert channels, imports, HTTPS, exact UPS and the public
+ * status page, adding, changing and deleting servers.
+ */
 const ADMIN = [
-  /^(GET|POST) \/api\/user\/(list|add|remove|role)$/,
+  /^(GET|POST) \/api\/user\/(list|add|remove|role|servers)$/,
+  /^(POST|PATCH|DELETE) \/api\/servers(\/|$)/,
   /^GET \/api\/activity$/,
   / \/api\/notifications\//,
   / \/api\/import\//,

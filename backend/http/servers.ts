@@ -1,7 +1,7 @@
 // The servers list, adding a server, renaming it or moving its ports, deleting it.
 
 import { mkdirSync, renameSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import type { AppContext } from "../boot/context.ts";
 import { type Ctx, reply, type Route, route, sessionOf } from "./routes.ts";
 import { Conflict, Invalid, NotFound } from "../lib/errors.ts";
@@ -54,16 +54,12 @@ export function serversRoutes(ctx: AppContext): Route[] {
 
     route("PATCH /api/servers/:id", async (c, { body }) => {
       const id = idOf(c);
-      const others = servers.all().filter((s) => s.id !== id).map((s) => recordOf(ctx, s));
       const current = recordOf(ctx, servers.get(id)!);
       if (body.port !== undefined || body.rcon_port !== undefined) {
         await serverPorts(
           { port: body.port ?? current.port, rconPort: body.rcon_port ?? current.rconPort },
-          others,
-          {
-            portChanged: body.port !== undefined && body.port !== current.port,
-            rconChanged: body.rcon_port !== undefined && body.rcon_port !== current.rconPort,
-          },
+          servers.all().map((s) => recordOf(ctx, s)),
+          id,
         );
       }
       await servers.change(id, body, buildNow);
@@ -86,11 +82,10 @@ export function serversRoutes(ctx: AppContext): Route[] {
           if (backup) {
             // Into server 1's backups, where it outlives the server (a new server can start from it).
             const from = server.backups.find(backup.id).path;
-            const to = join(ctx.backups.dir, `${basename(from, ".zip")}_${slug(name)}.zip`);
             mkdirSync(ctx.backups.dir, { recursive: true });
-            renameSync(from, to);
+            renameSync(from, join(ctx.backups.dir, `${backup.id}_${slug(name)}.zip`));
             await ctx.backups.index.repair(ctx.backups.dir);
-            kept = basename(to);
+            kept = backup.id;
           }
         }
         await servers.remove(id, () => "stopped");

@@ -42,23 +42,20 @@ export async function prepareServerFiles(
 }
 
 /**
- * The ports of a new or moved server: those asked for, checked against the other servers and the
- * programs on this machine, or the next free ones. `changed` (a move): only the ports that change are
- * checked against the machine (the server's own game may hold the others).
+ * The ports of a new or moved server: those asked for, or the next free ones, checked against the other
+ * servers and the programs on this machine. `exceptId` (a move): that server's own current ports are not
+ * tested on the machine (its own game may hold them).
  */
 export async function serverPorts(
   wanted: { port?: number; rconPort?: number },
-  others: OtherServer[],
-  changed: { portChanged: boolean; rconChanged: boolean } = { portChanged: true, rconChanged: true },
+  servers: OtherServer[],
+  exceptId?: number,
 ): Promise<{ port: number; rconPort: number }> {
+  const others = servers.filter((s) => s.id !== exceptId);
   const free = wanted.port === undefined || wanted.rconPort === undefined
     ? await nextFreePorts(others)
     : null;
-  const port = wanted.port ?? free!.port;
-  const rconPort = wanted.rconPort ?? free!.rconPort;
-  await checkPorts(port, rconPort, others, {
-    checkGame: changed.portChanged,
-    checkRcon: changed.rconChanged,
+  return await checkPorts(wanted.port ?? free!.port, wanted.rconPort ?? free!.rconPort, servers, {
+    exceptId,
   });
-  return { port, rconPort };
 }

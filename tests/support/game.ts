@@ -133,6 +133,12 @@ export async function killGame(ctx: AppContext): Promise<void> {
     await waitForStatus(ctx, "stopped", 15_000).catch(() => {});
   }
   killRecordedGame(ctx.config.dataDir);
+  // The other servers' games (tests of several servers).
+  for (const s of ctx.servers.all()) {
+    if (s.id === 1) continue;
+    if (s.game.status().status !== "stopped") await s.game.kill().catch(() => {});
+    killRecordedGame(s.config.dataDir);
+  }
 }
 
 /** SIGKILLs the game recorded in a data dir (a game no panel watches any more). */

@@ -12,7 +12,7 @@ import { LOAD_LATEST, type StartRequest } from "../../../shared/api.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { LaunchArgsProvider } from "./control.ts";
 import type { RconSecret } from "./console.ts";
-import { activeVersion, ensureSharedConfig } from "../versions/store.ts";
+import { ensureSharedConfig } from "../versions/store.ts";
 
 export interface LaunchPlan {
   args: string[];
@@ -59,9 +59,10 @@ export async function planLaunch(
     saveArgs = ["--start-server", path];
   }
   const args = ["--bind", request.bindip, "--port", String(request.port)];
-  // A server other than the first runs a shared version: its config.ini says where it writes (its own
-  // directory), not the config-path.cfg beside the shared binary, which names the first server's.
-  if (paths.root !== paths.versionsHome && activeVersion(paths.root)) {
+  // A server other than the first runs a shared game (a downloaded version, or the first server's game
+  // installed by hand): its config.ini says where it writes (its own directory), not the
+  // config-path.cfg beside the shared binary, which names the first server's.
+  if (paths.root !== paths.versionsHome) {
     ensureSharedConfig(paths.root);
     args.unshift("--config", paths.configIni);
   }
