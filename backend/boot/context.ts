@@ -23,6 +23,7 @@ import { StartupError } from "../lib/errors.ts";
 import { Hub } from "../ws/hub.ts";
 import { connectServersToHub } from "../factorio/game/hub.ts";
 import { Servers } from "../servers/service.ts";
+import type { Server } from "../servers/build.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import type { Role, ServerState } from "../../shared/api.ts";
 import { FIRST_SERVER } from "../../shared/contract/servers.ts";
@@ -102,6 +103,16 @@ export interface AppContext {
   /** Registers work to do on shutdown (in reverse order of registration). */
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
+}
+
+/**
+ * The context a server's routes see: the panel's, with that server's parts (its configuration, bus,
+ * game, saves, mods ...). Server 1's is the panel context itself.
+ */
+export function serverContext(ctx: AppContext, server: Server): AppContext {
+  if (server === ctx.servers.first) return ctx;
+  const { id: _id, ref: _ref, record: _record, close: _close, ...parts } = server;
+  return { ...ctx, ...parts, serverState: server.serverState };
 }
 
 export interface ContextOptions {

@@ -2,8 +2,7 @@
 // one `ps` for all their pids (CPU, resident memory), the game's clock over RCON (UPS: ups.ts), the
 // players online, the free disk where saves and backups are; the round goes to the store in one
 // transaction, to the health alerts, and is what GET /api/health, /metrics and the public status answer.
-// There is one game server today (issue 49 brings more): it is SERVERS' only entry, and everything is
-// keyed by its id, so several servers only add entries.
+// Each Factorio server has its own sampler (servers/build.ts), keyed by the server's health id.
 
 import { join } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
@@ -23,9 +22,17 @@ export interface HealthServer {
   key: number;
 }
 
-/** The one server there is until issue 49: its id is the one place the id comes from. */
+/**
+ * Server 1 as health knows it: "default" in URLs (/status/default) and the metrics' server label, as
+ * before there were several servers; server N is "N". Each server keeps its points in its own database,
+ * under key 1.
+ */
 export const DEFAULT_SERVER: HealthServer = { id: "default", key: 1 };
-export const SERVERS: readonly HealthServer[] = [DEFAULT_SERVER];
+
+/** The health id of server `id`. */
+export function healthServer(id: number): HealthServer {
+  return id === 1 ? DEFAULT_SERVER : { id: String(id), key: 1 };
+}
 
 /** What the sampler needs of a game server. */
 export interface SampledGame {
@@ -83,6 +90,8 @@ export interface SamplerDeps {
   /** Folders whose free space is reported (the saves and the backups). */
   diskPaths: string[];
   intervalMs: number;
+  /** The server sampled (default: server 1). */
+  server?: HealthServer;
   /** Told of every round (the health alerts). */
   onSample?: (server: HealthServer, now: HealthNow) => void;
 }
@@ -120,14 +129,18 @@ export class HealthSampler {
   }
 
   /** The last round's figures of a server (a stopped one's until the first round). */
-  latest(server: HealthServer = DEFAULT_SERVER): HealthNow {
+  get server(): HealthServer {
+    return this.deps.server ?? DEFAULT_SERVER;
+  }
+
+  latest(server: HealthServer = this.server): HealthNow {
     return this.#latest.get(server.id) ??
       emptyNow(server, this.deps.game.state, this.deps.now(), this.deps.settings().exact_ups);
   }
 
   /** The last round's figures as the metrics module takes them. */
   metrics(): ServerHealth[] {
-    return SERVERS.map((s) => {
+    return [this.server].map((s) => {
       const h = this.latest(s);
       return {
         server: s.id,
@@ -144,7 +157,7 @@ export class HealthSampler {
   }
 
   /** Names of the players online at the last round (null when not known). */
-  players(server: HealthServer = DEFAULT_SERVER): string[] | null {
+  players(server: HealthServer = this.server): string[] | null {
     return this.#meters.get(server.id)?.players ?? null;
   }
 
@@ -160,7 +173,7 @@ export class HealthSampler {
 
   async #round(): Promise<void> {
     const { game, now, settings } = this.deps;
-    const server = DEFAULT_SERVER;
+    const server = this.server;
     const at = now();
     const exact = settings().exact_ups;
     const clock: Clock = exact ? "tick" : "map-age";

@@ -27,6 +27,8 @@ export interface HealthDeps {
   diskPaths: string[];
   /** When backups were made (ms), for the charts' marks. */
   backupTimes: () => { at: number; detail: string }[];
+  /** The server (default: server 1). */
+  server?: HealthServer;
 }
 
 export class Health {
@@ -56,9 +58,10 @@ export class Health {
       settings: () => this.settings.get(),
       diskPaths: deps.diskPaths,
       intervalMs: config.healthSampleSeconds * 1000,
+      server: deps.server,
       onSample: (server, h) => this.alerts.observe(server, h),
     });
-    const key = DEFAULT_SERVER.key;
+    const key = (deps.server ?? DEFAULT_SERVER).key;
     this.#unsubscribe.push(bus.on("server.status", ({ status, previous, exit }) => {
       if (status.status === "running" && previous !== "running") {
         this.store.mark(key, now(), "start", status.savefile);
@@ -89,7 +92,7 @@ export class Health {
   }
 
   /** The points of a range with every mark, backups included. */
-  history(range: HealthRange, server: HealthServer = DEFAULT_SERVER): HealthHistory {
+  history(range: HealthRange, server: HealthServer = this.sampler.server): HealthHistory {
     const points = this.store.range(server.key, range, this.deps.now());
     const backups = this.deps.backupTimes().filter((b) => b.at >= points.from && b.at <= points.to)
       .map((b) => ({ at: b.at, kind: "backup" as const, detail: b.detail }));

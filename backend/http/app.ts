@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
 import type { MiddlewareHandler } from "hono";
-import type { AppContext } from "../boot/context.ts";
+import { type AppContext, serverContext } from "../boot/context.ts";
 import { changesState, type Ctx, type Env, type Input, type Route } from "./routes.ts";
 import { readInput } from "./body.ts";
 import {
@@ -78,16 +78,6 @@ const AREAS: ((ctx: AppContext) => Route[])[] = [
   healthRoutes,
   serversRoutes,
 ];
-
-/**
- * The context a server's routes see: the panel's, with that server's parts (its configuration, bus,
- * game, saves, mods ...). Server 1's is the panel context itself.
- */
-export function serverContext(ctx: AppContext, server: Server): AppContext {
-  if (server === ctx.servers.first) return ctx;
-  const { id: _id, ref: _ref, record: _record, close: _close, ...parts } = server;
-  return { ...ctx, ...parts, serverState: server.serverState };
-}
 
 /** A per-server route's path under /api/servers/{id}: "/api/saves/list" -> "/api/servers/:server/saves/list". */
 const SERVER_PREFIX = "/api/servers/:server{[0-9]+}";

@@ -5,14 +5,15 @@
 
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
-import type { AppContext } from "../boot/context.ts";
+import { type AppContext, serverContext } from "../boot/context.ts";
 import { type Env, type Route, route, routeCheckedByDomain } from "./routes.ts";
 import { objectBody } from "./body.ts";
 import { Invalid } from "../lib/errors.ts";
 import { HealthRange, type HealthSettings } from "../../shared/contract/health.ts";
 import { UNSAFE_TEXT } from "../../shared/validation.ts";
 import { CONTENT_TYPE, formatMetrics, serverFamilies } from "../health/metrics.ts";
-import { type HealthServer, SERVERS } from "../health/sampler.ts";
+import type { HealthServer } from "../health/sampler.ts";
+import type { Server } from "../servers/build.ts";
 import { jsonMessage } from "./guards.ts";
 import { formatVersion, parseVersion } from "../../shared/versions.ts";
 import { formatUptime } from "../../shared/format.ts";
@@ -70,7 +71,9 @@ export function metricsHandler(ctx: AppContext) {
         401,
       );
     }
-    return new Response(formatMetrics(serverFamilies(ctx.health.sampler.metrics())), {
+    // Every server's figures, labelled with its health id ("default" for server 1, as before).
+    const all = ctx.servers.all().flatMap((s) => s.health.sampler.metrics());
+    return new Response(formatMetrics(serverFamilies(all)), {
       headers: { "Content-Type": CONTENT_TYPE, "Cache-Control": "no-store" },
     });
   };
@@ -176,11 +179,13 @@ function badge(p: PublicStatus): string {
 export function publicStatusHandler(ctx: AppContext) {
   return (c: Context<Env>) => {
     const m = /^([a-z0-9-]+)(\.json|\.svg)?$/.exec(c.req.param("file") ?? "");
-    const server = m ? SERVERS.find((s) => s.id === m[1]) : undefined;
-    if (!m || !server || !ctx.health.settings.get().public_status) {
+    const server: Server | undefined = m
+      ? ctx.servers.all().find((s) => s.health.sampler.server.id === m[1])
+      : undefined;
+    if (!m || !server || !server.health.settings.get().public_status) {
       return c.text("This server has no public status page.", 404, { "Cache-Control": "no-store" });
     }
-    const p = publicStatus(ctx, server);
+    const p = publicStatus(serverContext(ctx, server), server.health.sampler.server);
     const [body, type] = m[2] === ".json"
       ? [JSON.stringify(p), "application/json"]
       : m[2] === ".svg"

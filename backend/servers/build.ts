@@ -35,6 +35,7 @@ import { Scheduler } from "../factorio/schedules/scheduler.ts";
 import { ScheduleStore } from "../factorio/schedules/store.ts";
 import { type Clock, systemClock } from "../factorio/schedules/clock.ts";
 import { Health } from "../health/service.ts";
+import { healthServer } from "../health/sampler.ts";
 import type { ServerRecord } from "./store.ts";
 import { removeStaleTempFiles } from "../boot/tempfiles.ts";
 
@@ -279,6 +280,7 @@ export async function buildServer(
         online: () => players.online(),
       },
       diskPaths: [paths.saves, config.backupsDir],
+      server: healthServer(id),
       backupTimes: () => backups.list().map((b) => ({ at: Date.parse(b.created), detail: b.reason })),
     });
     onClose(() => health.close());
