@@ -5,7 +5,9 @@
 import type { AppContext } from "../boot/context.ts";
 import { gameLogFile, gameLogTail } from "../factorio/game/hub.ts";
 import { contentDisposition } from "./download.ts";
-import { Invalid, Locked, NotFound } from "../lib/errors.ts";
+import { Conflict, Invalid, Locked, NotFound } from "../lib/errors.ts";
+import { SERVERS_MSG } from "../../shared/servers.ts";
+import { FIRST_SERVER } from "../../shared/contract/servers.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 import type { StartRequest } from "../../shared/api.ts";
 import { firstError, portNumber, validateStart } from "../../shared/validation.ts";
@@ -47,6 +49,9 @@ export function serverRoutes(ctx: AppContext): Route[] {
       // The old API's answer to a start while the game runs (its ServerOff routes): 423.
       if (ctx.serverState() !== "stopped") throw new Locked(PANEL_MSG.serverNotStopped);
       const request = parseStartRequest(body);
+      // Two servers' games on one port: the second would fail to host; say which server has it.
+      const other = ctx.servers.runningOn(request.port, c.get("server")?.id ?? FIRST_SERVER);
+      if (other) throw new Conflict(SERVERS_MSG.portOfServer(request.port, other));
       ctx.log.info("Start requested", {
         user: sessionOf(c).user.username,
         save: request.savefile,

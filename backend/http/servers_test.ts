@@ -176,3 +176,35 @@ Deno.test(
     }
   }),
 );
+
+Deno.test(
+  "a server's start form offers its own port; a start on a port another server's game holds is refused naming it",
+  withGamePanel(async (p) => {
+    const c = await p.login();
+    const port = await freeUdpPort();
+    const id = await addServer(c, { name: "Second", port });
+    const status = (await c.get(`/api/servers/${id}/server/status`)).body as {
+      last_start: { port: number } | null;
+    };
+    assert.equal(status.last_start?.port, port);
+    const moved = await freeUdpPort();
+    const patch = await c.request("PATCH", `/api/servers/${id}`, { json: { port: moved } });
+    assert.equal(patch.status, 200, patch.text);
+    const after = (await c.get(`/api/servers/${id}/server/status`)).body as { last_start: { port: number } };
+    assert.equal(after.last_start.port, moved);
+
+    const first = await c.post("/api/server/start", {
+      bindip: "127.0.0.1",
+      port: moved,
+      savefile: LOAD_LATEST,
+    });
+    assert.equal(first.status, 200, first.text);
+    const clash = await c.post(`/api/servers/${id}/server/start`, {
+      bindip: "127.0.0.1",
+      port: moved,
+      savefile: LOAD_LATEST,
+    });
+    assert.equal(clash.status, 409);
+    assert.equal(clash.body, SERVERS_MSG.portOfServer(moved, "Server 1"));
+  }),
+);

@@ -2,7 +2,9 @@
 // moved to other ports and deleted while the panel runs. A server is one object (servers/build.ts); the
 // HTTP layer finds it by id for every per-server route, and the /ws hub for every room.
 
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { ensureDir, writeJsonAtomic } from "../lib/fsutil.ts";
+import { DEFAULT_BIND_IP, LOAD_LATEST } from "../../shared/api.ts";
 import { join } from "node:path";
 import type { Logger } from "../lib/log.ts";
 import { Conflict, Invalid, NotFound } from "../lib/errors.ts";
@@ -12,6 +14,22 @@ import type { Role, ServerState } from "../../shared/api.ts";
 import { activeVersion, setActiveVersion } from "../factorio/versions/store.ts";
 import { buildServer, type PanelParts, type Server, serverDataDir } from "./build.ts";
 import { type ServerRecord, ServerStore } from "./store.ts";
+
+/**
+ * Makes the start form offer server `dataDir`'s own game port (the form offers what the last start asked
+ * for, game-last-start.json): at creation, and when its port moves.
+ */
+function offerPort(dataDir: string, port: number): void {
+  let last = { bindip: DEFAULT_BIND_IP, port, savefile: LOAD_LATEST };
+  try {
+    const kept = JSON.parse(readFileSync(join(dataDir, "game-last-start.json"), "utf8"));
+    if (typeof kept?.bindip === "string" && typeof kept?.savefile === "string") last = { ...kept, port };
+  } catch {
+    // none yet
+  }
+  ensureDir(dataDir, 0o700);
+  writeJsonAtomic(join(dataDir, "game-last-start.json"), last, 0o600);
+}
 
 /** The last thing that happened to a server, for the overview. */
 interface LastEvent {
@@ -113,6 +131,15 @@ export class Servers {
     };
   }
 
+  /** The name of a server other than `exceptId` whose game is up on game or RCON port `port`, or null. */
+  runningOn(port: number, exceptId: number): string | null {
+    for (const s of this.#servers.values()) {
+      if (s.id === exceptId || s.game.state === "stopped") continue;
+      if (s.game.status().port === port || s.game.secrets.known()?.port === port) return this.nameOf(s.id);
+    }
+    return null;
+  }
+
   /** Lets go of every server (the games keep running). */
   async close(): Promise<void> {
     for (const s of this.all().reverse()) await s.close();
@@ -150,8 +177,10 @@ export class Servers {
       throw new Conflict(SERVERS_MSG.portsWhileRunning);
     }
     if (rconMoves && id === FIRST_SERVER) throw new Invalid(SERVERS_MSG.firstServerRcon);
+    const portMoves = change.port !== undefined && change.port !== this.deps.store.get(id)?.port;
     this.deps.store.update(id, { name, port: change.port, rconPort: change.rcon_port });
     if (name !== undefined) this.#names.set(id, name);
+    if (portMoves) server.game.offerPort(change.port!);
     if (rconMoves) {
       await server.close();
       await this.#build(this.deps.store.get(id)!, build);
@@ -188,6 +217,7 @@ export class Servers {
     try {
       made = await prepare(id);
       this.deps.store.update(id, { root: made.root, owned: made.owned });
+      offerPort(serverDataDir(this.deps.panel.config, id), r.port);
       if (r.version && !activeVersion(made.root)) {
         setActiveVersion(made.root, { version: r.version, channel: "stable", previous: "" });
       }

@@ -529,6 +529,18 @@ export class GameServer implements GameControl {
   }
 
   /**
+   * Makes the start form offer `port` (a server's game port, chosen when it was added or moved), keeping
+   * the rest of what the last start asked for.
+   */
+  offerPort(port: number): void {
+    this.#rememberStart({
+      bindip: this.#lastStart?.bindip ?? DEFAULT_BIND_IP,
+      port,
+      savefile: this.#lastStart?.savefile || LOAD_LATEST,
+    });
+  }
+
+  /**
    * Keeps what this start asked for, for the start form of every device (a new object: statusJson compares
    * by identity). A write that fails (a full disk) only loses it for the next panel process.
    */
