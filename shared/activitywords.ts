@@ -147,6 +147,10 @@ export const ACTIVITY_WORDS: Record<string, Words> = {
   "POST /api/https": ["set up", (p) => p.note ? `HTTPS for ${p.note}` : "HTTPS"],
   "POST /api/https/renew": ["renew", fixed("the HTTPS certificate")],
   "POST /api/health/settings": ["change", fixed("the health settings (exact UPS, public status)")],
+  // Servers.
+  "POST /api/servers": ["add", named("server")],
+  "PATCH /api/servers/:id": ["change", named("server")],
+  "DELETE /api/servers/:id": ["delete", named("server")],
   // Factorio versions.
   "POST /api/factorio/install": ["install", fixed("a Factorio version")],
   "POST /api/factorio/install/cancel": ["cancel", fixed("a Factorio install")],

@@ -23,6 +23,7 @@ import { StartupError } from "../lib/errors.ts";
 import { Hub } from "../ws/hub.ts";
 import { connectServersToHub } from "../factorio/game/hub.ts";
 import { Servers } from "../servers/service.ts";
+import { PUSH_MSG } from "../../shared/messages.ts";
 import type { Server } from "../servers/build.ts";
 import type { SessionInfo } from "../auth/accounts.ts";
 import type { Role, ServerState } from "../../shared/api.ts";
@@ -270,6 +271,19 @@ export async function createContext(
   onClose(() => hub.closeAll());
   await servers.start(build);
   const first = servers.first;
+  // A new game version found by the update check is an alert like any other (the first server's check
+  // speaks for the shared downloads; the others' would say the same).
+  bus.on("factorio.versions", (m, server) => {
+    if (m.kind !== "update-available" || (server && server.id !== FIRST_SERVER)) return;
+    bus.emit("alert", {
+      kind: "factorio-update",
+      title: PUSH_MSG.titleUpdate,
+      body:
+        `Factorio ${m.info.latest} is out (${m.info.channel}); the server has ${m.info.current}. Update it from Controls.`,
+      key: m.info.latest,
+      url: "/",
+    });
+  });
   connectServersToHub(servers, hub);
   // Admins have every server; until roles per server exist, others have server 1 with their role.
   const roleOn = (session: SessionInfo, serverId: number): Role | null =>

@@ -287,6 +287,8 @@ Deno.test("every JSON answer fits the contract, and holds nothing it does not sa
     await a.call("GET /api/health/settings");
     await a.call("GET /api/config");
     await a.call("GET /api/activity", { query: { limit: "50" } });
+    await a.call("POST /api/servers", { body: { name: "Second" } });
+    await a.call("GET /api/servers");
 
     await a.call("GET /api/logout");
 

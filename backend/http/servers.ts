@@ -47,6 +47,7 @@ export function serversRoutes(ctx: AppContext): Route[] {
     }),
 
     route("POST /api/servers", (c, { body }) => {
+      c.set("activity", { detail: body.name.trim().slice(0, 100) });
       const run = adding.then(() => addServer(ctx, body));
       adding = run.catch(() => {});
       return run.then((id) => reply(c, { id }, 201));
@@ -54,6 +55,7 @@ export function serversRoutes(ctx: AppContext): Route[] {
 
     route("PATCH /api/servers/:id", async (c, { body }) => {
       const id = idOf(c);
+      c.set("activity", { detail: servers.nameOf(id) });
       const current = recordOf(ctx, servers.get(id)!);
       if (body.port !== undefined || body.rcon_port !== undefined) {
         await serverPorts(
@@ -71,6 +73,7 @@ export function serversRoutes(ctx: AppContext): Route[] {
       if (id === FIRST_SERVER) throw new Conflict(SERVERS_MSG.firstServerStays);
       const server = servers.get(id)!;
       const name = servers.nameOf(id);
+      c.set("activity", { detail: name });
       const withBackup = body.backup !== false;
       if (!withBackup && body.confirm?.trim() !== name) throw new Invalid(SERVERS_MSG.confirmName(name));
       // Stopped first (Save & Stop: the game saves), then held so nothing starts it meanwhile.

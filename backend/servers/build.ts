@@ -13,7 +13,6 @@ import type { Db } from "../store/db.ts";
 import { openDb } from "../store/db.ts";
 import { ensureDir } from "../lib/fsutil.ts";
 import { LOAD_LATEST, type ServerState } from "../../shared/api.ts";
-import { PUSH_MSG } from "../../shared/messages.ts";
 import type { ProcessRow } from "../factorio/game/liveness.ts";
 import { type FactorioPaths, factorioPaths } from "../factorio/layout.ts";
 import { gameBinaryIn } from "../factorio/versions/store.ts";
@@ -214,20 +213,6 @@ export async function buildServer(
     // devices and channels that asked for them.
     const alert = (title: string, body: string, url: string) =>
       bus.emit("alert", { kind: url === "/backups" ? "backup-failed" : "task-failed", title, body, url });
-    // So is a new game version found by the update check (the first server's check speaks for all).
-    if (id === 1) {
-      bus.on("factorio.versions", (m) => {
-        if (m.kind !== "update-available") return;
-        bus.emit("alert", {
-          kind: "factorio-update",
-          title: PUSH_MSG.titleUpdate,
-          body:
-            `Factorio ${m.info.latest} is out (${m.info.channel}); the server has ${m.info.current}. Update it from Controls.`,
-          key: m.info.latest,
-          url: "/",
-        });
-      });
-    }
     const backups: Backups = await build(what("backups"), async () => {
       const b = new Backups({
         dir: config.backupsDir,
