@@ -40,7 +40,7 @@ export const SERVERS_MSG = {
   confirmName: (name: string) => `To delete without a backup, type the server's name ("${name}") to confirm.`,
   deleted: (name: string) => `The server "${name}" is deleted.`,
   deletedAfterBackup: (name: string, backup: string) =>
-    `The server "${name}" is deleted. Its backup is ${backup}.`,
+    `The server "${name}" is deleted. Its last backup is ${backup}, with its other backups in the first server's Backups.`,
   renamed: "The server is changed.",
   portsWhileRunning: "Stop the server first.",
   firstServerRcon: "The first server's RCON port is set with --rcon-port.",

@@ -1,7 +1,7 @@
 // The servers list, adding a server, renaming it or moving its ports, deleting it.
 
 import { mkdirSync, renameSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { AppContext } from "../boot/context.ts";
 import { type Ctx, reply, type Route, route, sessionOf } from "./routes.ts";
 import { Conflict, Invalid, NotFound } from "../lib/errors.ts";
@@ -81,15 +81,17 @@ export function serversRoutes(ctx: AppContext): Route[] {
       return await server.game.whileStopped("deleting the server", async () => {
         let kept: string | null = null;
         if (withBackup) {
-          const backup = await server.backups.before("before-server-delete", ["mods", "settings"]);
-          if (backup) {
-            // Into server 1's backups, where it outlives the server (a new server can start from it).
-            const from = server.backups.find(backup.id).path;
-            mkdirSync(ctx.backups.dir, { recursive: true });
-            renameSync(from, join(ctx.backups.dir, `${backup.id}_${slug(name)}.zip`));
-            await ctx.backups.index.repair(ctx.backups.dir);
-            kept = backup.id;
+          kept = (await server.backups.before("before-server-delete", ["mods", "settings"]))?.id ?? null;
+        }
+        // Its backups (the one just made too) go to server 1's, where they outlive the server: a new server
+        // can start from one. A rename: the same disk.
+        const moved = server.backups.list().map((b) => server.backups.find(b.id).path);
+        if (moved.length > 0) {
+          mkdirSync(ctx.backups.dir, { recursive: true });
+          for (const from of moved) {
+            renameSync(from, join(ctx.backups.dir, `${basename(from, ".zip")}_${slug(name)}.zip`));
           }
+          await ctx.backups.index.repair(ctx.backups.dir);
         }
         await servers.remove(id, () => "stopped");
         ctx.hub.forgetServer(id);

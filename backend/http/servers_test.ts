@@ -3,9 +3,10 @@
 // without a backup, and the /ws rooms of each server.
 
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { freeUdpPort, holdUdpPort, withGamePanel } from "../../tests/support/game.ts";
+import { freeUdpPort, holdUdpPort, startPanelWithGame, withGamePanel } from "../../tests/support/game.ts";
+import { ServerStore } from "../servers/store.ts";
 import { userWithRole } from "../../tests/support/roles.ts";
 import { TestSocket } from "../../tests/support/ws.ts";
 import type { ServerSummary } from "../../shared/contract/servers.ts";
@@ -207,4 +208,38 @@ Deno.test(
     assert.equal(clash.status, 409);
     assert.equal(clash.body, SERVERS_MSG.portOfServer(moved, "Server 1"));
   }),
+);
+
+Deno.test(
+  "start-up removes what an interrupted add or delete left: a record without its directory, folders without a record",
+  async () => {
+    const first = await startPanelWithGame();
+    const dataDir = first.dataDir;
+    try {
+      const c = await first.login();
+      await addServer(c, { name: "Kept" });
+      new ServerStore(first.ctx.db).insert({
+        name: "Half added",
+        root: "",
+        owned: false,
+        port: 40000,
+        rconPort: 40001,
+        createdAt: 0,
+      });
+      mkdirSync(join(dataDir, "servers", "77", "factorio"), { recursive: true });
+    } finally {
+      await first.close({ keepData: true, keepGame: true });
+    }
+    const again = await startPanelWithGame({ dataDir, factorio: first.factorio });
+    try {
+      const c = await again.login();
+      const list = (await c.get("/api/servers")).body as ServerSummary[];
+      assert.deepEqual(list.map((s) => s.name), ["Server 1", "Kept"]);
+      assert.ok(!existsSync(join(dataDir, "servers", "77")));
+      assert.ok(existsSync(join(dataDir, "servers", String(list[1].id))));
+    } finally {
+      await again.close();
+      rmSync(first.factorio.dir, { recursive: true, force: true });
+    }
+  },
 );

@@ -2,7 +2,7 @@
 // moved to other ports and deleted while the panel runs. A server is one object (servers/build.ts); the
 // HTTP layer finds it by id for every per-server route, and the /ws hub for every room.
 
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { ensureDir, writeJsonAtomic } from "../lib/fsutil.ts";
 import { DEFAULT_BIND_IP, LOAD_LATEST } from "../../shared/api.ts";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import { FIRST_SERVER, type ServerSummary } from "../../shared/contract/servers.
 import { SERVER_NAME_MAX, SERVERS_MSG } from "../../shared/servers.ts";
 import type { Role, ServerState } from "../../shared/api.ts";
 import { activeVersion, setActiveVersion } from "../factorio/versions/store.ts";
-import { buildServer, type PanelParts, type Server, serverDataDir } from "./build.ts";
+import { buildServer, type PanelParts, type Server, serverBackupsDir, serverDataDir } from "./build.ts";
 import { type ServerRecord, ServerStore } from "./store.ts";
 
 /**
@@ -79,7 +79,36 @@ export class Servers {
 
   /** Builds every server of the registry, server 1 first; a server that cannot be built ends the start. */
   async start(build: Build): Promise<void> {
+    this.#sweep();
     for (const record of this.deps.store.list()) await this.#build(record, build);
+  }
+
+  /**
+   * What a panel killed in the middle of adding or deleting a server left: a record whose directory was
+   * never made (added first, for its id), and server folders without a record (a delete removes the
+   * record first). Nothing half-done stays visible.
+   */
+  #sweep(): void {
+    const records = this.deps.store.list();
+    for (const r of records) {
+      if (r.id !== FIRST_SERVER && r.root === "") {
+        this.deps.store.remove(r.id);
+        this.deps.log.warn("Removed a server whose adding was interrupted", { id: r.id, name: r.name });
+      }
+    }
+    const dir = join(this.deps.panel.config.dataDir, "servers");
+    const known = new Set(this.deps.store.list().map((r) => String(r.id)));
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (known.has(n)) continue;
+      rmSync(join(dir, n), { recursive: true, force: true });
+      this.deps.log.warn("Removed the files of a server that no longer exists", { folder: join(dir, n) });
+    }
   }
 
   async #build(record: ServerRecord, build: Build): Promise<Server> {
@@ -260,6 +289,12 @@ export class Servers {
       const dataDir = serverDataDir(this.deps.panel.config, id);
       if (record.owned && existsSync(record.root)) rmSync(record.root, { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
+      // Its backups were moved to server 1's by the caller; the folder goes if nothing is left in it.
+      try {
+        Deno.removeSync(serverBackupsDir(this.deps.panel.config, id));
+      } catch {
+        // not there, or not empty
+      }
       this.deps.log.info("Deleted a server", { id, name });
       return name;
     } finally {
