@@ -44,7 +44,7 @@ const PUBLIC = new Set([
 const OWN = /^(GET|POST) \/api\/user\/(password|2fa|tokens|sessions|passkeys)(\/|$)/;
 /** Admins only: panel users, the activity log, alert channels, imports, HTTPS, exact UPS and the public status page. */
 const ADMIN = [
-  /^(GET|POST) \/api\/user\/(list|add|remove|role)$/,
+  /^(GET|POST) \/api\/user\/(list|add|remove|role|servers)$/,
   /^GET \/api\/activity$/,
   / \/api\/notifications\//,
   / \/api\/import\//,

@@ -254,7 +254,7 @@ test("Activity page: what happened in words, pages of older records, filters and
   const file = await download;
   expect(file.suggestedFilename()).toBe("activity.csv");
   const csv = await (await import("node:fs/promises")).readFile((await file.path())!, "utf8");
-  expect(csv.split("\r\n")[0]).toBe("at,username,via,address,user_agent,action,detail,status");
+  expect(csv.split("\r\n")[0]).toBe("at,username,via,address,user_agent,action,detail,status,server");
   expect(csv).toContain("POST /api/user/add,olga (operator),200");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: "test-results/access-activity-390.png", fullPage: true });
