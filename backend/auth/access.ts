@@ -53,14 +53,14 @@ export class Access {
   /**
    * What the caller may do on server `serverId`, or null when they may not see it. An admin has every
    * server; a viewer or operator has the role of their row for it. An API token limited to servers has
-   * none outside them, and its own role caps its user's. Asked on every per-server request: nothing for an
-   * admin, one indexed read for anyone else, so a role changed a moment ago holds on the next request.
+   * none outside them, and its own role caps its user's. Asked on every per-server request: no read for an
+   * admin, at most one per session object for anyone else (#rolesOf).
    */
   roleOn(s: SessionInfo, serverId: number): Role | null {
     if (s.token?.servers && !s.token.servers.includes(serverId)) return null;
     // s.role is already the weaker of the token's role and the user's.
     if (s.user.role === "admin") return s.role;
-    const own = this.accounts.users.serverRole(s.user.id, serverId);
+    const own = this.#rolesOf(s).get(serverId);
     if (!own) return null;
     return s.token ? weaker(s.token.role, own) : own;
   }
@@ -69,8 +69,21 @@ export class Access {
   serversOf(s: SessionInfo): number[] | "all" {
     const limit = s.token?.servers ?? null;
     if (s.user.role === "admin") return limit ? [...limit] : "all";
-    const own = [...this.accounts.users.serverRoles(s.user.id).keys()];
+    const own = [...this.#rolesOf(s).keys()];
     return limit ? own.filter((id) => limit.includes(id)) : own;
+  }
+
+  /**
+   * A viewer's or operator's roles, read once per session object. A browser session's object is reused
+   * only while nothing was written to the database (Accounts.session drops it on any write), and a token's
+   * is made per request, so a role changed a moment ago is read again on the next request. A read per
+   * request cost about as much as the session lookup the cache saves.
+   */
+  #roles = new WeakMap<SessionInfo, Map<number, Role>>();
+  #rolesOf(s: SessionInfo): Map<number, Role> {
+    let roles = this.#roles.get(s);
+    if (!roles) this.#roles.set(s, roles = this.accounts.users.serverRoles(s.user.id));
+    return roles;
   }
 
   /**

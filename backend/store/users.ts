@@ -75,15 +75,7 @@ export class UserStore {
     );
   }
 
-  /** A viewer's or operator's role on one server (admins have no rows: they have every server). */
-  serverRole(userId: number, serverId: number): Role | undefined {
-    return (this.db.prepare("SELECT role FROM server_roles WHERE user_id = ? AND server_id = ?").get(
-      userId,
-      serverId,
-    ) as { role: Role } | undefined)?.role;
-  }
-
-  /** A user's roles by server id, lowest id first. */
+  /** A viewer's or operator's roles by server id, lowest id first (an admin has no rows: every server). */
   serverRoles(userId: number): Map<number, Role> {
     const rows = this.db.prepare(
       "SELECT server_id, role FROM server_roles WHERE user_id = ? ORDER BY server_id",
