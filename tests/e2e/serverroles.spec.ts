@@ -2,24 +2,16 @@
 // Account, an API token limited to servers. While the panel lists no servers (GET /api/servers: 404) it
 // has server 1 alone, named "Server 1".
 
-import { adminApi, expect, goTo, signIn, test } from "./fixtures.ts";
+import { addUser, adminApi, expect, goTo, signIn, test } from "./fixtures.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
-
-const PASSWORD = "e2e-role-password";
 
 test.describe.configure({ timeout: 180_000 });
 
 test("Users: a viewer's and an operator's role per server, changed from the list, at both widths", async ({ page, panel }) => {
-  const api = await adminApi(panel.url);
   for (const [username, role] of [["olga", "operator"], ["vic", "viewer"], ["boss", "admin"]]) {
-    await api("POST", "/api/user/add", {
-      username,
-      role,
-      email: `${username}@example.org`,
-      password: PASSWORD,
-      password_confirmation: PASSWORD,
-    });
+    await addUser(panel.url, username, role);
   }
+  const api = await adminApi(panel.url);
   await page.goto("/");
   await signIn(page);
   await goTo(page, "Users");
