@@ -69,6 +69,13 @@ export const ACTIVITY_WORDS: Record<string, Words> = {
     const [user, role] = p.note.split(" -> ");
     return role ? `the role of ${quoted(user)} to ${role}` : "a user's role";
   }],
+  "POST /api/user/servers": ["change", (p) => {
+    // The note is "vic: server 1: viewer, server 2: no access".
+    const at = p.note.indexOf(": ");
+    return at > 0
+      ? `the servers of ${quoted(p.note.slice(0, at))} (${p.note.slice(at + 2)})`
+      : "a user's servers";
+  }],
   // The game server.
   "POST /api/server/start": ["start", fixed("the server")],
   "GET /api/server/stop": ["stop", fixed("the server")],

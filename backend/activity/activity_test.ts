@@ -107,9 +107,43 @@ Deno.test(
     assert.match(csv.headers.get("content-type") ?? "", /^text\/csv/);
     assert.match(csv.headers.get("content-disposition") ?? "", /attachment; filename="activity.csv"/);
     const lines = csv.text.trimEnd().split("\r\n");
-    assert.equal(lines[0], "at,username,via,address,user_agent,action,detail,status");
+    assert.equal(lines[0], "at,username,via,address,user_agent,action,detail,status,server");
     assert.equal(lines.length, 4);
     assert.match(lines[1], /,olga,session,127\.0\.0\.1,.*,GET \/api\/server\/kill,,/);
+  }),
+);
+
+Deno.test(
+  "each record names the server acted on (null: panel-wide); GET /api/activity filters by ?server=N",
+  withPanel(async (p) => {
+    const admin = await p.login();
+    await admin.post("/api/user/add", {
+      username: "panelwide",
+      role: "viewer",
+      email: "p@example.org",
+      password: ROLE_PASSWORD,
+      password_confirmation: ROLE_PASSWORD,
+    });
+    // What the per-server dispatch records for an action on a server.
+    const base = { username: "admin", via: "session", address: "127.0.0.1", userAgent: "t", detail: "" };
+    p.ctx.activity.record({ ...base, action: "POST /api/server/start", status: 200, server: 1 });
+    p.ctx.activity.record({ ...base, action: "POST /api/saves/upload", status: 200, server: 2 });
+    const all = (await admin.get("/api/activity")).body as ActivityEntry[];
+    assert.deepEqual(all.slice(0, 3).map((e) => [e.action, e.server]), [
+      ["POST /api/saves/upload", 2],
+      ["POST /api/server/start", 1],
+      ["POST /api/user/add", null],
+    ]);
+    const two = (await admin.get("/api/activity?server=2")).body as ActivityEntry[];
+    assert.deepEqual(two.map((e) => e.action), ["POST /api/saves/upload"]);
+    assert.deepEqual((await admin.get("/api/activity?server=7")).body, []);
+    for (const bad of ["x", "0", "-1", "1.5"]) {
+      const r = await admin.get(`/api/activity?server=${bad}`);
+      assert.deepEqual([r.status, r.body], [400, "server must be the id of a server"], bad);
+    }
+    const csv = (await admin.get("/api/activity?format=csv")).text.trimEnd().split("\r\n");
+    assert.match(csv[1], /,POST \/api\/saves\/upload,,200,2$/);
+    assert.match(csv[3], /,POST \/api\/user\/add,panelwide \(viewer\),200,$/);
   }),
 );
 
@@ -124,11 +158,12 @@ Deno.test("CSV cells are quoted and never start a spreadsheet formula", () => {
     action: "console",
     detail: '=HYPERLINK("http://evil")',
     status: 200,
+    server: 2,
   };
   const line = activityCsv([entry]).split("\r\n")[1];
   assert.equal(
     line,
-    `2026-01-01T00:00:00.000Z,a,session,::1,"Mozilla ""x"", y",console,"'=HYPERLINK(""http://evil"")",200`,
+    `2026-01-01T00:00:00.000Z,a,session,::1,"Mozilla ""x"", y",console,"'=HYPERLINK(""http://evil"")",200,2`,
   );
 });
 

@@ -23,6 +23,8 @@ export interface ActivityRecord {
   action: string;
   detail: string;
   status: number;
+  /** The server acted on; absent or null: a panel-wide action. */
+  server?: number | null;
 }
 
 export interface ActivityQuery {
@@ -34,6 +36,8 @@ export interface ActivityQuery {
   limit?: number;
   /** Only records older than this id: the next page of a list read newest first. */
   before?: number;
+  /** Only the records of this server. */
+  server?: number;
 }
 
 export const ACTIVITY_LIMIT_DEFAULT = 200;
@@ -75,6 +79,7 @@ interface Row {
   action: string;
   detail: string;
   status: number;
+  server_id: number | null;
 }
 
 export class ActivityLog {
@@ -90,8 +95,8 @@ export class ActivityLog {
   record(r: ActivityRecord): number {
     const id = Number(
       this.db.prepare(
-        `INSERT INTO activity (at, username, via, address, user_agent, action, detail, status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO activity (at, username, via, address, user_agent, action, detail, status, server_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         this.now(),
         r.username.slice(0, 200),
@@ -101,6 +106,7 @@ export class ActivityLog {
         r.action.slice(0, 200),
         r.detail.slice(0, 500),
         r.status,
+        r.server ?? null,
       ).lastInsertRowid,
     );
     // The cap: ids only grow, so everything ACTIVITY_ROWS_MAX below the newest is the oldest.
@@ -180,8 +186,13 @@ export class ActivityLog {
       where.push("id < ?");
       args.push(q.before);
     }
+    if (q.server !== undefined) {
+      where.push("server_id = ?");
+      args.push(q.server);
+    }
     const limit = Math.min(Math.max(1, q.limit ?? ACTIVITY_LIMIT_DEFAULT), ACTIVITY_LIMIT_MAX);
-    const sql = `SELECT id, at, username, via, address, user_agent, action, detail, status FROM activity
+    const sql =
+      `SELECT id, at, username, via, address, user_agent, action, detail, status, server_id FROM activity
       ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT ${limit}`;
     return (this.db.prepare(sql).all(...args) as unknown as Row[]).map((r) => ({
       id: r.id,
@@ -193,6 +204,7 @@ export class ActivityLog {
       action: r.action,
       detail: r.detail,
       status: r.status,
+      server: r.server_id,
     }));
   }
 
@@ -230,6 +242,7 @@ const CSV_COLUMNS: (keyof ActivityEntry)[] = [
   "action",
   "detail",
   "status",
+  "server",
 ];
 
 /**
@@ -238,7 +251,7 @@ const CSV_COLUMNS: (keyof ActivityEntry)[] = [
  */
 export function activityCsv(entries: ActivityEntry[]): string {
   const cell = (v: unknown) => {
-    let s = String(v);
+    let s = v === null ? "" : String(v);
     if (/^[=+\-@\t\r]/.test(s)) s = "'" + s;
     return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
   };

@@ -42,6 +42,7 @@ Deno.test(
       password_confirmation: "vic password 1",
     });
     await admin.post("/api/user/role", { username: "vic", role: "operator" });
+    await admin.post("/api/user/servers", { username: "vic", servers: { "1": "viewer" } });
     await admin.get("/api/saves/rm/old.zip");
     await admin.post(`/api/schedules/${made.body.id}/delete`);
     const words = p.ctx.activity.query({ limit: 100 }).reverse().map((e) => activityWords(e).text);
@@ -52,6 +53,7 @@ Deno.test(
       "Ran schedule 'Nightly restart' now",
       "Added user vic (viewer)",
       "Changed the role of 'vic' to operator",
+      "Changed the servers of 'vic' (server 1: viewer)",
       "Tried to delete save 'old.zip': not found",
       "Deleted schedule 'Nightly restart'",
     ]);

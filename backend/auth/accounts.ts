@@ -27,6 +27,7 @@ import { writeSecretFile } from "../lib/fsutil.ts";
 import { isRole, type NewUser, type PasswordChange, type Role, type User } from "../../shared/api.ts";
 import { ACCESS_MSG, type SecondFactorRequired } from "../../shared/access.ts";
 import { MSG, PANEL_MSG } from "../../shared/messages.ts";
+import { SERVERS_MSG } from "../../shared/servers.ts";
 import {
   EMAIL_MAX,
   firstError,
@@ -45,8 +46,11 @@ export interface SessionInfo {
   /** What this request may do: the user's role, or less for an API token with a weaker role. */
   role: Role;
   via: "session" | "token";
-  /** Set for API tokens. */
-  token?: { id: number; name: string };
+  /**
+   * Set for API tokens: its own role (which caps its user's role on each server) and the servers it is
+   * limited to (null: every server of its user).
+   */
+  token?: { id: number; name: string; role: Role; servers: number[] | null };
   /** An admin without a second factor on a panel that requires one: only enrolment is open. */
   mustEnrol: boolean;
 }
@@ -89,6 +93,8 @@ export class Accounts {
       now: () => number;
       sessionDays: number;
       dataDir: string;
+      /** Whether a server id exists (the servers registry); without it, only server 1 does. */
+      serverExists?: (id: number) => boolean;
     },
   ) {
     this.users = new UserStore(db);
@@ -232,8 +238,39 @@ export class Accounts {
     this.deps.bus.emit("sessions.revoked", { sessionIds: [sessionId] });
   }
 
+  /** The users; a viewer's or operator's roles per server under `servers` (an admin has every server). */
   list(): User[] {
-    return this.users.list();
+    const roles = this.users.allServerRoles();
+    return this.users.list().map(({ id, ...u }) =>
+      u.role === "admin" ? u : { ...u, servers: Object.fromEntries(roles.get(id) ?? []) }
+    );
+  }
+
+  /** Whether server `id` exists. */
+  serverExists(id: number): boolean {
+    return (this.deps.serverExists ?? ((n) => n === 1))(id);
+  }
+
+  /**
+   * A request's `servers` (server id -> role, or null for none with `removals`) as a map, or a 400 that
+   * says what is wrong: a malformed id, a server that does not exist, a role that is not one of a server's.
+   */
+  #serverRoles(raw: unknown, removals: boolean): Map<number, Role | null> {
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      throw new Invalid(ACCESS_MSG.serverRolesShape);
+    }
+    const roles = new Map<number, Role | null>();
+    for (const [key, role] of Object.entries(raw)) {
+      const id = /^[1-9]\d{0,8}$/.test(key) ? Number(key) : NaN;
+      if (!Number.isSafeInteger(id)) throw new Invalid(ACCESS_MSG.serverIdInvalid(key));
+      if (role === null && removals) roles.set(id, null);
+      else if (!isRole(role)) throw new Invalid(ACCESS_MSG.roleUnknown(String(role)));
+      else if (role === "admin") throw new Invalid(ACCESS_MSG.serverRoleAdmin);
+      else roles.set(id, role);
+      // A role taken away from a deleted server is fine; a role given on one that does not exist is not.
+      if (roles.get(id) !== null && !this.serverExists(id)) throw new Invalid(SERVERS_MSG.noSuchServer(id));
+    }
+    return roles;
   }
 
   async add(body: Partial<Record<keyof NewUser, unknown>>): Promise<User> {
@@ -245,6 +282,12 @@ export class Accounts {
     // No role is the old wire format, from when every user was an admin.
     const role = body.role ?? "admin";
     if (!isRole(role)) throw new Invalid(ACCESS_MSG.roleUnknown(String(role)));
+    // Without servers, a viewer or operator has their role on server 1 (the old panel's meaning).
+    let servers: Map<number, Role> | undefined;
+    if (body.servers !== undefined) {
+      if (role === "admin") throw new Invalid(ACCESS_MSG.serverRolesOfAdmin(String(body.username).trim()));
+      servers = this.#serverRoles(body.servers, false) as Map<number, Role>;
+    }
     const nameProblem = usernameProblem(String(body.username));
     if (nameProblem) throw new Invalid(nameProblem);
     if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(email)) {
@@ -255,16 +298,20 @@ export class Accounts {
     }
     if (this.users.byName(username)) throw new Conflict(`User ${username} already exists`);
     const hash = await hashPassword(password);
+    // A role given for server 1 is the user's role (what the old panel and POST /api/user/role call it).
+    const userRole = servers?.get(1) ?? role;
     try {
-      this.users.insert({ username, passwordHash: hash, role, email }, this.deps.now());
+      transaction(this.db, () => {
+        this.users.insert({ username, passwordHash: hash, role: userRole, email }, this.deps.now(), servers);
+      });
     } catch (e) {
       // Two concurrent adds of one name: the UNIQUE constraint decides.
       if (String(e).includes("UNIQUE")) throw new Conflict(`User ${username} already exists`);
       throw e;
     }
-    this.deps.log.info("User added", { username, role });
+    this.deps.log.info("User added", { username, role: userRole });
     this.deps.bus.emit("users.changed", { action: "added", username });
-    return { username, role, email };
+    return { username, role: userRole, email };
   }
 
   /** True while `user` is the first-start admin and the generated password has not been changed. */
@@ -320,6 +367,31 @@ export class Accounts {
     });
     this.deps.log.info("Role changed", { username: name, role });
     return { username: name, role };
+  }
+
+  /**
+   * Sets a viewer's or operator's role on servers (null: takes the server away). Their role on server 1
+   * is also their `role`. Nothing is closed: the next request reads the roles again.
+   */
+  setServers(body: { username?: unknown; servers?: unknown }): { username: string; detail: string } {
+    if (typeof body.username !== "string" || body.username.trim() === "") {
+      throw new Invalid(MSG.usernameRequired);
+    }
+    const username = body.username.trim();
+    const roles = this.#serverRoles(body.servers, true);
+    const name = transaction(this.db, () => {
+      const row = this.users.byName(username);
+      if (!row) throw new NotFound(`User ${username} does not exist`);
+      if (row.role === "admin") throw new Invalid(ACCESS_MSG.serverRolesOfAdmin(row.username));
+      for (const [server, role] of roles) {
+        if (server === 1 && role !== null) this.users.setRole(row.id, role, this.deps.now());
+        else this.users.setServerRole(row.id, server, role);
+      }
+      return row.username;
+    });
+    const detail = [...roles].map(([server, role]) => `server ${server}: ${role ?? "no access"}`).join(", ");
+    this.deps.log.info("Server roles changed", { username: name, servers: detail });
+    return { username: name, detail };
   }
 
   /**

@@ -24,15 +24,22 @@ interface Row {
   last_used_at: number | null;
   last_used_address: string;
   revoked_at: number | null;
+  /** JSON list of server ids; null: every server of the owner. */
+  servers: string | null;
 }
 
 const COLUMNS =
-  "id, user_id, name, role, created_at, expires_at, last_used_at, last_used_address, revoked_at";
+  "id, user_id, name, role, created_at, expires_at, last_used_at, last_used_address, revoked_at, servers";
 
 export class ApiTokens {
   constructor(private readonly db: Db, private readonly now: () => number) {}
 
-  create(user: { id: number; role: Role }, body: Record<string, unknown>): { token: string; info: ApiToken } {
+  /** `servers`: the servers it is limited to, checked by the caller (auth/access.ts); null: all the user's. */
+  create(
+    user: { id: number; role: Role },
+    body: Record<string, unknown>,
+    servers: number[] | null = null,
+  ): { token: string; info: ApiToken } {
     const name = typeof body.name === "string" ? body.name.trim() : "";
     if (name === "" || name.length > NAME_MAX || /\p{Cc}/u.test(name)) {
       throw new Invalid(
@@ -53,8 +60,16 @@ export class ApiTokens {
     const now = this.now();
     const id = Number(
       this.db.prepare(
-        "INSERT INTO api_tokens (user_id, name, role, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-      ).run(user.id, name, role, hashToken(token), now, now + days * 24 * 3600_000).lastInsertRowid,
+        "INSERT INTO api_tokens (user_id, name, role, token_hash, created_at, expires_at, servers) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ).run(
+        user.id,
+        name,
+        role,
+        hashToken(token),
+        now,
+        now + days * 24 * 3600_000,
+        servers ? JSON.stringify(servers) : null,
+      ).lastInsertRowid,
     );
     return { token, info: this.#public(this.#row(id)!) };
   }
@@ -97,7 +112,10 @@ export class ApiTokens {
   }
 
   /** The live token behind a bearer secret, recording its use; null when unknown, expired or revoked. */
-  use(secret: string, address: string): { id: number; userId: number; name: string; role: Role } | null {
+  use(
+    secret: string,
+    address: string,
+  ): { id: number; userId: number; name: string; role: Role; servers: number[] | null } | null {
     if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return null;
     const row = this.db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE token_hash = ?`).get(
       hashToken(secret),
@@ -108,13 +126,29 @@ export class ApiTokens {
     if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
     this.db.prepare("UPDATE api_tokens SET last_used_at = ?, last_used_address = ? WHERE id = ?")
       .run(now, address.slice(0, 100), row.id);
-    return { id: row.id, userId: row.user_id, name: row.name, role: row.role };
+    return { id: row.id, userId: row.user_id, name: row.name, role: row.role, servers: serversOf(row) };
   }
 
   /** Whether the token is still live (for sockets opened with it). */
   live(id: number): boolean {
     const row = this.#row(id);
     return !!row && row.revoked_at === null && row.expires_at > this.now();
+  }
+
+  /** A deleted server leaves the lists of the tokens limited to it (a token left with none acts on none). */
+  forgetServer(serverId: number): void {
+    const rows = this.db.prepare("SELECT id, servers FROM api_tokens WHERE servers IS NOT NULL").all() as {
+      id: number;
+      servers: string;
+    }[];
+    for (const r of rows) {
+      const list = JSON.parse(r.servers) as number[];
+      if (!list.includes(serverId)) continue;
+      this.db.prepare("UPDATE api_tokens SET servers = ? WHERE id = ?").run(
+        JSON.stringify(list.filter((id) => id !== serverId)),
+        r.id,
+      );
+    }
   }
 
   /** Drops tokens that ended more than 30 days ago. */
@@ -143,9 +177,12 @@ export class ApiTokens {
       expires_at: iso(r.expires_at),
       last_used_at: r.last_used_at === null ? null : iso(r.last_used_at),
       last_used_address: r.last_used_address,
-      // Until tokens are limited to servers, every server.
-      servers: null,
+      servers: serversOf(r),
       state: r.revoked_at !== null ? "revoked" : r.expires_at <= this.now() ? "expired" : "active",
     };
   }
+}
+
+function serversOf(r: Row): number[] | null {
+  return r.servers === null ? null : JSON.parse(r.servers) as number[];
 }

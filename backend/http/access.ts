@@ -24,9 +24,10 @@ export function accessRoutes(ctx: AppContext): Route[] {
     }, { beforeEnrolment: true }),
     route("POST /api/user/tokens", async (c, { body }) => {
       const s = sessionOf(c);
-      // The token's ceiling is what this session may do, which is the user's role.
-      const { token, info } = tokens.create({ id: s.user.id, role: s.role }, body);
-      c.set("activity", { detail: `${info.name} (${info.role})` });
+      // The token's ceiling is the user's strongest role on the servers it covers.
+      const { token, info } = access.createToken(s, body);
+      const where = info.servers ? `, servers ${info.servers.join(", ")}` : "";
+      c.set("activity", { detail: `${info.name} (${info.role}${where})` });
       return { token, ...info };
     }),
     route("POST /api/user/tokens/:id/revoke", (c) => {

@@ -75,7 +75,12 @@ export function activityRoutes(ctx: AppContext): Route[] {
       if (before !== undefined && (!Number.isSafeInteger(before) || before < 1)) {
         throw new Invalid("before must be the id of a record");
       }
+      const server = q.server === undefined ? undefined : Number(q.server);
+      if (server !== undefined && (!/^\d{1,9}$/.test(q.server!) || server < 1)) {
+        throw new Invalid("server must be the id of a server");
+      }
       const entries = ctx.activity.query({
+        server,
         user: q.user?.trim() || undefined,
         action: q.action?.trim() || undefined,
         from: bound(q.from, false),

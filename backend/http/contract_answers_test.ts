@@ -119,8 +119,12 @@ Deno.test("every JSON answer fits the contract, and holds nothing it does not sa
       },
     });
     await a.call("POST /api/user/role", { body: { username: "olga", role: "viewer" } });
+    await a.call("POST /api/user/servers", { body: { username: "olga", servers: { "1": "operator" } } });
     await a.call("GET /api/user/list");
     await a.call("POST /api/user/tokens", { body: { name: "script", role: "operator", expires_days: 30 } });
+    await a.call("POST /api/user/tokens", {
+      body: { name: "server one", role: "operator", expires_days: 30, servers: [1] },
+    });
     await a.call("GET /api/user/tokens");
     await a.call("GET /api/user/tokens", { query: { all: "1" } });
     await a.call("GET /api/user/sessions", { query: { all: "1" } });

@@ -32,5 +32,10 @@ export function userRoutes(ctx: AppContext): Route[] {
       c.set("activity", { detail: `${username} -> ${role}` });
       return ACCESS_MSG.roleChanged(username, role);
     }),
+    route("POST /api/user/servers", (c, { body }) => {
+      const { username, detail } = accounts.setServers(body);
+      c.set("activity", { detail: `${username}: ${detail}` });
+      return ACCESS_MSG.serverRolesChanged(username);
+    }),
   ];
 }

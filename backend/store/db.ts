@@ -228,6 +228,26 @@ export const MIGRATIONS: Migration[] = [
   },
   HEALTH_MIGRATION,
   SERVERS_MIGRATION,
+  {
+    // Several servers (issue 49): a viewer's or operator's role per server (an admin has every server, so
+    // has no rows); the role they had is their role on server 1, today's one. API tokens may be limited to
+    // servers (a JSON list of ids; NULL: every server of their owner). Activity records name the server
+    // acted on (NULL: panel-wide).
+    id: "049-server-roles",
+    sql: `
+      CREATE TABLE server_roles (
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        server_id INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        PRIMARY KEY (user_id, server_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX server_roles_server ON server_roles(server_id);
+      INSERT INTO server_roles (user_id, server_id, role) SELECT id, 1, role FROM users WHERE role <> 'admin';
+      ALTER TABLE api_tokens ADD COLUMN servers TEXT;
+      ALTER TABLE activity ADD COLUMN server_id INTEGER;
+      CREATE INDEX activity_server ON activity(server_id, id);
+    `,
+  },
 ];
 
 /**

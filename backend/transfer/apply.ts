@@ -190,12 +190,9 @@ export async function applyImport(
         if (action === "exists") continue;
         if (action === "replace-first-admin") {
           const row = ctx.accounts.users.byName(u.username)!;
-          ctx.db.prepare("UPDATE users SET role = ?, email = ?, updated_at = ? WHERE id = ?").run(
-            u.role,
-            u.email,
-            now,
-            row.id,
-          );
+          // setRole: a viewer's or operator's role on server 1 follows.
+          ctx.accounts.users.setRole(row.id, u.role, now);
+          ctx.db.prepare("UPDATE users SET email = ? WHERE id = ?").run(u.email, row.id);
           if (u.password_hash) {
             ctx.accounts.users.setPassword(row.id, u.password_hash, now);
             report.adminPasswordReplaced = true;

@@ -17,6 +17,8 @@ export const ActivityEntry = z.object({
   action: z.string(),
   detail: z.string(),
   status: z.number(),
+  /** The server acted on (null: a panel-wide action, such as a user added or a sign-in). */
+  server: z.number().nullable(),
 });
 export type ActivityEntry = z.infer<typeof ActivityEntry>;
 
@@ -34,6 +36,8 @@ export const activityRoutes = {
       /** The id of the oldest record of the page before: the records older than it. */
       before: z.string().optional(),
       limit: z.string().optional(),
+      /** Only the records of this server id. */
+      server: z.string().optional(),
       format: z.literal("csv").optional(),
     }),
     answer: z.array(ActivityEntry),

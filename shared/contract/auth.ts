@@ -59,6 +59,8 @@ export const NewUser = z.object({
   email: z.string({ error: MSG.emailRequired }),
   password: z.string({ error: MSG.passwordRequired }),
   password_confirmation: z.string({ error: MSG.passwordConfirmationMismatch }),
+  /** A viewer's or operator's role per server id (absent: `role` on server 1). Not for an admin. */
+  servers: z.record(z.string(), Role, { error: ACCESS_MSG.serverRolesShape }).optional(),
 });
 export type NewUser = z.infer<typeof NewUser>;
 
@@ -75,7 +77,7 @@ export type RoleChange = z.infer<typeof RoleChange>;
 /** POST /api/user/servers: a user's role per server id; null takes the server away from them. */
 export const ServerRolesChange = z.object({
   username: z.string({ error: MSG.usernameRequired }),
-  servers: z.record(z.string(), Role.nullable()),
+  servers: z.record(z.string(), Role.nullable(), { error: ACCESS_MSG.serverRolesShape }),
 });
 export type ServerRolesChange = z.infer<typeof ServerRolesChange>;
 

@@ -28,7 +28,8 @@ export const NewApiToken = z.object({
   role: Role.optional(),
   expires_days: z.number({ error: ACCESS_MSG.tokenExpiryRange(TOKEN_MAX_DAYS) }),
   /** Limit the token to these servers (absent: every server its owner may act on). */
-  servers: z.array(z.number()).optional(),
+  servers: z.array(z.number({ error: ACCESS_MSG.tokenServersShape }), { error: ACCESS_MSG.tokenServersShape })
+    .optional(),
 });
 export type NewApiToken = z.infer<typeof NewApiToken>;
 

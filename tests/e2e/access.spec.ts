@@ -5,25 +5,14 @@
 import * as OTPAuth from "otpauth";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./game-fixtures.ts";
-import { adminApi, goTo, signIn, signOut } from "./fixtures.ts";
+import { addUser, adminApi, goTo, ROLE_PASSWORD, signIn, signOut } from "./fixtures.ts";
 import { ACCESS_MSG } from "../../shared/access.ts";
 import { PANEL_MSG } from "../../shared/messages.ts";
 
-const PASSWORD = "e2e-role-password";
+const PASSWORD = ROLE_PASSWORD;
 
 // Several sign-ins, a game start or two, lazy pages: generous budgets for a machine shared by many jobs.
 test.describe.configure({ timeout: 240_000 });
-
-async function addUser(url: string, username: string, role: string) {
-  const api = await adminApi(url);
-  await api("POST", "/api/user/add", {
-    username,
-    role,
-    email: `${username}@example.org`,
-    password: PASSWORD,
-    password_confirmation: PASSWORD,
-  });
-}
 
 async function startFromControls(page: Page, port: number): Promise<void> {
   const form = page.getByRole("form", { name: "Start Server" });
@@ -254,7 +243,7 @@ test("Activity page: what happened in words, pages of older records, filters and
   const file = await download;
   expect(file.suggestedFilename()).toBe("activity.csv");
   const csv = await (await import("node:fs/promises")).readFile((await file.path())!, "utf8");
-  expect(csv.split("\r\n")[0]).toBe("at,username,via,address,user_agent,action,detail,status");
+  expect(csv.split("\r\n")[0]).toBe("at,username,via,address,user_agent,action,detail,status,server");
   expect(csv).toContain("POST /api/user/add,olga (operator),200");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: "test-results/access-activity-390.png", fullPage: true });

@@ -106,6 +106,21 @@ export async function adminApi(url: string) {
   };
 }
 
+/** The password of the users addUser makes. */
+export const ROLE_PASSWORD = "e2e-role-password";
+
+/** Adds a panel user with `role` through the admin's API. */
+export async function addUser(url: string, username: string, role: string): Promise<void> {
+  const api = await adminApi(url);
+  await api("POST", "/api/user/add", {
+    username,
+    role,
+    email: `${username}@example.org`,
+    password: ROLE_PASSWORD,
+    password_confirmation: ROLE_PASSWORD,
+  });
+}
+
 /** Signs in through the login form. */
 export async function signIn(page: Page, username = "admin", password = ADMIN_PASSWORD): Promise<void> {
   await page.getByLabel("Username").fill(username);

@@ -1,6 +1,6 @@
 // Accounts and access: roles, the activity log, API tokens, sessions and second factors.
 
-import { call } from "./client.ts";
+import { ApiError, call } from "./client.ts";
 import type { Role } from "../../../shared/api.ts";
 import type { NewApiToken, SecondFactorRequired } from "../../../shared/access.ts";
 
@@ -25,8 +25,31 @@ export function activityQuery(f: ActivityFilter, csv = false): string {
   return `/api/activity?${q}`;
 }
 
+/** A server as the role and token forms name it. */
+export interface ServerName {
+  id: number;
+  name: string;
+}
+
+/** What a panel without a servers list (GET /api/servers answers 404) has: its one server. */
+export const ONLY_SERVER: ServerName[] = [{ id: 1, name: "Server 1" }];
+
+/** The servers the caller may see, by name; a panel that does not list servers has server 1 only. */
+export async function serverNames(): Promise<ServerName[]> {
+  try {
+    const list = await call("GET /api/servers", {}, { quiet: true });
+    return list.map(({ id, name }) => ({ id, name }));
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return ONLY_SERVER;
+    throw e;
+  }
+}
+
 export const accessApi = {
   setRole: (username: string, role: Role) => call("POST /api/user/role", { body: { username, role } }),
+  /** A viewer's or operator's role per server id; null takes the server away. */
+  setServers: (username: string, servers: Record<string, "operator" | "viewer" | null>) =>
+    call("POST /api/user/servers", { body: { username, servers } }),
   activity: (f: ActivityFilter) => call("GET /api/activity", { query: activityParams(f) }),
   tokens: (all = false) => call("GET /api/user/tokens", { query: { all: all ? "1" : undefined } }),
   createToken: (t: NewApiToken) => call("POST /api/user/tokens", { body: t }),

@@ -14,7 +14,7 @@ import {
   Typography,
 } from "@mui/material";
 import { Panel } from "../../components/Page.tsx";
-import { accessApi } from "../../api/access.ts";
+import { accessApi, type ServerName, serverNames } from "../../api/access.ts";
 import { showFlash } from "../../state/flash.ts";
 import { useSnapshot } from "valtio";
 import { session } from "../../state/session.ts";
@@ -35,10 +35,17 @@ export function Tokens() {
   const [days, setDays] = useState("90");
   const [error, setError] = useState("");
   const [shown, setShown] = useState<string | null>(null);
+  // The servers a token may be limited to (those the user may see); none chosen: every server.
+  const [servers, setServers] = useState<ServerName[]>([]);
+  const [limit, setLimit] = useState<number[]>([]);
   const load = useCallback(() => {
     accessApi.tokens(all).then(setList, () => {});
   }, [all]);
   useEffect(load, [load]);
+  useEffect(() => {
+    serverNames().then(setServers, () => {});
+  }, []);
+  const serverName = (id: number) => servers.find((s) => s.id === id)?.name ?? `Server ${id}`;
 
   async function create(e: FormEvent) {
     e.preventDefault();
@@ -49,7 +56,12 @@ export function Tokens() {
     }
     setError("");
     try {
-      const made = await accessApi.createToken({ name: name.trim(), role, expires_days: n });
+      const made = await accessApi.createToken({
+        name: name.trim(),
+        role,
+        expires_days: n,
+        ...(limit.length > 0 ? { servers: limit } : {}),
+      });
       setShown(made.token);
       setName("");
       load();
@@ -119,7 +131,7 @@ export function Tokens() {
           sx={{
             display: "grid",
             gap: 2,
-            gridTemplateColumns: { xs: "1fr", sm: "2fr 1fr 1fr auto" },
+            gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr", md: "2fr 1fr 1fr 1.4fr auto" },
             alignItems: "start",
           }}
         >
@@ -141,6 +153,28 @@ export function Tokens() {
             onChange={(e) => setDays(e.target.value)}
             slotProps={{ htmlInput: { min: 1, max: TOKEN_MAX_DAYS } }}
           />
+          <TextField
+            select
+            label="Limit to servers"
+            value={limit}
+            onChange={(e) => {
+              const v = e.target.value as unknown as number[] | string;
+              setLimit(typeof v === "string" ? [] : v);
+            }}
+            slotProps={{
+              select: {
+                multiple: true,
+                displayEmpty: true,
+                renderValue: (v) => {
+                  const ids = v as number[];
+                  return ids.length === 0 ? "All servers" : ids.map(serverName).join(", ");
+                },
+              },
+              inputLabel: { shrink: true },
+            }}
+          >
+            {servers.map((s) => <MenuItem key={s.id} value={s.id}>{s.name}</MenuItem>)}
+          </TextField>
           <Button type="submit" sx={{ minHeight: 56 }}>Create Token</Button>
         </Box>
         <Stack component="ul" spacing={1} sx={{ listStyle: "none", p: 0, m: 0 }} aria-label="Tokens">
@@ -165,6 +199,11 @@ export function Tokens() {
                     <Chip size="small" color="warning" label={t.state} sx={{ ml: 0.5 }} />
                   )}
                 </Typography>
+                {t.servers && (
+                  <Typography variant="body2" color="text.secondary">
+                    {t.servers.length === 0 ? "no server" : `only ${t.servers.map(serverName).join(", ")}`}
+                  </Typography>
+                )}
                 <Typography variant="body2" color="text.secondary">
                   expires {when(t.expires_at)} · {t.last_used_at
                     ? `last used ${when(t.last_used_at)} from ${t.last_used_address}`

@@ -14,6 +14,7 @@ const ENTRY: ActivityEntry = {
   action: "GET /api/saves/rm/:name",
   detail: "/api/saves/rm/old.zip",
   status: 200,
+  server: null,
 };
 
 describe("Activity", () => {

@@ -1,5 +1,5 @@
 import { DeleteButton } from "../../components/DeleteButton.tsx";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, Fragment, useCallback, useEffect, useState } from "react";
 import {
   Alert,
   Box,
@@ -25,7 +25,7 @@ import { validateNewUser, validatePasswordChange } from "../../../../shared/vali
 import { useForm } from "../../components/useForm.ts";
 import { session } from "../../state/session.ts";
 import { useSnapshot } from "valtio";
-import { accessApi } from "../../api/access.ts";
+import { accessApi, type ServerName, serverNames } from "../../api/access.ts";
 import { useCan } from "../../state/access.ts";
 import { type Role, ROLES } from "../../../../shared/api.ts";
 import { useLocation } from "react-router-dom";
@@ -53,11 +53,63 @@ function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) 
   );
 }
 
+/** A viewer's or operator's role on one server, as the choice reads. */
+const SERVER_CHOICES = [
+  { value: "operator", label: "Operator" },
+  { value: "viewer", label: "Viewer" },
+  { value: "none", label: "No access" },
+] as const;
+
+/**
+ * A viewer's or operator's role on each server, one small choice per server (an admin has every server).
+ * A change holds from the user's next request; their sessions stay open.
+ */
+export function ServerRoles(
+  { user, servers, onChanged }: { user: User; servers: ServerName[]; onChanged: () => void },
+) {
+  return (
+    <Box
+      role="group"
+      aria-label={`Servers of ${user.username}`}
+      sx={{ display: "flex", flexWrap: "wrap", gap: 1, alignItems: "center" }}
+    >
+      <Typography variant="body2" color="text.secondary" sx={{ mr: 0.5 }}>Servers</Typography>
+      {servers.map((s) => (
+        <TextField
+          key={s.id}
+          select
+          size="small"
+          label={s.name}
+          value={user.servers?.[String(s.id)] ?? "none"}
+          onChange={async (e) => {
+            const v = e.target.value;
+            try {
+              const role = v === "none" ? null : v as "operator" | "viewer";
+              showFlash(await accessApi.setServers(user.username, { [s.id]: role }), "success");
+            } catch {
+              // flashed by the client
+            }
+            onChanged();
+          }}
+          sx={{ minWidth: 128, maxWidth: 220 }}
+        >
+          {SERVER_CHOICES.map((c) => <MenuItem key={c.value} value={c.value}>{c.label}</MenuItem>)}
+        </TextField>
+      ))}
+    </Box>
+  );
+}
+
 /** The hidden-on-phones email column: on a phone the email goes under the name, so the row fits 390 px. */
 const WIDE_ONLY = { display: { xs: "none", sm: "table-cell" } } as const;
 
 function UserList(
-  { users, onDelete, onChanged }: { users: User[]; onDelete: (u: string) => void; onChanged: () => void },
+  { users, servers, onDelete, onChanged }: {
+    users: User[];
+    servers: ServerName[];
+    onDelete: (u: string) => void;
+    onChanged: () => void;
+  },
 ) {
   const { user: me } = useSnapshot(session);
   return (
@@ -73,43 +125,57 @@ function UserList(
             </TableRow>
           </TableHead>
           <TableBody>
-            {users.map((u) => (
-              <TableRow key={u.username}>
-                <TableCell sx={{ wordBreak: "break-word", px: { xs: 1, sm: 2 } }}>
-                  {u.username}
-                  {me?.username === u.username ? " (you)" : ""}
-                  <Typography
-                    variant="body2"
-                    color="text.secondary"
-                    sx={{ display: { sm: "none" }, wordBreak: "break-all" }}
-                  >
-                    {u.email}
-                  </Typography>
-                </TableCell>
-                <TableCell sx={{ px: { xs: 0.5, sm: 2 } }}>
-                  <RoleSelect user={u} onChanged={onChanged} />
-                </TableCell>
-                <TableCell sx={{ ...WIDE_ONLY, wordBreak: "break-all" }}>{u.email}</TableCell>
-                <TableCell align="right" sx={{ px: { xs: 0.5, sm: 2 } }}>
-                  {me?.username === u.username
-                    ? (
-                      <DeleteButton
-                        title="You cannot delete your own account"
-                        label={`Delete user ${u.username} (not possible: it is you)`}
-                        disabled
-                        onClick={() => {}}
-                      />
-                    )
-                    : (
-                      <DeleteButton
-                        title={`Delete ${u.username}`}
-                        label={`Delete user ${u.username}`}
-                        onClick={() => onDelete(u.username)}
-                      />
-                    )}
-                </TableCell>
-              </TableRow>
-            ))}
+            {users.map((u) => {
+              // A viewer's or operator's servers go on a line of their own under the row.
+              const perServer = u.role !== "admin" && servers.length > 0;
+              const under = perServer ? { borderBottom: 0 } : {};
+              return (
+                <Fragment key={u.username}>
+                  <TableRow>
+                    <TableCell sx={{ wordBreak: "break-word", px: { xs: 1, sm: 2 }, ...under }}>
+                      {u.username}
+                      {me?.username === u.username ? " (you)" : ""}
+                      <Typography
+                        variant="body2"
+                        color="text.secondary"
+                        sx={{ display: { sm: "none" }, wordBreak: "break-all" }}
+                      >
+                        {u.email}
+                      </Typography>
+                    </TableCell>
+                    <TableCell sx={{ px: { xs: 0.5, sm: 2 }, ...under }}>
+                      <RoleSelect user={u} onChanged={onChanged} />
+                    </TableCell>
+                    <TableCell sx={{ ...WIDE_ONLY, wordBreak: "break-all", ...under }}>{u.email}</TableCell>
+                    <TableCell align="right" sx={{ px: { xs: 0.5, sm: 2 }, ...under }}>
+                      {me?.username === u.username
+                        ? (
+                          <DeleteButton
+                            title="You cannot delete your own account"
+                            label={`Delete user ${u.username} (not possible: it is you)`}
+                            disabled
+                            onClick={() => {}}
+                          />
+                        )
+                        : (
+                          <DeleteButton
+                            title={`Delete ${u.username}`}
+                            label={`Delete user ${u.username}`}
+                            onClick={() => onDelete(u.username)}
+                          />
+                        )}
+                    </TableCell>
+                  </TableRow>
+                  {perServer && (
+                    <TableRow>
+                      <TableCell colSpan={4} sx={{ pt: 0, px: { xs: 1, sm: 2 } }}>
+                        <ServerRoles user={u} servers={servers} onChanged={onChanged} />
+                      </TableCell>
+                    </TableRow>
+                  )}
+                </Fragment>
+              );
+            })}
           </TableBody>
         </Table>
       </TableContainer>
@@ -256,10 +322,14 @@ export default function Users() {
 
 function ManageUsers() {
   const [users, setUsers] = useState<User[]>([]);
+  const [servers, setServers] = useState<ServerName[]>([]);
   const load = useCallback(() => {
     usersApi.list().then(setUsers, () => {});
   }, []);
   useEffect(load, [load]);
+  useEffect(() => {
+    serverNames().then(setServers, () => {});
+  }, []);
   const [toDelete, setToDelete] = useState<string | null>(null);
   const { hash } = useLocation();
   // From the "change the generated password" prompt: bring the form into view and focus it.
@@ -280,7 +350,7 @@ function ManageUsers() {
 
   return (
     <Page title="Users">
-      <UserList users={users} onDelete={setToDelete} onChanged={load} />
+      <UserList users={users} servers={servers} onDelete={setToDelete} onChanged={load} />
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete User"
