@@ -226,6 +226,15 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   HEALTH_MIGRATION,
+  {
+    // Several servers (issue 49): the servers each push device and alert channel gets alerts about, a JSON
+    // list of ids; NULL (what every existing one keeps) is every server.
+    id: "049-alert-servers",
+    sql: `
+      ALTER TABLE push_subscriptions ADD COLUMN servers TEXT;
+      ALTER TABLE alert_channels ADD COLUMN servers TEXT;
+    `,
+  },
 ];
 
 /**
