@@ -36,7 +36,7 @@ export function useServers(online: boolean): ServerChoice[] {
 export function serversText(chosen: readonly number[] | null, servers: readonly ServerChoice[]): string {
   if (chosen === null) return "All servers";
   const names = servers.filter((s) => chosen.includes(s.id)).map((s) => s.name);
-  return names.length ? names.join(", ") : "No server: only the panel's own alerts";
+  return names.length ? names.join(", ") : "none (only the panel's own alerts)";
 }
 
 /** The "Servers" choice; nothing when there is only one server. */
