@@ -12,13 +12,13 @@ import { addChannel, pathOf, withAlerts } from "../../tests/support/alerts.ts";
 import { changes, pushPanel, subscribeDevice } from "../../tests/support/push.ts";
 import { FakePushService, type ReceivedPush } from "../../tests/fake-push/service.ts";
 import { startPanel, type TestPanel } from "../../tests/support/harness.ts";
+import { userWithRole } from "../../tests/support/roles.ts";
 import { EventBus, type ServerRef } from "../lib/events.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
 import { SERVERS_MSG } from "../../shared/servers.ts";
 import type { PushPayload } from "../../shared/api.ts";
 
 const NAMES: Record<number, string> = { 1: "Main map", 2: "Space map" };
-const VIEWER_PASSWORD = "viewer-password-1";
 
 /** Two servers; the viewer (user 2) has a role on server 1 only, the admin on both. */
 function twoServers(p: TestPanel): EventBus {
@@ -53,15 +53,7 @@ Deno.test(
     try {
       const server2 = twoServers(p);
       const admin = await p.login();
-      const added = await admin.post("/api/user/add", {
-        username: "vera",
-        role: "viewer",
-        email: "v@x.y",
-        password: VIEWER_PASSWORD,
-        password_confirmation: VIEWER_PASSWORD,
-      });
-      assert.equal(added.status, 200, added.text);
-      const vera = await p.login("vera", VIEWER_PASSWORD);
+      const vera = await userWithRole(p, admin, "vera", "viewer");
 
       const only2 = fake.discordUrl("only2");
       const only1 = fake.discordUrl("only1");
@@ -153,14 +145,7 @@ Deno.test(
     try {
       twoServers(p);
       const admin = await p.login();
-      await admin.post("/api/user/add", {
-        username: "vera",
-        role: "viewer",
-        email: "v@x.y",
-        password: VIEWER_PASSWORD,
-        password_confirmation: VIEWER_PASSWORD,
-      });
-      const vera = await p.login("vera", VIEWER_PASSWORD);
+      const vera = await userWithRole(p, admin, "vera", "viewer");
       const url = fake.discordUrl("c");
       const bad = await admin.post("/api/notifications/channels", {
         type: "discord",
