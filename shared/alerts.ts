@@ -170,6 +170,8 @@ export interface WebhookBody {
   at: string;
   /** How many times this happened within the merge window (1 unless merged). */
   count: number;
+  /** The server the alert is about; null for the panel's own (sign-ins, users, certificates, disk, updates). */
+  server: { id: number; name: string } | null;
 }
 
 // ---- Player history ----

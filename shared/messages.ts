@@ -161,6 +161,7 @@ export const PUSH_MSG = {
   subscriptionRequired: "A subscription (endpoint and keys) is required.",
   nameInvalid: (max: number) => `A device name must be 1 to ${max} characters.`,
   eventsInvalid: `Events must be a list of: ${ALERT_EVENTS.join(", ")}.`,
+  serversInvalid: "Servers must be null (every server) or a list of server ids.",
   quietHoursInvalid:
     'Quiet hours need a start and an end as "HH:MM" and a time zone such as "Europe/Berlin", or null.',
   deviceNotFound: "No such device. It may have been removed already.",

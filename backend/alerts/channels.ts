@@ -23,7 +23,7 @@ import {
   channelTopicProblem,
   channelUrl,
 } from "../../shared/validation.ts";
-import type { AlertConsumer, DispatchedAlert } from "./alert.ts";
+import { type AlertConsumer, checkServers, type DispatchedAlert, serversOf, wantsServer } from "./alert.ts";
 import { channelEvents, channelOf, type ChannelRow, ChannelStore, type NewChannelRow } from "./store.ts";
 import { ChannelDelivery } from "./delivery.ts";
 import type { Message } from "./formats.ts";
@@ -34,7 +34,9 @@ export class Channels implements AlertConsumer {
   readonly store: ChannelStore;
   readonly delivery: ChannelDelivery;
 
-  constructor(private readonly deps: { db: Db; log: Logger; now: () => number }) {
+  constructor(
+    private readonly deps: { db: Db; log: Logger; now: () => number; serverExists: (id: number) => boolean },
+  ) {
     this.store = new ChannelStore(deps.db);
     this.delivery = new ChannelDelivery({ store: this.store, log: deps.log, now: deps.now });
   }
@@ -47,10 +49,12 @@ export class Channels implements AlertConsumer {
       details: alert.details ?? {},
       at: alert.at,
       count: alert.count,
+      server: alert.server,
     };
     for (const row of this.store.list()) {
       if (row.enabled !== 1) continue;
       if (!channelEvents(row).some((e) => alert.audience.includes(e))) continue;
+      if (!wantsServer(serversOf(row.servers), alert.server)) continue;
       this.delivery.enqueue(row.id, message);
     }
   }
@@ -75,6 +79,7 @@ export class Channels implements AlertConsumer {
       // The receiver checks this HMAC key; it is shown once, in this answer.
       secret: t === "webhook" ? randomBytes(32).toString("base64url") : null,
       events: body.events === undefined ? [...DEFAULT_ALERT_EVENTS] : checkEvents(body.events),
+      servers: body.servers === undefined ? null : checkServers(body.servers, this.deps.serverExists),
       enabled: body.enabled === undefined ? true : checkEnabled(body.enabled),
     };
     if (this.store.count() >= MAX_CHANNELS) throw new Conflict(CHANNEL_MSG.tooMany(MAX_CHANNELS));
@@ -89,6 +94,7 @@ export class Channels implements AlertConsumer {
     if (body.name !== undefined) change.name = checkName(body.name);
     if (body.url !== undefined) change.url = checkUrl(body.url);
     if (body.events !== undefined) change.events = checkEvents(body.events);
+    if (body.servers !== undefined) change.servers = checkServers(body.servers, this.deps.serverExists);
     if (body.enabled !== undefined) change.enabled = checkEnabled(body.enabled);
     if (row.type === "ntfy") {
       if (body.topic !== undefined) change.topic = checkTopic(body.topic);
@@ -124,6 +130,7 @@ export class Channels implements AlertConsumer {
       details: { Channel: row.name },
       at: new Date(this.deps.now()).toISOString(),
       count: 1,
+      server: null,
     });
     if (result.kind === "delivered") {
       return {

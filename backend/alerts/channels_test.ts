@@ -3,7 +3,7 @@
 // event matrix, merged repeats.
 
 import assert from "node:assert/strict";
-import { addChannel, pathOf, withAlerts } from "../../tests/support/alerts.ts";
+import { addChannel, pathOf, titleOn, withAlerts } from "../../tests/support/alerts.ts";
 import { ALERT_EVENTS, type AlertEvent } from "../../shared/alerts.ts";
 import { CHANNEL_MSG, PUSH_MSG } from "../../shared/messages.ts";
 import { COLOURS } from "./formats.ts";
@@ -192,8 +192,8 @@ Deno.test(
     const rateTries = fake.received((r) => r.path === pathOf(fake.discordUrl("rate")));
     assert.deepEqual(rateTries.map((r) => r.status), [429, 204, 204]);
     assert.deepEqual(rateTries.slice(1).map((r) => r.json.embeds[0].title), [
-      PUSH_MSG.titleCrashed,
-      PUSH_MSG.titleStopped,
+      titleOn(p, PUSH_MSG.titleCrashed),
+      titleOn(p, PUSH_MSG.titleStopped),
     ]);
     assert.ok(
       rateTries[1].at - rateTries[0].at >= 280,
@@ -233,7 +233,7 @@ Deno.test(
     p.ctx.bus.emit("server.status", changes.crashed());
     assert.deepEqual(heard, ["stopped"], "the emitter went on at once");
     const live = await fake.waitFor((r) => r.path === pathOf(fake.discordUrl("live")) && r.status === 204);
-    assert.equal(live.json.embeds[0].title, PUSH_MSG.titleCrashed);
+    assert.equal(live.json.embeds[0].title, titleOn(p, PUSH_MSG.titleCrashed));
     const dead = fake.received((r) => r.path === pathOf(fake.discordUrl("dead")));
     assert.deepEqual(dead.map((r) => r.status), [-1], "the dead endpoint got the request and never answered");
     assert.equal(p.ctx.alerts.channels.delivery.pending(deadChannel.id), 1, "its message is still waiting");

@@ -21,6 +21,8 @@ export interface Message {
   details: Record<string, string>;
   at: string;
   count: number;
+  /** The server it is about (its name already leads the title); null: the panel's own, or the test. */
+  server: { id: number; name: string } | null;
 }
 
 export interface OutgoingRequest {
@@ -130,6 +132,7 @@ export function webhookRequest(url: string, secret: string, m: Message, now = Da
     details: m.details,
     at: m.at,
     count: m.count,
+    server: m.server,
   };
   const body = JSON.stringify(payload);
   const timestamp = String(Math.floor(now / 1000));

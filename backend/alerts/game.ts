@@ -1,7 +1,9 @@
 // Turns the game server's status changes into alerts: started, stopped, crashed, failed to start, still
 // down N minutes after a crash (repeated every N minutes, a few times), and running again after a crash.
+// Each server's outage is its own: the alerts are emitted with the server the status change came from.
 
-import type { EventBus, PanelEvents } from "../lib/events.ts";
+import type { EventBus, PanelEvents, ServerRef } from "../lib/events.ts";
+import { FIRST_SERVER } from "../../shared/contract/servers.ts";
 import type { Logger } from "../lib/log.ts";
 import type { Alert } from "./alert.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
@@ -84,30 +86,39 @@ export interface GameAlertsDeps {
   stillDownMs: number;
 }
 
+interface Down {
+  since: number;
+  timer?: ReturnType<typeof setTimeout>;
+  told: number;
+}
+
 export class GameAlerts {
-  /** Set while the game is down without having been asked to stop. */
-  #down: { since: number; timer?: ReturnType<typeof setTimeout>; told: number } | null = null;
+  /** Per server id: set while its game is down without having been asked to stop. */
+  #down = new Map<number, Down>();
   #unsubscribe: () => void;
   /** Tests shorten it. */
   stillDownMs: number;
 
   constructor(private readonly deps: GameAlertsDeps) {
     this.stillDownMs = deps.stillDownMs;
-    this.#unsubscribe = deps.bus.on("server.status", (change) => this.#onStatus(change));
+    this.#unsubscribe = deps.bus.on("server.status", (change, server) => this.#onStatus(change, server));
   }
 
-  #onStatus(change: StatusChange): void {
+  /** `server` undefined: server 1's game on the panel bus (until every server has its own bus). */
+  #onStatus(change: StatusChange, server: ServerRef | undefined): void {
     const alert = alertOf(change);
     if (!alert) return;
+    const id = server?.id ?? FIRST_SERVER;
+    const down = this.#down.get(id);
     if (alert.kind === "crashed" || alert.kind === "start-failed") {
       // A failed restart after a crash is the same outage: it keeps the original time.
-      if (!this.#down) this.#down = { since: this.deps.now(), told: 0 };
-      this.#scheduleStillDown();
+      if (!down) this.#down.set(id, { since: this.deps.now(), told: 0 });
+      this.#scheduleStillDown(id, server);
     } else if (alert.kind === "stopped") {
-      this.#clearDown(); // asked to stop: not an outage
-    } else if (alert.kind === "started" && this.#down) {
-      const minutes = Math.max(1, Math.round((this.deps.now() - this.#down.since) / 60_000));
-      this.#clearDown();
+      this.forgetServer(id); // asked to stop: not an outage
+    } else if (alert.kind === "started" && down) {
+      const minutes = Math.max(1, Math.round((this.deps.now() - down.since) / 60_000));
+      this.forgetServer(id);
       this.deps.bus.emit("alert", {
         ...alert,
         title: PUSH_MSG.titleRunningAgain,
@@ -118,18 +129,18 @@ export class GameAlerts {
         // A crash loop brings one "running again" per crash: those are merged like the crashes.
         noMerge: false,
         key: "running-again",
-      });
+      }, server);
       return;
     }
-    this.deps.bus.emit("alert", alert);
+    this.deps.bus.emit("alert", alert, server);
   }
 
-  #scheduleStillDown(): void {
-    const down = this.#down;
+  #scheduleStillDown(id: number, server: ServerRef | undefined): void {
+    const down = this.#down.get(id);
     if (!down || this.stillDownMs <= 0 || down.timer || down.told >= STILL_DOWN_REPEATS) return;
     down.timer = setTimeout(() => {
       down.timer = undefined;
-      if (this.#down !== down) return;
+      if (this.#down.get(id) !== down) return;
       down.told++;
       const minutes = Math.max(1, Math.round((this.deps.now() - down.since) / 60_000));
       this.deps.bus.emit("alert", {
@@ -137,18 +148,19 @@ export class GameAlerts {
         title: PUSH_MSG.titleStillDown,
         body: `The game has been down for ${minutes} minute${minutes === 1 ? "" : "s"} since it crashed.`,
         details: { "Down since": new Date(down.since).toISOString() },
-      });
-      this.#scheduleStillDown();
+      }, server);
+      this.#scheduleStillDown(id, server);
     }, this.stillDownMs);
   }
 
-  #clearDown(): void {
-    if (this.#down?.timer) clearTimeout(this.#down.timer);
-    this.#down = null;
+  /** The server is up, stopped on purpose or deleted: no more "still down" about it. */
+  forgetServer(id: number): void {
+    clearTimeout(this.#down.get(id)?.timer);
+    this.#down.delete(id);
   }
 
   close(): void {
     this.#unsubscribe();
-    this.#clearDown();
+    for (const id of [...this.#down.keys()]) this.forgetServer(id);
   }
 }

@@ -2,7 +2,7 @@
 // start that failed, a sign-in from a new device or address, panel users added or removed, low disk.
 
 import assert from "node:assert/strict";
-import { addChannel, pathOf, withAlerts } from "../../tests/support/alerts.ts";
+import { addChannel, pathOf, titleOn, withAlerts } from "../../tests/support/alerts.ts";
 import { changes, pushPanel, subscribeDevice } from "../../tests/support/push.ts";
 import { FakePushService } from "../../tests/fake-push/service.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
@@ -28,11 +28,13 @@ Deno.test(
       await addChannel(c, { type: "discord", name: "outage", url, events: ["crashed", "still-down"] });
       const { sub } = await subscribeDevice(c, push, { events: ["crashed"] });
       p.ctx.bus.emit("server.status", changes.crashed());
-      await fake.waitFor((r) => r.path === pathOf(url) && r.json.embeds[0].title === PUSH_MSG.titleStillDown);
+      await fake.waitFor((r) =>
+        r.path === pathOf(url) && r.json.embeds[0].title === titleOn(p, PUSH_MSG.titleStillDown)
+      );
       p.ctx.bus.emit("server.status", changes.starting());
       p.ctx.bus.emit("server.status", changes.started());
       // Not "back up", which reads like a backup: the same words on a channel and on a device.
-      const title = "Factorio server is running again";
+      const title = titleOn(p, "Factorio server is running again");
       const up = await fake.waitFor((r) => r.path === pathOf(url) && r.json.embeds[0].title === title);
       assert.match(
         up.json.embeds[0].description,
@@ -56,7 +58,7 @@ Deno.test(
         before,
         "neither stopped, started nor still-down reach this channel now",
       );
-      assert.deepEqual(titles(fake, url).slice(0, 1), [PUSH_MSG.titleCrashed]);
+      assert.deepEqual(titles(fake, url).slice(0, 1), [titleOn(p, PUSH_MSG.titleCrashed)]);
     } finally {
       await push.close();
     }
@@ -76,7 +78,7 @@ Deno.test(
     await p.ctx.alerts.channels.delivery.settled();
     assert.deepEqual(
       titles(fake, url),
-      [PUSH_MSG.titleStartFailed],
+      [titleOn(p, PUSH_MSG.titleStartFailed)],
       "the second is merged with the first (same kind)",
     );
   }),

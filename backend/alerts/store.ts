@@ -4,6 +4,7 @@
 import type { Db } from "../store/db.ts";
 import { type AlertChannel, type AlertEvent, type ChannelType, isAlertEvent } from "../../shared/alerts.ts";
 import { maskUrl } from "./formats.ts";
+import { serversColumn, serversOf } from "./alert.ts";
 
 export interface ChannelRow {
   id: number;
@@ -15,6 +16,8 @@ export interface ChannelRow {
   token: string | null;
   secret: string | null;
   events: string;
+  /** JSON list of server ids, or NULL: every server. */
+  servers: string | null;
   enabled: number;
   created_at: number;
   last_delivery_at: number | null;
@@ -38,8 +41,7 @@ export function channelOf(row: ChannelRow): AlertChannel {
     name: row.name,
     url: maskUrl(row.url),
     events: channelEvents(row),
-    // Until channels choose servers, every server.
-    servers: null,
+    servers: serversOf(row.servers),
     enabled: row.enabled === 1,
     ...(row.type === "ntfy"
       ? { topic: shortTopic(row.topic ?? ""), priority: row.priority ?? 3, has_token: !!row.token }
@@ -60,6 +62,7 @@ export interface NewChannelRow {
   token: string | null;
   secret: string | null;
   events: AlertEvent[];
+  servers: number[] | null;
   enabled: boolean;
 }
 
@@ -80,8 +83,9 @@ export class ChannelStore {
 
   insert(c: NewChannelRow, now: number): ChannelRow {
     const r = this.db.prepare(
-      `INSERT INTO alert_channels (type, name, url, topic, priority, token, secret, events, enabled, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO alert_channels
+         (type, name, url, topic, priority, token, secret, events, servers, enabled, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       c.type,
       c.name,
@@ -91,6 +95,7 @@ export class ChannelStore {
       c.token,
       c.secret,
       c.events.join(","),
+      serversColumn(c.servers),
       c.enabled ? 1 : 0,
       now,
     );
@@ -110,6 +115,7 @@ export class ChannelStore {
     if (change.priority !== undefined) set("priority", change.priority);
     if (change.token !== undefined) set("token", change.token);
     if (change.events !== undefined) set("events", change.events.join(","));
+    if (change.servers !== undefined) set("servers", serversColumn(change.servers));
     if (change.enabled !== undefined) set("enabled", change.enabled ? 1 : 0);
     if (sets.length === 0) return;
     this.db.prepare(`UPDATE alert_channels SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
@@ -124,5 +130,14 @@ export class ChannelStore {
 
   delete(id: number): boolean {
     return Number(this.db.prepare("DELETE FROM alert_channels WHERE id = ?").run(id).changes) > 0;
+  }
+
+  /** Takes a deleted server out of every channel's list (an empty list stays: panel alerts only). */
+  forgetServer(id: number): void {
+    for (const row of this.list()) {
+      const servers = serversOf(row.servers);
+      if (!servers?.includes(id)) continue;
+      this.update(row.id, { servers: servers.filter((s) => s !== id) });
+    }
   }
 }

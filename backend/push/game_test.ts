@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { startGame, startPanelWithGame, waitForStatus } from "../../tests/support/game.ts";
 import { pushPanel, subscribeDevice } from "../../tests/support/push.ts";
+import { titleOn } from "../../tests/support/alerts.ts";
 import { FakePushService, type ReceivedPush } from "../../tests/fake-push/service.ts";
 import type { PushPayload } from "../../shared/api.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
@@ -23,12 +24,12 @@ Deno.test("start, crash, Save & Stop and Kill of the simulated game each push th
 
     const { port } = await startGame(c);
     const started = await next(0);
-    assert.equal(started.alert.title, PUSH_MSG.titleStarted);
+    assert.equal(started.alert.title, titleOn(p, PUSH_MSG.titleStarted));
     assert.equal(started.alert.body, `world.zip is running on port ${port} (Factorio 2.0.72).`);
 
     await p.ctx.game.rcon("/fake-crash 3").catch(() => {}); // the game dies before it answers
     const crashed = await next(started.seq);
-    assert.equal(crashed.alert.title, PUSH_MSG.titleCrashed);
+    assert.equal(crashed.alert.title, titleOn(p, PUSH_MSG.titleCrashed));
     const exit = p.ctx.game.status().last_exit!;
     const lastLine = exit.last_lines.findLast((l) => l.trim() !== "")!;
     assert.match(lastLine, /^\s*\d+\.\d{3} Error /);
@@ -45,7 +46,7 @@ Deno.test("start, crash, Save & Stop and Kill of the simulated game each push th
     await waitForStatus(p.ctx, "stopped");
     const stopped = await next(again.seq);
     assert.deepEqual([stopped.alert.title, stopped.alert.body], [
-      PUSH_MSG.titleStopped,
+      titleOn(p, PUSH_MSG.titleStopped),
       "Saved and stopped from the panel.",
     ]);
 
@@ -55,7 +56,7 @@ Deno.test("start, crash, Save & Stop and Kill of the simulated game each push th
     await waitForStatus(p.ctx, "stopped");
     const killed = await next(third.seq);
     assert.deepEqual([killed.alert.title, killed.alert.body], [
-      PUSH_MSG.titleStopped,
+      titleOn(p, PUSH_MSG.titleStopped),
       "Killed from the panel: the game was not saved.",
     ]);
     await p.ctx.push.notifier.settled();

@@ -1,6 +1,7 @@
 // Web Push consumer of the alert dispatcher: every alert goes to the devices that want its kind (and are
-// not in their quiet hours, unless it is critical), tagged per kind so alerts of one kind replace each
-// other on the device.
+// not in their quiet hours, unless it is critical), tagged per server and kind so alerts of one kind about
+// one server replace each other on the device. An alert about a server goes only to devices that chose it
+// (or every server) and whose user has a role on it.
 //
 // deliver() only queues: the dispatcher (and everything behind it) never waits for a push service. Each
 // device has its own first-in-first-out queue, so its alerts arrive in order, one slow or failing device
@@ -11,7 +12,8 @@ import type { Logger } from "../lib/log.ts";
 import type { PushEvent, PushPayload } from "../../shared/api.ts";
 import { CRITICAL_EVENTS } from "../../shared/alerts.ts";
 import type { PushSubscriptionStore } from "../store/push.ts";
-import type { AlertConsumer, DispatchedAlert } from "../alerts/alert.ts";
+import { type AlertConsumer, type DispatchedAlert, serversOf, wantsServer } from "../alerts/alert.ts";
+import { FIRST_SERVER } from "../../shared/contract/servers.ts";
 import { inQuietHours } from "./quiet.ts";
 import { TargetQueues } from "../alerts/queues.ts";
 import { type DeliveryOptions, type PushSender, type SendResult, serviceHost } from "./sender.ts";
@@ -31,10 +33,17 @@ export function deliveryFor(kind: PushEvent | "test"): DeliveryOptions {
   return { ttl: 6 * 3600, urgency: "normal" };
 }
 
-/** One tag per kind: a device shows the latest alert of each kind. Crashes keep the tag they always had. */
-export function tagOf(kind: PushEvent | "test"): string {
-  if (kind === "crashed") return "factorio-server-crash";
-  return kind === "test" ? "factorio-panel-test" : `factorio-${kind}`;
+/**
+ * One tag per kind and server: a device shows the latest alert of each kind about each server. Server 1 and
+ * the panel's own alerts keep the tags they always had (crashes: "factorio-server-crash").
+ */
+export function tagOf(kind: PushEvent | "test", server: number | null = null): string {
+  const tag = kind === "crashed"
+    ? "factorio-server-crash"
+    : kind === "test"
+    ? "factorio-panel-test"
+    : `factorio-${kind}`;
+  return server === null || server === FIRST_SERVER ? tag : `${tag}-server-${server}`;
 }
 
 /** The push message for an alert. */
@@ -43,7 +52,7 @@ export function payloadFor(alert: DispatchedAlert): PushPayload {
     kind: alert.kind,
     title: alert.title,
     body: alert.body,
-    tag: tagOf(alert.kind),
+    tag: tagOf(alert.kind, alert.server?.id ?? null),
     url: alert.url,
     at: alert.at,
   };
@@ -67,6 +76,8 @@ export interface NotifierDeps {
   sender: PushSender;
   log: Logger;
   now: () => number;
+  /** Whether a user has a role on a server (read at each alert). */
+  canSee: (userId: number, serverId: number) => boolean;
 }
 
 export class Notifier extends TargetQueues<DeviceQueue> implements AlertConsumer {
@@ -80,12 +91,18 @@ export class Notifier extends TargetQueues<DeviceQueue> implements AlertConsumer
   deliver(alert: DispatchedAlert): void {
     const critical = alert.audience.some((k) => CRITICAL_EVENTS.includes(k));
     const now = this.deps.now();
+    const server = alert.server;
     const targets = this.deps.store.wantingAny(alert.audience).filter((row) => {
+      if (!wantsServer(serversOf(row.servers), server)) return false;
+      if (server && !this.deps.canSee(row.user_id, server.id)) return false;
       if (critical || !row.quiet_start || !row.quiet_end || !row.quiet_tz) return true;
       return !inQuietHours({ start: row.quiet_start, end: row.quiet_end, tz: row.quiet_tz }, now);
     });
     if (targets.length === 0) return;
-    this.deps.log.info(`Sending "${alert.kind}" push notifications`, { devices: targets.length });
+    this.deps.log.info(`Sending "${alert.kind}" push notifications`, {
+      devices: targets.length,
+      ...(server ? { server: server.id } : {}),
+    });
     const payload = payloadFor(alert);
     for (const row of targets) this.enqueue(row.id, payload, deliveryFor(alert.kind));
   }

@@ -3,6 +3,7 @@
 
 import assert from "node:assert/strict";
 import { changes, subscribeDevice, withPush } from "../../tests/support/push.ts";
+import { titleOn } from "../../tests/support/alerts.ts";
 import { payloadFor, tagOf } from "./notifier.ts";
 import { alertOf } from "../alerts/game.ts";
 import type { PushPayload } from "../../shared/api.ts";
@@ -30,9 +31,9 @@ Deno.test(
 
     const got = fake.delivered(all.sub.id).map(payloadOf);
     assert.deepEqual(got.map((m) => [m.kind, m.title]), [
-      ["started", PUSH_MSG.titleStarted],
-      ["stopped", PUSH_MSG.titleStopped],
-      ["crashed", PUSH_MSG.titleCrashed],
+      ["started", titleOn(p, PUSH_MSG.titleStarted)],
+      ["stopped", titleOn(p, PUSH_MSG.titleStopped)],
+      ["crashed", titleOn(p, PUSH_MSG.titleCrashed)],
     ], "in order, one per change");
     assert.equal(got[0].body, "my-base.zip is running on port 34197 (Factorio 2.0.28).");
     assert.equal(got[1].body, "Saved and stopped from the panel.");
@@ -87,7 +88,14 @@ Deno.test("a crash alert names the signal, and quotes only the last non-empty lo
   assert.equal(alertOf(changes.killed())!.body, "Killed from the panel: the game was not saved.");
   assert.equal(tagOf("crashed"), "factorio-server-crash", "the tag crash alerts always had");
   assert.equal(tagOf("started"), "factorio-started", "alerts of one kind replace each other, not others");
-  const payload = payloadFor({ ...bySignal, at: "t", url: "/", count: 1, audience: ["crashed"] });
+  const payload = payloadFor({
+    ...bySignal,
+    at: "t",
+    url: "/",
+    count: 1,
+    audience: ["crashed"],
+    server: null,
+  });
   assert.ok(
     new TextEncoder().encode(JSON.stringify(payload)).length < 1024,
     "far below the 4 KiB push limit",

@@ -22,6 +22,7 @@ import {
   type PushTestResult,
 } from "../../shared/api.ts";
 import { PUSH_MSG } from "../../shared/messages.ts";
+import { checkServers, type ServerLookup, serverLookup } from "../alerts/alert.ts";
 import { unsafeTextError } from "../../shared/validation.ts";
 
 export const DEVICE_NAME_MAX = 60;
@@ -33,11 +34,17 @@ export interface PushDeps {
   db: Db;
   log: Logger;
   now: () => number;
+  /** Whether a server id exists (a device may only choose existing servers). Default: server 1 only. */
+  serverExists?: (id: number) => boolean;
+  /** Whether a user has a role on a server: their devices get its alerts and may choose it. Default: server 1. */
+  canSee?: (userId: number, serverId: number) => boolean;
 }
 
 export class PushService {
   readonly store: PushSubscriptionStore;
   readonly notifier: Notifier;
+  /** The servers as push knows them (read at each use: tests and a later registry may replace members). */
+  readonly servers: Pick<ServerLookup, "serverExists" | "canSee">;
   readonly #keys: VapidKeys;
   readonly #sender: PushSender;
 
@@ -48,6 +55,7 @@ export class PushService {
 
   private constructor(private readonly deps: PushDeps, { keys, created }: LoadedKeys) {
     this.store = new PushSubscriptionStore(deps.db);
+    const servers = this.servers = serverLookup(deps);
     this.#keys = keys;
     if (created) {
       // Subscriptions are bound to the public key they were made with; with a new key they are dead.
@@ -59,7 +67,13 @@ export class PushService {
       caCerts,
       privateHosts: deps.config.pushPrivateHosts,
     });
-    this.notifier = new Notifier({ store: this.store, sender: this.#sender, log: deps.log, now: deps.now });
+    this.notifier = new Notifier({
+      store: this.store,
+      sender: this.#sender,
+      log: deps.log,
+      now: deps.now,
+      canSee: (userId, serverId) => servers.canSee(userId, serverId),
+    });
   }
 
   get publicKey(): string {
@@ -128,9 +142,21 @@ export class PushService {
   update(userId: number, id: number, body: Record<string, unknown>): PushDevice {
     const row = this.store.byId(id);
     if (!row || row.user_id !== userId) throw new NotFound(PUSH_MSG.deviceNotFound);
-    const change: { name?: string; events?: PushEvent[]; quiet?: QuietHours | null } = {};
+    const change: {
+      name?: string;
+      events?: PushEvent[];
+      servers?: number[] | null;
+      quiet?: QuietHours | null;
+    } = {};
     if (body.name !== undefined) change.name = checkName(body.name);
     if (body.events !== undefined) change.events = checkEvents(body.events);
+    if (body.servers !== undefined) {
+      // Only servers the user sees: another id is "no such server", whether it exists or not.
+      change.servers = checkServers(
+        body.servers,
+        (sid) => this.servers.serverExists(sid) && this.servers.canSee(userId, sid),
+      );
+    }
     if (body.quiet_hours !== undefined) {
       const quiet = body.quiet_hours === null ? null : parseQuietHours(body.quiet_hours);
       if (quiet === null && body.quiet_hours !== null) throw new Invalid(PUSH_MSG.quietHoursInvalid);
@@ -185,6 +211,11 @@ export class PushService {
         message: `${row.name}: ${result.error}.${removed}`,
       };
     }));
+  }
+
+  /** A server was deleted: devices limited to chosen servers no longer list it. */
+  forgetServer(id: number): void {
+    this.store.forgetServer(id);
   }
 
   close(): void {

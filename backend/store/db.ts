@@ -248,6 +248,15 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX activity_server ON activity(server_id, id);
     `,
   },
+  {
+    // Several servers (issue 49): the servers each push device and alert channel gets alerts about, a JSON
+    // list of ids; NULL (what every existing one keeps) is every server.
+    id: "049-alert-servers",
+    sql: `
+      ALTER TABLE push_subscriptions ADD COLUMN servers TEXT;
+      ALTER TABLE alert_channels ADD COLUMN servers TEXT;
+    `,
+  },
 ];
 
 /**

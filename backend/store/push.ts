@@ -4,6 +4,7 @@
 import type { Db } from "./db.ts";
 import { isPushEvent, type PushDevice, type PushEvent } from "../../shared/api.ts";
 import type { QuietHours } from "../../shared/alerts.ts";
+import { serversColumn, serversOf } from "../alerts/alert.ts";
 
 export interface PushSubscriptionRow {
   id: number;
@@ -20,10 +21,12 @@ export interface PushSubscriptionRow {
   quiet_start: string | null;
   quiet_end: string | null;
   quiet_tz: string | null;
+  /** JSON list of server ids, or NULL: every server the user may see. */
+  servers: string | null;
 }
 
 const COLUMNS =
-  "id, user_id, endpoint, p256dh, auth, name, events, created_at, last_success_at, last_failure_at, last_error, quiet_start, quiet_end, quiet_tz";
+  "id, user_id, endpoint, p256dh, auth, name, events, created_at, last_success_at, last_failure_at, last_error, quiet_start, quiet_end, quiet_tz, servers";
 
 export function eventsOf(row: Pick<PushSubscriptionRow, "events">): PushEvent[] {
   return row.events.split(",").filter(isPushEvent);
@@ -36,8 +39,7 @@ export function deviceOf(row: PushSubscriptionRow): PushDevice {
     name: row.name,
     endpoint: row.endpoint,
     events: eventsOf(row),
-    // Until devices choose servers, every server.
-    servers: null,
+    servers: serversOf(row.servers),
     created_at: new Date(row.created_at).toISOString(),
     last_success_at: row.last_success_at === null ? null : new Date(row.last_success_at).toISOString(),
     last_error: failedLast ? row.last_error : null,
@@ -92,7 +94,7 @@ export class PushSubscriptionStore {
   /**
    * Inserts, or takes over the row with the same endpoint: an endpoint is one browser profile, and
    * whoever signs in there and subscribes now owns its alerts. Keys are replaced (a browser may
-   * resubscribe with fresh keys); the delivery history starts again.
+   * resubscribe with fresh keys); the delivery history and the choice of servers start again.
    */
   upsert(s: {
     userId: number;
@@ -110,7 +112,7 @@ export class PushSubscriptionStore {
        ON CONFLICT(endpoint) DO UPDATE SET
          user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth, name = excluded.name,
          user_agent = excluded.user_agent, events = excluded.events, created_at = excluded.created_at,
-         last_success_at = NULL, last_failure_at = NULL, last_error = NULL`,
+         servers = NULL, last_success_at = NULL, last_failure_at = NULL, last_error = NULL`,
     ).run(
       s.userId,
       s.endpoint,
@@ -124,7 +126,16 @@ export class PushSubscriptionStore {
     return this.byEndpoint(s.endpoint)!;
   }
 
-  update(id: number, change: { name?: string; events?: PushEvent[]; quiet?: QuietHours | null }): void {
+  update(
+    id: number,
+    change: { name?: string; events?: PushEvent[]; servers?: number[] | null; quiet?: QuietHours | null },
+  ): void {
+    if (change.servers !== undefined) {
+      this.db.prepare("UPDATE push_subscriptions SET servers = ? WHERE id = ?").run(
+        serversColumn(change.servers),
+        id,
+      );
+    }
     if (change.quiet !== undefined) {
       const q = change.quiet;
       this.db.prepare(
@@ -154,6 +165,16 @@ export class PushSubscriptionStore {
 
   delete(id: number): boolean {
     return Number(this.db.prepare("DELETE FROM push_subscriptions WHERE id = ?").run(id).changes) > 0;
+  }
+
+  /** Takes a deleted server out of every device's list (an empty list stays: panel alerts only). */
+  forgetServer(id: number): void {
+    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM push_subscriptions WHERE servers IS NOT NULL`)
+      .all() as unknown as PushSubscriptionRow[];
+    for (const row of rows) {
+      const servers = serversOf(row.servers);
+      if (servers?.includes(id)) this.update(row.id, { servers: servers.filter((s) => s !== id) });
+    }
   }
 
   deleteAll(): number {

@@ -27,7 +27,10 @@ export const AlertChannel = z.object({
   /** The URL with its secret parts (tokens, query) replaced by "••••". */
   url: z.string(),
   events: z.array(AlertEvent),
-  /** The servers whose alerts it gets (null: every server). */
+  /**
+   * The servers whose alerts it gets (null: every server; []: none, only the panel's own alerts such as
+   * sign-ins and certificates, which every channel subscribed to them gets).
+   */
   servers: z.array(z.number()).nullable(),
   enabled: z.boolean(),
   /** ntfy only: the topic (shortened), the priority 1-5, and whether a token is stored. */
@@ -48,12 +51,17 @@ export const RequestedEvents = z.array(z.enum(ALERT_EVENTS, { error: PUSH_MSG.ev
   error: PUSH_MSG.eventsInvalid,
 });
 
+/** The servers a device or channel gets alerts about: ids, or null for every server. */
+export const RequestedServers = z.array(z.number({ error: PUSH_MSG.serversInvalid }), {
+  error: PUSH_MSG.serversInvalid,
+}).nullable();
+
 // A channel's fields as a request gives them, each refused in the words of shared/validation.ts.
 const channelFields = {
   name: z.string({ error: CHANNEL_MSG.nameInvalid(CHANNEL_NAME_MAX) }),
   url: z.string({ error: CHANNEL_MSG.urlInvalid }),
   events: RequestedEvents.optional(),
-  servers: z.array(z.number()).nullable().optional(),
+  servers: RequestedServers.optional(),
   enabled: z.boolean({ error: CHANNEL_MSG.enabledInvalid }).optional(),
   topic: z.string({ error: CHANNEL_MSG.topicInvalid }).optional(),
   priority: z.number({ error: CHANNEL_MSG.priorityInvalid }).optional(),

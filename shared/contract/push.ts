@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { PUSH_MSG } from "../messages.ts";
 import { Message, type Routes } from "./route.ts";
-import { AlertEvent, QuietHours, RequestedEvents } from "./alerts.ts";
+import { AlertEvent, QuietHours, RequestedEvents, RequestedServers } from "./alerts.ts";
 
 /** GET /api/push/key. */
 export const PushKey = z.object({ publicKey: z.string() });
@@ -36,7 +36,10 @@ export const PushDevice = z.object({
   /** The push service URL: the page compares it with its own subscription to find "this device". */
   endpoint: z.string(),
   events: z.array(AlertEvent),
-  /** The servers whose alerts it gets (null: every server its user may see). */
+  /**
+   * The servers whose alerts it gets (null: every server its user may see; []: none, only the panel's own
+   * alerts such as sign-ins). A server the user loses their role on sends it nothing.
+   */
   servers: z.array(z.number()).nullable(),
   created_at: z.string(),
   last_success_at: z.string().nullable(),
@@ -51,7 +54,7 @@ export type PushDevice = z.infer<typeof PushDevice>;
 export const PushDeviceUpdate = z.object({
   name: z.string().optional(),
   events: RequestedEvents.optional(),
-  servers: z.array(z.number()).nullable().optional(),
+  servers: RequestedServers.optional(),
   quiet_hours: QuietHours.nullable().optional(),
 });
 export type PushDeviceUpdate = z.infer<typeof PushDeviceUpdate>;
@@ -89,7 +92,7 @@ export const pushRoutes = {
     answer: Message,
   },
   "POST /api/push/devices/:id": {
-    summary: "Change a device's name, events or quiet hours",
+    summary: "Change a device's name, events, servers or quiet hours",
     role: "viewer",
     body: PushDeviceUpdate,
     answer: PushDevice,

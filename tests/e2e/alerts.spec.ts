@@ -65,7 +65,7 @@ test("a Discord channel gets the test and the crash embed; players' history and 
   await rconExec(panel.dataDir, "/fake-crash 3").catch(() => {}); // the game dies before it answers
 
   const crash = await fakeAlerts.waitFor((r) =>
-    r.path === hookPath && r.status === 204 && r.json.embeds[0].title === PUSH_MSG.titleCrashed
+    r.path === hookPath && r.status === 204 && r.json.embeds[0].title.endsWith(`: ${PUSH_MSG.titleCrashed}`)
   );
   expect(crash.json.embeds[0].description).toMatch(/^Exit code 3\./);
   expect(crash.json.embeds[0].color).toBe(0xd32f2f);

@@ -33,7 +33,8 @@ test("a crash of the game reaches the fake push service decrypted, and shows as 
   const started = await fakePush.waitFor((r) => r.subscriptionId === sub.id && r.status === 201);
   expect(JSON.parse(started.payload!)).toMatchObject({
     kind: "started",
-    title: PUSH_MSG.titleStarted,
+    // Led by the server's name ("Server 1: Factorio server started").
+    title: expect.stringMatching(new RegExp(`^.+: ${PUSH_MSG.titleStarted}$`)),
     body: `world.zip is running on port ${port} (Factorio 2.0.72).`,
   });
 
@@ -46,7 +47,7 @@ test("a crash of the game reaches the fake push service decrypted, and shows as 
   const alert = JSON.parse(crash.payload!);
   expect(alert).toMatchObject({
     kind: "crashed",
-    title: PUSH_MSG.titleCrashed,
+    title: expect.stringMatching(new RegExp(`^.+: ${PUSH_MSG.titleCrashed}$`)),
     url: "/",
     tag: "factorio-server-crash",
   });
@@ -54,9 +55,7 @@ test("a crash of the game reaches the fake push service decrypted, and shows as 
   expect(crash.urgency).toBe("high");
 
   await deliverPush(page, crash.payload!);
-  await expect.poll(async () => (await shownNotifications(page)).map((n) => n.title)).toContain(
-    PUSH_MSG.titleCrashed,
-  );
+  await expect.poll(async () => (await shownNotifications(page)).map((n) => n.title)).toContain(alert.title);
   const [worker] = page.context().serviceWorkers();
   await worker.evaluate(async () => {
     const sw = self as unknown as ServiceWorkerGlobalScope;

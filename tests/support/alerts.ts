@@ -38,3 +38,8 @@ export async function addChannel(c: Client, channel: NewAlertChannel): Promise<C
 export function pathOf(url: string): string {
   return new URL(url).pathname;
 }
+
+/** An alert's title as devices and channels get it: led by the name of the server it is about. */
+export function titleOn(panel: TestPanel, title: string, server = 1): string {
+  return `${panel.ctx.alerts.servers.serverName(server)}: ${title}`;
+}

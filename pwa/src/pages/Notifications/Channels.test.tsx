@@ -6,6 +6,7 @@ import { flash } from "../../state/flash.ts";
 import type { AlertChannel } from "../../../../shared/alerts.ts";
 import { CHANNEL_MSG } from "../../../../shared/messages.ts";
 import type { PushDevice } from "../../../../shared/api.ts";
+import { ONE_SERVER } from "./Servers.tsx";
 
 const DISCORD: AlertChannel = {
   id: 1,
@@ -41,6 +42,7 @@ describe("Channels", () => {
             name: body.name,
             url: "https://example.org/hook/a••••",
             events: body.events,
+            servers: body.servers,
             last_delivery_at: null,
             last_result: null,
             last_ok: null,
@@ -62,7 +64,7 @@ describe("Channels", () => {
   it(
     "lists channels with their last result, tests one, adds a webhook and shows its secret once",
     async () => {
-      render(<Channels />);
+      render(<Channels servers={ONE_SERVER} />);
       const row = await screen.findByRole("listitem", { name: "Friends" }, { timeout: 20_000 });
       expect(within(row).getByText(/HTTP 429: slow down/)).toBeTruthy();
       fireEvent.click(within(row).getByRole("button", { name: "Send test to Friends" }));
@@ -90,12 +92,42 @@ describe("Channels", () => {
       expect(sent.url).toBe("https://example.org/hook/abc");
       expect(sent.events).toContain("player-joined");
       expect(sent.events).toContain("crashed");
+      expect(sent.servers).toBe(null);
+      expect(screen.queryByText(/^Servers/)).toBeNull();
     },
     60_000,
   );
 
+  it("with two servers, a channel chooses its servers and its row says which", async () => {
+    const servers = [{ id: 1, name: "Main map" }, { id: 2, name: "Space map" }];
+    render(<Channels servers={servers} />);
+    const row = await screen.findByRole("listitem", { name: "Friends" }, { timeout: 20_000 });
+    expect(within(row).getByText("Servers: All servers")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Add channel" }));
+    const dialog = await screen.findByRole("dialog", { name: "Add channel" });
+    fireEvent.change(within(dialog).getByLabelText("Name"), { target: { value: "Space" } });
+    fireEvent.change(within(dialog).getByLabelText("Webhook URL"), {
+      target: { value: "https://discord.com/api/webhooks/2/y" },
+    });
+    const group = within(dialog).getByRole("group", { name: "Servers of the channel" });
+    const main = within(group).getByRole("checkbox", { name: "Main map" }) as HTMLInputElement;
+    expect([main.checked, main.disabled]).toEqual([true, true]);
+    fireEvent.click(within(group).getByRole("checkbox", { name: "All servers" }));
+    fireEvent.click(within(group).getByRole("checkbox", { name: "Main map" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
+    // The double answers every new channel with a secret, as for a webhook: closed first.
+    fireEvent.click(await screen.findByRole("button", { name: "Done" }, { timeout: 10_000 }));
+    const added = await screen.findByRole("listitem", { name: "Space" }, { timeout: 10_000 });
+    const sent = calls.find(([u, b]) => u === "/api/notifications/channels" && b)?.[1] as Record<
+      string,
+      unknown
+    >;
+    expect(sent.servers).toEqual([2]);
+    expect(within(added).getByText("Servers: Space map")).toBeTruthy();
+  }, 60_000);
+
   it("the form refuses what the server refuses, in the server's words, before anything is sent", async () => {
-    render(<Channels />);
+    render(<Channels servers={ONE_SERVER} />);
     await screen.findByRole("listitem", { name: "Friends" }, { timeout: 20_000 });
     fireEvent.click(screen.getByRole("button", { name: "Add channel" }));
     const dialog = await screen.findByRole("dialog", { name: "Add channel" });

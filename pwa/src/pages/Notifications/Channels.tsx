@@ -1,5 +1,5 @@
 // Alert channels beside the push devices: Discord, Slack-compatible, ntfy and a signed JSON webhook. Each
-// with its events, on/off, the last delivery, "Send test"; the webhook's secret is shown once.
+// with its events and servers, on/off, the last delivery, "Send test"; the webhook's secret is shown once.
 
 import { useCallback, useEffect, useState } from "react";
 import {
@@ -48,6 +48,7 @@ import {
   firstError,
   validateChannel,
 } from "../../../../shared/validation.ts";
+import { type ServerChoice, ServersChoice, serversText } from "./Servers.tsx";
 
 const URL_HINT: Record<ChannelType, string> = {
   discord: "Server Settings > Integrations > Webhooks > Copy Webhook URL",
@@ -68,6 +69,7 @@ interface Form {
   priority: number;
   token: string;
   events: AlertEvent[];
+  servers: number[] | null;
 }
 
 const EMPTY: Form = {
@@ -78,12 +80,14 @@ const EMPTY: Form = {
   priority: 3,
   token: "",
   events: [...DEFAULT_ALERT_EVENTS],
+  servers: null,
 };
 
 function ChannelDialog(
-  { open, editing, onClose, onSaved }: {
+  { open, editing, servers, onClose, onSaved }: {
     open: boolean;
     editing: AlertChannel | null;
+    servers: readonly ServerChoice[];
     onClose: () => void;
     onSaved: (secret: string | null) => void;
   },
@@ -101,6 +105,7 @@ function ChannelDialog(
           url: "",
           priority: editing.priority ?? 3,
           events: [...editing.events],
+          servers: editing.servers && [...editing.servers],
         }
         : EMPTY,
     );
@@ -115,6 +120,7 @@ function ChannelDialog(
         await channelsApi.update(editing.id, {
           name: form.name,
           events: form.events,
+          servers: form.servers,
           ...(form.url.trim() ? { url: form.url.trim() } : {}),
           ...(ntfy
             ? {
@@ -131,6 +137,7 @@ function ChannelDialog(
           name: form.name,
           url: form.url.trim(),
           events: form.events,
+          servers: form.servers,
           ...(ntfy
             ? { topic: form.topic, priority: form.priority, ...(form.token ? { token: form.token } : {}) }
             : {}),
@@ -236,6 +243,12 @@ function ChannelDialog(
               />
             ))}
           </FormGroup>
+          <ServersChoice
+            label="Servers of the channel"
+            value={form.servers}
+            servers={servers}
+            onChange={(chosen) => set("servers", chosen)}
+          />
         </Stack>
       </DialogContent>
       <DialogActions>
@@ -253,8 +266,9 @@ function ChannelDialog(
 }
 
 function ChannelRow(
-  { channel, onChanged, onEdit, onRemove }: {
+  { channel, servers, onChanged, onEdit, onRemove }: {
     channel: AlertChannel;
+    servers: readonly ServerChoice[];
     onChanged: () => void;
     onEdit: () => void;
     onRemove: () => void;
@@ -356,11 +370,16 @@ function ChannelRow(
       <Typography variant="body2" sx={{ mt: 0.5 }}>
         {labels.length ? labels.join(", ") : "No events chosen"}
       </Typography>
+      {servers.length > 1 && (
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+          Servers: {serversText(channel.servers, servers)}
+        </Typography>
+      )}
     </Box>
   );
 }
 
-export function Channels() {
+export function Channels({ servers }: { servers: readonly ServerChoice[] }) {
   const { online } = useSnapshot(connection);
   const [channels, setChannels] = useState<AlertChannel[] | null>(null);
   const [dialog, setDialog] = useState<{ editing: AlertChannel | null } | null>(null);
@@ -400,6 +419,7 @@ export function Channels() {
               <ChannelRow
                 key={ch.id}
                 channel={ch}
+                servers={servers}
                 onChanged={load}
                 onEdit={() => setDialog({ editing: ch })}
                 onRemove={() => setRemoving(ch)}
@@ -410,6 +430,7 @@ export function Channels() {
       <ChannelDialog
         open={dialog !== null}
         editing={dialog?.editing ?? null}
+        servers={servers}
         onClose={() => setDialog(null)}
         onSaved={(s) => {
           if (s) setSecret(s);

@@ -1,5 +1,5 @@
 // Notifications: turn push alerts on or off for this device, see the devices that get your alerts,
-// choose the events each one gets and its quiet hours, rename or remove them, and send a test
+// choose the events and servers each one gets and its quiet hours, rename or remove them, and send a test
 // notification; below, the alert channels (Discord, Slack, ntfy, webhook) of the whole panel.
 
 import { DeleteButton } from "../../components/DeleteButton.tsx";
@@ -49,6 +49,7 @@ import { Channels } from "./Channels.tsx";
 import { session } from "../../state/session.ts";
 import { type Role, roleAtLeast } from "../../../../shared/api.ts";
 import { QuietHoursLine } from "./QuietHours.tsx";
+import { type ServerChoice, ServersChoice, useServers } from "./Servers.tsx";
 
 /** The spec's date format: YYYY-MM-DD HH:MM:SS in UTC. */
 function utc(iso: string): string {
@@ -201,9 +202,11 @@ function RenameDialog(
 }
 
 function DeviceRow(
-  { device, isHere, onChanged, onTested, onRename, onRemove }: {
+  { device, isHere, servers, onChanged, onTested, onRename, onRemove }: {
     device: PushDevice;
     isHere: boolean;
+    /** The servers the user sees, to choose from. */
+    servers: readonly ServerChoice[];
     onChanged: (d: PushDevice) => void;
     /** A test may have removed the device (gone) or changed its last delivery. */
     onTested: () => void;
@@ -213,17 +216,20 @@ function DeviceRow(
 ) {
   const { online } = useSnapshot(connection);
   const [testing, setTesting] = useState(false);
-  async function toggle(event: PushEvent, on: boolean) {
-    const events = PUSH_EVENTS.map((e) => e.event).filter((
-      e,
-    ) => (e === event ? on : device.events.includes(e)));
-    // Shown at once; put back if the panel refuses.
-    onChanged({ ...device, events });
+  /** Shown at once; put back if the panel refuses. */
+  async function change(update: Pick<PushDevice, "events"> | Pick<PushDevice, "servers">) {
+    onChanged({ ...device, ...update });
     try {
-      onChanged(await pushApi.update(device.id, { events }));
+      onChanged(await pushApi.update(device.id, update));
     } catch {
       onChanged(device); // the client flashed why
     }
+  }
+  function toggle(event: PushEvent, on: boolean) {
+    const events = PUSH_EVENTS.map((e) => e.event).filter((
+      e,
+    ) => (e === event ? on : device.events.includes(e)));
+    void change({ events });
   }
   async function test() {
     setTesting(true);
@@ -300,12 +306,19 @@ function DeviceRow(
               <Checkbox
                 checked={device.events.includes(e.event)}
                 disabled={!online}
-                onChange={(_, on) => void toggle(e.event, on)}
+                onChange={(_, on) => toggle(e.event, on)}
               />
             }
           />
         ))}
       </FormGroup>
+      <ServersChoice
+        label={`Servers for ${device.name}`}
+        value={device.servers}
+        servers={servers}
+        disabled={!online}
+        onChange={(chosen) => void change({ servers: chosen })}
+      />
     </Box>
   );
 }
@@ -321,6 +334,7 @@ export default function Notifications() {
   const [renaming, setRenaming] = useState<PushDevice | null>(null);
   const [removing, setRemoving] = useState<PushDevice | null>(null);
   const [testing, setTesting] = useState(false);
+  const servers = useServers(online);
 
   const load = useCallback(() => {
     pushApi.devices().then(setDevices, () => {});
@@ -417,6 +431,7 @@ export default function Notifications() {
                   key={d.id}
                   device={d}
                   isHere={d.endpoint === hereEndpoint}
+                  servers={servers}
                   onChanged={(changed) =>
                     setDevices((list) => list?.map((x) => (x.id === changed.id ? changed : x)) ?? null)}
                   onTested={load}
@@ -428,7 +443,7 @@ export default function Notifications() {
           )}
       </Panel>
       {/* Channels are the whole panel's and hold webhook secrets: admins only (the server enforces it). */}
-      {roleAtLeast((user?.role as Role | undefined) ?? "admin", "admin") && <Channels />}
+      {roleAtLeast((user?.role as Role | undefined) ?? "admin", "admin") && <Channels servers={servers} />}
       <RenameDialog device={renaming} onClose={() => setRenaming(null)} onSaved={load} />
       <ConfirmDialog
         open={removing !== null}
