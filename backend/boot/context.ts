@@ -193,6 +193,8 @@ export async function createContext(
     now,
     sessionDays: config.sessionDays,
     dataDir: config.dataDir,
+    // Asked on requests only, once the servers below are built.
+    serverExists: (id) => servers.get(id) !== null,
   });
   const activity = new ActivityLog(db, now, config.activityDays);
   // Before the database closes: the last counts of refused sign-ins.
@@ -285,10 +287,17 @@ export async function createContext(
     });
   });
   connectServersToHub(servers, hub);
-  // Admins have every server; until roles per server exist, others have server 1 with their role.
-  const roleOn = (session: SessionInfo, serverId: number): Role | null =>
-    session.role === "admin" || serverId === FIRST_SERVER ? session.role : null;
+  // Who may see which server: admins every one, others where they have a role (auth/access.ts).
+  const roleOn = (session: SessionInfo, serverId: number): Role | null => access.roleOn(session, serverId);
   hub.roleOn = roleOn;
+  const serverExists = (id: number) => servers.get(id) !== null;
+  const canSee = (userId: number, serverId: number) => {
+    const user = accounts.users.byId(userId);
+    if (!user || !serverExists(serverId)) return false;
+    return user.role === "admin" || accounts.users.serverRoles(userId).has(serverId);
+  };
+  Object.assign(alerts.servers, { serverExists, serverName: (id: number) => servers.nameOf(id), canSee });
+  Object.assign(push.servers, { serverExists, canSee });
 
   // Expired sessions are refused on use anyway; the sweep keeps the tables small and ends their sockets.
   const sweep = setInterval(() => {

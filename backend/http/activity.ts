@@ -38,7 +38,10 @@ export function recordActivity(
       });
       return;
     }
-    const target = c.req.path !== route.path ? decodeURIComponent(c.req.path) : "";
+    // A server's route is recorded as its /api/R path with the server beside it.
+    const server = c.get("server");
+    const path = server ? c.req.path.replace(/^\/api\/servers\/\d+\//, "/api/") : c.req.path;
+    const target = path !== route.path ? decodeURIComponent(path) : "";
     try {
       log.record({
         username,
@@ -48,6 +51,7 @@ export function recordActivity(
         action,
         detail: [note?.detail, target].filter(Boolean).join(" "),
         status: c.res.status,
+        server: server?.id ?? null,
       });
     } catch (e) {
       warn("Could not record the activity", { action, status: c.res.status, error: String(e) });

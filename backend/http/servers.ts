@@ -94,7 +94,11 @@ export function serversRoutes(ctx: AppContext): Route[] {
           await ctx.backups.index.repair(ctx.backups.dir);
         }
         await servers.remove(id, () => "stopped");
+        // Nobody keeps a role, a token limit, an alert choice or a live room on a server that is gone.
         ctx.hub.forgetServer(id);
+        ctx.access.forgetServer(id);
+        ctx.alerts.forgetServer(id);
+        ctx.push.forgetServer(id);
         return kept ? SERVERS_MSG.deletedAfterBackup(name, kept) : SERVERS_MSG.deleted(name);
       });
     }),

@@ -243,3 +243,38 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "roles per server: an operator of server 2 and viewer of server 1 acts on 2 only; tokens limited to a server; the activity names it",
+  withGamePanel(async (p) => {
+    const admin = await p.login();
+    const id = await addServer(admin, { name: "Event" });
+    const olga = await userWithRole(p, admin, "olga", "viewer");
+    const set = await admin.post("/api/user/servers", { username: "olga", servers: { [id]: "operator" } });
+    assert.equal(set.status, 200, set.text);
+    const seen = (await olga.get("/api/servers")).body as ServerSummary[];
+    assert.deepEqual(seen.map((s) => [s.id, s.role]), [[1, "viewer"], [id, "operator"]]);
+    // Operator on server 2: a new map is made; viewer on server 1: refused.
+    assert.equal((await olga.get(`/api/servers/${id}/saves/create/fresh.zip`)).status, 200);
+    assert.equal((await olga.get("/api/saves/create/fresh.zip")).status, 403);
+    assert.equal((await olga.get("/api/servers/1/saves/create/fresh.zip")).status, 403);
+    const log = (await admin.get(`/api/activity?server=${id}`)).body as { action: string; server: number }[];
+    assert.ok(
+      log.some((e) => e.action.includes("/api/saves/create") && e.server === id),
+      JSON.stringify(log),
+    );
+
+    // A token of the admin limited to server 2 does not reach server 1.
+    const made = await admin.post("/api/user/tokens", { name: "ci", expires_days: 1, servers: [id] });
+    assert.equal(made.status, 200, made.text);
+    const token = (made.body as { token: string }).token;
+    const asToken = (path: string) =>
+      fetch(p.url + path, { headers: { Authorization: `Bearer ${token}` } }).then(async (r) => {
+        await r.body?.cancel();
+        return r.status;
+      });
+    assert.equal(await asToken(`/api/servers/${id}/saves/list`), 200);
+    assert.equal(await asToken("/api/saves/list"), 404);
+    assert.equal(await asToken("/api/servers/1/server/status"), 404);
+  }),
+);
