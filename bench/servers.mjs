@@ -15,21 +15,11 @@
 //   node bench/servers.mjs [window seconds, default 60]
 
 import { spawnSync } from "node:child_process";
-import { createSocket } from "node:dgram";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect } from "node:net";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  DENO,
-  median,
-  PANEL_PERMISSIONS,
-  panelClient,
-  percentile,
-  ROOT,
-  startPanel,
-  stopPanel,
-} from "./lib.mjs";
+import { benchLogin, median, panelClient, percentile, startPanel, stopPanel } from "./lib.mjs";
+import { freeUdpPort, installGame, rconExec } from "../tests/fake-factorio/launch.mjs";
 
 const WINDOW_S = Number(process.argv[2] ?? 60);
 const SERVERS = 20;
@@ -40,16 +30,6 @@ const SLOW_SAVE_MS = 8000;
 const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freeUdpPort() {
-  return new Promise((ok) => {
-    const s = createSocket("udp4");
-    s.bind(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
 
 /** CPU seconds (user + system, all threads) of a process so far, from /proc/<pid>/stat. */
 function cpuSeconds(pid) {
@@ -79,55 +59,11 @@ async function quietWindow(pid) {
   return { cpu: ((cpuSeconds(pid) - cpu0) / seconds) * 100, rss: median(rss) };
 }
 
-/** Sends one command over Source RCON (auth, then the command) and resolves to its answer. */
-function rcon(port, password, command) {
-  const packet = (id, type, body) => {
-    const b = Buffer.from(body, "utf8");
-    const p = Buffer.alloc(14 + b.length);
-    p.writeInt32LE(10 + b.length, 0);
-    p.writeInt32LE(id, 4);
-    p.writeInt32LE(type, 8);
-    b.copy(p, 12);
-    return p;
-  };
-  return new Promise((ok, fail) => {
-    const sock = connect(port, "127.0.0.1");
-    let buf = Buffer.alloc(0);
-    sock.setTimeout(10_000, () => sock.destroy(new Error("RCON timed out")));
-    sock.on("error", fail);
-    sock.on("connect", () => sock.write(packet(1, 3, password)));
-    sock.on("data", (d) => {
-      buf = Buffer.concat([buf, d]);
-      while (buf.length >= 4 && buf.length >= 4 + buf.readInt32LE(0)) {
-        const size = buf.readInt32LE(0);
-        const id = buf.readInt32LE(4);
-        const type = buf.readInt32LE(8);
-        const body = buf.subarray(12, 4 + size - 2).toString("utf8");
-        buf = buf.subarray(4 + size);
-        if (type === 2 && id === 1) sock.write(packet(2, 2, command)); // auth accepted
-        else if (id === -1) fail(new Error("RCON password refused"));
-        else if (id === 2) {
-          sock.end();
-          ok(body);
-        }
-      }
-    });
-  });
-}
-
 const dir = mkdtempSync(join(tmpdir(), "bench-servers-"));
 const factorioDir = join(dir, "factorio");
+mkdirSync(factorioDir);
+installGame(factorioDir);
 const dataDir = join(dir, "data");
-const setup = `
-  import { installFakeFactorio, createFakeSave } from "${join(ROOT, "tests/fake-factorio/install.ts")}";
-  await createFakeSave(installFakeFactorio(${JSON.stringify(factorioDir)}, "2.0"), "world.zip");
-`;
-const installed = spawnSync(DENO, ["run", ...PANEL_PERMISSIONS, "-"], {
-  cwd: ROOT,
-  input: setup,
-  stdio: ["pipe", "inherit", "inherit"],
-});
-if (installed.status !== 0) process.exit(installed.status ?? 1);
 
 const gameDataDir = (id) => (id === 1 ? dataDir : join(dataDir, "servers", String(id)));
 const gamePid = (id) => JSON.parse(readFileSync(join(gameDataDir(id), "game-process.json"), "utf8")).pid;
@@ -145,15 +81,7 @@ try {
   const pid = panel.child.pid;
   api = panelClient(panel);
   await api("POST", "/api/login", { username: "admin", password: "bench-password" });
-  let cookie = "";
-  {
-    const r = await fetch(panel.url + "/api/login", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: panel.url },
-      body: JSON.stringify({ username: "admin", password: "bench-password" }),
-    });
-    cookie = r.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  }
+  const cookie = await benchLogin(panel.url);
   const get = async (path) => {
     const t = performance.now();
     const r = await fetch(panel.url + path, { headers: { Cookie: cookie } });
@@ -244,9 +172,7 @@ try {
   };
   await backup(2); // warm-up
   const alone = [await backup(2), await backup(2), await backup(2)];
-  const rconPort = JSON.parse(readFileSync(join(gameDataDir(3), "game-process.json"), "utf8")).rconPort;
-  const { password } = JSON.parse(readFileSync(join(gameDataDir(3), "rcon.json"), "utf8"));
-  await rcon(rconPort, password, `/fake-save-delay ${SLOW_SAVE_MS}`);
+  await rconExec(gameDataDir(3), `/fake-save-delay ${SLOW_SAVE_MS}`);
   t = performance.now();
   const stop3 = (async () => {
     await api("GET", "/api/servers/3/server/stop");
@@ -326,9 +252,6 @@ try {
     // Kill every game still running, then stop the panel.
     for (let id = 1; id <= SERVERS; id++) {
       await api?.("GET", `/api/servers/${id}/server/kill`).catch(() => {});
-    }
-    if (process.env.BENCH_PANEL_LOG) {
-      (await import("node:fs")).writeFileSync(process.env.BENCH_PANEL_LOG, panel.output());
     }
     await stopPanel(panel);
   }
