@@ -47,3 +47,13 @@ export function createLogger(opts: { file?: string; quiet?: boolean; debug?: boo
     error: (m, f) => write("error", m, f),
   };
 }
+
+/** A logger whose every line also carries `fields` (a server's: its id), written through `log`. */
+export function withFields(log: Logger, fields: () => Record<string, unknown>): Logger {
+  return {
+    debug: (m, f) => log.debug(m, { ...fields(), ...f }),
+    info: (m, f) => log.info(m, { ...fields(), ...f }),
+    warn: (m, f) => log.warn(m, { ...fields(), ...f }),
+    error: (m, f) => log.error(m, { ...fields(), ...f }),
+  };
+}

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { existsSync } from "node:fs";
 import type { Config } from "../boot/config.ts";
-import type { Logger } from "../lib/log.ts";
+import { type Logger, withFields } from "../lib/log.ts";
 import { EventBus, type ServerRef } from "../lib/events.ts";
 import type { Db } from "../store/db.ts";
 import { openDb } from "../store/db.ts";
@@ -54,6 +54,8 @@ export interface PanelParts {
   freeBytes?: (dir: string) => number | Promise<number>;
   /** The name of another server whose active version is `version`, or null (a shared download in use). */
   versionUsedElsewhere: (serverId: number, version: string) => string | null;
+  /** The first server's versions, whose check of factorio.com the others share (unset while it is built). */
+  firstVersions?: () => FactorioVersions | undefined;
 }
 
 /** The parts of one server: what a per-server route's handler finds on its context. */
@@ -127,8 +129,10 @@ export async function buildServer(
 ): Promise<Server> {
   const closers: (() => void | Promise<void>)[] = [];
   const onClose = (fn: () => void | Promise<void>) => void closers.push(fn);
-  const { log, now, hub, portal } = panel;
+  const { now, hub, portal } = panel;
   const id = record.id;
+  // With several servers the panel log says which server a line is about; server 1's lines stay as they were.
+  const log = id === 1 ? panel.log : withFields(panel.log, () => ({ server: id }));
   const config = serverConfig(panel.config, record);
   const ref: ServerRef = {
     id,
@@ -197,6 +201,7 @@ export async function buildServer(
       // Backups are built below; a switch only happens on a request, after the panel started.
       backupBeforeSwitch: (save) => backups.before("before-update", ["mods", "settings"], save ?? undefined),
       usedElsewhere: (version) => panel.versionUsedElsewhere(id, version),
+      latest: id === 1 ? undefined : panel.firstVersions?.()?.latest,
     });
     onClose(() => versions.close());
     const updater = new Updater({

@@ -57,6 +57,7 @@ export class Servers {
   constructor(private readonly deps: ServersDeps) {
     this.#panel = {
       ...deps.panel,
+      firstVersions: () => this.#servers.get(FIRST_SERVER)?.versions,
       versionUsedElsewhere: (id, version) => {
         for (const s of this.#servers.values()) {
           if (s.id !== id && activeVersion(s.paths.root)?.version === version) return this.#names.get(s.id)!;
@@ -150,7 +151,8 @@ export class Servers {
       status: status.status,
       port: status.status === "stopped" ? (record?.port ?? status.port) : status.port,
       rcon_port: server.game.secrets.known()?.port ?? record?.rconPort ?? 0,
-      version: status.fac_version,
+      // The active version as its record says (no game asked: a server never started still has one).
+      version: server.versions.currentVersion() ?? "",
       // The last sample's (health/sampler.ts, every 10 s): a game whose RCON hangs never holds the list.
       players_online: server.health.sampler.players()?.length ?? 0,
       started_at: status.started_at,

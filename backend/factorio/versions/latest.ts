@@ -12,6 +12,8 @@ import type { FactorioCom, LatestReleases } from "./factoriocom.ts";
 
 export class LatestVersions {
   #known: { checkedAt: number; latest: LatestReleases } | null;
+  /** Told after each check: the first server's versions, and every other server's (they share one check). */
+  #listeners = new Set<() => void>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #first: ReturnType<typeof setTimeout> | undefined;
 
@@ -26,12 +28,19 @@ export class LatestVersions {
     },
   ) {
     this.#known = this.#read();
+    this.#listeners.add(opts.onChecked);
     if (opts.hours > 0) {
       const tick = () =>
         void this.get(false).catch((e) => opts.log.info("Update check failed", { error: String(e) }));
       this.#first = setTimeout(tick, 60_000);
       this.#timer = setInterval(tick, 60 * 60_000);
     }
+  }
+
+  /** Tells `fn` after each check too; returns the function that stops it. */
+  listen(fn: () => void): () => void {
+    this.#listeners.add(fn);
+    return () => void this.#listeners.delete(fn);
   }
 
   get file(): string {
@@ -50,7 +59,7 @@ export class LatestVersions {
     const latest = await this.com.latestReleases();
     this.#known = { checkedAt: this.opts.now(), latest };
     writeJsonAtomic(this.file, { checkedAt: new Date(this.#known.checkedAt).toISOString(), ...latest });
-    this.opts.onChecked();
+    for (const fn of [...this.#listeners]) fn();
     return latest;
   }
 

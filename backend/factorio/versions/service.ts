@@ -53,6 +53,8 @@ export interface VersionsDeps {
   serverState: () => ServerState;
   /** Holds the game directory for a change that needs the game stopped (game.whileStopped). */
   whileStopped: <T>(label: string, fn: () => Promise<T>) => Promise<T>;
+  /** The first server's check of factorio.com, shared (absent: this service makes and runs its own). */
+  latest?: LatestVersions;
   /** The name of another server whose active version is `version` (it must not be deleted), or null. */
   usedElsewhere?: (version: string) => string | null;
   /** Asks the game for its version again after a switch (the status names the active version). */
@@ -83,24 +85,33 @@ export class FactorioVersions {
   readonly latest: LatestVersions;
   /** The newest version an "update-available" went out for. */
   #announced: string | null = null;
+  /** Set when the check is another server's: this one only listens to it. */
+  #unlisten: (() => void) | null = null;
 
   constructor(private readonly deps: VersionsDeps) {
     this.com = new FactorioCom(deps.config.factorioComUrl);
     removeLeftovers(this.home);
-    this.latest = new LatestVersions(this.com, {
-      dataDir: deps.config.dataDir,
-      hours: deps.config.factorioUpdateCheckHours,
-      now: deps.now,
-      log: deps.log,
-      onChecked: () => {
-        this.#emit({ kind: "changed" });
-        const info = this.updateAvailable();
-        if (info && info.latest !== this.#announced) {
-          this.#announced = info.latest;
-          this.#emit({ kind: "update-available", info });
-        }
-      },
-    });
+    const onChecked = () => {
+      this.#emit({ kind: "changed" });
+      const info = this.updateAvailable();
+      if (info && info.latest !== this.#announced) {
+        this.#announced = info.latest;
+        this.#emit({ kind: "update-available", info });
+      }
+    };
+    // Servers share the downloads, and so the one check of factorio.com (the first server's).
+    if (deps.latest) {
+      this.latest = deps.latest;
+      this.#unlisten = deps.latest.listen(onChecked);
+    } else {
+      this.latest = new LatestVersions(this.com, {
+        dataDir: deps.config.dataDir,
+        hours: deps.config.factorioUpdateCheckHours,
+        now: deps.now,
+        log: deps.log,
+        onChecked,
+      });
+    }
     // A version already known at start was announced by an earlier panel process.
     this.#announced = this.updateAvailable()?.latest ?? null;
   }
@@ -116,7 +127,8 @@ export class FactorioVersions {
   }
 
   close(): void {
-    this.latest.close();
+    if (this.#unlisten) this.#unlisten();
+    else this.latest.close();
     this.#job?.abort.abort();
   }
 
