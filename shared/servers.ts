@@ -78,6 +78,6 @@ export const SERVERS_UI = {
   deleteNoBackup: "Without a backup, nothing of it is kept.",
   deleteWithoutBackup: "Delete without a backup",
   deleteWithBackup: "Back up and delete",
-  typeName: "Type the server's name",
+  typeName: "The server's name",
   firstStays: "The first server stays: the panel's own addresses lead to it.",
 } as const;

@@ -72,6 +72,7 @@ export function ServerSwitcher({ onLeave, admin }: {
       <Button
         color="inherit"
         variant="outlined"
+        size="small"
         onClick={(e) => setAnchor(e.currentTarget)}
         aria-haspopup="menu"
         aria-expanded={anchor !== null}

@@ -35,12 +35,15 @@ import { call } from "../../api/client.ts";
 import { ApiError } from "../../api/client.ts";
 import type { Backup } from "../../../../shared/contract/backups.ts";
 import type { NewServer, ServerSource, ServerSummary } from "../../../../shared/contract/servers.ts";
-import { FIRST_SERVER, SERVER_NAME_MAX, SERVERS_UI } from "../../../../shared/servers.ts";
+import { FIRST_SERVER, SERVER_NAME_MAX, SERVERS_MSG, SERVERS_UI } from "../../../../shared/servers.ts";
 
 /** The words of a refusal, as the panel put them (the client flashed them too). */
 function refusal(e: unknown): string | null {
   return e instanceof ApiError && e.status !== 0 ? e.message : null;
 }
+
+/** Columns a phone leaves out (their facts go under the name). */
+const WIDE = { display: { xs: "none", sm: "table-cell" } } as const;
 
 type SourceKind = "" | "folder" | "server" | "backup";
 
@@ -297,9 +300,9 @@ function DeleteDialog({ server, onClose }: { server: ServerSummary | null; onClo
               label={SERVERS_UI.typeName}
               value={typed}
               onChange={(e) => setTyped(e.target.value)}
-              placeholder={server.name}
+              helperText={SERVERS_MSG.confirmName(server.name)}
               autoFocus
-              slotProps={{ inputLabel: { shrink: true } }}
+              autoComplete="off"
             />
           </>
         )}
@@ -345,9 +348,9 @@ export default function ServersAdmin() {
               <TableHead>
                 <TableRow>
                   <TableCell>{SERVERS_UI.name}</TableCell>
-                  <TableCell>{SERVERS_UI.port}</TableCell>
-                  <TableCell>{SERVERS_UI.rconPort}</TableCell>
-                  <TableCell>{SERVERS_UI.version}</TableCell>
+                  <TableCell sx={WIDE}>{SERVERS_UI.port}</TableCell>
+                  <TableCell sx={WIDE}>{SERVERS_UI.rconPort}</TableCell>
+                  <TableCell sx={WIDE}>{SERVERS_UI.version}</TableCell>
                   <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>Folder</TableCell>
                   <TableCell align="right">Actions</TableCell>
                 </TableRow>
@@ -360,35 +363,46 @@ export default function ServersAdmin() {
                         <StateDot state={s.status} />
                         <span>{s.name}</span>
                       </Box>
+                      {/* A phone has no room for the columns: the same facts under the name. */}
+                      <Typography
+                        variant="body2"
+                        color="text.secondary"
+                        sx={{ display: { sm: "none" }, mt: 0.5 }}
+                      >
+                        {`${SERVERS_UI.port} ${s.port}, RCON ${s.rcon_port}, ${s.version || "-"}`}
+                      </Typography>
                     </TableCell>
-                    <TableCell>{s.port}</TableCell>
-                    <TableCell>{s.rcon_port}</TableCell>
-                    <TableCell>{s.version || "-"}</TableCell>
+                    <TableCell sx={WIDE}>{s.port}</TableCell>
+                    <TableCell sx={WIDE}>{s.rcon_port}</TableCell>
+                    <TableCell sx={WIDE}>{s.version || "-"}</TableCell>
                     <TableCell sx={{ display: { xs: "none", md: "table-cell" }, overflowWrap: "anywhere" }}>
                       {s.dir}
                     </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                      <Button
-                        size="small"
-                        color="secondary"
-                        startIcon={<EditIcon />}
-                        onClick={() => setRenaming(s)}
-                        aria-label={`${SERVERS_UI.rename} ${s.name}`}
+                    <TableCell align="right">
+                      <Box
+                        sx={{ display: "inline-flex", gap: 1, flexWrap: "wrap", justifyContent: "flex-end" }}
                       >
-                        {SERVERS_UI.rename}
-                      </Button>
-                      {s.id !== FIRST_SERVER && (
                         <Button
                           size="small"
-                          color="error"
-                          startIcon={<DeleteIcon />}
-                          onClick={() => setDeleting(s)}
-                          aria-label={`${SERVERS_UI.remove} ${s.name}`}
-                          sx={{ ml: 1 }}
+                          color="secondary"
+                          startIcon={<EditIcon />}
+                          onClick={() => setRenaming(s)}
+                          aria-label={`${SERVERS_UI.rename} ${s.name}`}
                         >
-                          {SERVERS_UI.remove}
+                          {SERVERS_UI.rename}
                         </Button>
-                      )}
+                        {s.id !== FIRST_SERVER && (
+                          <Button
+                            size="small"
+                            color="error"
+                            startIcon={<DeleteIcon />}
+                            onClick={() => setDeleting(s)}
+                            aria-label={`${SERVERS_UI.remove} ${s.name}`}
+                          >
+                            {SERVERS_UI.remove}
+                          </Button>
+                        )}
+                      </Box>
                     </TableCell>
                   </TableRow>
                 ))}
