@@ -118,7 +118,7 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
       {/* With the switcher (a taller control than the badge) the header is tighter: the links still fit 800 px. */}
-      <Box sx={{ px: 2, py: phone || many ? 1.25 : 2, display: "grid", gap: many ? 0.75 : 1.2 }}>
+      <Box sx={{ px: 2, py: phone ? 1.5 : many ? 1.25 : 2, display: "grid", gap: many ? 0.75 : 1.2 }}>
         <Brand />
         {many
           ? <ServerSwitcher onLeave={onLeave} admin={(user?.role ?? "admin") === "admin"} />

@@ -34,17 +34,17 @@ class FakeWebSocket {
   }
 }
 
-describe("LiveSocket", () => {
-  beforeEach(() => {
-    FakeWebSocket.all = [];
-    vi.stubGlobal("WebSocket", FakeWebSocket);
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+beforeEach(() => {
+  FakeWebSocket.all = [];
+  vi.stubGlobal("WebSocket", FakeWebSocket);
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
+describe("LiveSocket", () => {
   it("a reconnect re-subscribes, and the replay replaces the lines a page kept", () => {
     const socket = new LiveSocket();
     let shown: string[] = [];
@@ -91,16 +91,6 @@ describe("LiveSocket", () => {
 });
 
 describe("LiveSocket with several servers", () => {
-  beforeEach(() => {
-    FakeWebSocket.all = [];
-    vi.stubGlobal("WebSocket", FakeWebSocket);
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
-
   it("a room of another server is asked for with its id (again after a reconnect); server 1 without", () => {
     const socket = new LiveSocket();
     socket.subscribe("server_status", () => {}, undefined, 1);
