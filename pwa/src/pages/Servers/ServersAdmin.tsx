@@ -45,6 +45,9 @@ function refusal(e: unknown): string | null {
 /** Columns a phone leaves out (their facts go under the name). */
 const WIDE = { display: { xs: "none", sm: "table-cell" } } as const;
 
+/** A select whose empty choice has words ("An empty server") shows them, not a bare label. */
+const SHOW_EMPTY = { slotProps: { inputLabel: { shrink: true }, select: { displayEmpty: true } } } as const;
+
 type SourceKind = "" | "folder" | "server" | "backup";
 
 /** A port field's value: empty means "the next free one" (left out of the request). */
@@ -148,11 +151,17 @@ function AddServer({ servers }: { servers: readonly ServerSummary[] }) {
           placeholder={SERVERS_UI.nextFree}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: 1, max: 65535 } }}
         />
-        <TextField label={SERVERS_UI.version} select value={form.version} onChange={set("version")}>
+        <TextField
+          label={SERVERS_UI.version}
+          select
+          value={form.version}
+          onChange={set("version")}
+          {...SHOW_EMPTY}
+        >
           <MenuItem value="">{SERVERS_UI.versionDefault}</MenuItem>
           {versions.map((v) => <MenuItem key={v} value={v}>{v}</MenuItem>)}
         </TextField>
-        <TextField label={SERVERS_UI.source} select value={form.kind} onChange={set("kind")}>
+        <TextField label={SERVERS_UI.source} select value={form.kind} onChange={set("kind")} {...SHOW_EMPTY}>
           <MenuItem value="">{SERVERS_UI.sourceEmpty}</MenuItem>
           <MenuItem value="folder">{SERVERS_UI.sourceFolder}</MenuItem>
           <MenuItem value="server">{SERVERS_UI.sourceServer}</MenuItem>
