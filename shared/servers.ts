@@ -1,5 +1,7 @@
 // Words and rules of the servers feature (several Factorio servers from one panel).
 
+/** The first server: the one /api/R (without /servers/{id}) addresses (here, not in the contract: the app imports it). */
+export const FIRST_SERVER = 1;
 export const SERVER_NAME_MAX = 40;
 /** The first game port offered, and the first RCON port. */
 export const FIRST_GAME_PORT = 34197;
@@ -44,4 +46,54 @@ export const SERVERS_MSG = {
   renamed: "The server is changed.",
   portsWhileRunning: "Stop the server first.",
   firstServerRcon: "The first server's RCON port is set with --rcon-port.",
+} as const;
+
+/** The app's words for servers (the switcher, the overview, the Servers page). */
+export const SERVERS_UI = {
+  switcherLabel: "Server shown",
+  allServers: "All servers",
+  manage: "Manage servers",
+  overviewTitle: "Servers",
+  adminTitle: "Servers",
+  noServers: "No server is shared with you yet. An admin gives you a role on one.",
+  notAnswering: (at: string) => `The panel is not answering: this is what it said at ${at}.`,
+  uptime: "Up",
+  players: "Players online",
+  lastEvent: "Last event",
+  nothingYet: "Nothing yet",
+  start: "Start",
+  saveAndStop: "Save & Stop",
+  openControls: "Controls",
+  noLastStart: "This server has not been started yet: choose its save on its Controls.",
+  add: "Add server",
+  rename: "Rename",
+  remove: "Delete",
+  name: "Name",
+  port: "Game port",
+  rconPort: "RCON port",
+  nextFree: "next free",
+  version: "Game version",
+  versionDefault: "The first server's version",
+  source: "Start from",
+  sourceEmpty: "An empty server",
+  sourceFolder: "A Factorio folder on this machine",
+  sourceServer: "A copy of a server",
+  sourceBackup: "A backup",
+  folder: "Factorio folder",
+  folderHint: "Used where it is: the panel does not move it.",
+  copyOf: "Server to copy",
+  backupOf: "Backups of",
+  backup: "Backup",
+  noBackups: "That server has no backups.",
+  added: (name: string) => `The server "${name}" is added.`,
+  deleteTitle: (name: string) => `Delete the server "${name}"`,
+  deleteSays: (name: string) =>
+    `The panel stops "${name}" and makes a backup of it first (kept with the panel's backups). Then it ` +
+    "deletes the server: its saves, mods, settings, player lists and logs, its schedules and its player " +
+    "history.",
+  deleteNoBackup: "Without a backup, nothing of it is kept.",
+  deleteWithoutBackup: "Delete without a backup",
+  deleteWithBackup: "Back up and delete",
+  typeName: "The server's name",
+  firstStays: "The first server stays: the panel's own addresses lead to it.",
 } as const;

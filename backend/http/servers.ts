@@ -137,7 +137,10 @@ async function addServer(ctx: AppContext, body: NewServer): Promise<number> {
     source = { kind: "copy", root: s.paths.root };
   } else {
     // A backup of any server (the route is for admins, who see every server).
-    const owner = servers.all().find((s) => s.backups.list().some((b) => b.id === from.backup));
+    const owner = (from.server === undefined ? servers.all() : [servers.get(from.server)].filter((s) =>
+      s !== null
+    ))
+      .find((s) => s.backups.list().some((b) => b.id === from.backup));
     if (!owner) throw new Invalid(SERVERS_MSG.backupNotFound(from.backup));
     source = { kind: "backup", file: owner.backups.find(from.backup).path };
   }

@@ -1,11 +1,13 @@
 import { lazy, type ReactNode, Suspense, useEffect } from "react";
-import { BrowserRouter, Route, Routes } from "react-router-dom";
+import { BrowserRouter, Navigate, Route, Routes, useParams } from "react-router-dom";
 import { Box, CircularProgress, CssBaseline, ThemeProvider } from "@mui/material";
 import { theme } from "./theme.ts";
 import { RequireAuth } from "./components/RequireAuth.tsx";
 import { Flash } from "./components/Flash.tsx";
 import { useSnapshot } from "valtio";
 import { checkSession, session } from "./state/session.ts";
+import { SERVER_PAGES } from "./state/current.ts";
+import { serverList, several } from "./state/servers.ts";
 // The sign-in page is part of the first script: a cold load of /login must not wait for a second round
 // trip. The signed-in frame (sidebar, banners) and the pages load on demand.
 import Login from "./pages/Login/Login.tsx";
@@ -36,6 +38,8 @@ const Activity = lazy(() => import("./pages/Activity/Activity.tsx"));
 const Account = lazy(() => import("./pages/Account/Account.tsx"));
 const Import = lazy(() => import("./pages/Import/Import.tsx"));
 const Https = lazy(() => import("./pages/Https/Https.tsx"));
+const Overview = lazy(() => import("./pages/Servers/Overview.tsx"));
+const ServersAdmin = lazy(() => import("./pages/Servers/ServersAdmin.tsx"));
 
 function Loading() {
   return (
@@ -45,9 +49,34 @@ function Loading() {
   );
 }
 
-/** The page routes inside the layout. An area replaces its placeholder with its page. */
+/** The home page: Controls of the one server, or the overview once there are several. */
+function Home() {
+  const { list } = useSnapshot(serverList);
+  return several(list) ? <Navigate to="/servers" replace /> : <Controls />;
+}
+
+/** A server's page under /servers/{id}: the id is a whole number, or there is no such page. */
+function OfServer({ children }: { children: ReactNode }) {
+  const { server } = useParams();
+  return /^[1-9]\d*$/.test(server ?? "") ? children : <NotFound />;
+}
+
+/**
+ * The page routes inside the layout. An area replaces its placeholder with its page. A server's page
+ * (SERVER_PAGES) is also served as /servers/{id}/page for server id; its address here is server 1's.
+ */
 export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
-  { path: "/", element: <Controls /> },
+  { path: "/", element: <Home /> },
+  {
+    path: "/servers/:server",
+    element: (
+      <OfServer>
+        <Controls />
+      </OfServer>
+    ),
+  },
+  { path: "/servers", element: <Overview /> },
+  { path: "/settings/servers", element: <ServersAdmin /> },
   { path: "/saves", element: <Saves /> },
   { path: "/mods", element: <Mods /> },
   { path: "/backups", element: <Backups /> },
@@ -67,6 +96,12 @@ export const PAGE_ROUTES: { path: string; element: ReactNode }[] = [
   { path: "/import", element: <Import /> },
 ];
 
+/** The same page of another server: /saves is also /servers/{id}/saves. */
+function serverRoutes(r: { path: string; element: ReactNode }) {
+  if (r.path === "/" || !(SERVER_PAGES as readonly string[]).includes(r.path)) return [];
+  return [{ path: `/servers/:server${r.path}`, element: <OfServer>{r.element}</OfServer> }];
+}
+
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
@@ -85,7 +120,7 @@ export function AppRoutes() {
             </RequireAuth>
           }
         >
-          {PAGE_ROUTES.map((r) => (
+          {PAGE_ROUTES.flatMap((r) => [r, ...serverRoutes(r)]).map((r) => (
             <Route
               key={r.path}
               path={r.path}

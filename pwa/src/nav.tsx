@@ -19,6 +19,7 @@ import HistoryIcon from "@mui/icons-material/History";
 import AccountCircleIcon from "@mui/icons-material/AccountCircle";
 import ManageSearchIcon from "@mui/icons-material/ManageSearch";
 import HttpsIcon from "@mui/icons-material/Https";
+import DnsIcon from "@mui/icons-material/Dns";
 import type { Role } from "../../shared/api.ts";
 
 export interface NavItem {
@@ -76,6 +77,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { to: "/user-management", label: "Users", icon: <PeopleIcon />, role: "admin" },
       { to: "/activity", label: "Activity", icon: <ManageSearchIcon />, role: "admin" },
       { to: "/settings/https", label: "HTTPS", icon: <HttpsIcon />, role: "admin" },
+      { to: "/settings/servers", label: "Servers", icon: <DnsIcon />, role: "admin" },
       { to: "/account", label: "Account", icon: <AccountCircleIcon /> },
       { to: "/notifications", label: "Notifications", icon: <NotificationsIcon /> },
       { to: "/help", label: "Help", icon: <HelpIcon /> },

@@ -102,7 +102,7 @@ export type Contract = typeof contract;
  * /api/servers/{id}/R for any server. The rest (sign-in, users, tokens, push, alert channels, HTTPS, the
  * servers list itself) are the panel's own.
  */
-export const SERVER_AREAS: readonly Routes[] = [
+export const SERVER_AREAS = [
   serverRoutes,
   logRoutes,
   saveRoutes,
@@ -118,7 +118,11 @@ export const SERVER_AREAS: readonly Routes[] = [
   backupRoutes,
   scheduleRoutes,
   healthRoutes,
-];
+] as const satisfies readonly Routes[];
+
+/** The routes that act on one server (a call may name its server: the app's client types it so). */
+export type ServerRouteKey = KeysOf<(typeof SERVER_AREAS)[number]>;
+type KeysOf<T> = T extends unknown ? keyof T : never;
 
 /** Whether route `key` acts on one server (served under /api/servers/{id} too). */
 export function isServerRoute(key: string): boolean {

@@ -11,8 +11,7 @@ import { Role } from "./auth.ts";
 import { ServerState } from "./server.ts";
 import { SERVERS_MSG } from "../servers.ts";
 
-/** The first server: the one /api/R (without /servers/{id}) addresses. */
-export const FIRST_SERVER = 1;
+export { FIRST_SERVER } from "../servers.ts";
 
 export const ServerSummary = z.object({
   id: z.number(),
@@ -39,7 +38,12 @@ export type ServerSummary = z.infer<typeof ServerSummary>;
 export const ServerSource = z.union([
   z.object({ folder: z.string({ error: SERVERS_MSG.folderRequired }) }).strict(),
   z.object({ server: z.number({ error: SERVERS_MSG.sourceServerRequired }) }).strict(),
-  z.object({ backup: z.string({ error: SERVERS_MSG.backupRequired }) }).strict(),
+  // A backup's id is text (the backups list's `id`), and each server has its own backups: `server` says
+  // whose (absent: whichever server has it).
+  z.object({
+    backup: z.string({ error: SERVERS_MSG.backupRequired }),
+    server: z.number({ error: SERVERS_MSG.sourceServerRequired }).optional(),
+  }).strict(),
 ], { error: SERVERS_MSG.sourceInvalid });
 export type ServerSource = z.infer<typeof ServerSource>;
 

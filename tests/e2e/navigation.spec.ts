@@ -21,6 +21,7 @@ const LINKS = [
   "Users",
   "Activity",
   "HTTPS",
+  "Servers",
   "Account",
   "Notifications",
   "Help",

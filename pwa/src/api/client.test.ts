@@ -1,6 +1,8 @@
 // The error rules of spec section 8, through the real client with fetch answered by a stub server.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, call, PANEL_HEADER, setUnauthorizedHandler } from "./client.ts";
+import { ApiError, call, fileUrl, PANEL_HEADER, serverRoutePath, setUnauthorizedHandler } from "./client.ts";
+import { current } from "../state/current.ts";
+import { contract, isServerRoute } from "../../../shared/contract/index.ts";
 import { flash, FLASH_MS } from "../state/flash.ts";
 import { MSG, PUSH_MSG } from "../../../shared/messages.ts";
 import { connection } from "../state/connection.ts";
@@ -146,5 +148,61 @@ describe("api client error rules", () => {
       ["POST", "/api/backups/2026-01-01_x/delete", "{}"],
       ["DELETE", "/api/factorio/versions/2.0.72", undefined],
     ]);
+  });
+});
+
+describe("api client: the server a call goes to", () => {
+  const asked: string[] = [];
+  beforeEach(() => {
+    asked.splice(0);
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        asked.push(url);
+        return new Response("[]", { status: 200, headers: { [PANEL_HEADER]: "1" } });
+      }),
+    );
+  });
+  afterEach(() => {
+    current.server = 1;
+    vi.unstubAllGlobals();
+  });
+
+  it("a route of one server goes to the server shown: /api/R for server 1, /api/servers/N/R for another", async () => {
+    await call("GET /api/saves/list");
+    current.server = 2;
+    await call("GET /api/saves/list");
+    await call("GET /api/backups/:id/download", { params: { id: "b 1" } });
+    await call("GET /api/settings");
+    expect(asked).toEqual([
+      "/api/saves/list",
+      "/api/servers/2/saves/list",
+      "/api/servers/2/backups/b%201/download",
+      "/api/servers/2/settings",
+    ]);
+    expect(fileUrl("GET /api/log/download")).toBe("/api/servers/2/log/download");
+  });
+
+  it("a call may name its server (the overview asks each); the panel's own routes have none", async () => {
+    current.server = 2;
+    await call("GET /api/server/status", { server: 3 });
+    await call("GET /api/server/status", { server: 1 });
+    await call("GET /api/servers");
+    await call("GET /api/user/list");
+    await call("GET /api/notifications/channels");
+    expect(asked).toEqual([
+      "/api/servers/3/server/status",
+      "/api/server/status",
+      "/api/servers",
+      "/api/user/list",
+      "/api/notifications/channels",
+    ]);
+  });
+
+  it("every route the contract serves per server is sent per server, and no other", () => {
+    for (const key of Object.keys(contract)) {
+      const path = key.slice(key.indexOf(" ") + 1);
+      expect(serverRoutePath(path, 7) !== path, key).toBe(isServerRoute(key));
+    }
   });
 });

@@ -5,12 +5,24 @@
 // path parameters, query, body and answer. Answers are not checked at run time: the contract's answers
 // test (backend/http/contract_answers_test.ts) holds the panel to the same types, and the app ships no
 // schema (the contract is imported for its types only).
+// Several servers: a route of one server (isServerRoute in the contract) goes to the server shown
+// (state/current.ts), or to the one a call names (`{ server: 2 }`): /api/R for server 1 as ever,
+// /api/servers/2/R for server 2.
 
 import { PUSH_MSG } from "../../../shared/messages.ts";
-import type { AnswerOf, BodyOf, ParamsOf, QueryOf, RouteKey } from "../../../shared/contract/index.ts";
+import type {
+  AnswerOf,
+  BodyOf,
+  ParamsOf,
+  QueryOf,
+  RouteKey,
+  ServerRouteKey,
+} from "../../../shared/contract/index.ts";
+import { FIRST_SERVER } from "../../../shared/servers.ts";
 import { messageOf, noAnswerFromPanel, PANEL_HEADER, parseBodyText, type ReadAnswer } from "./answer.ts";
 import { showFlash } from "../state/flash.ts";
 import { reportAnswer, reportNoAnswer } from "../state/connection.ts";
+import { current } from "../state/current.ts";
 
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly body: unknown) {
@@ -108,7 +120,9 @@ export type CallInput<K extends RouteKey> =
   & (ParamsOf<K> extends undefined ? { params?: never } : { params: ParamsOf<K> })
   & (QueryOf<K> extends undefined ? { query?: never }
     : { query?: { [P in keyof QueryOf<K>]?: QueryOf<K>[P] | number } })
-  & (BodyOf<K> extends undefined ? { body?: never } : { body: BodyOf<K> });
+  & (BodyOf<K> extends undefined ? { body?: never } : { body: BodyOf<K> })
+  // A route of one server may name it (absent: the server shown); the panel's own routes have none.
+  & (K extends ServerRouteKey ? { server?: number } : { server?: never });
 
 /** The input may be left out when the route needs none. */
 type CallArgs<K extends RouteKey> = Record<never, never> extends CallInput<K>
@@ -119,12 +133,26 @@ interface AnyInput {
   params?: Record<string, string | number>;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  server?: number;
+}
+
+/**
+ * The areas of one server, by the first part of their path. The app ships no contract at run time, so it
+ * cannot ask isServerRoute; client.test.ts holds this to it for every route of the contract.
+ */
+const SERVER_AREA_PATH =
+  /^\/api\/(backups|config|factorio|health|log|mods|players|saves|schedules|server|settings|world)(\/|$)/;
+
+/** The path a route of server `server` has: /api/R for server 1, /api/servers/N/R for another. */
+export function serverRoutePath(path: string, server: number): string {
+  if (server === FIRST_SERVER || !SERVER_AREA_PATH.test(path)) return path;
+  return `/api/servers/${server}/${path.slice("/api/".length)}`;
 }
 
 /** The method and URL of a call: the route's path with its parameters filled in, and the query. */
 function target(route: string, input: AnyInput): [string, string] {
   const space = route.indexOf(" ");
-  let path = route.slice(space + 1).replace(
+  let path = serverRoutePath(route.slice(space + 1), input.server ?? current.server).replace(
     /:(\w+)/g,
     (_, name: string) => encodeURIComponent(String(input.params?.[name])),
   );
@@ -135,7 +163,8 @@ function target(route: string, input: AnyInput): [string, string] {
 
 /**
  * Calls a route of the API: `call("POST /api/saves/mods", { body: { saveFile } })`. A POST without a body
- * sends {}, as the old API's clients did.
+ * sends {}, as the old API's clients did. A route of one server goes to the server shown, or to
+ * `{ server: N }`: `call("GET /api/server/status", { server: 2 })`.
  */
 export function call<K extends RouteKey>(route: K, ...args: CallArgs<K>): Promise<AnswerOf<K>> {
   const [given = {}, opts] = args as [AnyInput?, RequestOptions?];

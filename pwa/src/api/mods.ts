@@ -15,7 +15,8 @@ export const modsApi = {
     form.append("mod_file", file);
     return upload("POST /api/mods/upload", form, onProgress);
   },
-  downloadAllUrl: fileUrl("GET /api/mods/download"),
+  /** Of the server shown (a function: the server changes with the address). */
+  downloadAllUrl: () => fileUrl("GET /api/mods/download"),
   pin: (name: string, pinned: boolean) => call("POST /api/mods/pin", { body: { name, pinned } }),
 
   settings: {
@@ -28,7 +29,7 @@ export const modsApi = {
       return upload("POST /api/mods/settings/upload", form, onProgress);
     },
     restorePrevious: () => call("POST /api/mods/settings/restore-previous"),
-    downloadUrl: fileUrl("GET /api/mods/settings/download"),
+    downloadUrl: () => fileUrl("GET /api/mods/settings/download"),
   },
 
   portal: {

@@ -4,6 +4,7 @@ import {
   type RefObject,
   useCallback,
   useEffect,
+  useLayoutEffect,
   useRef,
   useState,
 } from "react";
@@ -35,10 +36,14 @@ import { useSnapshot } from "valtio";
 import { NAV_GROUPS } from "../nav.tsx";
 import { transferApi } from "../api/transfer.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
+import { ServerSwitcher } from "./ServerSwitcher.tsx";
 import { InstallBanner } from "./InstallBanner.tsx";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { logout, session } from "../state/session.ts";
 import { unsaved } from "../state/unsaved.ts";
+import { current, serverPageOf, serverPath } from "../state/current.ts";
+import { loadServers, serverList, several } from "../state/servers.ts";
+import { showServer } from "../state/server.ts";
 import { factorio } from "../theme.ts";
 import { type Role, roleAtLeast } from "../../../shared/api.ts";
 import { PANEL_MSG } from "../../../shared/messages.ts";
@@ -90,6 +95,9 @@ function useMoreBelow(box: RefObject<HTMLElement | null>, content: unknown): [bo
  */
 function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => void; phone: boolean }) {
   const { user } = useSnapshot(session);
+  const { server } = useSnapshot(current);
+  const { list } = useSnapshot(serverList);
+  const many = several(list);
   const { pathname } = useLocation();
   const nav = useRef<HTMLElement>(null);
   // The links differ by role: measured again when it is known or changes.
@@ -101,19 +109,25 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
   const groups = NAV_GROUPS
     .map((group) => ({
       ...group,
-      items: group.items.filter((item) =>
-        roleAtLeast((user?.role as Role | undefined) ?? "admin", item.role ?? "viewer")
-      ),
+      items: group.items
+        .filter((item) => roleAtLeast((user?.role as Role | undefined) ?? "admin", item.role ?? "viewer"))
+        // A server's pages lead to the server shown; the panel's own are the same for all.
+        .map((item) => group.id === "panel" ? item : { ...item, to: serverPath(server, item.to, many) }),
     }))
     .filter((group) => group.items.length > 0);
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
-      <Box sx={{ px: 2, py: phone ? 1.5 : 2, display: "grid", gap: 1.2 }}>
+      {/* With the switcher (a taller control than the badge) the header is tighter: the links still fit 800 px. */}
+      <Box sx={{ px: 2, py: phone ? 1.5 : many ? 1.25 : 2, display: "grid", gap: many ? 0.75 : 1.2 }}>
         <Brand />
-        <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-          <Typography variant="body2" color="text.secondary">Server</Typography>
-          <StatusBadge />
-        </Box>
+        {many
+          ? <ServerSwitcher onLeave={onLeave} admin={(user?.role ?? "admin") === "admin"} />
+          : (
+            <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+              <Typography variant="body2" color="text.secondary">Server</Typography>
+              <StatusBadge />
+            </Box>
+          )}
       </Box>
       <Divider />
       <Box sx={{ position: "relative", flexGrow: 1, minHeight: 0, display: "flex" }}>
@@ -162,7 +176,7 @@ function Sidebar({ onLeave, phone }: { onLeave: (e: MouseEvent, to: Leave) => vo
                   key={item.to}
                   component={NavLink}
                   to={item.to}
-                  end={item.to === "/" || item.end === true}
+                  end={item.to === "/" || /^\/servers\/\d+$/.test(item.to) || item.end === true}
                   onClick={(e: MouseEvent) => onLeave(e, item.to)}
                   sx={phone ? { px: 1, borderRadius: 0.5 } : { py: "5px" }}
                 >
@@ -290,6 +304,19 @@ export function Layout({ banner }: { banner?: ReactNode }) {
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState<Leave | null>(null);
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { user } = useSnapshot(session);
+  const { list } = useSnapshot(serverList);
+  const many = several(list);
+  // The server shown comes from the address, set before the pages' effects ask the API for anything.
+  const shownHere = serverPageOf(pathname)?.server;
+  useLayoutEffect(() => {
+    if (shownHere !== undefined) showServer(shownHere);
+  }, [shownHere]);
+  useEffect(() => {
+    void loadServers();
+  }, [user?.username]);
+  const { server } = useSnapshot(current);
 
   const go = (to: Leave) => {
     if (to === "logout") void logout();
@@ -316,8 +343,19 @@ export function Layout({ banner }: { banner?: ReactNode }) {
         >
           <Toolbar sx={{ gap: 1.5, minHeight: BOTTOM_BAR, pb: "env(safe-area-inset-bottom)" }}>
             <PrecisionManufacturingIcon sx={{ color: factorio.orange }} aria-hidden />
-            <Typography variant="body2" color="text.secondary">Server</Typography>
-            <StatusBadge />
+            {many
+              ? (
+                <Box sx={{ minWidth: 0, display: "flex", gap: 1, alignItems: "center" }}>
+                  <ServerSwitcher onLeave={onLeave} admin={(user?.role ?? "admin") === "admin"} />
+                  <StatusBadge />
+                </Box>
+              )
+              : (
+                <>
+                  <Typography variant="body2" color="text.secondary">Server</Typography>
+                  <StatusBadge />
+                </>
+              )}
             <Box sx={{ flexGrow: 1 }} />
             <IconButton
               edge="end"
@@ -353,7 +391,8 @@ export function Layout({ banner }: { banner?: ReactNode }) {
         {banner}
         <InstallBanner />
         <GeneratedPasswordPrompt onLeave={onLeave} />
-        <Outlet />
+        {/* A page of another server is a new page: nothing of the last server's stays in it. */}
+        <Outlet key={shownHere ?? server} />
       </Box>
       <ConfirmDialog
         open={pending !== null}

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
 import { Button } from "@mui/material";
 import { MemoryRouter } from "react-router-dom";
 import { ReadOnly, ViewerNote } from "./ReadOnly.tsx";
@@ -14,7 +14,9 @@ function as(role: Role) {
 
 describe("what a role may use", () => {
   afterEach(() => {
+    cleanup();
     session.user = null;
+    vi.unstubAllGlobals();
   });
 
   it("a viewer's controls are disabled and a note says why; an operator's are not", () => {
@@ -45,6 +47,8 @@ describe("what a role may use", () => {
   });
 
   it("the sidebar shows Users and Activity to admins only, Account to everyone", () => {
+    // The layout asks for the servers list: one server.
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("[]", { status: 200 })));
     for (const [role, seen] of [["admin", true], ["operator", false], ["viewer", false]] as const) {
       as(role);
       const { unmount } = render(

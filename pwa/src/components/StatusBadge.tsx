@@ -4,7 +4,7 @@ import { type BadgeLabel, badgeOf, type LastKnown, server, shownStatus } from ".
 import { connection } from "../state/connection.ts";
 import type { ServerStatus } from "../../../shared/api.ts";
 
-const COLORS: Record<BadgeLabel, "success" | "error" | "warning" | "default"> = {
+export const COLORS: Record<BadgeLabel, "success" | "error" | "warning" | "default"> = {
   Running: "success",
   Stopped: "error",
   Starting: "warning",

@@ -1,13 +1,21 @@
-// The game server's status as the app knows it: fetched on sign-in, pushed over /ws on every change (and
+// The game servers' status as the app knows it: fetched on sign-in, pushed over /ws on every change (and
 // refetched then, as the spec asks), and remembered with the time it was last confirmed, so an offline
-// start can still say what it last saw.
+// start can still say what it last saw. Kept per server; `server` is the one shown.
 
 import { proxy } from "valtio";
 import type { ServerStatus } from "../../../shared/api.ts";
-import { call } from "../api/client.ts";
+import { FIRST_SERVER } from "../../../shared/servers.ts";
+import { serverApi } from "../api/server.ts";
 import { socket } from "./socket.ts";
+import { current } from "./current.ts";
+import { forgetServers } from "./servers.ts";
 
+/** Server 1's key is today's, so an upgraded app still shows what it last saw offline. */
 const STORAGE_KEY = "panel.lastStatus";
+
+function storageKey(id: number): string {
+  return id === FIRST_SERVER ? STORAGE_KEY : `${STORAGE_KEY}.${id}`;
+}
 
 export interface LastKnown {
   status: ServerStatus;
@@ -15,59 +23,102 @@ export interface LastKnown {
   at: string;
 }
 
-function loadLastKnown(): LastKnown | null {
+export interface KnownStatus {
+  status: ServerStatus | null;
+  lastKnown: LastKnown | null;
+}
+
+function loadLastKnown(id: number): LastKnown | null {
   try {
-    const raw = localStorage.getItem(STORAGE_KEY);
+    const raw = localStorage.getItem(storageKey(id));
     return raw ? (JSON.parse(raw) as LastKnown) : null;
   } catch {
     return null;
   }
 }
 
-export const server = proxy<{ status: ServerStatus | null; lastKnown: LastKnown | null }>({
-  status: null,
-  lastKnown: loadLastKnown(),
-});
+/** Every server's status the app has seen, by id (the overview shows them all). */
+export const statuses = proxy<Record<number, KnownStatus>>({});
 
-export function applyStatus(status: ServerStatus): void {
-  server.status = status;
-  server.lastKnown = { status, at: new Date().toISOString() };
+/** The status of the server shown (current.server): what the badge and the pages read. */
+export const server = proxy<KnownStatus>({ status: null, lastKnown: loadLastKnown(current.server) });
+
+export function knownStatus(id: number): KnownStatus {
+  return statuses[id] ??= { status: null, lastKnown: loadLastKnown(id) };
+}
+
+/** A status server `id` answered or pushed (absent: the server shown). */
+export function applyStatus(status: ServerStatus, id: number = current.server): void {
+  const known = knownStatus(id);
+  known.status = status;
+  known.lastKnown = { status, at: new Date().toISOString() };
+  if (id === current.server) Object.assign(server, known);
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(server.lastKnown));
+    localStorage.setItem(storageKey(id), JSON.stringify(known.lastKnown));
   } catch {
     // storage full or disabled: the badge still works
   }
 }
 
-export async function refreshStatus(): Promise<ServerStatus | null> {
+export async function refreshStatus(id: number = current.server): Promise<ServerStatus | null> {
   try {
-    const status = await call("GET /api/server/status", {}, { quiet: true });
-    applyStatus(status);
+    const status = await serverApi.status(id);
+    applyStatus(status, id);
     return status;
   } catch {
-    server.status = null;
+    knownStatus(id).status = null;
+    if (id === current.server) server.status = null;
     return null;
   }
 }
 
-let unsubscribe: (() => void) | undefined;
+/** The server whose status room is followed (the one shown), while signed in. */
+let watching: { id: number; stop: () => void } | undefined;
+
+function watch(id: number): void {
+  if (watching?.id === id) return;
+  watching?.stop();
+  const stop = socket.subscribe(
+    "server_status",
+    (message) => {
+      try {
+        applyStatus(JSON.parse(message) as ServerStatus, id);
+      } catch {
+        // not a status: ignore, the refetch below still runs
+      }
+      void refreshStatus(id);
+    },
+    undefined,
+    id,
+  );
+  watching = { id, stop };
+}
 
 export function startStatusUpdates(): void {
   void refreshStatus();
-  unsubscribe ??= socket.subscribe("server_status", (message) => {
-    try {
-      applyStatus(JSON.parse(message) as ServerStatus);
-    } catch {
-      // not a status: ignore, the refetch below still runs
-    }
-    void refreshStatus();
-  });
+  watch(current.server);
 }
 
 export function stopStatusUpdates(): void {
-  unsubscribe?.();
-  unsubscribe = undefined;
+  watching?.stop();
+  watching = undefined;
   server.status = null;
+  for (const known of Object.values(statuses)) known.status = null;
+  forgetServers();
+}
+
+/**
+ * Another server is shown (the address changed): the badge and the pages read its status, and its
+ * status room is followed instead of the last one's.
+ */
+export function showServer(id: number): void {
+  if (current.server === id) return;
+  current.server = id;
+  Object.assign(server, knownStatus(id));
+  if (watching) {
+    watch(id);
+    void refreshStatus(id);
+  }
 }
 
 export type BadgeLabel = "Running" | "Stopped" | "Starting" | "Stopping" | "Unknown";

@@ -34,17 +34,17 @@ class FakeWebSocket {
   }
 }
 
-describe("LiveSocket", () => {
-  beforeEach(() => {
-    FakeWebSocket.all = [];
-    vi.stubGlobal("WebSocket", FakeWebSocket);
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+beforeEach(() => {
+  FakeWebSocket.all = [];
+  vi.stubGlobal("WebSocket", FakeWebSocket);
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
+describe("LiveSocket", () => {
   it("a reconnect re-subscribes, and the replay replaces the lines a page kept", () => {
     const socket = new LiveSocket();
     let shown: string[] = [];
@@ -87,5 +87,49 @@ describe("LiveSocket", () => {
     ws.onmessage?.({ data: JSON.stringify({ room_name: "server_status", message: '{"a":"x\\ny"}' }) });
     expect(lines).toEqual(["one", "two", "three"]);
     expect(statuses).toEqual(['{"a":"x\\ny"}']);
+  });
+});
+
+describe("LiveSocket with several servers", () => {
+  it("a room of another server is asked for with its id (again after a reconnect); server 1 without", () => {
+    const socket = new LiveSocket();
+    socket.subscribe("server_status", () => {}, undefined, 1);
+    socket.subscribe("server_status", () => {}, undefined, 2);
+    socket.connect();
+    FakeWebSocket.all[0].open();
+    const asked = [
+      { room_name: "", controls: { type: "subscribe", value: "server_status" } },
+      { room_name: "", controls: { type: "subscribe", value: "server_status", server: 2 } },
+    ];
+    expect(FakeWebSocket.all[0].sent).toEqual(asked);
+    FakeWebSocket.all[0].close();
+    vi.advanceTimersByTime(10_000);
+    FakeWebSocket.all[1].open();
+    expect(FakeWebSocket.all[1].sent).toEqual(asked);
+    expect(socket.command("/time", 3)).toBe(true);
+    expect(FakeWebSocket.all[1].sent.at(-1)).toEqual({
+      room_name: "",
+      controls: { type: "command", value: "/time", server: 3 },
+    });
+  });
+
+  it("a message goes to the listeners of the server it names; one without a server is server 1's", () => {
+    const socket = new LiveSocket();
+    const got: string[] = [];
+    socket.subscribe("gamelog", (l) => got.push(`1:${l}`), undefined, 1);
+    const stop = socket.subscribe("gamelog", (l) => got.push(`2:${l}`), undefined, 2);
+    socket.connect();
+    const ws = FakeWebSocket.all[0];
+    ws.open();
+    ws.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "a" }) });
+    ws.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "b", server: 2 }) });
+    ws.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "c", server: 3 }) });
+    ws.onmessage?.({ data: JSON.stringify({ room_name: "gamelog", message: "d", server: 1 }) });
+    expect(got).toEqual(["1:a", "2:b", "1:d"]);
+    stop();
+    expect(ws.sent.at(-1)).toEqual({
+      room_name: "",
+      controls: { type: "unsubscribe", value: "gamelog", server: 2 },
+    });
   });
 });

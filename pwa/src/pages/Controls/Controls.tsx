@@ -4,6 +4,8 @@ import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { type LastKnown, server, shownStatus } from "../../state/server.ts";
 import { connection } from "../../state/connection.ts";
+import { current } from "../../state/current.ts";
+import { serverList } from "../../state/servers.ts";
 import type { ServerExit, ServerStatus } from "../../../../shared/api.ts";
 import { Facts } from "./Facts.tsx";
 import { StartForm } from "./StartForm.tsx";
@@ -70,6 +72,9 @@ export default function Controls() {
   const versions = useVersions(status);
   const noGame = versions.data !== null && !versions.data.gameFound;
   const painted = usePainted();
+  const { server: shown } = useSnapshot(current);
+  const { list } = useSnapshot(serverList);
+  const ownPort = list?.find((s) => s.id === shown)?.port;
   return (
     <Page title="Controls">
       <HttpsNote />
@@ -107,7 +112,7 @@ export default function Controls() {
                 <ReadOnly>
                   {status.running
                     ? <RunningControls status={status} />
-                    : <StartForm disabled={missing} last={status.last_start ?? null} />}
+                    : <StartForm disabled={missing} last={status.last_start ?? null} port={ownPort} />}
                 </ReadOnly>
               )}
           </Stack>

@@ -6,13 +6,13 @@ import { playersApi } from "../../api/settings.ts";
 import { confirmedAt } from "../../components/AppChrome.tsx";
 import { formatUptime } from "../../../../shared/format.ts";
 
-const STATE_LABEL = {
+export const STATE_LABEL = {
   stopped: "Stopped",
   starting: "Starting",
   running: "Running",
   stopping: "Stopping",
 } as const;
-const STATE_COLOR = {
+export const STATE_COLOR = {
   stopped: "error",
   starting: "warning",
   running: "success",
@@ -26,7 +26,7 @@ function gameVersion(status: Pick<ServerStatus, "fac_version"> | null): string {
   return v ? formatVersion(v, 3) : "unknown";
 }
 
-function useNow(everyMs: number): number {
+export function useNow(everyMs: number): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), everyMs);
@@ -55,7 +55,7 @@ function useOnlinePlayers(running: boolean, since: string | undefined): string[]
 }
 
 /** A label and its value, one row of the server's facts. */
-function Fact({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+export function Fact({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
   return (
     <Box sx={{ display: "contents" }}>
       <Typography component="dt" color="text.secondary">{label}</Typography>

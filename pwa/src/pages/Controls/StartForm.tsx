@@ -29,15 +29,21 @@ import {
 
 /**
  * The form offers what the last start asked for, as the panel kept it (every device, after a stop, a crash
- * or a start that failed), or the spec's defaults before the first start.
+ * or a start that failed), or the spec's defaults before the first start (the port: the server's own,
+ * when the panel has several).
  */
-function initialValues(last: ServerStatus["last_start"]): Record<StartField, string> {
-  if (!last) return { bindip: DEFAULT_BIND_IP, port: String(DEFAULT_GAME_PORT), savefile: LOAD_LATEST };
+function initialValues(last: ServerStatus["last_start"], port: number): Record<StartField, string> {
+  if (!last) return { bindip: DEFAULT_BIND_IP, port: String(port), savefile: LOAD_LATEST };
   return { bindip: last.bindip, port: String(last.port), savefile: last.savefile || LOAD_LATEST };
 }
 
-export function StartForm({ disabled, last }: { disabled?: boolean; last: ServerStatus["last_start"] }) {
-  const [form, setForm] = useState(() => initialValues(last));
+export function StartForm({ disabled, last, port = DEFAULT_GAME_PORT }: {
+  disabled?: boolean;
+  last: ServerStatus["last_start"];
+  /** The server's game port (its default before a first start). */
+  port?: number;
+}) {
+  const [form, setForm] = useState(() => initialValues(last, port));
   const [errors, setErrors] = useState<FieldErrors<StartField>>({});
   const [saves, setSaves] = useState<{ names: string[]; loaded: boolean }>({
     names: [LOAD_LATEST],

@@ -15,6 +15,7 @@ import type { SecondFactorRequired } from "../../../../shared/access.ts";
 import { PasskeyButton, SecondStep, signInWithPasskey } from "./SecondStep.tsx";
 import type { LoginAnswer, User } from "../../../../shared/api.ts";
 import { applyStatus } from "../../state/server.ts";
+import { FIRST_SERVER } from "../../../../shared/servers.ts";
 
 export default function Login() {
   // What was typed into (and sent from) the pre-rendered form (login.html) before the app took over.
@@ -74,9 +75,9 @@ export default function Login() {
       const answer = await login;
       if (isSecondFactor(answer)) setSecond(answer.methods);
       else {
-        // The server's status comes with the answer: Controls shows without one more round trip.
+        // The (first) server's status comes with the answer: Controls shows without one more round trip.
         const { server_status, ...user } = answer;
-        if (server_status) applyStatus(server_status);
+        if (server_status) applyStatus(server_status, FIRST_SERVER);
         land(user);
       }
     } catch (err) {

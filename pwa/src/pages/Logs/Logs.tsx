@@ -130,7 +130,7 @@ export default function Logs() {
         action={
           <Button
             component="a"
-            href={serverApi.logDownloadUrl}
+            href={serverApi.logDownloadUrl()}
             download="factorio-current.log"
             color="secondary"
             size="small"

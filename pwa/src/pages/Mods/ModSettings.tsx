@@ -392,7 +392,7 @@ export function ModSettings({ readOnly }: { readOnly: boolean }) {
             }}
           />
         </Button>
-        <Button color="secondary" startIcon={<DownloadIcon />} href={modsApi.settings.downloadUrl} download>
+        <Button color="secondary" startIcon={<DownloadIcon />} href={modsApi.settings.downloadUrl()} download>
           Download mod-settings.dat
         </Button>
       </Box>

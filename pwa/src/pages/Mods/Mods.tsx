@@ -295,7 +295,7 @@ export default function Mods() {
             >
               Update all Mods
             </Button>
-            <Button color="secondary" startIcon={<DownloadIcon />} href={modsApi.downloadAllUrl} download>
+            <Button color="secondary" startIcon={<DownloadIcon />} href={modsApi.downloadAllUrl()} download>
               Download all Mods
             </Button>
           </Box>
