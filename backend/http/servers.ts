@@ -131,18 +131,16 @@ async function addServer(ctx: AppContext, body: NewServer): Promise<number> {
   let source: ServerSource;
   if (!from) source = { kind: "empty" };
   else if ("folder" in from) source = { kind: "folder", dir: from.folder };
-  else if ("server" in from) {
+  else if ("backup" in from) {
+    // A backup of a server (the route is for admins, who see every server); without one named, any.
+    const from_ = from.server === undefined ? servers.all() : [servers.get(from.server)];
+    const owner = from_.find((s) => s?.backups.list().some((b) => b.id === from.backup)) ?? null;
+    if (!owner) throw new Invalid(SERVERS_MSG.backupNotFound(from.backup));
+    source = { kind: "backup", file: owner.backups.find(from.backup).path };
+  } else {
     const s = servers.get(from.server);
     if (!s) throw new Invalid(SERVERS_MSG.noSuchServer(from.server));
     source = { kind: "copy", root: s.paths.root };
-  } else {
-    // A backup of any server (the route is for admins, who see every server).
-    const owner = (from.server === undefined ? servers.all() : [servers.get(from.server)].filter((s) =>
-      s !== null
-    ))
-      .find((s) => s.backups.list().some((b) => b.id === from.backup));
-    if (!owner) throw new Invalid(SERVERS_MSG.backupNotFound(from.backup));
-    source = { kind: "backup", file: owner.backups.find(from.backup).path };
   }
   const server = await servers.add(
     { name: body.name, port: ports.port, rconPort: ports.rconPort, version },
