@@ -13,7 +13,8 @@ import {
   planFsmImport,
   readFsm,
 } from "../migrate/fsm.ts";
-import { openArchive } from "./archive.ts";
+import { openArchive, type OpenedArchive } from "./archive.ts";
+import type { ServerImport } from "./serverimport.ts";
 import { applyImport, describeImport, ImportRefused } from "./apply.ts";
 import { panelIsFresh, requireFresh } from "./fresh.ts";
 import type { Role } from "../../shared/api.ts";
@@ -92,13 +93,18 @@ export async function importOldPanel(
   };
 }
 
-/** Imports an uploaded archive (a temp file the caller removes afterwards); it is checked whole first. */
+/**
+ * Imports an uploaded archive (a temp file the caller removes afterwards); it is checked whole first. One
+ * server's archive becomes a new server (`addServer`); a whole panel's goes into a fresh panel only, and
+ * not at all with `only: "server"` (POST /api/servers/import).
+ */
 export async function importArchiveFile(
   ctx: AppContext,
   file: string,
-  keepSession?: string,
+  keepSession: string | undefined,
+  addServer: (a: OpenedArchive) => Promise<ServerImport>,
+  only?: "server",
 ): Promise<ImportResult> {
-  requireFresh(ctx);
   let a;
   try {
     a = await openArchive(file);
@@ -107,7 +113,13 @@ export async function importArchiveFile(
     throw e;
   }
   try {
-    const r = await applyImport(ctx, a, { merge: false, keepSession });
+    if (a.manifest.server) {
+      const added = await addServer(a);
+      return { lines: added.lines, passwords: [], admin_password_replaced: false, server: added.id };
+    }
+    if (only === "server") throw new Invalid(TRANSFER_MSG.panelArchive);
+    requireFresh(ctx);
+    const r = await ctx.gameOps.run("import", () => applyImport(ctx, a, { merge: false, keepSession }));
     // The passwords go in their own list: the page shows them once, apart from the summary.
     return {
       lines: describeImport(a, { ...r, passwords: [] }, false),

@@ -344,7 +344,7 @@ Deno.test("--import of an archive from a newer panel: refused with a clear messa
     assert.equal(r.code, 1, r.out);
     assert.match(
       r.out,
-      /nothing was imported\. .*newer\.zip: it was made by a newer panel \(9\.0\.0, archive format 99\); this panel reads format 1\. Update this panel first\./,
+      /nothing was imported\. .*newer\.zip: it was made by a newer panel \(9\.0\.0, archive format 99\); this panel reads format 2 and older\. Update this panel first\./,
     );
     assert.ok(!existsSync(target.data));
   } finally {
