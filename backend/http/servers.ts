@@ -45,7 +45,7 @@ export function serversRoutes(ctx: AppContext): Route[] {
     }),
 
     route("POST /api/servers", (c, { body }) => {
-      return oneAddAtATime(ctx, () => addServer(ctx, body)).then((id) => reply(c, { id }, 201));
+      return addServerNow(ctx, body).then((id) => reply(c, { id }, 201));
     }),
 
     route("PATCH /api/servers/:id", async (c, { body }) => {
@@ -113,6 +113,11 @@ export function recordOf(_ctx: AppContext, s: Server) {
     port: r.port,
     rconPort: s.game.secrets.known()?.port ?? r.rconPort,
   };
+}
+
+/** Adds a server as POST /api/servers does (one add at a time); answers its id. */
+export function addServerNow(ctx: AppContext, body: NewServer): Promise<number> {
+  return oneAddAtATime(ctx, () => addServer(ctx, body));
 }
 
 async function addServer(ctx: AppContext, body: NewServer): Promise<number> {

@@ -7,7 +7,8 @@ import { receiveUpload } from "./upload.ts";
 import { panelIsFresh, requireFresh } from "../transfer/fresh.ts";
 import type { OpenedArchive } from "../transfer/archive.ts";
 import { importServerArchive } from "../transfer/serverimport.ts";
-import { buildNow, oneAddAtATime, recordOf } from "./servers.ts";
+import { addServerNow, buildNow, oneAddAtATime, recordOf } from "./servers.ts";
+import type { NewServer } from "../../shared/contract/servers.ts";
 import { importArchiveFile, importOldPanel, previewOldPanel } from "../transfer/firstrun.ts";
 import { TRANSFER_MSG } from "../../shared/transfer.ts";
 import { type Ctx, type Route, route } from "./routes.ts";
@@ -27,6 +28,7 @@ export function transferRoutes(ctx: AppContext): Route[] {
       await file.discard();
     }
   };
+  const add = (body: NewServer) => addServerNow(ctx, body);
   const addServer = (a: OpenedArchive) =>
     oneAddAtATime(
       ctx,
@@ -34,10 +36,10 @@ export function transferRoutes(ctx: AppContext): Route[] {
     );
   return [
     route("GET /api/import/status", () => ({ available: panelIsFresh(ctx) })),
-    route("POST /api/import/old-panel/preview", async (_c, { body }) => previewOldPanel(ctx, body.dir)),
+    route("POST /api/import/old-panel/preview", async (_c, { body }) => previewOldPanel(ctx, body.dir, add)),
     route("POST /api/import/old-panel", async (c, { body }) => {
       const dir = body.dir;
-      return await ctx.gameOps.run("import", () => importOldPanel(ctx, dir, c.get("session")?.id));
+      return await ctx.gameOps.run("import", () => importOldPanel(ctx, dir, add, c.get("session")?.id));
     }),
     route("POST /api/import/archive", async (c) => {
       requireFresh(ctx); // before the upload is read

@@ -11,8 +11,11 @@ import { Buffer } from "node:buffer";
 import bcrypt from "bcryptjs";
 import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
 import { startPanelProcess } from "../../tests/support/process.ts";
+import { freeTcpPort, freeUdpPort, installGame, killRecordedGame } from "../../tests/support/game.ts";
+import type { ServerSummary } from "../../shared/contract/servers.ts";
+import { LOAD_LATEST } from "../../shared/api.ts";
 
-function oldPanel(): string {
+function oldPanel(factorioDir = "/opt/factorio"): string {
   const dir = mkdtempSync(join(tmpdir(), "fsm-"));
   writeFileSync(
     join(dir, "conf.json"),
@@ -22,7 +25,7 @@ function oldPanel(): string {
         sq_lite_database_file: "sqlite.db",
         cookie_encryption_key: "c2VjcmV0",
         settings_file: "server-settings.json",
-        factorio_dir: "/opt/factorio",
+        factorio_dir: factorioDir,
         server_ip: "0.0.0.0",
         server_port: 8088,
         rcon_port: 41234,
@@ -239,5 +242,89 @@ Deno.test("--import-fsm with a bcrypt hash dearer than cost 12: refused, naming 
   } finally {
     rmSync(fsm, { recursive: true, force: true });
     rmSync(join(dataDir, ".."), { recursive: true, force: true });
+  }
+});
+
+Deno.test("--import-fsm: the old panel's Factorio directory on this machine becomes a new server beside server 1; again, nothing", async () => {
+  const game = await installGame("2.0", ["old-world.zip"]);
+  const fsm = oldPanel(game.dir);
+  const root = mkdtempSync(join(tmpdir(), "panel-import-"));
+  const dataDir = join(root, "data");
+  const own = join(root, "factorio");
+  mkdirSync(own);
+  const base = [
+    "--port",
+    "0",
+    "--bind",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    "--factorio-dir",
+    own,
+    "--rcon-port",
+    String(await freeTcpPort()),
+    "--import-fsm",
+    fsm,
+  ];
+  try {
+    const dry = await runOnce([...base, "--dry-run"]);
+    assert.equal(dry.code, 0, dry.out);
+    assert.ok(
+      dry.out.includes(
+        `Factorio directory ${game.dir}: would become a new server ("Old panel"), used where it is`,
+      ),
+      dry.out,
+    );
+    assert.match(dry.out, /start with: --bind 0\.0\.0\.0 --port 8088 --rcon-port 41234\n/);
+
+    let panel = await startPanelProcess({ args: base });
+    try {
+      assert.ok(
+        panel.output().includes(
+          `Factorio directory ${game.dir}: now server 2 ("Old panel"), used where it is`,
+        ),
+        panel.output(),
+      );
+      const admin = await panel.login("admin", "old admin password");
+      const servers = (await admin.get("/api/servers")).body as ServerSummary[];
+      assert.deepEqual(servers.map((s) => [s.id, s.name, s.dir]), [
+        [1, "Server 1", own],
+        [2, "Old panel", Deno.realPathSync(game.dir)],
+      ]);
+      const saves = (await admin.get("/api/servers/2/saves/list")).body as { name: string }[];
+      assert.deepEqual(saves.map((s) => s.name).filter((n) => n !== LOAD_LATEST), ["old-world.zip"]);
+      // Its game runs from where it is, with its own binary.
+      const start = await admin.post("/api/servers/2/server/start", {
+        bindip: "127.0.0.1",
+        port: await freeUdpPort(),
+        savefile: "old-world.zip",
+      });
+      assert.equal(start.status, 200, start.text);
+      assert.equal((await admin.get("/api/servers/2/server/stop")).status, 200);
+    } finally {
+      await panel.stop();
+      killRecordedGame(join(dataDir, "servers", "2"));
+    }
+
+    // Started again with the same flags: the directory is a server already; nothing is added.
+    panel = await startPanelProcess({ args: base });
+    try {
+      assert.ok(
+        panel.output().includes(
+          `Factorio directory ${game.dir}: already the server "Old panel", left as it is`,
+        ),
+        panel.output(),
+      );
+      assert.match(panel.output(), /Nothing to import\./);
+      const admin = await panel.login("admin", "old admin password");
+      assert.equal(((await admin.get("/api/servers")).body as ServerSummary[]).length, 2);
+    } finally {
+      await panel.stop();
+      killRecordedGame(join(dataDir, "servers", "2"));
+    }
+  } finally {
+    rmSync(fsm, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
+    rmSync(game.dir, { recursive: true, force: true });
   }
 });

@@ -14,6 +14,7 @@ import {
   readFsm,
 } from "../migrate/fsm.ts";
 import { openArchive, type OpenedArchive } from "./archive.ts";
+import { type AddServer, serverTargets } from "../migrate/targets.ts";
 import type { ServerImport } from "./serverimport.ts";
 import { applyImport, describeImport, ImportRefused } from "./apply.ts";
 import { panelIsFresh, requireFresh } from "./fresh.ts";
@@ -40,7 +41,7 @@ function readOld(dir: unknown): FsmSource {
  * Where the old panel's users land. The first-start admin (fresh panel) is taken over by an old user of
  * the same name: its old password replaces the generated one (its other sessions end; the importing one stays).
  */
-function fsmTargets(ctx: AppContext, replaced: { value: boolean }, keepSession?: string) {
+function fsmTargets(ctx: AppContext, add: AddServer, replaced: { value: boolean }, keepSession?: string) {
   const firstAdmin = panelIsFresh(ctx) ? ctx.accounts.users.byName("admin") : undefined;
   const isFirst = (name: string) => firstAdmin !== undefined && name.toLowerCase() === "admin";
   return {
@@ -61,14 +62,15 @@ function fsmTargets(ctx: AppContext, replaced: { value: boolean }, keepSession?:
     packsDir: join(ctx.config.dataDir, "mod-packs"),
     portalLoggedIn: () => ctx.portal.loggedIn(),
     savePortalCredentials: (username: string, token: string) => ctx.portal.saveToken(username, token),
+    ...serverTargets(ctx, add),
   };
 }
 
-export function previewOldPanel(ctx: AppContext, dir: unknown): ImportResult {
+export function previewOldPanel(ctx: AppContext, dir: unknown, add: AddServer): ImportResult {
   requireFresh(ctx);
   const src = readOld(dir);
   return {
-    lines: describeFsmImport(src, planFsmImport(src, fsmTargets(ctx, { value: false })), true),
+    lines: describeFsmImport(src, planFsmImport(src, fsmTargets(ctx, add, { value: false })), true),
     passwords: [],
     admin_password_replaced: false,
   };
@@ -77,12 +79,13 @@ export function previewOldPanel(ctx: AppContext, dir: unknown): ImportResult {
 export async function importOldPanel(
   ctx: AppContext,
   dir: unknown,
+  add: AddServer,
   keepSession?: string,
 ): Promise<ImportResult> {
   requireFresh(ctx);
   const src = readOld(dir);
   const replaced = { value: false };
-  const report = await applyFsmImport(src, fsmTargets(ctx, replaced, keepSession), async (from, to) => {
+  const report = await applyFsmImport(src, fsmTargets(ctx, add, replaced, keepSession), async (from, to) => {
     await ctx.mods.packs.importFolder(to.split("/").pop(), from);
   });
   ctx.log.info("Imported the old panel", { dir: src.dir });

@@ -28,7 +28,7 @@ export interface ServerImport {
 }
 
 /** The archive's name, or with " (2)", " (3)" ... when a server here has it. */
-function freeName(name: string, taken: string[]): string {
+export function freeName(name: string, taken: string[]): string {
   const lower = new Set(taken.map((n) => n.toLowerCase()));
   if (!lower.has(name.toLowerCase())) return name;
   for (let i = 2;; i++) {
