@@ -9,8 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import bcrypt from "bcryptjs";
-import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
-import { startPanelProcess } from "../../tests/support/process.ts";
+import { runPanelCommand, startPanelProcess } from "../../tests/support/process.ts";
 import { freeTcpPort, freeUdpPort, installGame, killRecordedGame } from "../../tests/support/game.ts";
 import type { ServerSummary } from "../../shared/contract/servers.ts";
 import { LOAD_LATEST } from "../../shared/api.ts";
@@ -59,25 +58,12 @@ function oldPanel(factorioDir = "/opt/factorio"): string {
   return dir;
 }
 
-async function runOnce(args: string[]): Promise<{ code: number; out: string }> {
-  const panel = panelCommand(args);
-  const r = await new Deno.Command(panel.cmd, {
-    args: panel.args,
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  })
-    .output();
-  return { code: r.code, out: new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr) };
-}
-
 Deno.test("--import-fsm: a dry run, the import, old passwords working, a second run importing nothing", async () => {
   const fsm = oldPanel();
   const dataDir = join(mkdtempSync(join(tmpdir(), "panel-import-")), "data");
   const base = ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--import-fsm", fsm];
   try {
-    const dry = await runOnce([...base, "--dry-run"]);
+    const dry = await runPanelCommand([...base, "--dry-run"]);
     assert.equal(dry.code, 0, dry.out);
     assert.match(dry.out, /user admin \(admin\): would import/);
     assert.match(dry.out, /user bob \(operator\): would import/);
@@ -153,7 +139,7 @@ Deno.test("--import-fsm with a damaged user database: a clear message, nothing i
       join(fsm, "sqlite.db"),
       "this is not a database at all, just some text of a fair length.".repeat(100),
     );
-    const r = await runOnce([
+    const r = await runPanelCommand([
       "--port",
       "0",
       "--bind",
@@ -189,7 +175,7 @@ Deno.test("--import-fsm leaves out users whose names the panel refuses (line bre
     }
     db.close();
     const base = ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--import-fsm", fsm];
-    const dry = await runOnce([...base, "--dry-run"]);
+    const dry = await runPanelCommand([...base, "--dry-run"]);
     assert.equal(dry.code, 0, dry.out);
     assert.match(dry.out, /user bob \(operator\): would import/);
     assert.match(
@@ -223,7 +209,7 @@ Deno.test("--import-fsm with a bcrypt hash dearer than cost 12: refused, naming 
       Buffer.from("$2b$31$" + "a".repeat(53)).toString("base64"),
     );
     db.close();
-    const r = await runOnce([
+    const r = await runPanelCommand([
       "--port",
       "0",
       "--bind",
@@ -267,7 +253,7 @@ Deno.test("--import-fsm: the old panel's Factorio directory on this machine beco
     fsm,
   ];
   try {
-    const dry = await runOnce([...base, "--dry-run"]);
+    const dry = await runPanelCommand([...base, "--dry-run"]);
     assert.equal(dry.code, 0, dry.out);
     assert.ok(
       dry.out.includes(

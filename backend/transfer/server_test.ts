@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
-import { startPanelProcess } from "../../tests/support/process.ts";
+import { runPanelCommand, startPanelProcess } from "../../tests/support/process.ts";
+import { until } from "../../tests/support/until.ts";
 import { freeTcpPort, freeUdpPort, installGame, killRecordedGame } from "../../tests/support/game.ts";
 import { testModZip } from "../../tests/support/testmod.ts";
 import type { Client } from "../../tests/support/harness.ts";
@@ -20,31 +20,10 @@ import { TRANSFER_MSG } from "../../shared/transfer.ts";
 
 const PASSWORD = "server transfer password";
 
-async function runOnce(args: string[]): Promise<{ code: number; out: string }> {
-  const panel = panelCommand(args);
-  const r = await new Deno.Command(panel.cmd, {
-    args: panel.args,
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  return { code: r.code, out: new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr) };
-}
-
 async function ok(c: Client, path: string) {
   const r = await c.get(path);
   assert.equal(r.status, 200, `${path}: ${r.status} ${r.text}`);
   return r.body;
-}
-
-async function until(what: string, test: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const saveNames = (list: { name: string }[]) =>
@@ -154,12 +133,25 @@ Deno.test("one server moves to another panel: --export-server, then POST /api/se
     assert.equal(before.backups.length, 1);
 
     // Exported beside the running panel, as npm start runs it.
-    const out = await runOnce([...argsA, "--export", archive, "--export-server", "2", "--export-backups"]);
+    const out = await runPanelCommand([
+      ...argsA,
+      "--export",
+      archive,
+      "--export-server",
+      "2",
+      "--export-backups",
+    ]);
     assert.equal(out.code, 0, out.out);
     assert.match(out.out, /Exported server 2 \(Moon base\) to .*moon\.zip:/);
     assert.match(out.out, /saves: moon\.zip/);
     assert.equal(statSync(archive).mode & 0o777, 0o600, "server-settings.json holds the game password");
-    const none = await runOnce([...argsA, "--export", join(root, "nine.zip"), "--export-server", "9"]);
+    const none = await runPanelCommand([
+      ...argsA,
+      "--export",
+      join(root, "nine.zip"),
+      "--export-server",
+      "9",
+    ]);
     assert.equal(none.code, 1);
     assert.match(none.out, /nothing was exported\. There is no server 9 in this panel/);
   } finally {
@@ -224,7 +216,7 @@ Deno.test("one server moves to another panel: --export-server, then POST /api/se
 
     // A whole panel's archive still needs a fresh panel.
     const whole = join(root, "whole.zip");
-    const out = await runOnce([...argsB, "--export", whole]);
+    const out = await runPanelCommand([...argsB, "--export", whole]);
     assert.equal(out.code, 0, out.out);
     const refused = await upload(c, readFileSync(whole), "/api/import/archive");
     assert.equal(refused.status, 409, refused.text);
@@ -239,8 +231,23 @@ Deno.test("one server moves to another panel: --export-server, then POST /api/se
     for (const id of [2, 3]) killRecordedGame(join(dataB, "servers", String(id)));
   }
 
+  // A new panel's first-run import takes a server's archive too: a new server beside its empty first one.
+  const dataC = join(root, "c");
+  const fresh = await startPanelProcess({ args: await argsOf(dataC, gameB.dir) });
+  try {
+    const password = /Password: (\S+)/.exec(fresh.output())?.[1];
+    assert.ok(password, fresh.output());
+    const c = await fresh.login("admin", password);
+    const r = await upload(c, readFileSync(archive), "/api/import/archive");
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.server, 2);
+    assert.deepEqual(await serverState(c, 2), before!);
+  } finally {
+    await fresh.stop();
+  }
+
   // --import is for whole panels: a server's archive is refused with where to import it instead.
-  const c = await runOnce([...(await argsOf(join(root, "c"), gameB.dir)), "--import", archive]);
+  const c = await runPanelCommand([...(await argsOf(join(root, "d"), gameB.dir)), "--import", archive]);
   assert.equal(c.code, 1, c.out);
   assert.match(
     c.out,
