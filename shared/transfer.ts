@@ -10,4 +10,10 @@ export const TRANSFER_MSG = {
   archiveRequired: "Choose the export archive (.zip) to import.",
   archiveUnusable: (why: string) => `The archive cannot be imported: ${why}. Nothing was changed.`,
   oldPanelUnusable: (why: string) => `Nothing was imported. ${why}`,
+  /** A whole panel's archive given where one server's is imported. */
+  panelArchive:
+    "This archive holds a whole panel (made by --export without --export-server): import it into a new panel, on its first sign-in or with --import.",
+  /** A server's archive (--export-server) given where a whole panel's is imported. */
+  serverArchive: (name: string) =>
+    `This archive holds one server ("${name}"), not a whole panel. Import it into a running panel as a new server, with POST /api/servers/import.`,
 };

@@ -51,6 +51,8 @@ export interface Config {
   exportSecrets: boolean;
   exportSaves: boolean;
   exportBackups: boolean;
+  /** --export-server N: only that server (0: the whole panel). */
+  exportServer: number;
   /** Import an export archive, then start. */
   importFile: string | null;
   importMerge: boolean;

@@ -481,6 +481,16 @@ export const OPTIONS: Option<any>[] = [
     defaultValue: () => false,
   }),
   opt({
+    key: "exportServer",
+    flag: "export-server",
+    kind: "int",
+    help:
+      "with --export: write only server N (its saves, mods, settings, schedules, player history; its backups with --export-backups), to import into another panel as a new server",
+    defaultText: "none (the whole panel)",
+    defaultValue: () => 0,
+    min: 0,
+  }),
+  opt({
     key: "importFile",
     flag: "import",
     kind: "path",

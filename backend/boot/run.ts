@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ConfigError, loadConfig } from "./config.ts";
 import { type AppContext, createContext } from "./context.ts";
 import { createApp } from "../http/app.ts";
+import { addServerNow } from "../http/servers.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
 import { StartupError } from "../lib/errors.ts";
 import { describeFsmImport, FsmImportError, type FsmSource, planFsmImport, readFsm } from "../migrate/fsm.ts";
@@ -71,7 +72,10 @@ export async function main(): Promise<number> {
     return 0;
   }
   const imports = async (ctx: AppContext) => {
-    if (fsm) console.log(describeFsmImport(fsm, await importFsm(ctx, fsm), false).join("\n"));
+    if (fsm) {
+      const report = await importFsm(ctx, fsm, (body) => addServerNow(ctx, body));
+      console.log(describeFsmImport(fsm, report, false).join("\n"));
+    }
     if (archive) await importBeforeStart(ctx, archive);
   };
   let made;

@@ -14,7 +14,7 @@ import { StartupError } from "../lib/errors.ts";
 import { prepareServerFiles, serverPorts, type ServerSource } from "../servers/create.ts";
 
 /** Builds a server added while the panel runs: a failure is the request's, not the start's. */
-const buildNow: Build = async (what, make) => {
+export const buildNow: Build = async (what, make) => {
   try {
     return await make();
   } catch (e) {
@@ -34,8 +34,6 @@ export function serversRoutes(ctx: AppContext): Route[] {
     }
     return id;
   };
-  /** One add at a time: two adds must not pick the same free port or directory. */
-  let adding: Promise<unknown> = Promise.resolve();
 
   return [
     route("GET /api/servers", (c) => {
@@ -48,9 +46,7 @@ export function serversRoutes(ctx: AppContext): Route[] {
 
     route("POST /api/servers", (c, { body }) => {
       c.set("activity", { detail: body.name.trim().slice(0, 100) });
-      const run = adding.then(() => addServer(ctx, body));
-      adding = run.catch(() => {});
-      return run.then((id) => reply(c, { id }, 201));
+      return addServerNow(ctx, body).then((id) => reply(c, { id }, 201));
     }),
 
     route("PATCH /api/servers/:id", async (c, { body }) => {
@@ -105,10 +101,19 @@ export function serversRoutes(ctx: AppContext): Route[] {
   ];
 }
 
+const adding = new WeakMap<AppContext, Promise<unknown>>();
+
+/** One add at a time (POST /api/servers, a server archive's import): two must not pick the same free port. */
+export function oneAddAtATime<T>(ctx: AppContext, add: () => Promise<T>): Promise<T> {
+  const run = (adding.get(ctx) ?? Promise.resolve()).then(add);
+  adding.set(ctx, run.catch(() => {}));
+  return run;
+}
+
 const slug = (name: string) => name.replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 40) || "server";
 
 /** A server's record as the port checks need it. */
-function recordOf(_ctx: AppContext, s: Server) {
+export function recordOf(_ctx: AppContext, s: Server) {
   const r = s.record();
   return {
     id: s.id,
@@ -117,6 +122,11 @@ function recordOf(_ctx: AppContext, s: Server) {
     port: r.port,
     rconPort: s.game.secrets.known()?.port ?? r.rconPort,
   };
+}
+
+/** Adds a server as POST /api/servers does (one add at a time); answers its id. */
+export function addServerNow(ctx: AppContext, body: NewServer): Promise<number> {
+  return oneAddAtATime(ctx, () => addServer(ctx, body));
 }
 
 async function addServer(ctx: AppContext, body: NewServer): Promise<number> {

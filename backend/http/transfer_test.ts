@@ -2,9 +2,12 @@
 // or folder changes nothing (no user, no leftover upload).
 
 import assert from "node:assert/strict";
-import { readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withPanel } from "../../tests/support/harness.ts";
+import { installGame, withGamePanel } from "../../tests/support/game.ts";
+import type { ServerSummary } from "../../shared/contract/servers.ts";
 import { TRANSFER_MSG } from "../../shared/transfer.ts";
 import { INITIAL_PASSWORD_FILE } from "../auth/accounts.ts";
 
@@ -79,5 +82,52 @@ Deno.test(
     );
     assert.deepEqual(readdirSync(p.dataDir).sort(), before, "no upload left behind");
     assert.deepEqual((await c.get("/api/import/status")).body, { available: true });
+  }),
+);
+
+Deno.test(
+  "a new panel: importing the old panel adds its Factorio directory as a new server, used where it is",
+  withGamePanel(async (p) => {
+    writeFileSync(join(p.dataDir, INITIAL_PASSWORD_FILE), "generated\n");
+    const game = await installGame("2.0", ["old-world.zip"]);
+    const old = mkdtempSync(join(tmpdir(), "fsm-"));
+    try {
+      cpSync(new URL("../../tests/fixtures/old-panel", import.meta.url).pathname, old, { recursive: true });
+      const conf = JSON.parse(readFileSync(join(old, "conf.json"), "utf8"));
+      writeFileSync(join(old, "conf.json"), JSON.stringify({ ...conf, factorio_dir: game.dir }));
+      const c = await p.login();
+      const preview = await c.post("/api/import/old-panel/preview", { dir: old });
+      assert.equal(preview.status, 200, preview.text);
+      assert.ok(
+        preview.body.lines.includes(
+          `  Factorio directory ${game.dir}: would become a new server ("Old panel"), used where it is`,
+        ),
+        preview.text,
+      );
+      assert.equal(
+        ((await c.get("/api/servers")).body as ServerSummary[]).length,
+        1,
+        "a preview adds nothing",
+      );
+      const r = await c.post("/api/import/old-panel", { dir: old });
+      assert.equal(r.status, 200, r.text);
+      assert.ok(
+        r.body.lines.includes(
+          `  Factorio directory ${game.dir}: now server 2 ("Old panel"), used where it is; start it from its Controls`,
+        ),
+        r.text,
+      );
+      const servers = (await c.get("/api/servers")).body as ServerSummary[];
+      assert.deepEqual(servers.map((s) => [s.id, s.name, s.dir]), [[1, "Server 1", p.factorio.dir], [
+        2,
+        "Old panel",
+        game.dir,
+      ]]);
+      const saves = (await c.get("/api/servers/2/saves/list")).body as { name: string }[];
+      assert.ok(saves.some((s) => s.name === "old-world.zip"), JSON.stringify(saves));
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+      rmSync(game.dir, { recursive: true, force: true });
+    }
   }),
 );

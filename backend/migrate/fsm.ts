@@ -4,8 +4,9 @@
 // Users keep their names, e-mails and roles, and their passwords keep working: FSM stored
 // base64(bcrypt(password)); the hash is kept as "fsm-bcrypt$<bcrypt>", checked with bcrypt at the user's
 // next sign-in and then replaced by the panel's own scrypt hash (auth/password.ts). Nothing that exists is
-// overwritten, so a second run imports nothing. Settings FSM used (game directory, addresses, ports) are
-// only offered: printed as the flags to start with.
+// overwritten, so a second run imports nothing. Its Factorio directory, when it is on this machine,
+// becomes a new server used where it is (not server 1, which is this panel's --factorio-dir and may be in
+// use); the other settings FSM used (addresses, ports) are only offered: printed as the flags to start with.
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
@@ -185,12 +186,29 @@ export interface FsmImportTargets {
   packsDir: string;
   portalLoggedIn(): boolean;
   savePortalCredentials(username: string, token: string): void;
+  /**
+   * What the old panel's Factorio directory is to this panel: null when it is not on this machine, else
+   * whether it can become a new server (used where it is), is a server's already, or cannot be used.
+   */
+  serverFolder(dir: string): ServerFolder | null;
+  /** Adds the directory as a new server (used where it is); answers its id and name. */
+  addServer(dir: string): Promise<{ id: number; name: string }>;
 }
+
+export type ServerFolder =
+  | { action: "import" }
+  | { action: "exists"; name: string }
+  | { action: "unusable"; why: string };
+
+/** The name the old panel's game gets as a server (with " (2)" ... when taken). */
+export const OLD_PANEL_SERVER = "Old panel";
 
 export interface FsmImportReport {
   users: { username: string; role: Role; action: "import" | "exists" }[];
   packs: { name: string; action: "import" | "exists" }[];
   credentials: "import" | "exists" | "none";
+  /** The old panel's Factorio directory as a server of this panel (null: none on this machine). */
+  server: (ServerFolder & { dir: string; id?: number; added?: string }) | null;
   /** The flags that would start this panel the way the old one ran. */
   offered: string[];
 }
@@ -198,10 +216,13 @@ export interface FsmImportReport {
 /** What an import of `src` would do to `to` (nothing is changed). */
 export function planFsmImport(
   src: FsmSource,
-  to: Pick<FsmImportTargets, "userExists" | "packsDir" | "portalLoggedIn">,
+  to: Pick<FsmImportTargets, "userExists" | "packsDir" | "portalLoggedIn" | "serverFolder">,
 ): FsmImportReport {
   const offered: string[] = [];
-  if (src.settings.factorioDir) offered.push("--factorio-dir", src.settings.factorioDir);
+  const dir = src.settings.factorioDir;
+  const folder = dir ? to.serverFolder(dir) : null;
+  // Its game directory on this machine becomes a server; one elsewhere is only offered as the flag.
+  if (dir && !folder) offered.push("--factorio-dir", dir);
   if (src.settings.bind) offered.push("--bind", src.settings.bind);
   if (src.settings.port) offered.push("--port", String(src.settings.port));
   if (src.settings.rconPort) offered.push("--rcon-port", String(src.settings.rconPort));
@@ -216,6 +237,7 @@ export function planFsmImport(
       action: existsSync(join(to.packsDir, p.name)) ? "exists" : "import",
     })),
     credentials: !src.credentials ? "none" : to.portalLoggedIn() ? "exists" : "import",
+    server: dir && folder ? { ...folder, dir } : null,
     offered,
   };
 }
@@ -242,6 +264,10 @@ export async function applyFsmImport(
   if (plan.credentials === "import" && src.credentials) {
     to.savePortalCredentials(src.credentials.username, src.credentials.token);
   }
+  if (plan.server?.action === "import") {
+    const added = await to.addServer(plan.server.dir);
+    plan.server = { ...plan.server, id: added.id, added: added.name };
+  }
   return plan;
 }
 
@@ -258,12 +284,22 @@ export function describeFsmImport(src: FsmSource, plan: FsmImportReport, dryRun:
   }
   for (const p of plan.packs) lines.push(`  mod pack ${p.name}: ${verb(p.action)}`);
   if (plan.credentials !== "none") lines.push(`  mod portal login: ${verb(plan.credentials)}`);
+  const server = plan.server;
+  if (server?.action === "import") {
+    lines.push(
+      dryRun
+        ? `  Factorio directory ${server.dir}: would become a new server ("${OLD_PANEL_SERVER}"), used where it is`
+        : `  Factorio directory ${server.dir}: now server ${server.id} ("${server.added}"), used where it is; start it from its Controls`,
+    );
+  } else if (server?.action === "exists") {
+    lines.push(`  Factorio directory ${server.dir}: already the server "${server.name}", left as it is`);
+  } else if (server) lines.push(`  Factorio directory ${server.dir}: not added as a server. ${server.why}`);
   if (plan.offered.length) {
     lines.push(`  It ran with these settings; to use them here, start with: ${plan.offered.join(" ")}`);
   }
   const changes = plan.users.filter((u) => u.action === "import").length +
     plan.packs.filter((p) => p.action === "import").length +
-    (plan.credentials === "import" ? 1 : 0);
+    (plan.credentials === "import" ? 1 : 0) + (plan.server?.action === "import" ? 1 : 0);
   if (changes === 0) lines.push("  Nothing to import.");
   return lines;
 }

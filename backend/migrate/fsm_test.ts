@@ -9,10 +9,12 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Buffer } from "node:buffer";
 import bcrypt from "bcryptjs";
-import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
-import { startPanelProcess } from "../../tests/support/process.ts";
+import { runPanelCommand, startPanelProcess } from "../../tests/support/process.ts";
+import { freeTcpPort, freeUdpPort, installGame, killRecordedGame } from "../../tests/support/game.ts";
+import type { ServerSummary } from "../../shared/contract/servers.ts";
+import { LOAD_LATEST } from "../../shared/api.ts";
 
-function oldPanel(): string {
+function oldPanel(factorioDir = "/opt/factorio"): string {
   const dir = mkdtempSync(join(tmpdir(), "fsm-"));
   writeFileSync(
     join(dir, "conf.json"),
@@ -22,7 +24,7 @@ function oldPanel(): string {
         sq_lite_database_file: "sqlite.db",
         cookie_encryption_key: "c2VjcmV0",
         settings_file: "server-settings.json",
-        factorio_dir: "/opt/factorio",
+        factorio_dir: factorioDir,
         server_ip: "0.0.0.0",
         server_port: 8088,
         rcon_port: 41234,
@@ -56,25 +58,12 @@ function oldPanel(): string {
   return dir;
 }
 
-async function runOnce(args: string[]): Promise<{ code: number; out: string }> {
-  const panel = panelCommand(args);
-  const r = await new Deno.Command(panel.cmd, {
-    args: panel.args,
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  })
-    .output();
-  return { code: r.code, out: new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr) };
-}
-
 Deno.test("--import-fsm: a dry run, the import, old passwords working, a second run importing nothing", async () => {
   const fsm = oldPanel();
   const dataDir = join(mkdtempSync(join(tmpdir(), "panel-import-")), "data");
   const base = ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--import-fsm", fsm];
   try {
-    const dry = await runOnce([...base, "--dry-run"]);
+    const dry = await runPanelCommand([...base, "--dry-run"]);
     assert.equal(dry.code, 0, dry.out);
     assert.match(dry.out, /user admin \(admin\): would import/);
     assert.match(dry.out, /user bob \(operator\): would import/);
@@ -150,7 +139,7 @@ Deno.test("--import-fsm with a damaged user database: a clear message, nothing i
       join(fsm, "sqlite.db"),
       "this is not a database at all, just some text of a fair length.".repeat(100),
     );
-    const r = await runOnce([
+    const r = await runPanelCommand([
       "--port",
       "0",
       "--bind",
@@ -186,7 +175,7 @@ Deno.test("--import-fsm leaves out users whose names the panel refuses (line bre
     }
     db.close();
     const base = ["--port", "0", "--bind", "127.0.0.1", "--data-dir", dataDir, "--import-fsm", fsm];
-    const dry = await runOnce([...base, "--dry-run"]);
+    const dry = await runPanelCommand([...base, "--dry-run"]);
     assert.equal(dry.code, 0, dry.out);
     assert.match(dry.out, /user bob \(operator\): would import/);
     assert.match(
@@ -220,7 +209,7 @@ Deno.test("--import-fsm with a bcrypt hash dearer than cost 12: refused, naming 
       Buffer.from("$2b$31$" + "a".repeat(53)).toString("base64"),
     );
     db.close();
-    const r = await runOnce([
+    const r = await runPanelCommand([
       "--port",
       "0",
       "--bind",
@@ -239,5 +228,89 @@ Deno.test("--import-fsm with a bcrypt hash dearer than cost 12: refused, naming 
   } finally {
     rmSync(fsm, { recursive: true, force: true });
     rmSync(join(dataDir, ".."), { recursive: true, force: true });
+  }
+});
+
+Deno.test("--import-fsm: the old panel's Factorio directory on this machine becomes a new server beside server 1; again, nothing", async () => {
+  const game = await installGame("2.0", ["old-world.zip"]);
+  const fsm = oldPanel(game.dir);
+  const root = mkdtempSync(join(tmpdir(), "panel-import-"));
+  const dataDir = join(root, "data");
+  const own = join(root, "factorio");
+  mkdirSync(own);
+  const base = [
+    "--port",
+    "0",
+    "--bind",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    "--factorio-dir",
+    own,
+    "--rcon-port",
+    String(await freeTcpPort()),
+    "--import-fsm",
+    fsm,
+  ];
+  try {
+    const dry = await runPanelCommand([...base, "--dry-run"]);
+    assert.equal(dry.code, 0, dry.out);
+    assert.ok(
+      dry.out.includes(
+        `Factorio directory ${game.dir}: would become a new server ("Old panel"), used where it is`,
+      ),
+      dry.out,
+    );
+    assert.match(dry.out, /start with: --bind 0\.0\.0\.0 --port 8088 --rcon-port 41234\n/);
+
+    let panel = await startPanelProcess({ args: base });
+    try {
+      assert.ok(
+        panel.output().includes(
+          `Factorio directory ${game.dir}: now server 2 ("Old panel"), used where it is`,
+        ),
+        panel.output(),
+      );
+      const admin = await panel.login("admin", "old admin password");
+      const servers = (await admin.get("/api/servers")).body as ServerSummary[];
+      assert.deepEqual(servers.map((s) => [s.id, s.name, s.dir]), [
+        [1, "Server 1", own],
+        [2, "Old panel", Deno.realPathSync(game.dir)],
+      ]);
+      const saves = (await admin.get("/api/servers/2/saves/list")).body as { name: string }[];
+      assert.deepEqual(saves.map((s) => s.name).filter((n) => n !== LOAD_LATEST), ["old-world.zip"]);
+      // Its game runs from where it is, with its own binary.
+      const start = await admin.post("/api/servers/2/server/start", {
+        bindip: "127.0.0.1",
+        port: await freeUdpPort(),
+        savefile: "old-world.zip",
+      });
+      assert.equal(start.status, 200, start.text);
+      assert.equal((await admin.get("/api/servers/2/server/stop")).status, 200);
+    } finally {
+      await panel.stop();
+      killRecordedGame(join(dataDir, "servers", "2"));
+    }
+
+    // Started again with the same flags: the directory is a server already; nothing is added.
+    panel = await startPanelProcess({ args: base });
+    try {
+      assert.ok(
+        panel.output().includes(
+          `Factorio directory ${game.dir}: already the server "Old panel", left as it is`,
+        ),
+        panel.output(),
+      );
+      assert.match(panel.output(), /Nothing to import\./);
+      const admin = await panel.login("admin", "old admin password");
+      assert.equal(((await admin.get("/api/servers")).body as ServerSummary[]).length, 2);
+    } finally {
+      await panel.stop();
+      killRecordedGame(join(dataDir, "servers", "2"));
+    }
+  } finally {
+    rmSync(fsm, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
+    rmSync(game.dir, { recursive: true, force: true });
   }
 });

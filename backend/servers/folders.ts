@@ -64,7 +64,10 @@ async function moveIntoPlace(staging: string, root: string): Promise<void> {
 }
 
 /** Runs `build` on a new staging folder for `root`, then moves it into place; on any failure removes it. */
-async function buildAtomically(root: string, build: (staging: string) => Promise<void>): Promise<void> {
+export async function buildAtomically(
+  root: string,
+  build: (staging: string) => Promise<void>,
+): Promise<void> {
   refuseExisting(root);
   const staging = stagingFor(root);
   try {

@@ -23,6 +23,7 @@ import { inside } from "../factorio/paths.ts";
 import type { OpenedArchive } from "./archive.ts";
 import type { ExportedUser } from "./format.ts";
 import { ScheduleStore } from "../factorio/schedules/store.ts";
+import { TRANSFER_MSG } from "../../shared/transfer.ts";
 
 export { panelIsFresh };
 
@@ -131,6 +132,7 @@ export async function applyImport(
   a: OpenedArchive,
   opts: { merge: boolean; keepSession?: string },
 ): Promise<ImportReport> {
+  if (a.manifest.server) throw new ImportRefused(TRANSFER_MSG.serverArchive(a.manifest.server.name));
   const plan = planImport(targetOf(ctx), a);
   const report: ImportReport = { ...plan, passwords: [], adminPasswordReplaced: false };
   if (changes(plan) === 0) return report;

@@ -13,14 +13,21 @@ import {
   BACKUPS_PREFIX,
   CHANNELS,
   checkChannels,
+  checkHistory,
   checkManifest,
   checkSchedules,
   checkUsers,
+  CONFIG_FILES,
+  CONFIG_PREFIX,
   type ExportedChannel,
+  type ExportedHistory,
   type ExportedSchedule,
   type ExportedUser,
+  HISTORY,
   MANIFEST,
   type Manifest,
+  MOD_FILES,
+  MODS_PREFIX,
   PACKS_PREFIX,
   safeRelative,
   SAVES_PREFIX,
@@ -45,6 +52,11 @@ export interface OpenedArchive {
   packs: Map<string, { rest: string; entry: ZipEntry }[]>;
   saves: { name: string; entry: ZipEntry }[];
   backups: { name: string; entry: ZipEntry }[];
+  /** A server archive's mod files (zips, mod-list.json, mod-settings.dat) and config files. */
+  mods: { name: string; entry: ZipEntry }[];
+  config: { name: string; entry: ZipEntry }[];
+  /** A server archive's player history. */
+  history: ExportedHistory | null;
   /** Streams one entry into `target` (a new file), checking it against the manifest again. */
   extract(entry: ZipEntry, target: string, mode?: number): Promise<void>;
   close(): Promise<void>;
@@ -128,6 +140,9 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
       packs: new Map(),
       saves: [],
       backups: [],
+      mods: [],
+      config: [],
+      history: json.has(HISTORY) ? checkHistory(json.get(HISTORY)) : null,
       extract: (entry, target, mode = 0o644) => extractChecked(zip, manifest, entry, target, mode),
       close: () => zip.close(),
     };
@@ -140,7 +155,8 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
           throw new ArchiveError(`${n}: not a name the panel accepts`);
         }
       };
-      if (n === USERS || n === SCHEDULES || n === CHANNELS) continue;
+      if (n === USERS || n === SCHEDULES || n === CHANNELS || n === HISTORY) continue;
+      const server = manifest.server !== undefined;
       if (n.startsWith(SETTINGS_PREFIX)) {
         const f = n.slice(SETTINGS_PREFIX.length);
         if (![...SETTINGS_FILES, ...SECRET_SETTINGS_FILES].includes(f as never)) {
@@ -166,6 +182,18 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
           throw new ArchiveError(`${n}: not a name the panel accepts`);
         }
         a.backups.push({ name, entry });
+      } else if (server && n.startsWith(MODS_PREFIX)) {
+        const name = n.slice(MODS_PREFIX.length);
+        const ok = (MOD_FILES as readonly string[]).includes(name) ||
+          named(() => safeName(name, "Mod", { ext: ".zip" })) === name;
+        if (!ok) throw new ArchiveError(`${n}: not a name the panel accepts`);
+        a.mods.push({ name, entry });
+      } else if (server && n.startsWith(CONFIG_PREFIX)) {
+        const name = n.slice(CONFIG_PREFIX.length);
+        if (!(CONFIG_FILES as readonly string[]).includes(name)) {
+          throw new ArchiveError(`${n} is not a server's setting`);
+        }
+        a.config.push({ name, entry });
       } else {
         throw new ArchiveError(`${n} is not something this panel exports`);
       }

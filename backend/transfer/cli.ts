@@ -7,14 +7,21 @@ import type { Config } from "../boot/config.ts";
 import type { AppContext } from "../boot/context.ts";
 import { StartupError } from "../lib/errors.ts";
 import { describeExport, ExportError, exportPanel } from "./export.ts";
+import { describeServerExport, exportServer } from "./serverexport.ts";
 import { openArchive, type OpenedArchive } from "./archive.ts";
 import { ArchiveError } from "./format.ts";
 import { applyImport, describeImport, ImportRefused, planImport } from "./apply.ts";
 import { dryRunTarget } from "./dryrun.ts";
+import { TRANSFER_MSG } from "../../shared/transfer.ts";
 
 /** `--export FILE`: the exit code. */
 export async function exportCommand(config: Config, file: string): Promise<number> {
   try {
+    if (config.exportServer) {
+      const m = await exportServer(config, file, config.exportServer, { backups: config.exportBackups });
+      console.log(describeServerExport(file, m).join("\n"));
+      return 0;
+    }
     const m = await exportPanel(config, file, {
       secrets: config.exportSecrets,
       saves: config.exportSaves,
@@ -44,6 +51,15 @@ export async function openImport(config: Config, file: string): Promise<OpenedAr
   } catch (e) {
     if (!(e instanceof ArchiveError)) throw e;
     console.error(`factorio-panel: nothing was imported. ${file}: ${e.message}`);
+    return 1;
+  }
+  // Added as a server by a running panel only: a start with --import left in its command line would
+  // add it again at every start.
+  if (a.manifest.server) {
+    console.error(
+      `factorio-panel: nothing was imported. ${TRANSFER_MSG.serverArchive(a.manifest.server.name)}`,
+    );
+    await a.close();
     return 1;
   }
   if (config.dryRun) {

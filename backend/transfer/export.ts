@@ -43,7 +43,7 @@ export interface ExportOptions {
 
 export class ExportError extends Error {}
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 function readRows(
   dbFile: string,
@@ -100,14 +100,7 @@ function readRows(
         return u;
       },
     );
-    const schedules = all("SELECT * FROM schedules ORDER BY id").map((s): ExportedSchedule => ({
-      name: String(s.name),
-      cron: String(s.cron),
-      condition: s.condition as ExportedSchedule["condition"],
-      enabled: s.enabled === 1,
-      run_missed: s.run_missed === 1,
-      tasks: JSON.parse(String(s.tasks)),
-    }));
+    const schedules = all("SELECT * FROM schedules ORDER BY id").map(scheduleOf);
     const channels = all("SELECT * FROM alert_channels ORDER BY id").map((c): ExportedChannel => {
       const out: ExportedChannel = {
         type: c.type as ExportedChannel["type"],
@@ -129,8 +122,64 @@ function readRows(
   }
 }
 
+/** A schedules row as an archive carries it. */
+export function scheduleOf(s: Row): ExportedSchedule {
+  return {
+    name: String(s.name),
+    cron: String(s.cron),
+    condition: s.condition as ExportedSchedule["condition"],
+    enabled: s.enabled === 1,
+    run_missed: s.run_missed === 1,
+    tasks: JSON.parse(String(s.tasks)),
+  };
+}
+
+/** An entry of an archive: bytes made here, or a file streamed from the disk. */
+export type Part = { path: string; bytes: Uint8Array } | { path: string; file: string };
+
+/**
+ * Writes `parts` and then `manifest` (its `files` filled in with each part's size and SHA-256 as it
+ * streams) to `file`, through a hidden temp file renamed into place when complete.
+ */
+export async function writeArchive(
+  file: string,
+  parts: Part[],
+  manifest: Manifest,
+  now: number,
+  mode: number,
+): Promise<void> {
+  const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v, null, 2) + "\n");
+  async function* sources(): AsyncIterable<ZipSource> {
+    for (const part of parts) {
+      const hash = createHash("sha256");
+      let size = 0;
+      const from = "bytes" in part ? [part.bytes] : readWhole(part.file);
+      const data = (async function* () {
+        for await (const chunk of from) {
+          hash.update(chunk);
+          size += chunk.length;
+          yield chunk;
+        }
+      })();
+      const zipped = /\.zip$/i.test(part.path);
+      const mtime = "file" in part ? statSync(part.file).mtime : new Date(now);
+      yield {
+        name: part.path,
+        data,
+        mtime,
+        method: zipped ? "store" : "deflate",
+        ...("bytes" in part ? { size: part.bytes.length } : {}),
+      };
+      manifest.files.push({ path: part.path, size, sha256: hash.digest("hex") });
+    }
+    const m = json(manifest);
+    yield { name: MANIFEST, data: m, size: m.length, method: "deflate", mtime: new Date(now) };
+  }
+  await writeStreamAtomic(file, zipStream(sources()), undefined, mode);
+}
+
 /** Plain files directly in `dir` ending in .zip, not hidden (our temp files start with a dot). */
-function zipsIn(dir: string): string[] {
+export function zipsIn(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) =>
@@ -150,7 +199,7 @@ export async function exportPanel(
 ): Promise<Manifest> {
   const rows = readRows(join(config.dataDir, "panel.db"), opts.secrets);
   const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v, null, 2) + "\n");
-  const parts: ({ path: string; bytes: Uint8Array } | { path: string; file: string })[] = [
+  const parts: Part[] = [
     { path: USERS, bytes: json(rows.users) },
     { path: SCHEDULES, bytes: json(rows.schedules) },
     { path: CHANNELS, bytes: json(rows.channels) },
@@ -194,39 +243,8 @@ export async function exportPanel(
     },
     files: [],
   };
-  async function* sources(): AsyncIterable<ZipSource> {
-    for (const part of parts) {
-      const hash = createHash("sha256");
-      let size = 0;
-      const from = "bytes" in part ? [part.bytes] : readWhole(part.file);
-      const data = (async function* () {
-        for await (const chunk of from) {
-          hash.update(chunk);
-          size += chunk.length;
-          yield chunk;
-        }
-      })();
-      const zipped = /\.zip$/i.test(part.path);
-      const mtime = "file" in part ? statSync(part.file).mtime : new Date(now);
-      yield {
-        name: part.path,
-        data,
-        mtime,
-        method: zipped ? "store" : "deflate",
-        ...("bytes" in part ? { size: part.bytes.length } : {}),
-      };
-      manifest.files.push({ path: part.path, size, sha256: hash.digest("hex") });
-    }
-    const m = json(manifest);
-    yield { name: MANIFEST, data: m, size: m.length, method: "deflate", mtime: new Date(now) };
-  }
   // Backups hold the game's server-settings.json, with its game password and factorio.com token.
-  await writeStreamAtomic(
-    file,
-    zipStream(sources()),
-    undefined,
-    opts.secrets || opts.backups ? 0o600 : 0o644,
-  );
+  await writeArchive(file, parts, manifest, now, opts.secrets || opts.backups ? 0o600 : 0o644);
   return manifest;
 }
 

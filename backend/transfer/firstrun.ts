@@ -13,7 +13,9 @@ import {
   planFsmImport,
   readFsm,
 } from "../migrate/fsm.ts";
-import { openArchive } from "./archive.ts";
+import { openArchive, type OpenedArchive } from "./archive.ts";
+import { type AddServer, serverTargets } from "../migrate/targets.ts";
+import type { ServerImport } from "./serverimport.ts";
 import { applyImport, describeImport, ImportRefused } from "./apply.ts";
 import { panelIsFresh, requireFresh } from "./fresh.ts";
 import type { Role } from "../../shared/api.ts";
@@ -39,7 +41,7 @@ function readOld(dir: unknown): FsmSource {
  * Where the old panel's users land. The first-start admin (fresh panel) is taken over by an old user of
  * the same name: its old password replaces the generated one (its other sessions end; the importing one stays).
  */
-function fsmTargets(ctx: AppContext, replaced: { value: boolean }, keepSession?: string) {
+function fsmTargets(ctx: AppContext, add: AddServer, replaced: { value: boolean }, keepSession?: string) {
   const firstAdmin = panelIsFresh(ctx) ? ctx.accounts.users.byName("admin") : undefined;
   const isFirst = (name: string) => firstAdmin !== undefined && name.toLowerCase() === "admin";
   return {
@@ -60,14 +62,15 @@ function fsmTargets(ctx: AppContext, replaced: { value: boolean }, keepSession?:
     packsDir: join(ctx.config.dataDir, "mod-packs"),
     portalLoggedIn: () => ctx.portal.loggedIn(),
     savePortalCredentials: (username: string, token: string) => ctx.portal.saveToken(username, token),
+    ...serverTargets(ctx, add),
   };
 }
 
-export function previewOldPanel(ctx: AppContext, dir: unknown): ImportResult {
+export function previewOldPanel(ctx: AppContext, dir: unknown, add: AddServer): ImportResult {
   requireFresh(ctx);
   const src = readOld(dir);
   return {
-    lines: describeFsmImport(src, planFsmImport(src, fsmTargets(ctx, { value: false })), true),
+    lines: describeFsmImport(src, planFsmImport(src, fsmTargets(ctx, add, { value: false })), true),
     passwords: [],
     admin_password_replaced: false,
   };
@@ -76,12 +79,13 @@ export function previewOldPanel(ctx: AppContext, dir: unknown): ImportResult {
 export async function importOldPanel(
   ctx: AppContext,
   dir: unknown,
+  add: AddServer,
   keepSession?: string,
 ): Promise<ImportResult> {
   requireFresh(ctx);
   const src = readOld(dir);
   const replaced = { value: false };
-  const report = await applyFsmImport(src, fsmTargets(ctx, replaced, keepSession), async (from, to) => {
+  const report = await applyFsmImport(src, fsmTargets(ctx, add, replaced, keepSession), async (from, to) => {
     await ctx.mods.packs.importFolder(to.split("/").pop(), from);
   });
   ctx.log.info("Imported the old panel", { dir: src.dir });
@@ -92,13 +96,18 @@ export async function importOldPanel(
   };
 }
 
-/** Imports an uploaded archive (a temp file the caller removes afterwards); it is checked whole first. */
+/**
+ * Imports an uploaded archive (a temp file the caller removes afterwards); it is checked whole first. One
+ * server's archive becomes a new server (`addServer`); a whole panel's goes into a fresh panel only, and
+ * not at all with `only: "server"` (POST /api/servers/import).
+ */
 export async function importArchiveFile(
   ctx: AppContext,
   file: string,
-  keepSession?: string,
+  keepSession: string | undefined,
+  addServer: (a: OpenedArchive) => Promise<ServerImport>,
+  only?: "server",
 ): Promise<ImportResult> {
-  requireFresh(ctx);
   let a;
   try {
     a = await openArchive(file);
@@ -107,7 +116,13 @@ export async function importArchiveFile(
     throw e;
   }
   try {
-    const r = await applyImport(ctx, a, { merge: false, keepSession });
+    if (a.manifest.server) {
+      const added = await addServer(a);
+      return { lines: added.lines, passwords: [], admin_password_replaced: false, server: added.id };
+    }
+    if (only === "server") throw new Invalid(TRANSFER_MSG.panelArchive);
+    requireFresh(ctx);
+    const r = await ctx.gameOps.run("import", () => applyImport(ctx, a, { merge: false, keepSession }));
     // The passwords go in their own list: the page shows them once, apart from the summary.
     return {
       lines: describeImport(a, { ...r, passwords: [] }, false),

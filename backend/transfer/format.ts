@@ -24,6 +24,11 @@ import { importedHashProblem } from "../auth/password.ts";
 export const FORMAT = "factorio-panel-export";
 /** Raise when a reader of the old version would misread a new archive. */
 export const FORMAT_VERSION = 1;
+/**
+ * One server's archive (--export-server): its own files and rows, imported as a new server. A reader of
+ * format 1 would take its saves and schedules for the first server's, so it refuses it as newer.
+ */
+export const SERVER_FORMAT_VERSION = 2;
 export const MANIFEST = "manifest.json";
 
 export const USERS = "panel/users.json";
@@ -36,6 +41,19 @@ export const SECRET_SETTINGS_FILES = ["mod-portal.json"] as const;
 export const PACKS_PREFIX = "mod-packs/";
 export const SAVES_PREFIX = "saves/";
 export const BACKUPS_PREFIX = "backups/";
+/** A server archive's game files: mods/ (zips, mod-list.json, mod-settings.dat) and config/ (settings, player lists). */
+export const MODS_PREFIX = "mods/";
+export const CONFIG_PREFIX = "config/";
+export const MOD_FILES = ["mod-list.json", "mod-settings.dat"] as const;
+/** Not config.ini: its [path] names the source's folders. */
+export const CONFIG_FILES = [
+  "server-settings.json",
+  "server-adminlist.json",
+  "server-whitelist.json",
+  "server-banlist.json",
+] as const;
+/** A server archive's player history: sessions, chat, online counts. */
+export const HISTORY = "panel/player-history.json";
 
 export interface Manifest {
   format: typeof FORMAT;
@@ -52,8 +70,28 @@ export interface Manifest {
     mod_packs: string[];
     saves: string[];
     backups: string[];
+    /** A server archive's mod files and config files. */
+    mods?: string[];
+    config?: string[];
   };
+  /** A server archive (format 2): the server it was, imported as a new one. */
+  server?: ExportedServer;
   files: { path: string; size: number; sha256: string }[];
+}
+
+export interface ExportedServer {
+  id: number;
+  name: string;
+  /** Its game port. */
+  port: number;
+  /** Its active game version ("" for a game installed by hand). */
+  version: string;
+}
+
+export interface ExportedHistory {
+  sessions: { name: string; joined_at: number; left_at: number | null; end_reason: string | null }[];
+  chat: { at: number; name: string; message: string }[];
+  counts: { at: number; count: number }[];
 }
 
 export interface ExportedUser {
@@ -105,12 +143,12 @@ export function checkManifest(v: unknown): Manifest {
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
     throw new ArchiveError("its manifest has no format version");
   }
-  if (version > FORMAT_VERSION) {
+  if (version > SERVER_FORMAT_VERSION) {
     throw new ArchiveError(
       `it was made by a newer panel (${
         str(v.panel_version) ? v.panel_version : "unknown version"
       }, archive format ${version}); ` +
-        `this panel reads format ${FORMAT_VERSION}. Update this panel first.`,
+        `this panel reads format ${SERVER_FORMAT_VERSION} and older. Update this panel first.`,
     );
   }
   const c = v.contents;
@@ -135,7 +173,38 @@ export function checkManifest(v: unknown): Manifest {
   ) {
     throw new ArchiveError("its manifest's file list is damaged");
   }
+  if (version >= SERVER_FORMAT_VERSION) {
+    const srv = v.server;
+    if (
+      !isObj(srv) || typeof srv.id !== "number" || !str(srv.name) || typeof srv.port !== "number" ||
+      !str(srv.version) || !strList(c.mods) || !strList(c.config)
+    ) {
+      throw new ArchiveError("its manifest names no server");
+    }
+  } else if (v.server !== undefined) throw new ArchiveError("its manifest is incomplete");
   return v as unknown as Manifest;
+}
+
+const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const numOrNull = (v: unknown) => v === null || num(v);
+
+export function checkHistory(v: unknown): ExportedHistory {
+  if (!isObj(v) || !Array.isArray(v.sessions) || !Array.isArray(v.chat) || !Array.isArray(v.counts)) {
+    throw new ArchiveError(`${HISTORY} is damaged`);
+  }
+  v.sessions.forEach((s, i) => {
+    if (
+      !isObj(s) || !str(s.name) || !num(s.joined_at) || !numOrNull(s.left_at) ||
+      !(s.end_reason === null || str(s.end_reason))
+    ) bad(HISTORY, i, "not a player session");
+  });
+  v.chat.forEach((l, i) => {
+    if (!isObj(l) || !num(l.at) || !str(l.name) || !str(l.message)) bad(HISTORY, i, "not a chat line");
+  });
+  v.counts.forEach((n, i) => {
+    if (!isObj(n) || !num(n.at) || !num(n.count)) bad(HISTORY, i, "not an online count");
+  });
+  return v as unknown as ExportedHistory;
 }
 
 function bad(file: string, i: number, why: string): never {

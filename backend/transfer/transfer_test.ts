@@ -17,8 +17,8 @@ import {
 import { tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { panelCommand, ROOT } from "../../scripts/launcher.mjs";
-import { type PanelProcess, startPanelProcess } from "../../tests/support/process.ts";
+import { ROOT } from "../../scripts/launcher.mjs";
+import { type PanelProcess, runPanelCommand, startPanelProcess } from "../../tests/support/process.ts";
 import type { Client } from "../../tests/support/harness.ts";
 import { ZipReader, zipStream } from "../lib/zip.ts";
 import { writeStreamAtomic } from "../lib/fsutil.ts";
@@ -27,21 +27,6 @@ import { DatabaseSync } from "node:sqlite";
 
 const PASSWORD = "first admin password";
 const HOOK = "http://127.0.0.1:9/api/webhooks/1234/discord-secret-token-abcdef";
-
-async function runOnce(args: string[]): Promise<{ code: number; out: string }> {
-  const panel = panelCommand(args);
-  const r = await new Deno.Command(panel.cmd, {
-    args: panel.args,
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-    // A command that should end, not start a panel: a guard so a wrong start fails instead of hanging.
-    signal: AbortSignal.timeout(120_000),
-  })
-    .output();
-  return { code: r.code, out: new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr) };
-}
 
 function dirs(root: string, name: string) {
   const data = join(root, name, "data");
@@ -179,7 +164,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
 
     // Without secrets.
     const plain = join(root, "plain.zip");
-    const ex = await runOnce([...src.args, "--export", plain, "--export-saves"]);
+    const ex = await runPanelCommand([...src.args, "--export", plain, "--export-saves"]);
     assert.equal(ex.code, 0, ex.out);
     assert.match(ex.out, /users: admin, alice, bob/);
     assert.match(ex.out, /saves: world\.zip/);
@@ -194,7 +179,13 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
 
     // With secrets: owner-only, hashes and the webhook inside.
     const secret = join(root, "secret.zip");
-    const exs = await runOnce([...src.args, "--export", secret, "--export-secrets", "--export-backups"]);
+    const exs = await runPanelCommand([
+      ...src.args,
+      "--export",
+      secret,
+      "--export-secrets",
+      "--export-backups",
+    ]);
     assert.equal(exs.code, 0, exs.out);
     assert.equal(statSync(secret).mode & 0o777, 0o600, "secrets and backups: owner-only");
     const stext = await archiveText(secret);
@@ -205,7 +196,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
 
     // Import without secrets into a fresh panel: new passwords printed once, channels disabled.
     const dst = dirs(root, "new");
-    const dry = await runOnce([...dst.args, "--import", plain, "--dry-run"]);
+    const dry = await runPanelCommand([...dst.args, "--import", plain, "--dry-run"]);
     assert.equal(dry.code, 0, dry.out);
     assert.match(dry.out, /user alice \(operator\): would import/);
     assert.ok(!existsSync(dst.data), "a dry run creates nothing");
@@ -273,7 +264,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     panel = null;
 
     // An archive with something new (the save) into a panel in use: refused without --import-merge.
-    const refused = await runOnce([...dst2.args, "--import", plain]);
+    const refused = await runPanelCommand([...dst2.args, "--import", plain]);
     assert.equal(refused.code, 1, refused.out);
     assert.match(refused.out, /factorio-panel: nothing was imported\. This panel already has users/);
     // With --import-merge only what is missing comes in: the save; users, schedules, channels stay single.
@@ -292,7 +283,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     copyFileSync(plain, cut);
     truncateSync(cut, statSync(cut).size - 200);
     const dst3 = dirs(root, "new3");
-    const bad = await runOnce([...dst3.args, "--import", cut]);
+    const bad = await runPanelCommand([...dst3.args, "--import", cut]);
     assert.equal(bad.code, 1, bad.out);
     assert.match(bad.out, /factorio-panel: nothing was imported\. .*cut\.zip: it is not a readable zip/);
     assert.ok(!existsSync(dst3.data));
@@ -304,7 +295,7 @@ Deno.test("--export then --import into fresh panels: everything equal, secrets o
     assert.ok(at > 0);
     bytes[at + (save.length >> 1)] ^= 0xff;
     writeFileSync(altered, bytes);
-    const bad2 = await runOnce([...dst3.args, "--import", altered]);
+    const bad2 = await runPanelCommand([...dst3.args, "--import", altered]);
     assert.equal(bad2.code, 1, bad2.out);
     assert.match(bad2.out, /nothing was imported\. .*(damaged|checksum)/);
     assert.ok(!existsSync(dst3.data));
@@ -340,11 +331,11 @@ Deno.test("--import of an archive from a newer panel: refused with a clear messa
       zipStream([{ name: "manifest.json", data: manifest, size: manifest.length, method: "deflate" }]),
     );
     const target = dirs(root, "new");
-    const r = await runOnce([...target.args, "--import", file]);
+    const r = await runPanelCommand([...target.args, "--import", file]);
     assert.equal(r.code, 1, r.out);
     assert.match(
       r.out,
-      /nothing was imported\. .*newer\.zip: it was made by a newer panel \(9\.0\.0, archive format 99\); this panel reads format 1\. Update this panel first\./,
+      /nothing was imported\. .*newer\.zip: it was made by a newer panel \(9\.0\.0, archive format 99\); this panel reads format 2 and older\. Update this panel first\./,
     );
     assert.ok(!existsSync(target.data));
   } finally {
@@ -480,7 +471,7 @@ Deno.test("--import refuses what the API refuses (URLs, names, schedule texts, a
       const file = join(root, "hostile.zip");
       await archiveWith(file, rows);
       const target = dirs(root, "new");
-      const r = await runOnce([...target.args, "--import", file]);
+      const r = await runPanelCommand([...target.args, "--import", file]);
       assert.equal(r.code, 1, `${what}: ${r.out}`);
       assert.match(r.out, /factorio-panel: nothing was imported\./, what);
       assert.match(r.out, message, what);
@@ -490,7 +481,7 @@ Deno.test("--import refuses what the API refuses (URLs, names, schedule texts, a
     const file = join(root, "clean.zip");
     await archiveWith(file, { schedules: [schedule], channels: [channel] });
     const target = dirs(root, "clean");
-    const dry = await runOnce([...target.args, "--import", file, "--dry-run"]);
+    const dry = await runPanelCommand([...target.args, "--import", file, "--dry-run"]);
     assert.equal(dry.code, 0, dry.out);
     assert.match(dry.out, /schedule Nightly: would import/);
     assert.match(dry.out, /alert channel Hook: would import/);
@@ -548,7 +539,7 @@ Deno.test("--import of users whose password hashes are dearer than the panel's o
         ]),
       );
       const target = dirs(root, "new");
-      const r = await runOnce([...target.args, "--import", file]);
+      const r = await runPanelCommand([...target.args, "--import", file]);
       assert.equal(r.code, 1, r.out);
       assert.match(r.out, /nothing was imported\./);
       assert.match(r.out, why);

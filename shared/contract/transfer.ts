@@ -17,6 +17,8 @@ export const ImportResult = z.object({
   passwords: z.array(z.object({ username: z.string(), password: z.string() })),
   /** The signed-in first-start admin now has the imported password (this session stays signed in). */
   admin_password_replaced: z.boolean(),
+  /** The new server a server's archive (--export-server) became. */
+  server: z.number().optional(),
 }).meta({ id: "ImportResult" });
 export type ImportResult = z.infer<typeof ImportResult>;
 
@@ -46,7 +48,15 @@ export const transferRoutes = {
     answer: ImportResult,
   },
   "POST /api/import/archive": {
-    summary: "Import an export archive (.zip)",
+    summary:
+      "Import an export archive (.zip): a whole panel's into a fresh panel, one server's as a new server",
+    role: "admin",
+    interactive: true,
+    upload: "archive",
+    answer: ImportResult,
+  },
+  "POST /api/servers/import": {
+    summary: "Add a server from one server's archive (--export-server): a new server, nothing replaced",
     role: "admin",
     interactive: true,
     upload: "archive",

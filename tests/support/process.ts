@@ -100,6 +100,23 @@ export async function startPanelProcess(opts: PanelProcessOptions): Promise<Pane
   };
 }
 
+/**
+ * Runs the panel's command to its end (--export, --dry-run, a refused --import ...), through the
+ * launcher as `npm start` runs it; its exit code and output. A guard ends a wrong start instead of hanging.
+ */
+export async function runPanelCommand(args: string[]): Promise<{ code: number; out: string }> {
+  const panel = panelCommand(args);
+  const r = await new Deno.Command(panel.cmd, {
+    args: panel.args,
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+    signal: AbortSignal.timeout(120_000),
+  }).output();
+  return { code: r.code, out: new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr) };
+}
+
 function withHost(url: string, name: string): string {
   const u = new URL(url);
   u.hostname = name;
