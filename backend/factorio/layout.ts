@@ -55,7 +55,14 @@ export function factorioPaths(
     active: ReturnType<typeof activeVersion>,
   ) => (active ? versionDir(versionsHome, active.version) : null);
   // Asked on every mod list request (its cache's paths): joined again only when the active version changes.
-  const dataOf = keptFor((active: ReturnType<typeof activeVersion>) => join(dirOf(active) ?? root, "data"));
+  // Without a managed version, the game installed by hand: data/ in --factorio-dir, or else beside the
+  // executable's bin/ (a server sharing the first server's game; a binary outside the directory).
+  const handInstalled = join(dirname(dirname(dirname(config.factorioBinary))), "data");
+  const dataOf = keptFor((active: ReturnType<typeof activeVersion>) => {
+    const dir = dirOf(active);
+    if (dir) return join(dir, "data");
+    return existsSync(join(root, "data")) ? join(root, "data") : handInstalled;
+  });
   const data = () => dataOf(activeVersion(root));
   // Looked up again only when the active version changes: the x64 or the ARM64 build's layout.
   const binaryOf = keptFor((active: ReturnType<typeof activeVersion>) => {

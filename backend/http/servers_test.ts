@@ -278,3 +278,15 @@ Deno.test(
     assert.equal(await asToken("/api/servers/1/server/status"), 404);
   }),
 );
+
+Deno.test(
+  "an empty server beside a game installed by hand reads that game's data (the settings' example)",
+  withGamePanel(async (p) => {
+    const c = await p.login();
+    const id = await addServer(c, { name: "Empty" });
+    const settings = await c.get(`/api/servers/${id}/settings`);
+    assert.equal(settings.status, 200, settings.text);
+    const mods = await c.get(`/api/servers/${id}/mods/list`);
+    assert.equal(mods.status, 200, mods.text);
+  }),
+);

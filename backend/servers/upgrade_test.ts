@@ -76,7 +76,7 @@ Deno.test("a panel of 277802d upgrades in place: its server is server 1 with not
     // Exactly one server: the old panel's, on its directory.
     const servers = await ok(admin, "GET", "/api/servers") as ServerSummary[];
     assert.deepEqual(servers.map((s) => [s.id, s.status, s.dir]), [[1, "stopped", factorioDir]]);
-    assert.equal(servers[0].version, "2.0.72.0");
+    assert.equal(servers[0].version, "2.0.72");
 
     // Saves, mods, settings.
     assert.deepEqual(names(await ok(admin, "GET", "/api/saves/list")), ["second.zip", "world.zip"]);
@@ -101,18 +101,33 @@ Deno.test("a panel of 277802d upgrades in place: its server is server 1 with not
     const channels = await ok(admin, "GET", "/api/notifications/channels") as {
       name: string;
       events: string[];
+      servers: number[] | null;
     }[];
-    assert.deepEqual(channels.map((ch) => [ch.name, ch.events]), [["Local hook", ["crashed", "started"]]]);
+    // Every server's alerts, as the one server's were.
+    assert.deepEqual(channels.map((ch) => [ch.name, ch.events, ch.servers]), [[
+      "Local hook",
+      ["crashed", "started"],
+      null,
+    ]]);
     const history = await ok(admin, "GET", "/api/players/history") as { name: string; sessions: number }[];
     assert.deepEqual(history.map((h) => [h.name, h.sessions]).sort(), [["alice", 1], ["bob", 1]]);
     const chat = await ok(admin, "GET", "/api/players/chat") as { name: string; message: string }[];
     assert.deepEqual(chat.map((l) => [l.name, l.message]), [["alice", "hello from the old panel"]]);
 
     // The users with their roles; the viewer stays a viewer of server 1, the operator its operator.
-    const users = await ok(admin, "GET", "/api/user/list") as { username: string; role: string }[];
+    const users = await ok(admin, "GET", "/api/user/list") as {
+      username: string;
+      role: string;
+      servers?: Record<string, string>;
+    }[];
     assert.deepEqual(
-      users.map((u) => [u.username, u.role]),
-      [["ada", "admin"], ["admin", "admin"], ["olga", "operator"], ["victor", "viewer"]],
+      users.map((u) => [u.username, u.role, u.servers]),
+      [
+        ["ada", "admin", undefined],
+        ["admin", "admin", undefined],
+        ["olga", "operator", { 1: "operator" }],
+        ["victor", "viewer", { 1: "viewer" }],
+      ],
     );
     const operator = await panel.login(...OPERATOR);
     const viewer = await panel.login(...VIEWER);
@@ -123,18 +138,27 @@ Deno.test("a panel of 277802d upgrades in place: its server is server 1 with not
     assert.equal((await viewer.post("/api/schedules/1/run")).status, 403, "a viewer runs nothing");
 
     // The operator's push device, and the token the operator's scripts use.
-    const devices = await ok(operator, "GET", "/api/push/devices") as { name: string; events: string[] }[];
-    assert.deepEqual(devices.map((d) => [d.name, d.events]), [["Olga's phone", [
-      "crashed",
-      "player-joined",
-    ]]]);
+    const devices = await ok(operator, "GET", "/api/push/devices") as {
+      name: string;
+      events: string[];
+      servers: number[] | null;
+    }[];
+    assert.deepEqual(devices.map((d) => [d.name, d.events, d.servers]), [[
+      "Olga's phone",
+      ["crashed", "player-joined"],
+      null,
+    ]]);
     const script = new TokenClient(panel.url, OPERATOR_TOKEN);
     assert.deepEqual(names(await ok(script, "GET", "/api/servers/1/saves/list")), [
       "second.zip",
       "world.zip",
     ]);
-    const tokens = await ok(operator, "GET", "/api/user/tokens") as { name: string; state: string }[];
-    assert.deepEqual(tokens.map((t) => [t.name, t.state]), [["olga's script", "active"]]);
+    const tokens = await ok(operator, "GET", "/api/user/tokens") as {
+      name: string;
+      state: string;
+      servers: number[] | null;
+    }[];
+    assert.deepEqual(tokens.map((t) => [t.name, t.state, t.servers]), [["olga's script", "active", null]]);
 
     // /api/servers/1/R answers as /api/R.
     for (
