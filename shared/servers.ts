@@ -88,10 +88,11 @@ export const SERVERS_UI = {
   added: (name: string) => `The server "${name}" is added.`,
   deleteTitle: (name: string) => `Delete the server "${name}"`,
   deleteSays: (name: string) =>
-    `The panel stops "${name}" and makes a backup of it first (kept with the panel's backups). Then it ` +
-    "deletes the server: its saves, mods, settings, player lists and logs, its schedules and its player " +
-    "history.",
-  deleteNoBackup: "Without a backup, nothing of it is kept.",
+    `The panel stops "${name}" and makes a backup of it first. Its backups, that one included, are kept ` +
+    "with the first server's backups. Then it deletes the server: its saves, mods, settings, player lists " +
+    "and logs, its schedules and its player history (a Factorio folder it used where it was stays on the disk).",
+  deleteNoBackup:
+    "Without that last backup, what changed since its last backup is lost; its earlier backups are kept.",
   deleteWithoutBackup: "Delete without a backup",
   deleteWithBackup: "Back up and delete",
   typeName: "The server's name",
