@@ -5,7 +5,13 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { freeUdpPort, holdUdpPort, startPanelWithGame, withGamePanel } from "../../tests/support/game.ts";
+import {
+  freeTcpPort,
+  freeUdpPort,
+  holdUdpPort,
+  startPanelWithGame,
+  withGamePanel,
+} from "../../tests/support/game.ts";
 import { ServerStore } from "../servers/store.ts";
 import { userWithRole } from "../../tests/support/roles.ts";
 import { TestSocket } from "../../tests/support/ws.ts";
@@ -33,7 +39,8 @@ Deno.test(
   "a second server has its own directory, saves, game and port; /api/R stays server 1",
   withGamePanel(async (p) => {
     const c = await p.login();
-    const id = await addServer(c, { name: "Space Age" });
+    // Its RCON port from the test's own (test files run side by side, each panel picking from 27015).
+    const id = await addServer(c, { name: "Space Age", rcon_port: await freeTcpPort() });
     assert.equal(id, 2);
     const list = (await c.get("/api/servers")).body as ServerSummary[];
     assert.deepEqual(list.map((s) => [s.id, s.name, s.status]), [[1, "Server 1", "stopped"], [
@@ -288,5 +295,8 @@ Deno.test(
     assert.equal(settings.status, 200, settings.text);
     const mods = await c.get(`/api/servers/${id}/mods/list`);
     assert.equal(mods.status, 200, mods.text);
+    const list = (await c.get("/api/servers")).body as ServerSummary[];
+    assert.equal(list[1].version, list[0].version, "the version of the game it shares");
+    assert.notEqual(list[1].version, "unknown");
   }),
 );

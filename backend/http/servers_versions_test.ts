@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { installOutcome, withVersionsPanel } from "../../tests/support/versions.ts";
-import { freeUdpPort } from "../../tests/support/game.ts";
+import { freeTcpPort, freeUdpPort } from "../../tests/support/game.ts";
 import type { Client } from "../../tests/support/harness.ts";
 import type { VersionsAnswer } from "../../shared/factorio-versions.ts";
 import type { ServerSummary } from "../../shared/contract/servers.ts";
@@ -40,7 +40,11 @@ Deno.test(
     await install(c, v.panel.ctx.bus, "2.0.76");
     await install(c, v.panel.ctx.bus, "2.0.77");
     // Server 1 runs the first version installed; server 2 is made on the other one.
-    const made = await c.post("/api/servers", { name: "Older", version: "2.0.77" });
+    const made = await c.post("/api/servers", {
+      name: "Older",
+      version: "2.0.77",
+      rcon_port: await freeTcpPort(),
+    });
     assert.equal(made.status, 201, made.text);
     const id = (made.body as { id: number }).id;
     const prefix = `/api/servers/${id}`;

@@ -84,7 +84,12 @@ Deno.test("one server moves to another panel: --export-server, then POST /api/se
     // A copy of server 1 once its server-settings.json exists: an empty server on a game installed by
     // hand has no example to make one from (its data/ is the first server's).
     await ok(c, "/api/settings");
-    const added = await c.post("/api/servers", { name: "Moon base", from: { server: 1 } });
+    // Its RCON port from the test's own (test files run side by side, each panel picking from 27015).
+    const added = await c.post("/api/servers", {
+      name: "Moon base",
+      from: { server: 1 },
+      rcon_port: await freeTcpPort(),
+    });
     assert.equal(added.status, 201, added.text);
     assert.equal((await c.get("/api/servers/2/saves/create/moon.zip")).status, 200);
     const mod = new FormData();

@@ -1,4 +1,5 @@
 import { lazy, type ReactNode, Suspense, useEffect } from "react";
+import { FIRST_SERVER } from "../../shared/servers.ts";
 import { BrowserRouter, Navigate, Route, Routes, useParams } from "react-router-dom";
 import { Box, CircularProgress, CssBaseline, ThemeProvider } from "@mui/material";
 import { theme } from "./theme.ts";
@@ -49,10 +50,15 @@ function Loading() {
   );
 }
 
-/** The home page: Controls of the one server, or the overview once there are several. */
+/**
+ * The home page: Controls of the one server, or the overview once there are several. A user whose one
+ * server is not server 1 (a role on that server only) goes to its Controls.
+ */
 function Home() {
   const { list } = useSnapshot(serverList);
-  return several(list) ? <Navigate to="/servers" replace /> : <Controls />;
+  if (several(list)) return <Navigate to="/servers" replace />;
+  if (list?.length === 1 && list[0].id !== FIRST_SERVER) return <Navigate to={`/servers/${list[0].id}`} replace />;
+  return <Controls />;
 }
 
 /** A server's page under /servers/{id}: the id is a whole number, or there is no such page. */

@@ -3,7 +3,7 @@
 // (with a copy of the save first), deleting, keeping the last N, and the update check. No HTTP here.
 
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Config } from "../../boot/config.ts";
 import type { EventBus } from "../../lib/events.ts";
 import type { Logger } from "../../lib/log.ts";
@@ -138,7 +138,9 @@ export class FactorioVersions {
   unmanaged(): string | null {
     const binary = this.deps.config.factorioBinary;
     if (binary.startsWith(versionsDir(this.home) + "/") || !existsSync(binary)) return null;
-    return versionOfGameDir(this.dir) ?? "unknown";
+    // The game's folder holds bin/<arch>/factorio: --factorio-dir itself, or the first server's for a
+    // server sharing its game.
+    return versionOfGameDir(this.dir) ?? versionOfGameDir(dirname(dirname(dirname(binary)))) ?? "unknown";
   }
 
   /** Whether there is a game to start. */
