@@ -57,7 +57,9 @@ function Loading() {
 function Home() {
   const { list } = useSnapshot(serverList);
   if (several(list)) return <Navigate to="/servers" replace />;
-  if (list?.length === 1 && list[0].id !== FIRST_SERVER) return <Navigate to={`/servers/${list[0].id}`} replace />;
+  if (list?.length === 1 && list[0].id !== FIRST_SERVER) {
+    return <Navigate to={`/servers/${list[0].id}`} replace />;
+  }
   return <Controls />;
 }
 
