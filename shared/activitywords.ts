@@ -158,6 +158,7 @@ export const ACTIVITY_WORDS: Record<string, Words> = {
   "POST /api/servers": ["add", named("server")],
   "PATCH /api/servers/:id": ["change", named("server")],
   "DELETE /api/servers/:id": ["delete", named("server")],
+  "POST /api/servers/import": ["import", fixed("a server from an archive")],
   // Factorio versions.
   "POST /api/factorio/install": ["install", fixed("a Factorio version")],
   "POST /api/factorio/install/cancel": ["cancel", fixed("a Factorio install")],

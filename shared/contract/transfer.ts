@@ -57,8 +57,8 @@ export const transferRoutes = {
   },
   "POST /api/servers/import": {
     summary: "Add a server from one server's archive (--export-server): a new server, nothing replaced",
+    // Unlike a panel import (which replaces the users), an admin's script may move a server.
     role: "admin",
-    interactive: true,
     upload: "archive",
     answer: ImportResult,
   },
