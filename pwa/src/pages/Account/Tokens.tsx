@@ -192,7 +192,7 @@ export function Tokens() {
               }}
             >
               <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-                <Typography sx={{ fontWeight: 600 }}>
+                <Typography component="div" sx={{ fontWeight: 600 }}>
                   {t.name}
                   {t.username ? ` · ${t.username}` : ""} <Chip size="small" label={t.role} sx={{ ml: 0.5 }} />
                   {t.state !== "active" && (
