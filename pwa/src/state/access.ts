@@ -16,7 +16,9 @@ import type { ServerSummary } from "../../../shared/contract/servers.ts";
 export function roleOn(user: User | null, list: readonly ServerSummary[] | null, id: number): Role {
   const role = (user?.role as Role | undefined) ?? "admin";
   if (role === "admin") return role;
-  return list?.find((s) => s.id === id)?.role ?? user?.servers?.[String(id)] ?? role;
+  // A list read while the user was still an admin says "admin" everywhere: the session says otherwise now.
+  const listed = list?.find((s) => s.id === id)?.role;
+  return (listed === "admin" ? undefined : listed) ?? user?.servers?.[String(id)] ?? role;
 }
 
 /** True when the signed-in user has at least `need` on the server shown. */
