@@ -10,21 +10,9 @@ import { Page, Panel } from "../../components/Page.tsx";
 import { transferApi } from "../../api/transfer.ts";
 import { ApiError, type UploadProgress } from "../../api/client.ts";
 import { session } from "../../state/session.ts";
-import { insetBox } from "../../theme.ts";
+import { Lines } from "../../components/Lines.tsx";
 import { type ImportResult, TRANSFER_MSG } from "../../../../shared/transfer.ts";
 import { PUSH_MSG } from "../../../../shared/messages.ts";
-
-function Lines({ lines, label }: { lines: string[]; label: string }) {
-  return (
-    <Box
-      component="pre"
-      aria-label={label}
-      sx={{ ...insetBox, m: 0, p: 1.5, whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: "0.85rem" }}
-    >
-      {lines.join("\n")}
-    </Box>
-  );
-}
 
 /** Why an import failed, to show in its form until the next try (a flash would be gone before it is read). */
 function failureOf(e: unknown): string {
