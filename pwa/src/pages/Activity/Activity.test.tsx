@@ -103,7 +103,7 @@ describe("Activity", () => {
           ...ENTRY,
           id: 9,
           server: 2,
-          action: "POST /api/saves/create/:name",
+          action: "GET /api/saves/create/:name",
           detail: "/api/servers/2/saves/create/moon2.zip",
         },
         { ...ENTRY, id: 8, server: null, action: "sign-in", detail: "" },
