@@ -30,11 +30,11 @@ import {
 import DownloadIcon from "@mui/icons-material/Download";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import RefreshIcon from "@mui/icons-material/Refresh";
-import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { UploadBar } from "../../components/UploadBar.tsx";
+import { FilePicker } from "../../components/FilePicker.tsx";
 import { savesApi } from "../../api/saves.ts";
 import { serverApi } from "../../api/server.ts";
 import { ApiError, type UploadProgress } from "../../api/client.ts";
@@ -219,36 +219,18 @@ function UploadSave(
   return (
     <Panel title="Upload Save">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Upload Save">
-        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
-          <Button
-            component="label"
-            color="secondary"
-            startIcon={<UploadFileIcon />}
-            disabled={!!progress || offline}
-          >
-            Choose file
-            <input
-              ref={input}
-              type="file"
-              name="savefile"
-              accept=".zip,application/zip"
-              hidden
-              aria-label="Savefile"
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setError(undefined);
-              }}
-            />
-          </Button>
-          <Typography
-            variant="body2"
-            color={file ? "text.primary" : "text.secondary"}
-            sx={{ wordBreak: "break-all", flex: "1 1 10rem" }}
-            data-testid="chosen-file"
-          >
-            {file ? `${file.name} (${formatSaveSize(file.size)})` : "No file chosen"}
-          </Typography>
-        </Box>
+        <FilePicker
+          name="savefile"
+          label="Savefile"
+          file={file}
+          inputRef={input}
+          disabled={!!progress || offline}
+          describe={(f) => `${f.name} (${formatSaveSize(f.size)})`}
+          onChange={(f) => {
+            setFile(f);
+            setError(undefined);
+          }}
+        />
         {error && <Typography color="error" variant="body2" role="alert">{error}</Typography>}
         {progress && <UploadBar progress={progress} checking="checks the save" />}
         <Box sx={{ display: "flex", gap: 1.5 }}>

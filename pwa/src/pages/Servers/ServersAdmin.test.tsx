@@ -6,6 +6,7 @@ import { MemoryRouter } from "react-router-dom";
 import ServersAdmin from "./ServersAdmin.tsx";
 import { PANEL_HEADER } from "../../api/client.ts";
 import { FakeXhr } from "../../test/fakeXhr.ts";
+import { serverSummary } from "../../test/servers.ts";
 import { flash } from "../../state/flash.ts";
 import { serverList } from "../../state/servers.ts";
 import { session } from "../../state/session.ts";
@@ -15,21 +16,8 @@ import { SERVERS_UI } from "../../../../shared/servers.ts";
 
 configure({ asyncUtilTimeout: 10_000 });
 
-function server(id: number, name: string): ServerSummary {
-  return {
-    id,
-    name,
-    status: "stopped",
-    port: 34196 + id,
-    rcon_port: 27014 + id,
-    version: "2.0.72",
-    players_online: 0,
-    started_at: null,
-    last_event: null,
-    role: "admin",
-    dir: `/data/servers/${id}`,
-  };
-}
+/** A server as the admins' list shows it, with its folder. */
+const server = (id: number, name: string) => serverSummary(id, name, { dir: `/data/servers/${id}` });
 
 let servers: ServerSummary[];
 

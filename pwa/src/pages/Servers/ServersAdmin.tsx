@@ -25,13 +25,13 @@ import {
 import AddIcon from "@mui/icons-material/Add";
 import EditIcon from "@mui/icons-material/Edit";
 import DeleteIcon from "@mui/icons-material/Delete";
-import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { ReadOnly } from "../../components/ReadOnly.tsx";
 import { StateDot } from "../../components/ServerSwitcher.tsx";
 import { UploadBar } from "../../components/UploadBar.tsx";
 import { Lines } from "../../components/Lines.tsx";
+import { FilePicker } from "../../components/FilePicker.tsx";
 import { loadServers, serverList } from "../../state/servers.ts";
 import { showFlash } from "../../state/flash.ts";
 import { serversApi } from "../../api/servers.ts";
@@ -271,31 +271,18 @@ function ImportServer() {
           </Box>
           {`. ${SERVERS_UI.importKeeps}`}
         </Typography>
-        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
-          <Button component="label" color="secondary" startIcon={<UploadFileIcon />} disabled={!!progress}>
-            Choose file
-            <input
-              ref={input}
-              type="file"
-              name="archive"
-              accept=".zip,application/zip"
-              hidden
-              aria-label={SERVERS_UI.importFile}
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setError(null);
-                setResult(null);
-              }}
-            />
-          </Button>
-          <Typography
-            variant="body2"
-            color={file ? "text.primary" : "text.secondary"}
-            sx={{ wordBreak: "break-all", flex: "1 1 10rem" }}
-          >
-            {file ? file.name : "No file chosen"}
-          </Typography>
-        </Box>
+        <FilePicker
+          name="archive"
+          label={SERVERS_UI.importFile}
+          file={file}
+          inputRef={input}
+          disabled={!!progress}
+          onChange={(f) => {
+            setFile(f);
+            setError(null);
+            setResult(null);
+          }}
+        />
         {error && <Alert severity="error" sx={{ overflowWrap: "anywhere" }}>{error}</Alert>}
         {progress && <UploadBar progress={progress} checking={SERVERS_UI.importChecking} />}
         {result && <Lines lines={result.lines} label={SERVERS_UI.imported} />}
