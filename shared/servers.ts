@@ -97,4 +97,14 @@ export const SERVERS_UI = {
   deleteWithBackup: "Back up and delete",
   typeName: "The server's name",
   firstStays: "The first server stays: the panel's own addresses lead to it.",
+  importTitle: "Import a server",
+  importSays: "An archive of one server, made on the other panel with",
+  importKeeps:
+    'It becomes a new server here, beside these, and replaces nothing. It keeps its name (with " (2)" when ' +
+    "one is taken), its game port when free and its game version when that is installed here.",
+  importFile: "Server archive",
+  importRequired: "Choose the server's archive (.zip) to import.",
+  importButton: "Upload and import",
+  importChecking: "checks and imports the server",
+  imported: "Imported",
 } as const;

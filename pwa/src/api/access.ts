@@ -9,6 +9,8 @@ export interface ActivityFilter {
   action?: string;
   from?: string;
   to?: string;
+  /** A server's id: only its records ("" or absent: all). */
+  server?: string;
   limit?: number;
   /** The id older records are read below (the next page). */
   before?: number;

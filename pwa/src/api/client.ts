@@ -239,7 +239,8 @@ type UploadRoute =
   | "POST /api/saves/upload"
   | "POST /api/mods/upload"
   | "POST /api/mods/settings/upload"
-  | "POST /api/import/archive";
+  | "POST /api/import/archive"
+  | "POST /api/servers/import";
 
 /**
  * A multipart upload with progress, speed and time left (fetch cannot report upload progress,

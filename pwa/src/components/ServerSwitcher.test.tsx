@@ -10,22 +10,9 @@ import { current } from "../state/current.ts";
 import { showServer } from "../state/server.ts";
 import { session } from "../state/session.ts";
 import type { ServerSummary } from "../../../shared/contract/servers.ts";
+import { serverSummary } from "../test/servers.ts";
 
-function summary(id: number, name: string): ServerSummary {
-  return {
-    id,
-    name,
-    status: "stopped",
-    port: 34196 + id,
-    rcon_port: 27014 + id,
-    version: "2.0.72",
-    players_online: 0,
-    started_at: null,
-    last_event: null,
-    role: "admin",
-    dir: "",
-  };
-}
+const summary = (id: number, name: string) => serverSummary(id, name);
 
 function Where() {
   return <output data-testid="where">{useLocation().pathname}</output>;

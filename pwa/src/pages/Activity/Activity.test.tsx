@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import Activity, { deviceOf, PAGE } from "./Activity.tsx";
 import { session } from "../../state/session.ts";
+import { applyServers, forgetServers } from "../../state/servers.ts";
+import type { ServerSummary } from "../../../../shared/contract/servers.ts";
 import type { ActivityEntry } from "../../../../shared/access.ts";
 
 const ENTRY: ActivityEntry = {
@@ -22,8 +24,10 @@ describe("Activity", () => {
     session.user = { username: "admin", role: "admin", email: "" };
   });
   afterEach(() => {
+    cleanup();
     vi.unstubAllGlobals();
     session.user = null;
+    forgetServers();
   });
 
   it("lists who did what in words, and applies the filters to the query and the CSV link", async () => {
@@ -88,6 +92,79 @@ describe("Activity", () => {
     },
     30_000,
   );
+
+  it(
+    "with several servers: names each record's server and filters by one; with one server neither",
+    async () => {
+      const named = (id: number, name: string) => ({ id, name }) as ServerSummary;
+      applyServers([named(1, "Main"), named(2, "Moon base")]);
+      const records = [
+        {
+          ...ENTRY,
+          id: 9,
+          server: 2,
+          action: "GET /api/saves/create/:name",
+          detail: "/api/servers/2/saves/create/moon2.zip",
+        },
+        { ...ENTRY, id: 8, server: null, action: "sign-in", detail: "" },
+        { ...ENTRY, id: 7, server: 5 },
+      ];
+      const spy = vi.fn(async (url: string) => {
+        const server = new URL(url, "http://x").searchParams.get("server");
+        return new Response(
+          JSON.stringify(records.filter((r) => server === null || String(r.server) === server)),
+        );
+      });
+      vi.stubGlobal("fetch", spy);
+      render(<Activity />);
+      const table = await screen.findByRole("table", { name: "Activity" });
+      await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(4));
+      const rows = within(table).getAllByRole("row");
+      expect(within(rows[0]).getByText("Server")).toBeTruthy();
+      // The server's name; "—" for a panel-wide record; a server gone since by its id.
+      expect(rows[1].querySelectorAll("td")[1].textContent).toBe("Moon base");
+      expect(rows[2].querySelectorAll("td")[1].textContent).toBe("—");
+      expect(rows[3].querySelectorAll("td")[1].textContent).toBe("Server 5");
+
+      fireEvent.mouseDown(screen.getByRole("combobox", { name: "Server" }));
+      fireEvent.click(await screen.findByRole("option", { name: "Moon base" }));
+      fireEvent.click(screen.getByRole("button", { name: "Apply" }));
+      await waitFor(() => expect(spy.mock.calls.at(-1)![0]).toBe(`/api/activity?server=2&limit=${PAGE + 1}`));
+      await waitFor(() =>
+        expect(within(screen.getByRole("table", { name: "Activity" })).getAllByRole("row")).toHaveLength(2)
+      );
+      expect(screen.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe(
+        "/api/activity?server=2&limit=10000&format=csv",
+      );
+
+      // One server: no column, no filter.
+      cleanup();
+      applyServers([named(1, "Main")]);
+      render(<Activity />);
+      const single = await screen.findByRole("table", { name: "Activity" });
+      await waitFor(() => expect(within(single).getAllByRole("row").length).toBeGreaterThan(1));
+      expect(within(single).queryByText("Server")).toBeNull();
+      expect(screen.queryByRole("combobox", { name: "Server" })).toBeNull();
+    },
+    30_000,
+  );
+
+  it("on a phone, the server's name is a line of each record", async () => {
+    applyServers([{ id: 1, name: "Main" }, { id: 2, name: "Moon base" }] as ServerSummary[]);
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify([{ ...ENTRY, server: 2 }]))));
+    // A phone's width (without matchMedia, as in jsdom, the page shows the wide table).
+    vi.stubGlobal("matchMedia", (query: string) => ({
+      matches: false,
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+      addListener() {},
+      removeListener() {},
+    }));
+    render(<Activity />);
+    const list = await screen.findByRole("list", { name: "Activity" });
+    expect(within(list).getByText("Server: Moon base")).toBeTruthy();
+  });
 
   it("tells a non-admin it is for admins, without asking the server", () => {
     session.user = { username: "vic", role: "viewer", email: "" };

@@ -1,12 +1,13 @@
 // The activity log for admins: who did what (in words, shared/activitywords.ts), when, from where, with
-// which result; filters, pages of 50 newest first, and CSV.
+// which result, on which server (once there are several); filters, pages of 50 newest first, and CSV.
 
-import { type FormEvent, memo, useCallback, useEffect, useState } from "react";
+import { type FormEvent, memo, useCallback, useEffect, useMemo, useState } from "react";
 import {
   Alert,
   Box,
   Button,
   Chip,
+  MenuItem,
   Stack,
   Table,
   TableBody,
@@ -19,6 +20,7 @@ import {
   useMediaQuery,
 } from "@mui/material";
 import { useTheme } from "@mui/material/styles";
+import { useSnapshot } from "valtio";
 import DownloadIcon from "@mui/icons-material/Download";
 import NavigateBeforeIcon from "@mui/icons-material/NavigateBefore";
 import NavigateNextIcon from "@mui/icons-material/NavigateNext";
@@ -28,8 +30,9 @@ import { useCan } from "../../state/access.ts";
 import type { ActivityEntry } from "../../../../shared/access.ts";
 import { useProgressiveCount } from "../../components/useProgressive.ts";
 import { activityWords } from "../../../../shared/activitywords.ts";
+import { serverList, several } from "../../state/servers.ts";
 
-const EMPTY: ActivityFilter = { user: "", action: "", from: "", to: "" };
+const EMPTY: ActivityFilter = { user: "", action: "", from: "", to: "", server: "" };
 /** Records per page; one more is asked for, to know whether there are older ones. */
 export const PAGE = 50;
 /** The CSV export takes the filter's records up to the API's most. */
@@ -38,6 +41,12 @@ const CSV_LIMIT = 10_000;
 function when(iso: string): string {
   return iso.replace("T", " ").slice(0, 19) + " UTC";
 }
+
+/**
+ * The name of a record's server for the list; null while the panel has one server (nothing to tell
+ * apart). "—" for a panel-wide record; a server no longer listed (deleted) by its id.
+ */
+type ServerNameOf = ((id: number | null) => string) | null;
 
 function Result({ status }: { status: number }) {
   const ok = status < 400;
@@ -103,7 +112,7 @@ function What({ e }: { e: ActivityEntry }) {
 }
 
 /** One entry in the narrow list (a phone). */
-const EntryItem = memo(function EntryItem({ e }: { e: ActivityEntry }) {
+const EntryItem = memo(function EntryItem({ e, serverName }: { e: ActivityEntry; serverName: ServerNameOf }) {
   return (
     <Box component="li" sx={{ borderBottom: 1, borderColor: "divider", pb: 1 }}>
       <Box sx={{ display: "flex", gap: 1, alignItems: "flex-start", justifyContent: "space-between" }}>
@@ -112,6 +121,11 @@ const EntryItem = memo(function EntryItem({ e }: { e: ActivityEntry }) {
         </Box>
         <Result status={e.status} />
       </Box>
+      {serverName && (
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+          Server: {serverName(e.server)}
+        </Typography>
+      )}
       <Typography variant="body2" color="text.secondary">
         {e.username || "-"}
         {e.via.startsWith("token") ? ` (${e.via})` : ""} · {when(e.at)}
@@ -122,10 +136,11 @@ const EntryItem = memo(function EntryItem({ e }: { e: ActivityEntry }) {
 });
 
 /** One entry in the table (a wide screen). */
-const EntryRow = memo(function EntryRow({ e }: { e: ActivityEntry }) {
+const EntryRow = memo(function EntryRow({ e, serverName }: { e: ActivityEntry; serverName: ServerNameOf }) {
   return (
     <TableRow>
       <TableCell sx={{ whiteSpace: "nowrap" }}>{when(e.at)}</TableCell>
+      {serverName && <TableCell sx={{ overflowWrap: "anywhere" }}>{serverName(e.server)}</TableCell>}
       <TableCell>
         {e.username || "-"}
         {e.via.startsWith("token")
@@ -157,7 +172,9 @@ const EntryRow = memo(function EntryRow({ e }: { e: ActivityEntry }) {
  * (useProgressiveCount). Memoised: typing in the filter does not render
  * them again. `load` tells one load from the next, so a new list starts again with its first rows.
  */
-const Entries = memo(function Entries({ entries, load }: { entries: ActivityEntry[]; load: number }) {
+const Entries = memo(function Entries(
+  { entries, load, serverName }: { entries: ActivityEntry[]; load: number; serverName: ServerNameOf },
+) {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up("md"), { noSsr: true });
   const shown = entries.slice(0, useProgressiveCount(entries.length, String(load)));
@@ -165,7 +182,7 @@ const Entries = memo(function Entries({ entries, load }: { entries: ActivityEntr
   if (!wide) {
     return (
       <Stack spacing={1} component="ul" sx={{ listStyle: "none", p: 0, m: 0 }} aria-label="Activity">
-        {shown.map((e) => <EntryItem key={e.id} e={e} />)}
+        {shown.map((e) => <EntryItem key={e.id} e={e} serverName={serverName} />)}
       </Stack>
     );
   }
@@ -175,6 +192,7 @@ const Entries = memo(function Entries({ entries, load }: { entries: ActivityEntr
         <TableHead>
           <TableRow>
             <TableCell>When</TableCell>
+            {serverName && <TableCell>Server</TableCell>}
             <TableCell>User</TableCell>
             <TableCell>What</TableCell>
             <TableCell>Result</TableCell>
@@ -182,7 +200,7 @@ const Entries = memo(function Entries({ entries, load }: { entries: ActivityEntr
           </TableRow>
         </TableHead>
         <TableBody>
-          {shown.map((e) => <EntryRow key={e.id} e={e} />)}
+          {shown.map((e) => <EntryRow key={e.id} e={e} serverName={serverName} />)}
         </TableBody>
       </Table>
     </TableContainer>
@@ -196,6 +214,15 @@ export default function Activity() {
   // Paging newest first: the id each older page starts below, one per page turned.
   const [cursors, setCursors] = useState<number[]>([]);
   const [loaded, setLoaded] = useState<{ entries: ActivityEntry[]; n: number } | null>(null);
+  // The servers as the layout last read them (GET /api/servers); an admin sees them all.
+  const { list } = useSnapshot(serverList);
+  const servers = several(list) ? list! : null;
+  const serverName = useMemo<ServerNameOf>(
+    () =>
+      servers &&
+      ((id) => id === null ? "—" : servers.find((s) => s.id === id)?.name ?? `Server ${id}`),
+    [servers],
+  );
 
   const before = cursors.at(-1);
   const load = useCallback(() => {
@@ -245,7 +272,7 @@ export default function Activity() {
           sx={{
             display: "grid",
             gap: 2,
-            gridTemplateColumns: { xs: "1fr 1fr", md: "repeat(4, 1fr) auto" },
+            gridTemplateColumns: { xs: "1fr 1fr", md: `repeat(${servers ? 5 : 4}, 1fr) auto` },
             alignItems: "start",
           }}
         >
@@ -275,6 +302,19 @@ export default function Activity() {
             onChange={set("to")}
             slotProps={{ inputLabel: { shrink: true } }}
           />
+          {servers && (
+            <TextField
+              label="Server"
+              select
+              value={filter.server}
+              onChange={set("server")}
+              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+              sx={{ gridColumn: { xs: "1 / -1", md: "auto" } }}
+            >
+              <MenuItem value="">All</MenuItem>
+              {servers.map((s) => <MenuItem key={s.id} value={String(s.id)}>{s.name}</MenuItem>)}
+            </TextField>
+          )}
           <Button type="submit" sx={{ minHeight: 56, gridColumn: { xs: "1 / -1", md: "auto" } }}>
             Apply
           </Button>
@@ -283,7 +323,7 @@ export default function Activity() {
       <Panel title="Recorded">
         {loaded === null
           ? <Typography color="text.secondary">Loading...</Typography>
-          : <Entries entries={page} load={loaded.n} />}
+          : <Entries entries={page} load={loaded.n} serverName={serverName} />}
         <Box
           component="nav"
           aria-label="Pages"

@@ -4,27 +4,16 @@
 
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { Alert, Box, Button, LinearProgress, Stack, TextField, Typography } from "@mui/material";
-import UploadFileIcon from "@mui/icons-material/UploadFile";
+import { Alert, Box, Button, Stack, TextField, Typography } from "@mui/material";
 import { Page, Panel } from "../../components/Page.tsx";
 import { transferApi } from "../../api/transfer.ts";
 import { ApiError, type UploadProgress } from "../../api/client.ts";
 import { session } from "../../state/session.ts";
-import { insetBox } from "../../theme.ts";
+import { Lines } from "../../components/Lines.tsx";
+import { FilePicker } from "../../components/FilePicker.tsx";
+import { UploadBar } from "../../components/UploadBar.tsx";
 import { type ImportResult, TRANSFER_MSG } from "../../../../shared/transfer.ts";
 import { PUSH_MSG } from "../../../../shared/messages.ts";
-
-function Lines({ lines, label }: { lines: string[]; label: string }) {
-  return (
-    <Box
-      component="pre"
-      aria-label={label}
-      sx={{ ...insetBox, m: 0, p: 1.5, whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: "0.85rem" }}
-    >
-      {lines.join("\n")}
-    </Box>
-  );
-}
 
 /** Why an import failed, to show in its form until the next try (a flash would be gone before it is read). */
 function failureOf(e: unknown): string {
@@ -135,9 +124,6 @@ function Archive(
     }
   }
 
-  const percent = progress && progress.total > 0
-    ? Math.min(100, (progress.loaded / progress.total) * 100)
-    : 0;
   return (
     <Panel title="From an export archive">
       <Stack component="form" spacing={2} noValidate aria-label="Import an export archive" onSubmit={submit}>
@@ -148,45 +134,20 @@ function Archive(
           </Box>
           {". It is checked whole before anything is imported."}
         </Typography>
-        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
-          <Button component="label" color="secondary" startIcon={<UploadFileIcon />} disabled={busy}>
-            Choose file
-            <input
-              type="file"
-              name="archive"
-              accept=".zip,application/zip"
-              hidden
-              aria-label="Export archive"
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setError(undefined);
-                setFailure(undefined);
-              }}
-            />
-          </Button>
-          <Typography
-            variant="body2"
-            color={file ? "text.primary" : "text.secondary"}
-            sx={{ wordBreak: "break-all", flex: "1 1 10rem" }}
-          >
-            {file ? file.name : "No file chosen"}
-          </Typography>
-        </Box>
+        <FilePicker
+          name="archive"
+          label="Export archive"
+          file={file}
+          disabled={busy}
+          onChange={(f) => {
+            setFile(f);
+            setError(undefined);
+            setFailure(undefined);
+          }}
+        />
         {error && <Typography color="error" variant="body2" role="alert">{error}</Typography>}
         <Failure message={failure} />
-        {progress && (
-          <Box>
-            <LinearProgress
-              variant={percent < 100 ? "determinate" : "indeterminate"}
-              value={Math.floor(percent)}
-              aria-label="Import progress"
-              sx={{ height: 10, borderRadius: 1 }}
-            />
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-              {percent < 100 ? `Uploading: ${percent.toFixed(0)} %` : "Checking and importing…"}
-            </Typography>
-          </Box>
-        )}
+        {progress && <UploadBar progress={progress} checking="checks and imports the archive" />}
         <Box>
           <Button type="submit" disabled={busy}>Upload and import</Button>
         </Box>

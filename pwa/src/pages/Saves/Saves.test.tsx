@@ -3,6 +3,7 @@ import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } f
 import Saves, { sortSaves } from "./Saves.tsx";
 import { formatRate, formatSaveDate, formatSaveSize, formatSaveVersion, formatTimeLeft } from "./format.ts";
 import { uploadMeter } from "../../api/client.ts";
+import { FakeXhr } from "../../test/fakeXhr.ts";
 import { flash } from "../../state/flash.ts";
 import { server } from "../../state/server.ts";
 import { LOAD_LATEST, type Save, type ServerStatus } from "../../../../shared/api.ts";
@@ -19,46 +20,6 @@ const SAVES: Save[] = [
 
 function json(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-}
-
-/** An XMLHttpRequest that reports the progress the test tells it to, then answers. */
-class FakeXhr {
-  static last: FakeXhr | undefined;
-  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } =
-    {
-      onprogress: null,
-    };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  status = 0;
-  responseText = "";
-  withCredentials = false;
-  url = "";
-  body: FormData | undefined;
-  open(_method: string, url: string) {
-    this.url = url;
-  }
-  setRequestHeader() {}
-  // The panel's own answers carry no proxy marker to look for.
-  getResponseHeader(): string | null {
-    return null;
-  }
-  send(body: FormData) {
-    this.body = body;
-    FakeXhr.last = this;
-  }
-  abort() {
-    this.onabort?.();
-  }
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ loaded, total, lengthComputable: true });
-  }
-  answer(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
-  }
 }
 
 let fetchSpy: ReturnType<typeof vi.fn>;

@@ -15,7 +15,6 @@ import {
   Button,
   CircularProgress,
   IconButton,
-  LinearProgress,
   Stack,
   Table,
   TableBody,
@@ -31,10 +30,11 @@ import {
 import DownloadIcon from "@mui/icons-material/Download";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import RefreshIcon from "@mui/icons-material/Refresh";
-import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
+import { UploadBar } from "../../components/UploadBar.tsx";
+import { FilePicker } from "../../components/FilePicker.tsx";
 import { savesApi } from "../../api/saves.ts";
 import { serverApi } from "../../api/server.ts";
 import { ApiError, type UploadProgress } from "../../api/client.ts";
@@ -52,7 +52,7 @@ import {
 import { MSG, PANEL_MSG } from "../../../../shared/messages.ts";
 import { saveUploadNameProblem } from "../../../../shared/validation.ts";
 import { compareVersionStrings } from "../../../../shared/versions.ts";
-import { formatRate, formatSaveDate, formatSaveSize, formatSaveVersion, formatTimeLeft } from "./format.ts";
+import { formatSaveDate, formatSaveSize, formatSaveVersion } from "./format.ts";
 import { useCan, VIEWER_NOTE } from "../../state/access.ts";
 import { ViewerNote } from "../../components/ReadOnly.tsx";
 import { WorldGenerator } from "./generator/WorldGenerator.tsx";
@@ -172,21 +172,6 @@ function CreateSave({ onCreated, offline }: { onCreated: () => void; offline: bo
   );
 }
 
-/** "45 % · 5.400 MB of 12.000 MB · 2.9 MB/s · 3 s left"; once all is sent, the panel checks the file. */
-function progressText(p: UploadProgress): string {
-  if (p.total > 0 && p.loaded >= p.total) {
-    return `${formatSaveSize(p.total)} sent · the panel checks the save…`;
-  }
-  const percent = p.total > 0 ? `${Math.floor((p.loaded / p.total) * 100)} % · ` : "";
-  const of = p.total > 0 ? ` of ${formatSaveSize(p.total)}` : "";
-  const speed = p.bytesPerSecond === undefined
-    ? " · measuring the speed…"
-    : ` · ${formatRate(p.bytesPerSecond)}${
-      p.secondsLeft === undefined ? "" : ` · ${formatTimeLeft(p.secondsLeft)} left`
-    }`;
-  return `${percent}${formatSaveSize(p.loaded)}${of}${speed}`;
-}
-
 function UploadSave(
   { onUploaded, existing, offline }: { onUploaded: () => void; existing: string[]; offline: boolean },
 ) {
@@ -231,56 +216,23 @@ function UploadSave(
     }
   }
 
-  const percent = progress && progress.total > 0
-    ? Math.min(100, (progress.loaded / progress.total) * 100)
-    : 0;
   return (
     <Panel title="Upload Save">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Upload Save">
-        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
-          <Button
-            component="label"
-            color="secondary"
-            startIcon={<UploadFileIcon />}
-            disabled={!!progress || offline}
-          >
-            Choose file
-            <input
-              ref={input}
-              type="file"
-              name="savefile"
-              accept=".zip,application/zip"
-              hidden
-              aria-label="Savefile"
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setError(undefined);
-              }}
-            />
-          </Button>
-          <Typography
-            variant="body2"
-            color={file ? "text.primary" : "text.secondary"}
-            sx={{ wordBreak: "break-all", flex: "1 1 10rem" }}
-            data-testid="chosen-file"
-          >
-            {file ? `${file.name} (${formatSaveSize(file.size)})` : "No file chosen"}
-          </Typography>
-        </Box>
+        <FilePicker
+          name="savefile"
+          label="Savefile"
+          file={file}
+          inputRef={input}
+          disabled={!!progress || offline}
+          describe={(f) => `${f.name} (${formatSaveSize(f.size)})`}
+          onChange={(f) => {
+            setFile(f);
+            setError(undefined);
+          }}
+        />
         {error && <Typography color="error" variant="body2" role="alert">{error}</Typography>}
-        {progress && (
-          <Box>
-            <LinearProgress
-              variant="determinate"
-              value={Math.floor(percent)}
-              aria-label="Upload progress"
-              sx={{ height: 10, borderRadius: 1 }}
-            />
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }} data-testid="upload-progress">
-              {progressText(progress)}
-            </Typography>
-          </Box>
-        )}
+        {progress && <UploadBar progress={progress} checking="checks the save" />}
         <Box sx={{ display: "flex", gap: 1.5 }}>
           <Button type="submit" disabled={!!progress || offline}>Upload</Button>
           {progress && <Button color="secondary" onClick={() => abort.current?.()}>Cancel</Button>}

@@ -1,8 +1,8 @@
 // The admins' Servers page: the panel's servers, adding one (empty, a Factorio folder used where it is,
 // a copy of a server, or a backup of one), renaming, and deleting (a backup first unless the admin types
-// the server's name to go without).
+// the server's name to go without), and importing one server's archive (--export-server) as a new server.
 
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import {
   Alert,
   Box,
@@ -13,6 +13,7 @@ import {
   DialogContentText,
   DialogTitle,
   MenuItem,
+  Stack,
   Table,
   TableBody,
   TableCell,
@@ -28,12 +29,15 @@ import { useSnapshot } from "valtio";
 import { Page, Panel } from "../../components/Page.tsx";
 import { ReadOnly } from "../../components/ReadOnly.tsx";
 import { StateDot } from "../../components/ServerSwitcher.tsx";
+import { UploadBar } from "../../components/UploadBar.tsx";
+import { Lines } from "../../components/Lines.tsx";
+import { FilePicker } from "../../components/FilePicker.tsx";
 import { loadServers, serverList } from "../../state/servers.ts";
 import { showFlash } from "../../state/flash.ts";
 import { serversApi } from "../../api/servers.ts";
-import { call } from "../../api/client.ts";
-import { ApiError } from "../../api/client.ts";
+import { ApiError, call, type UploadProgress } from "../../api/client.ts";
 import type { Backup } from "../../../../shared/contract/backups.ts";
+import type { ImportResult } from "../../../../shared/contract/transfer.ts";
 import type { NewServer, ServerSource, ServerSummary } from "../../../../shared/contract/servers.ts";
 import { FIRST_SERVER, SERVER_NAME_MAX, SERVERS_MSG, SERVERS_UI } from "../../../../shared/servers.ts";
 
@@ -218,6 +222,75 @@ function AddServer({ servers }: { servers: readonly ServerSummary[] }) {
           </Button>
         </Box>
       </Box>
+    </Panel>
+  );
+}
+
+/** One server's archive (--export-server) uploaded: a new server, the panel's lines shown, the list again. */
+function ImportServer() {
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const abort = useRef<() => void>(undefined);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => () => abort.current?.(), []);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setResult(null);
+    if (!file) return setError(SERVERS_UI.importRequired);
+    setError(null);
+    setProgress({ loaded: 0, total: file.size });
+    const job = serversApi.importArchive(file, setProgress);
+    abort.current = job.abort;
+    try {
+      const answer = await job.promise;
+      setResult(answer);
+      setFile(null);
+      if (input.current) input.current.value = "";
+      const list = await loadServers();
+      const added = list?.find((s) => s.id === answer.server);
+      if (added) showFlash(SERVERS_UI.added(added.name), "success");
+    } catch (err) {
+      // In the panel's words (the upload is quiet: a flash would be gone before it is read).
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      abort.current = undefined;
+      setProgress(null);
+    }
+  }
+
+  return (
+    <Panel title={SERVERS_UI.importTitle}>
+      <Stack component="form" spacing={2} noValidate aria-label={SERVERS_UI.importTitle} onSubmit={submit}>
+        <Typography variant="body2" color="text.secondary">
+          {`${SERVERS_UI.importSays} `}
+          <Box component="code" sx={{ fontSize: "0.9em", overflowWrap: "anywhere" }}>
+            npm start -- --export FILE --export-server N
+          </Box>
+          {`. ${SERVERS_UI.importKeeps}`}
+        </Typography>
+        <FilePicker
+          name="archive"
+          label={SERVERS_UI.importFile}
+          file={file}
+          inputRef={input}
+          disabled={!!progress}
+          onChange={(f) => {
+            setFile(f);
+            setError(null);
+            setResult(null);
+          }}
+        />
+        {error && <Alert severity="error" sx={{ overflowWrap: "anywhere" }}>{error}</Alert>}
+        {progress && <UploadBar progress={progress} checking={SERVERS_UI.importChecking} />}
+        {result && <Lines lines={result.lines} label={SERVERS_UI.imported} />}
+        <Box sx={{ display: "flex", gap: 1.5 }}>
+          <Button type="submit" disabled={!!progress}>{SERVERS_UI.importButton}</Button>
+          {progress && <Button color="secondary" onClick={() => abort.current?.()}>Cancel</Button>}
+        </Box>
+      </Stack>
     </Panel>
   );
 }
@@ -424,6 +497,9 @@ export default function ServersAdmin() {
         </Panel>
         <Box sx={{ mt: 2.5 }}>
           <AddServer servers={servers} />
+        </Box>
+        <Box sx={{ mt: 2.5 }}>
+          <ImportServer />
         </Box>
       </ReadOnly>
       <RenameDialog server={renaming} onClose={() => setRenaming(null)} />
