@@ -109,8 +109,14 @@ export interface PanelApp {
 }
 
 /** The route's answer: its input checked at the edge, then its handler's value as JSON (or its Response). */
+/** The input of a route that reads neither a body nor a query (most reads). */
+const NO_INPUT = { body: undefined, query: undefined };
+
 async function answer(c: Ctx, route: Route): Promise<Response> {
-  const result = await route.handler(c, await readInput(c, route.def, route.domainChecked) as Input<never>);
+  const input = route.def.body || route.def.query
+    ? await readInput(c, route.def, route.domainChecked)
+    : NO_INPUT;
+  const result = await route.handler(c, input as Input<never>);
   return result instanceof Response ? result : c.json(result as never);
 }
 
