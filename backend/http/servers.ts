@@ -52,11 +52,11 @@ export function serversRoutes(ctx: AppContext): Route[] {
     route("PATCH /api/servers/:id", async (c, { body }) => {
       const id = idOf(c);
       c.set("activity", { detail: servers.nameOf(id) });
-      const current = recordOf(ctx, servers.get(id)!);
+      const current = recordOf(servers.get(id)!);
       if (body.port !== undefined || body.rcon_port !== undefined) {
         await serverPorts(
           { port: body.port ?? current.port, rconPort: body.rcon_port ?? current.rconPort },
-          servers.all().map((s) => recordOf(ctx, s)),
+          servers.all().map((s) => recordOf(s)),
           id,
         );
       }
@@ -89,7 +89,7 @@ export function serversRoutes(ctx: AppContext): Route[] {
           }
           await ctx.backups.index.repair(ctx.backups.dir);
         }
-        await servers.remove(id, () => "stopped");
+        await servers.remove(id);
         // Nobody keeps a role, a token limit, an alert choice or a live room on a server that is gone.
         ctx.hub.forgetServer(id);
         ctx.access.forgetServer(id);
@@ -113,7 +113,7 @@ export function oneAddAtATime<T>(ctx: AppContext, add: () => Promise<T>): Promis
 const slug = (name: string) => name.replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 40) || "server";
 
 /** A server's record as the port checks need it. */
-export function recordOf(_ctx: AppContext, s: Server) {
+export function recordOf(s: Server) {
   const r = s.record();
   return {
     id: s.id,
@@ -131,7 +131,7 @@ export function addServerNow(ctx: AppContext, body: NewServer): Promise<number> 
 
 async function addServer(ctx: AppContext, body: NewServer): Promise<number> {
   const { servers } = ctx;
-  const others = servers.all().map((s) => recordOf(ctx, s));
+  const others = servers.all().map((s) => recordOf(s));
   const version = body.version ?? activeVersion(ctx.paths.root)?.version ?? null;
   if (version !== null && !installedVersions(ctx.paths.versionsHome).includes(version)) {
     throw new Invalid(SERVERS_MSG.versionNotInstalled(version));

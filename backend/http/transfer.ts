@@ -32,7 +32,7 @@ export function transferRoutes(ctx: AppContext): Route[] {
   const addServer = (a: OpenedArchive) =>
     oneAddAtATime(
       ctx,
-      () => importServerArchive(ctx, a, ctx.servers.all().map((s) => recordOf(ctx, s)), buildNow),
+      () => importServerArchive(ctx, a, ctx.servers.all().map((s) => recordOf(s)), buildNow),
     );
   return [
     route("GET /api/import/status", () => ({ available: panelIsFresh(ctx) })),

@@ -2,34 +2,16 @@
 // moved to other ports and deleted while the panel runs. A server is one object (servers/build.ts); the
 // HTTP layer finds it by id for every per-server route, and the /ws hub for every room.
 
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { ensureDir, writeJsonAtomic } from "../lib/fsutil.ts";
-import { DEFAULT_BIND_IP, LOAD_LATEST } from "../../shared/api.ts";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../lib/log.ts";
 import { Conflict, Invalid, NotFound } from "../lib/errors.ts";
 import { FIRST_SERVER, type ServerSummary } from "../../shared/contract/servers.ts";
 import { SERVER_NAME_MAX, SERVERS_MSG } from "../../shared/servers.ts";
-import type { Role, ServerState } from "../../shared/api.ts";
+import type { Role } from "../../shared/api.ts";
 import { activeVersion, setActiveVersion } from "../factorio/versions/store.ts";
 import { buildServer, type PanelParts, type Server, serverBackupsDir, serverDataDir } from "./build.ts";
 import { type ServerRecord, ServerStore } from "./store.ts";
-
-/**
- * Makes the start form offer server `dataDir`'s own game port (the form offers what the last start asked
- * for, game-last-start.json): at creation, and when its port moves.
- */
-function offerPort(dataDir: string, port: number): void {
-  let last = { bindip: DEFAULT_BIND_IP, port, savefile: LOAD_LATEST };
-  try {
-    const kept = JSON.parse(readFileSync(join(dataDir, "game-last-start.json"), "utf8"));
-    if (typeof kept?.bindip === "string" && typeof kept?.savefile === "string") last = { ...kept, port };
-  } catch {
-    // none yet
-  }
-  ensureDir(dataDir, 0o700);
-  writeJsonAtomic(join(dataDir, "game-last-start.json"), last, 0o600);
-}
 
 /** The last thing that happened to a server, for the overview. */
 interface LastEvent {
@@ -248,11 +230,13 @@ export class Servers {
     try {
       made = await prepare(id);
       this.deps.store.update(id, { root: made.root, owned: made.owned });
-      offerPort(serverDataDir(this.deps.panel.config, id), r.port);
       if (r.version && !activeVersion(made.root)) {
         setActiveVersion(made.root, { version: r.version, channel: "stable", previous: "" });
       }
-      return await this.#build(this.deps.store.get(id)!, build);
+      const server = await this.#build(this.deps.store.get(id)!, build);
+      // Its start form offers its own game port from the first start on.
+      server.game.offerPort(r.port);
+      return server;
     } catch (e) {
       this.deps.store.remove(id);
       this.#names.delete(id);
@@ -264,20 +248,15 @@ export class Servers {
     }
   }
 
-  /** Whether a change of server `id` is under way (an add or a delete). */
-  busy(id: number): boolean {
-    return this.#changing.has(id);
-  }
-
   /**
    * Deletes a stopped server: lets go of it, removes its record, its panel files and (when the panel
    * made it) its Factorio directory. The caller made the backup first, when one was wanted.
    */
-  async remove(id: number, state: () => ServerState): Promise<string> {
+  async remove(id: number): Promise<string> {
     if (id === FIRST_SERVER) throw new Conflict(SERVERS_MSG.firstServerStays);
     const server = this.#require(id);
     if (this.#changing.has(id)) throw new Conflict(SERVERS_MSG.noSuchServer(id));
-    if (state() !== "stopped") throw new Conflict(SERVERS_MSG.portsWhileRunning);
+    if (server.game.state !== "stopped") throw new Conflict(SERVERS_MSG.portsWhileRunning);
     this.#changing.add(id);
     try {
       const record = this.deps.store.get(id)!;
